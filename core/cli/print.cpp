@@ -1,0 +1,231 @@
+#include "print.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace gpufleet::cli {
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::string num(const Json& value, int decimals = 2) {
+  if (!value.is_number()) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value.get<double>());
+  return buf;
+}
+
+std::string money(const Json& value) {
+  if (!value.is_number()) return "n/a";
+  const double x = value.get<double>();
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", x < 0 ? -x : x);
+  std::string digits = buf, whole = digits.substr(0, digits.find('.')), grouped;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
+    grouped += whole[i];
+  }
+  return std::string(x < 0 ? "-$" : "$") + grouped + digits.substr(digits.find('.'));
+}
+
+std::string text(const Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "-";
+  return value.dump();
+}
+
+void table(std::ostream& out, const Row& header, const std::vector<Row>& rows) {
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  auto line = [&](const Row& row) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      out << row[c];
+      if (c + 1 < row.size()) out << std::string(width[c] - row[c].size() + 2, ' ');
+    }
+    out << "\n";
+  };
+  line(header);
+  Row rule;
+  for (auto w : width) rule.push_back(std::string(w, '-'));
+  line(rule);
+  for (const auto& row : rows) line(row);
+}
+
+void print_memory(std::ostream& out, const Json& m) {
+  out << "Memory: weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " "
+      << num(m["overhead_gb"]) << " GB = " << num(m["total_gb"]) << " GB  (x" << num(m["multiplier"], 2)
+      << ", " << text(m["multiplier_source"]) << ")\n";
+}
+
+Row candidate_row(const Json& c) {
+  const Json& pl = c["placement"];
+  return {text(c["instance"]) + (pl["instance_count"].get<int>() > 1 ? " x" + pl["instance_count"].dump() : ""),
+          text(pl["gpu_type"]),
+          num(pl["gpus_used"], 0) + "/" + num(Json(pl["gpus_per_instance"].get<double>() * pl["instance_count"].get<double>()), 0),
+          num(c["fit"]["utilization_pct"], 0) + "%",
+          money(c["cost"]["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""),
+          c["savings_pct"].is_number() ? num(c["savings_pct"], 1) + "%" : "-",
+          c["performance"]["ratio_to_current"].is_number() ? num(c["performance"]["ratio_to_current"], 2) + "x"
+                                                           : num(c["performance"]["score"], 0) + " " + text(c["performance"]["unit"]),
+          text(c["risk_level"]),
+          text(c["migration_complexity"])};
+}
+
+const Row kCandidateHeader{"instance", "gpu", "gpus used/bought", "memory", "monthly", "savings",
+                           "performance", "risk", "complexity"};
+
+void print_migration(std::ostream& out, const Json& r) {
+  const Json& q = r["request"];
+  out << "Migration report: " << text(q["model"]["label"]) << ", " << text(q["workload"]) << ", "
+      << text(q["precision"]) << ", " << num(q["monthly_hours"], 0) << " h/month"
+      << (q["use_spot"].get<bool>() ? ", spot" : "") << ", priority " << text(q["priority"]) << "\n";
+  print_memory(out, r["memory"]);
+  out << "Current: " << text(r["current"]["placement"]["note"].is_null() ? r["current"]["instance"] : r["current"]["placement"]["note"]) << "\n";
+  out << "Assessment: " << text(r["assessment"]) << "\n";
+  if (r.contains("ways_out")) out << "Ways out: " << text(r["ways_out"]["summary"]) << "\n";
+  std::vector<Row> rows;
+  for (const auto& c : r["alternatives"]) rows.push_back(candidate_row(c));
+  out << "\nAlternatives (ranked for " << text(q["priority"]) << "):\n";
+  table(out, kCandidateHeader, rows);
+  for (const auto& e : r["excluded"]) out << "  excluded " << text(e["family"]) << ": " << text(e["reason"]) << "\n";
+  out << "\nBest by priority: ";
+  for (const auto& [k, v] : r["best_by_priority"].items()) out << k << " " << text(v) << "  ";
+  out << "\nRecommendation: " << text(r["recommendation"]["summary"]) << "\n";
+  if (!r["alternatives"].empty() && r["recommendation"]["action"] == "migrate") {
+    for (const auto& c : r["alternatives"]) {
+      if (c["instance"] == r["recommendation"]["instance"]) {
+        for (const auto& reason : c["reasons"]) out << "  - " << text(reason) << "\n";
+        break;
+      }
+    }
+  }
+  for (const auto& w : r["warnings"]) out << "WARNING: " << text(w) << "\n";
+}
+
+void print_workload(std::ostream& out, const Json& w) {
+  out << "=== " << text(w["id"]) << ": " << text(w["name"]) << " ===\n";
+  if (!w["description"].get<std::string>().empty()) out << text(w["description"]) << "\n";
+  out << "Expected outcome: " << text(w["expected_outcome"]) << "\n";
+  print_migration(out, w["report"]);
+  out << "\n";
+}
+
+void print_result(std::ostream& out, const std::string& question, const Json& r) {
+  if (question == "precisions") {
+    out << "Weights of " << text(r["model"]["label"]) << " by precision (GB = 1e9 bytes):\n";
+    std::vector<Row> rows;
+    for (const auto& p : r["precisions"]) {
+      std::string families;
+      for (const auto& f : p["native_on_families"]) families += (families.empty() ? "" : " ") + text(f);
+      rows.push_back({text(p["name"]), num(p["bytes_per_parameter"], 0), num(p["weights_gb"], 0) + " GB", families});
+    }
+    table(out, {"precision", "bytes/param", "weights", "native on"}, rows);
+  } else if (question == "fit") {
+    out << text(r["placement"]["instance"]) << ": " << text(r["status"]) << "\n";
+    if (r["placement"].contains("note")) out << "  " << text(r["placement"]["note"]) << "\n";
+    print_memory(out, r["memory"]);
+    const Json& f = r["fit"];
+    out << "Per GPU: " << num(f["per_gpu_gb"]) << " GB of " << num(f["capacity_per_gpu_gb"]) << " GB ("
+        << text(r["placement"]["memory_per_gpu_basis"]) << "), " << num(f["utilization_pct"], 1)
+        << "% of " << num(f["gpus"], 0) << " GPU(s); needs " << num(f["gpus_needed"], 0) << " GPU(s)\n";
+    if (r.contains("warning")) out << "WARNING: " << text(r["warning"]) << "\n";
+    if (r.contains("ways_out")) out << "Ways out: " << text(r["ways_out"]["summary"]) << "\n";
+    out << "Cost: " << (r["cost"]["basis"].get<std::string>().empty() ? text(r["cost"].value("note", Json("unknown"))) : text(r["cost"]["basis"])) << "\n";
+  } else if (question == "cost") {
+    out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
+    const Json& c = r["cost"];
+    const Json& s = r["spot"];
+    table(out, {"pricing", "USD/hour", "USD/month", "basis"},
+          {{"on-demand", money(c["on_demand_usd_per_hour"]), money(c["on_demand_usd_per_month"]), text(c["basis"])},
+           {"spot", money(s["spot_usd_per_hour"]), money(s["spot_usd_per_month"]),
+            s["pricing"] == "spot" ? text(s["basis"]) : text(s.value("note", Json("")))}});
+    if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "%\n";
+    out << "Prices are per instance-hour; N GPUs are served by whole instances.\n";
+  } else if (question == "performance") {
+    std::vector<Row> rows;
+    for (const auto& s : r["setups"])
+      rows.push_back({text(s["placement"]["instance"]), num(s["score"], 0) + " " + text(s["unit"]), num(s["ratio_to_first"], 2) + "x", text(s["basis"])});
+    table(out, {"instance", "score", "ratio", "basis"}, rows);
+  } else if (question == "recommend") {
+    print_memory(out, r["memory"]);
+    std::vector<Row> rows;
+    for (const auto& c : r["candidates"]) rows.push_back(candidate_row(c));
+    out << "Candidates (" << text(r["ranking"]) << "):\n";
+    table(out, kCandidateHeader, rows);
+    for (const auto& e : r["excluded"]) out << "  excluded " << text(e["family"]) << ": " << text(e["reason"]) << "\n";
+    out << text(r["pricing_note"]) << "\n";
+  } else if (question == "migrate") {
+    print_migration(out, r);
+  } else if (question == "workload") {
+    print_workload(out, r);
+  } else if (question == "workload_set") {
+    out << "Workload set " << text(r["id"]) << " (" << r["reports"].size() << " scenarios)\n\n";
+    for (const auto& w : r["reports"]) print_workload(out, w);
+  } else if (question == "workloads") {
+    std::vector<Row> rows;
+    for (const auto& w : r["workloads"]) {
+      const Json& s = w["scenario"];
+      rows.push_back({text(w["id"]), text(s["current_instance"]) + " x" + num(s["current_gpu_count"], 0),
+                      text(s["workload_type"]), text(s["model_size"]), text(s["precision"]), text(w["expected_outcome"])});
+    }
+    table(out, {"id", "current", "workload", "model", "precision", "expected outcome"}, rows);
+    out << "\nWorkload sets:\n";
+    for (const auto& [k, v] : r["workload_sets"].items()) {
+      std::string members;
+      for (const auto& m : v) members += (members.empty() ? "" : ", ") + text(m);
+      out << "  " << k << ": " << members << "\n";
+    }
+  } else if (question == "validate") {
+    out << "catalog OK:";
+    for (const auto& [k, v] : r["counts"].items()) out << " " << v.dump() << " " << k << ";";
+    out << "\n";
+    if (!r["instances_without_on_demand_price"].empty())
+      out << "no on-demand price (absent in the source data): " << r["instances_without_on_demand_price"].dump() << "\n";
+  } else if (question == "catalog") {
+    if (r.contains("instances")) {
+      std::vector<Row> rows;
+      for (const auto& i : r["instances"])
+        rows.push_back({text(i["family"]), text(i["instance"]), text(i["gpu_type"]), num(i["gpus"], 0),
+                        num(i["memory_per_gpu_gb"], 1) + " GB", num(i["memory_bandwidth_gb_per_s"], 0),
+                        money(i["on_demand_usd_per_hour"]), money(i["spot_usd_per_hour"]), text(i["source_date"])});
+      table(out, {"family", "instance", "gpu", "gpus", "mem/gpu", "GB/s", "on-demand/h", "spot/h", "date"}, rows);
+      out << "\n";
+    }
+    if (r.contains("model_sizes")) {
+      std::vector<Row> rows;
+      for (const auto& m : r["model_sizes"])
+        rows.push_back({text(m["size"]), num(m["parameter_count_billion"], 0) + "B", num(m["memory_overhead_multiplier"], 2), text(m["description"])});
+      table(out, {"size", "parameters", "overhead", "description"}, rows);
+      out << "\n";
+    }
+    if (r.contains("precision_formats")) {
+      std::vector<Row> rows;
+      for (const auto& [k, p] : r["precision_formats"].items()) rows.push_back({k, num(p["bytes_per_parameter"], 0), text(p["description"])});
+      table(out, {"precision", "bytes/param", "description"}, rows);
+      out << "\n";
+    }
+    if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
+  } else {
+    out << r.dump(2) << "\n";
+  }
+}
+
+}  // namespace
+
+void print(std::ostream& out, std::ostream& err, const Json& response) {
+  if (!response.value("ok", false)) {
+    for (const auto& e : response["errors"]) {
+      err << "error [" << text(e["code"]) << "] " << text(e["file"]);
+      if (!e["path"].get<std::string>().empty()) err << " at " << text(e["path"]);
+      err << ": " << text(e["message"]) << "\n";
+    }
+    return;
+  }
+  print_result(out, response["question"].get<std::string>(), response["result"]);
+}
+
+}  // namespace gpufleet::cli

@@ -1,0 +1,36 @@
+#pragma once
+// The one entry point every door uses (CLI, WebAssembly, tests): an Analyzer owns the catalog,
+// parsed and validated once, and answers JSON requests with JSON responses. It never throws.
+//
+// Request:  {"question": "fit", "model": {"size": "medium"}, "workload": "inference", ...}
+// Response: {"ok": true, "question": "fit", "catalog": {...}, "result": {...}}
+//       or  {"ok": false, "errors": [{"code", "file", "path", "message"}, ...]}
+// docs/api.md lists every question and field.
+
+#include <memory>
+#include <string>
+
+#include "gpufleet/catalog.hpp"
+
+namespace gpufleet {
+
+class Analyzer {
+ public:
+  explicit Analyzer(const CatalogSources& sources);
+
+  // Answers one request. Never throws; every fault comes back as {"ok": false, ...}.
+  std::string analyze_json(const std::string& request) const;
+  Json analyze(const Json& request) const;
+
+  bool catalog_ok() const { return catalog_ != nullptr; }
+  const Errors& catalog_errors() const { return catalog_errors_; }
+  const Catalog* catalog() const { return catalog_.get(); }
+
+ private:
+  std::shared_ptr<const Catalog> catalog_;
+  Errors catalog_errors_;
+};
+
+Json errors_response(const Errors& errors);
+
+}  // namespace gpufleet

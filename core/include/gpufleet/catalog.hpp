@@ -1,0 +1,162 @@
+#pragma once
+// The catalog: everything gpufleet knows (instances, GPUs, model sizes, precisions, workloads),
+// parsed and validated once from the three JSON files of config/, then immutable.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gpufleet/errors.hpp"
+
+namespace gpufleet {
+
+using Json = nlohmann::ordered_json;
+
+// The text of the three catalog files (the core does no file I/O).
+struct CatalogSources {
+  std::string gpu_instances_json;
+  std::string model_config_json;
+  std::string workloads_json;
+};
+
+inline constexpr const char* kGpuInstancesFile = "gpu_instances.json";
+inline constexpr const char* kModelConfigFile = "model_config.json";
+inline constexpr const char* kWorkloadsFile = "workloads.json";
+
+struct GpuSpec {
+  std::string name;  // key in "gpus", e.g. "H100-SXM-80GB"
+  std::string vendor;
+  std::string arch;
+  double memory_gb = 0;  // label, binary GiB per DESIGN
+  std::optional<double> usable_memory_mib;
+  std::optional<double> memory_bandwidth_gb_per_s;
+  std::map<std::string, double> tflops;  // per precision, dense
+  std::string source;
+  std::string source_date;
+};
+
+// One purchasable instance type (a family's flagship or one of its sizes).
+struct InstanceType {
+  std::string name;        // "p5.48xlarge", or the family key for an entry without instance_type
+  std::string family_key;  // "P5"
+  double gpus = 0;         // GPUs per instance
+  double vcpus = 0;
+  std::optional<double> ram_gib;
+  std::optional<double> on_demand_usd_per_hour;  // per instance-hour; absent = unknown
+  std::optional<double> spot_usd_per_hour;
+  std::string price_notes;
+  std::string source;
+  std::string source_date;
+  std::string json_path;  // where it is defined in gpu_instances.json
+
+  // GPU properties, resolved from the family and its "gpus" spec.
+  std::string gpu_type;
+  std::string gpu_model;  // key into Catalog::gpus, may be empty
+  std::string arch;       // GPU generation, "" when unknown
+  double gpu_memory_gb = 0;
+  double memory_per_gpu_bytes = 0;  // usable memory used for fit
+  bool memory_is_usable_figure = false;
+  double compute_tflops = 0;  // dense FP16 per GPU (seed field)
+  double memory_bandwidth_gb_per_s = 0;
+  bool bandwidth_from_factor = false;
+  std::string interconnect_type;
+  double interconnect_bandwidth_gb_per_s = 0;
+  double interconnect_multiplier = 1;
+};
+
+struct Family {
+  std::string key;  // "P5"
+  std::string name;
+  std::string family;  // "P"
+  std::string gpu_type;
+  std::string description;
+  std::vector<std::size_t> instances;  // indices into Catalog::instances, by GPU count then price
+};
+
+struct ModelSize {
+  std::string key;
+  std::string name;
+  std::string description;
+  double parameter_count_billion = 0;
+  double memory_overhead_multiplier = 0;
+  std::vector<std::string> typical_use_cases;
+  std::vector<std::string> examples;
+};
+
+struct Precision {
+  std::string key;  // "fp16"
+  std::string name;
+  double bytes_per_parameter = 0;
+  std::string description;
+  std::vector<std::string> native_architectures;
+};
+
+struct MemoryPlanning {
+  double training_multiplier = 0;
+  double fine_tuning_multiplier = 0;
+  double inference_multiplier = 0;
+  std::string source;
+};
+
+enum class WorkloadType { kInference, kFineTuning, kTraining };
+
+struct Scenario {
+  std::string current_instance;
+  double current_gpu_count = 1;
+  WorkloadType workload_type = WorkloadType::kInference;
+  std::string model_size;
+  double monthly_hours = 720;
+  bool use_spot = false;
+  std::string precision;
+  std::string priority = "cost";  // the seed's scenarios are cost migrations
+};
+
+struct Workload {
+  std::string id;
+  std::string name;
+  std::string description;
+  Scenario scenario;
+  std::string expected_outcome;
+  std::vector<std::string> tags;
+};
+
+struct Catalog {
+  Json info;  // catalog_info block of gpu_instances.json (version, date, sources)
+  std::map<std::string, GpuSpec> gpus;
+  std::vector<InstanceType> instances;
+  std::vector<Family> families;
+  std::vector<ModelSize> model_sizes;
+  std::vector<Precision> precisions;
+  MemoryPlanning planning;
+  std::vector<Workload> workloads;
+  std::vector<std::pair<std::string, std::vector<std::string>>> workload_sets;
+
+  // Raw documents, kept for the catalog viewer.
+  Json gpu_instances_doc;
+  Json model_config_doc;
+  Json workloads_doc;
+
+  const Family* family(const std::string& key) const;           // case-insensitive
+  const InstanceType* instance(const std::string& name) const;  // case-insensitive
+  const ModelSize* model_size(const std::string& key) const;    // case-insensitive
+  const Precision* precision(const std::string& key) const;     // case-insensitive
+  const Workload* workload(const std::string& id) const;
+  const std::vector<std::string>* workload_set(const std::string& id) const;
+  bool precision_native(const Precision& p, const InstanceType& it) const;
+};
+
+struct CatalogLoad {
+  std::optional<Catalog> catalog;  // set when errors is empty
+  Errors errors;
+};
+
+// Parses and validates the three files. Never throws.
+CatalogLoad load_catalog(const CatalogSources& sources);
+
+std::string to_string(WorkloadType type);
+std::optional<WorkloadType> parse_workload_type(const std::string& text);
+
+}  // namespace gpufleet

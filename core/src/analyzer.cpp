@@ -1,0 +1,573 @@
+#include "gpufleet/analyzer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpufleet/cost.hpp"
+#include "gpufleet/memory.hpp"
+#include "gpufleet/performance.hpp"
+#include "gpufleet/recommend.hpp"
+#include "json_reader.hpp"
+#include "report.hpp"
+
+namespace gpufleet {
+namespace {
+
+using detail::lower;
+using detail::Range;
+using detail::Reader;
+using report::round_to;
+
+constexpr const char* kRequest = "request";
+constexpr double kMaxGpus = 4096;
+constexpr double kMaxHoursPerMonth = 744;  // 31 days x 24 h
+constexpr double kDefaultHoursPerMonth = 720;  // the seed's month
+
+// A failed request: the errors collected while reading it.
+struct Invalid {
+  Errors errors;
+};
+
+std::string names_of(const std::vector<std::string>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+class Session {
+ public:
+  Session(const Catalog& catalog, const Json& request, Errors& errors)
+      : catalog_(catalog), request_(request), r_(kRequest, errors) {}
+
+  std::optional<ModelSpec> model(const Json& obj, const std::string& path) {
+    const Json* m = r_.object(obj, "model", path, true);
+    if (!m) return std::nullopt;
+    const std::string mp = path + "/model";
+    const bool has_size = m->contains("size"), has_params = m->contains("params_b");
+    if (has_size == has_params) {
+      r_.fail(has_size ? "wrong_type" : "missing_field", mp,
+              "expected exactly one of \"size\" (a model size class) or \"params_b\" (billions of "
+              "parameters)");
+      return std::nullopt;
+    }
+    ModelSpec spec;
+    if (has_params) {
+      auto b = r_.number(*m, "params_b", mp, true, {0, 100000, true});
+      if (!b) return std::nullopt;
+      spec.parameters = *b * 1e9;
+      spec.label = report::short_number(*b) + "B parameters";
+      return spec;
+    }
+    auto key = r_.string(*m, "size", mp, true);
+    if (!key) return std::nullopt;
+    const ModelSize* size = catalog_.model_size(*key);
+    if (!size) {
+      std::vector<std::string> keys;
+      for (const auto& s : catalog_.model_sizes) keys.push_back(s.key);
+      r_.fail("unknown_name", mp + "/size",
+              "expected one of " + names_of(keys) + ", got \"" + *key + "\"");
+      return std::nullopt;
+    }
+    spec.size = size->key;
+    spec.parameters = size->parameter_count_billion * 1e9;
+    spec.training_overhead_multiplier = size->memory_overhead_multiplier;
+    spec.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
+    return spec;
+  }
+
+  std::optional<WorkloadType> workload(const Json& obj, const std::string& path, bool required) {
+    auto text = r_.string(obj, "workload", path, required);
+    if (!text) return required ? std::nullopt : std::optional(WorkloadType::kInference);
+    auto type = parse_workload_type(*text);
+    if (!type) {
+      r_.fail("unknown_name", path + "/workload",
+              "expected one of inference, fine_tuning, training, got \"" + *text + "\"");
+    }
+    return type;
+  }
+
+  const Precision* precision(const Json& obj, const std::string& path, bool required) {
+    auto text = r_.string(obj, "precision", path, required);
+    if (!text) return required ? nullptr : catalog_.precision("fp16");
+    const Precision* p = catalog_.precision(*text);
+    if (!p) {
+      std::vector<std::string> keys;
+      for (const auto& x : catalog_.precisions) keys.push_back(x.key);
+      r_.fail("unknown_name", path + "/precision",
+              "expected one of " + names_of(keys) + ", got \"" + *text + "\"");
+    }
+    return p;
+  }
+
+  std::optional<Placement> placement(const Json& obj, const std::string& path) {
+    auto name = r_.string(obj, "instance", path, true);
+    auto gpus = r_.number(obj, "gpus", path, false, {0, kMaxGpus, true});
+    if (!name) return std::nullopt;
+    auto p = place(catalog_, *name, gpus.value_or(1));
+    if (!p) {
+      r_.fail("unknown_name", path + "/instance",
+              "expected an instance family (e.g. P5) or instance type (e.g. p5.48xlarge) of "
+              "gpu_instances.json, got \"" + *name + "\"");
+    }
+    return p;
+  }
+
+  // Fields shared by fit, recommend and migrate.
+  std::optional<Question> question(bool with_priority) {
+    Question q;
+    auto m = model(request_, "");
+    auto w = workload(request_, "", true);
+    q.precision = precision(request_, "", true);
+    q.monthly_hours = r_.number(request_, "hours_per_month", "", false, {0, kMaxHoursPerMonth, true})
+                          .value_or(kDefaultHoursPerMonth);
+    q.use_spot = r_.boolean(request_, "use_spot", "", false).value_or(false);
+    if (with_priority) {
+      if (auto text = r_.string(request_, "priority", "", false)) {
+        if (auto p = parse_priority(*text)) {
+          q.priority = *p;
+        } else {
+          r_.fail("unknown_name", "/priority",
+                  "expected one of cost, performance, balanced, got \"" + *text + "\"");
+        }
+      }
+    }
+    if (!m || !w || !q.precision) return std::nullopt;
+    q.model = *m;
+    q.workload = *w;
+    return q;
+  }
+
+  Reader& reader() { return r_; }
+
+ private:
+  const Catalog& catalog_;
+  const Json& request_;
+  Reader r_;
+};
+
+Json ok(const Catalog& catalog, const std::string& question, Json result) {
+  Json j;
+  j["ok"] = true;
+  j["question"] = question;
+  Json info;
+  info["name"] = catalog.info.value("name", "");
+  info["version"] = catalog.info.value("version", "");
+  info["date"] = catalog.info.value("date", "");
+  j["catalog"] = info;
+  j["result"] = std::move(result);
+  return j;
+}
+
+Json answer_precisions(const Catalog& catalog, Session& s, const Json& req) {
+  auto model = s.model(req, "");
+  if (!model) return nullptr;
+  Json rows = Json::array();
+  for (const Precision& p : catalog.precisions) {
+    Json row;
+    row["precision"] = p.key;
+    row["name"] = p.name;
+    row["bytes_per_parameter"] = p.bytes_per_parameter;
+    row["weights_gb"] = report::gb(weights_bytes(model->parameters, p));
+    row["weights_bytes"] = round_to(weights_bytes(model->parameters, p), 0);
+    row["native_architectures"] = p.native_architectures;
+    Json families = Json::array();
+    for (const Family& f : catalog.families) {
+      if (catalog.precision_native(p, catalog.instances[f.instances.front()])) families.push_back(f.key);
+    }
+    row["native_on_families"] = families;
+    row["description"] = p.description;
+    rows.push_back(row);
+  }
+  Json result;
+  result["model"] = {{"label", model->label}, {"parameters_billion", round_to(model->parameters / 1e9, 3)}};
+  result["precisions"] = rows;
+  result["basis"] = "weights = parameters x bytes per parameter; GB = 1e9 bytes";
+  return result;
+}
+
+Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
+  auto q = s.question(false);
+  auto p = s.placement(req, "");
+  if (!q || !p) return nullptr;
+  const MemoryRequirement need = memory_requirement(catalog, q->model, q->workload, *q->precision);
+  Candidate c = evaluate(catalog, *q, *p, need);
+  Json result;
+  result["request"] = report::question(*q);
+  result["placement"] = report::placement(*p);
+  result["memory"] = report::memory(need);
+  result["fit"] = report::fit(c.fit);
+  result["status"] = c.fit.fits ? "FITS" : "CANNOT FIT MODEL";
+  if (!catalog.precision_native(*q->precision, *p->instance)) {
+    result["warning"] = q->precision->name + " is not native on " + p->instance->gpu_type;
+  }
+  if (!c.fit.fits) result["ways_out"] = report::ways_out(catalog, *q, ways_out(catalog, *q, *p));
+  result["cost"] = report::cost(c.cost);
+  return result;
+}
+
+Json answer_cost(Session& s, const Json& req) {
+  auto p = s.placement(req, "");
+  auto hours = s.reader().number(req, "hours_per_month", "", false, {0, kMaxHoursPerMonth, true});
+  if (!p) return nullptr;
+  const Cost on_demand = cost_of(*p, hours.value_or(kDefaultHoursPerMonth), false);
+  Json result;
+  result["placement"] = report::placement(*p);
+  result["cost"] = report::cost(on_demand);
+  const Cost spot = cost_of(*p, hours.value_or(kDefaultHoursPerMonth), true);
+  result["spot"] = report::cost(spot);
+  return result;
+}
+
+Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
+  auto w = s.workload(req, "", true);
+  const Precision* precision = s.precision(req, "", false);
+  const Json* list = s.reader().member(req, "instances", "", true);
+  if (list && (!list->is_array() || list->empty())) {
+    s.reader().fail("wrong_type", "/instances",
+                    "expected a non-empty array of {\"instance\", \"gpus\"}, got " + Reader::describe(*list));
+    return nullptr;
+  }
+  if (!list || !w || !precision) return nullptr;
+  std::vector<Placement> placements;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string path = "/instances/" + std::to_string(i);
+    if (!s.reader().expect_object((*list)[i], path)) return nullptr;
+    auto p = s.placement((*list)[i], path);
+    if (!p) return nullptr;
+    placements.push_back(*p);
+  }
+  Json rows = Json::array();
+  double reference = 0;
+  for (const auto& p : placements) {
+    const Performance perf = performance_of(catalog, p, *w, *precision);
+    if (reference == 0) reference = perf.score;
+    Json row;
+    row["placement"] = report::placement(p);
+    row["score"] = round_to(perf.score, 1);
+    row["unit"] = perf.unit;
+    row["bound"] = perf.bound;
+    row["ratio_to_first"] = reference > 0 ? round_to(perf.score / reference, 3) : 0.0;
+    row["basis"] = perf.basis;
+    rows.push_back(row);
+  }
+  Json result;
+  result["workload"] = to_string(*w);
+  result["precision"] = precision->key;
+  result["setups"] = rows;
+  result["basis"] =
+      "relative performance from catalog fields: inference uses memory bandwidth (token generation "
+      "reads every weight per token), training and fine-tuning use dense tensor TFLOPS; several "
+      "GPUs scale by interconnect_multiplier";
+  return result;
+}
+
+Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
+  auto q = s.question(true);
+  Reader& r = s.reader();
+  std::vector<std::string> families = r.strings(req, "families", "", false);
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    if (!catalog.family(families[i])) {
+      r.fail("unknown_name", "/families/" + std::to_string(i),
+             "expected an instance family of gpu_instances.json, got \"" + families[i] + "\"");
+      return nullptr;
+    }
+  }
+  auto budget = r.number(req, "max_usd_per_month", "", false, {0, 1e9, true});
+  auto min_gpus = r.number(req, "min_gpus", "", false, {0, kMaxGpus});
+  auto limit = r.number(req, "limit", "", false, {1, 1000});
+  if (!q) return nullptr;
+  q->families = families;
+  q->max_usd_per_month = budget;
+  q->min_gpus = min_gpus.value_or(0);
+  Recommendation rec = recommend(catalog, *q);
+  Json result;
+  result["request"] = report::question(*q);
+  result["memory"] = report::memory(rec.need);
+  Json ranked = Json::array();
+  for (const auto& c : rec.ranked) {
+    if (limit && ranked.size() >= static_cast<std::size_t>(*limit)) break;
+    ranked.push_back(report::candidate(c));
+  }
+  result["candidates"] = ranked;
+  Json excluded = Json::array();
+  for (const auto& e : rec.excluded) excluded.push_back({{"family", e.family}, {"reason", e.reason}});
+  result["excluded"] = excluded;
+  result["ranking"] = q->priority == Priority::kCost ? "lowest monthly cost first"
+                      : q->priority == Priority::kPerformance
+                          ? "highest relative performance first"
+                          : "highest performance per dollar first";
+  result["pricing_note"] = "prices are per instance-hour; N GPUs are served by whole instances";
+  return result;
+}
+
+Json answer_migrate(const Catalog& catalog, Session& s, const Json& req) {
+  auto q = s.question(true);
+  const Json* current = s.reader().object(req, "current", "", true);
+  std::optional<Placement> p = current ? s.placement(*current, "/current") : std::nullopt;
+  if (!q || !p) return nullptr;
+  return report::migration(catalog, migration_report(catalog, *q, *p), *q);
+}
+
+Json workload_summary(const Workload& w) {
+  Json j;
+  j["id"] = w.id;
+  j["name"] = w.name;
+  j["description"] = w.description;
+  const Scenario& sc = w.scenario;
+  j["scenario"] = {{"current_instance", sc.current_instance},
+                   {"current_gpu_count", sc.current_gpu_count},
+                   {"workload_type", to_string(sc.workload_type)},
+                   {"model_size", sc.model_size},
+                   {"monthly_hours", sc.monthly_hours},
+                   {"use_spot", sc.use_spot},
+                   {"precision", sc.precision},
+                   {"priority", sc.priority}};
+  j["expected_outcome"] = w.expected_outcome;
+  j["tags"] = w.tags;
+  return j;
+}
+
+Json run_workload(const Catalog& catalog, const Workload& w) {
+  const Scenario& sc = w.scenario;
+  Question q;
+  const ModelSize* size = catalog.model_size(sc.model_size);
+  q.model.size = size->key;
+  q.model.parameters = size->parameter_count_billion * 1e9;
+  q.model.training_overhead_multiplier = size->memory_overhead_multiplier;
+  q.model.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
+  q.workload = sc.workload_type;
+  q.precision = catalog.precision(sc.precision);
+  q.monthly_hours = sc.monthly_hours;
+  q.use_spot = sc.use_spot;
+  q.priority = parse_priority(sc.priority).value_or(Priority::kCost);
+  const Placement current = *place(catalog, sc.current_instance, sc.current_gpu_count);
+  Json j = workload_summary(w);
+  j["report"] = report::migration(catalog, migration_report(catalog, q, current), q);
+  return j;
+}
+
+Json answer_workload(const Catalog& catalog, Session& s, const Json& req) {
+  auto id = s.reader().string(req, "id", "", true);
+  if (!id) return nullptr;
+  const Workload* w = catalog.workload(*id);
+  if (!w) {
+    std::vector<std::string> ids;
+    for (const auto& x : catalog.workloads) ids.push_back(x.id);
+    s.reader().fail("unknown_name", "/id", "expected one of " + names_of(ids) + ", got \"" + *id + "\"");
+    return nullptr;
+  }
+  return run_workload(catalog, *w);
+}
+
+Json answer_workload_set(const Catalog& catalog, Session& s, const Json& req) {
+  auto id = s.reader().string(req, "id", "", true);
+  if (!id) return nullptr;
+  const auto* members = catalog.workload_set(*id);
+  if (!members) {
+    std::vector<std::string> ids;
+    for (const auto& [key, _] : catalog.workload_sets) ids.push_back(key);
+    s.reader().fail("unknown_name", "/id", "expected one of " + names_of(ids) + ", got \"" + *id + "\"");
+    return nullptr;
+  }
+  Json reports = Json::array();
+  for (const auto& member : *members) reports.push_back(run_workload(catalog, *catalog.workload(member)));
+  Json result;
+  result["id"] = *id;
+  result["reports"] = reports;
+  return result;
+}
+
+Json answer_workloads(const Catalog& catalog) {
+  Json list = Json::array();
+  for (const auto& w : catalog.workloads) list.push_back(workload_summary(w));
+  Json sets = Json::object();
+  for (const auto& [key, members] : catalog.workload_sets) sets[key] = members;
+  return {{"workloads", list}, {"workload_sets", sets}};
+}
+
+Json instance_rows(const Catalog& catalog) {
+  Json rows = Json::array();
+  for (const Family& f : catalog.families) {
+    for (std::size_t index : f.instances) {
+      const InstanceType& it = catalog.instances[index];
+      Json row;
+      row["family"] = f.key;
+      row["instance"] = it.name;
+      row["gpu_type"] = it.gpu_type;
+      row["gpus"] = round_to(it.gpus, 3);
+      row["gpu_memory_gb_label"] = it.gpu_memory_gb;
+      row["memory_per_gpu_gb"] = report::gb(it.memory_per_gpu_bytes);
+      row["vcpus"] = it.vcpus;
+      row["ram_gib"] = it.ram_gib ? Json(*it.ram_gib) : Json(nullptr);
+      row["on_demand_usd_per_hour"] = it.on_demand_usd_per_hour ? Json(*it.on_demand_usd_per_hour) : Json(nullptr);
+      row["spot_usd_per_hour"] = it.spot_usd_per_hour ? Json(*it.spot_usd_per_hour) : Json(nullptr);
+      row["compute_tflops"] = it.compute_tflops;
+      row["memory_bandwidth_gb_per_s"] = round_to(it.memory_bandwidth_gb_per_s, 1);
+      row["interconnect"] = it.interconnect_type;
+      row["price_notes"] = it.price_notes;
+      row["source"] = it.source;
+      row["source_date"] = it.source_date;
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
+  const std::string section = lower(s.reader().string(req, "section", "", false).value_or("all"));
+  static const std::vector<std::string> kSections{"all", "instances", "models", "precisions",
+                                                  "workloads", "files"};
+  if (std::find(kSections.begin(), kSections.end(), section) == kSections.end()) {
+    s.reader().fail("unknown_name", "/section",
+                    "expected one of " + names_of(kSections) + ", got \"" + section + "\"");
+    return nullptr;
+  }
+  Json result;
+  result["info"] = catalog.info;
+  const bool all = section == "all";
+  if (all || section == "instances") result["instances"] = instance_rows(catalog);
+  if (all || section == "models") {
+    Json sizes = Json::array();
+    for (const auto& m : catalog.model_sizes) {
+      sizes.push_back({{"size", m.key},
+                       {"name", m.name},
+                       {"description", m.description},
+                       {"parameter_count_billion", m.parameter_count_billion},
+                       {"memory_overhead_multiplier", m.memory_overhead_multiplier},
+                       {"examples", m.examples}});
+    }
+    result["model_sizes"] = sizes;
+    result["memory_planning"] = catalog.model_config_doc.value("memory_planning", Json::object());
+  }
+  if (all || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
+  if (all || section == "workloads") result["workloads"] = answer_workloads(catalog);
+  if (section == "files") {
+    result["files"] = {{kGpuInstancesFile, catalog.gpu_instances_doc},
+                       {kModelConfigFile, catalog.model_config_doc},
+                       {kWorkloadsFile, catalog.workloads_doc}};
+  }
+  return result;
+}
+
+Json answer_validate(const Catalog& catalog) {
+  Json result;
+  result["valid"] = true;
+  result["counts"] = {{"families", catalog.families.size()},
+                      {"instance_types", catalog.instances.size()},
+                      {"gpus", catalog.gpus.size()},
+                      {"model_sizes", catalog.model_sizes.size()},
+                      {"precision_formats", catalog.precisions.size()},
+                      {"workloads", catalog.workloads.size()},
+                      {"workload_sets", catalog.workload_sets.size()}};
+  Json unpriced = Json::array();
+  for (const auto& it : catalog.instances) {
+    if (!it.on_demand_usd_per_hour) unpriced.push_back(it.name);
+  }
+  result["instances_without_on_demand_price"] = unpriced;
+  return result;
+}
+
+// Every question and the request fields it reads; anything else is a typo worth reporting.
+const std::vector<std::pair<std::string, std::vector<std::string>>>& questions() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kQuestions{
+      {"precisions", {"model"}},
+      {"fit", {"model", "workload", "precision", "instance", "gpus", "hours_per_month", "use_spot"}},
+      {"cost", {"instance", "gpus", "hours_per_month"}},
+      {"performance", {"workload", "precision", "instances"}},
+      {"recommend",
+       {"model", "workload", "precision", "hours_per_month", "use_spot", "priority", "families",
+        "max_usd_per_month", "min_gpus", "limit"}},
+      {"migrate",
+       {"current", "model", "workload", "precision", "hours_per_month", "use_spot", "priority"}},
+      {"workload", {"id"}},
+      {"workload_set", {"id"}},
+      {"workloads", {}},
+      {"catalog", {"section"}},
+      {"validate", {}},
+  };
+  return kQuestions;
+}
+
+}  // namespace
+
+Json errors_response(const Errors& errors) {
+  Json list = Json::array();
+  for (const auto& e : errors) {
+    list.push_back({{"code", e.code}, {"file", e.file}, {"path", e.path}, {"message", e.message}});
+  }
+  return {{"ok", false}, {"errors", list}};
+}
+
+Analyzer::Analyzer(const CatalogSources& sources) {
+  try {
+    CatalogLoad load = load_catalog(sources);
+    catalog_errors_ = std::move(load.errors);
+    if (load.catalog) catalog_ = std::make_shared<const Catalog>(std::move(*load.catalog));
+  } catch (const std::exception& e) {
+    catalog_errors_.push_back({"internal_error", "", "", std::string("catalog load failed: ") + e.what()});
+  }
+}
+
+Json Analyzer::analyze(const Json& request) const {
+  if (!catalog_) return errors_response(catalog_errors_);
+  Errors errors;
+  try {
+    Reader r(kRequest, errors);
+    if (!r.expect_object(request, "")) return errors_response(errors);
+    auto question = r.string(request, "question", "", true);
+    if (!question) return errors_response(errors);
+    const std::string q = lower(*question);
+    auto known = std::find_if(questions().begin(), questions().end(),
+                              [&](const auto& entry) { return entry.first == q; });
+    if (known == questions().end()) {
+      std::vector<std::string> names;
+      for (const auto& entry : questions()) names.push_back(entry.first);
+      r.fail("unknown_name", "/question",
+             "expected one of " + names_of(names) + ", got \"" + *question + "\"");
+      return errors_response(errors);
+    }
+    for (const auto& [key, _] : request.items()) {
+      const auto& allowed = known->second;
+      if (key != "question" && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        r.fail("unknown_field", Reader::child("", key),
+               "\"" + q + "\" takes " + (allowed.empty() ? "no other field" : names_of(allowed)) +
+                   "; got \"" + key + "\"");
+      }
+    }
+    if (!errors.empty()) return errors_response(errors);
+    Session s(*catalog_, request, errors);
+    Json result;
+    if (q == "precisions") result = answer_precisions(*catalog_, s, request);
+    else if (q == "fit") result = answer_fit(*catalog_, s, request);
+    else if (q == "cost") result = answer_cost(s, request);
+    else if (q == "performance") result = answer_performance(*catalog_, s, request);
+    else if (q == "recommend") result = answer_recommend(*catalog_, s, request);
+    else if (q == "migrate") result = answer_migrate(*catalog_, s, request);
+    else if (q == "workload") result = answer_workload(*catalog_, s, request);
+    else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
+    else if (q == "workloads") result = answer_workloads(*catalog_);
+    else if (q == "catalog") result = answer_catalog(*catalog_, s, request);
+    else result = answer_validate(*catalog_);
+    if (!errors.empty() || result.is_null()) {
+      if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});
+      return errors_response(errors);
+    }
+    return ok(*catalog_, q, std::move(result));
+  } catch (const std::exception& e) {
+    errors.push_back({"internal_error", kRequest, "", std::string("unexpected failure: ") + e.what()});
+    return errors_response(errors);
+  }
+}
+
+std::string Analyzer::analyze_json(const std::string& request) const {
+  Json parsed;
+  try {
+    parsed = Json::parse(request);
+  } catch (const std::exception& e) {
+    return errors_response({{"invalid_json", kRequest, "", std::string("not valid JSON: ") + e.what()}})
+        .dump(2, ' ', false, Json::error_handler_t::replace);
+  }
+  return analyze(parsed).dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace gpufleet

@@ -1,0 +1,405 @@
+#include "gpufleet/catalog.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "json_reader.hpp"
+
+namespace gpufleet {
+namespace {
+
+using detail::lower;
+using detail::Range;
+using detail::Reader;
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+// memory_bandwidth_factor is defined relative to 8000 GB/s (B200), see config/gpu_instances.json.
+constexpr double kBandwidthFactorReferenceGbPerS = 8000.0;
+constexpr double kMaxPriceUsdPerHour = 10000.0;
+constexpr double kMaxGpusPerInstance = 64.0;
+constexpr double kMaxHoursPerMonth = 744.0;  // 31 days x 24 h
+
+constexpr Range kPositive{0, std::numeric_limits<double>::max(), true};
+constexpr Range kNonNegative{};
+
+std::optional<Json> parse_document(const std::string& text, const char* file, Errors& errors) {
+  if (text.empty()) {
+    errors.push_back({"invalid_json", file, "", "the file is empty; expected a JSON object"});
+    return std::nullopt;
+  }
+  try {
+    Json doc = Json::parse(text);
+    if (!doc.is_object()) {
+      errors.push_back({"wrong_type", file, "",
+                        "expected a JSON object at the top level, got " + Reader::describe(doc)});
+      return std::nullopt;
+    }
+    return doc;
+  } catch (const Json::parse_error& e) {
+    errors.push_back({"invalid_json", file, "", std::string("not valid JSON: ") + e.what()});
+  } catch (const std::exception& e) {
+    errors.push_back({"invalid_json", file, "", std::string("could not read JSON: ") + e.what()});
+  }
+  return std::nullopt;
+}
+
+std::optional<double> price(const Reader& r, const Json& obj, const char* key,
+                            const std::string& path) {
+  return r.number(obj, key, path, false, {0, kMaxPriceUsdPerHour});
+}
+
+void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* gpus = r.object(doc, "gpus", "", false);
+  if (!gpus) return;
+  for (const auto& [key, value] : gpus->items()) {
+    const std::string path = Reader::child("/gpus", key);
+    if (!r.expect_object(value, path)) continue;
+    GpuSpec spec;
+    spec.name = key;
+    spec.vendor = r.string(value, "vendor", path, false).value_or("");
+    spec.arch = r.string(value, "arch", path, false).value_or("");
+    spec.memory_gb = r.number(value, "memory_gb", path, true, {0, 4096, true}).value_or(0);
+    spec.usable_memory_mib = r.number(value, "usable_memory_mib", path, false, {0, 4194304, true});
+    spec.memory_bandwidth_gb_per_s =
+        r.number(value, "memory_bandwidth_gb_per_s", path, false, {0, 1e6, true});
+    if (const Json* tflops = r.object(value, "tflops", path, false)) {
+      for (const auto& [precision, _] : tflops->items()) {
+        if (auto t = r.number(*tflops, precision, path + "/tflops", true, {0, 1e6})) {
+          spec.tflops[lower(precision)] = *t;
+        }
+      }
+    }
+    spec.source = r.string(value, "source", path, false).value_or("");
+    spec.source_date = r.string(value, "source_date", path, false).value_or("");
+    catalog.gpus[key] = spec;
+  }
+}
+
+// Fields shared by a family's flagship and its sizes; a size inherits what it does not set.
+void read_instance_fields(const Reader& r, const Json& obj, const std::string& path,
+                          const Catalog& catalog, bool is_family, InstanceType& it) {
+  if (auto gpus = r.number(obj, "gpus_per_instance", path, is_family || !it.gpus,
+                           {0, kMaxGpusPerInstance, true})) {
+    it.gpus = *gpus;
+  }
+  if (auto vcpus = r.number(obj, "vcpus", path, is_family, {0, 4096})) it.vcpus = *vcpus;
+  if (auto ram = r.number(obj, "ram_gib", path, false, {0, 65536})) it.ram_gib = ram;
+  if (auto model = r.string(obj, "gpu_model", path, false)) {
+    if (!catalog.gpus.count(*model)) {
+      r.fail("unknown_name", Reader::child(path, "gpu_model"),
+             "expected the name of an entry of \"gpus\", got \"" + *model + "\"");
+    } else {
+      it.gpu_model = *model;
+    }
+  }
+  if (auto memory = r.number(obj, "gpu_memory_gb", path, is_family, {0, 4096, true})) {
+    it.gpu_memory_gb = *memory;
+  }
+  it.on_demand_usd_per_hour = price(r, obj, "on_demand_cost_per_hour", path);
+  it.spot_usd_per_hour = price(r, obj, "spot_cost_per_hour", path);
+  it.price_notes = r.string(obj, "price_notes", path, false).value_or("");
+  if (auto source = r.string(obj, "source", path, false)) it.source = *source;
+  if (auto date = r.string(obj, "source_date", path, false)) it.source_date = *date;
+  it.json_path = path;
+}
+
+// Derives fit and performance figures from the family fields and the GPU spec.
+void resolve_gpu(const Catalog& catalog, double bandwidth_factor, InstanceType& it) {
+  it.memory_per_gpu_bytes = it.gpu_memory_gb * kGiB;
+  it.memory_is_usable_figure = false;
+  it.memory_bandwidth_gb_per_s = bandwidth_factor * kBandwidthFactorReferenceGbPerS;
+  it.bandwidth_from_factor = true;
+  auto spec = catalog.gpus.find(it.gpu_model);
+  if (spec == catalog.gpus.end()) return;
+  it.arch = spec->second.arch;
+  // A usable figure only applies while the label still matches the spec it was measured for.
+  if (spec->second.usable_memory_mib && spec->second.memory_gb == it.gpu_memory_gb) {
+    it.memory_per_gpu_bytes = *spec->second.usable_memory_mib * kMiB;
+    it.memory_is_usable_figure = true;
+  }
+  if (spec->second.memory_bandwidth_gb_per_s) {
+    it.memory_bandwidth_gb_per_s = *spec->second.memory_bandwidth_gb_per_s;
+    it.bandwidth_from_factor = false;
+  }
+}
+
+void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* families = r.object(doc, "gpu_instances", "", true);
+  if (!families) return;
+  std::map<std::string, std::string> names;  // lower-case name -> path that defined it
+  auto claim = [&](const std::string& name, const std::string& path) {
+    auto [it, inserted] = names.emplace(lower(name), path);
+    if (!inserted) {
+      r.fail("duplicate_name", path,
+             "instance name \"" + name + "\" is already defined at " + it->second);
+    }
+    return inserted;
+  };
+  for (const auto& [key, value] : families->items()) {
+    const std::string path = Reader::child("/gpu_instances", key);
+    if (!r.expect_object(value, path)) continue;
+    Family family;
+    family.key = key;
+    family.name = r.string(value, "name", path, true).value_or(key);
+    family.family = r.string(value, "family", path, true).value_or("");
+    family.gpu_type = r.string(value, "gpu_type", path, true).value_or("");
+    family.description = r.string(value, "description", path, false).value_or("");
+
+    InstanceType flagship;
+    flagship.family_key = key;
+    flagship.gpu_type = family.gpu_type;
+    read_instance_fields(r, value, path, catalog, true, flagship);
+    flagship.name = r.string(value, "instance_type", path, false).value_or(key);
+    flagship.compute_tflops = r.number(value, "compute_tflops", path, true, {0, 1e6}).value_or(0);
+    flagship.interconnect_type = r.string(value, "interconnect_type", path, true).value_or("");
+    flagship.interconnect_bandwidth_gb_per_s =
+        r.number(value, "interconnect_bandwidth_gbps", path, true, {0, 1e6}).value_or(0);
+    flagship.interconnect_multiplier =
+        r.number(value, "interconnect_multiplier", path, true, {0, 1}).value_or(1);
+    const double factor =
+        r.number(value, "memory_bandwidth_factor", path, true, {0, 10, true}).value_or(0);
+    resolve_gpu(catalog, factor, flagship);
+
+    if (!claim(key, path)) continue;
+    if (flagship.name != key && !claim(flagship.name, Reader::child(path, "instance_type"))) continue;
+    std::vector<InstanceType> members{flagship};
+
+    if (const Json* sizes = r.object(value, "sizes", path, false)) {
+      for (const auto& [size_name, size_value] : sizes->items()) {
+        const std::string size_path = Reader::child(path + "/sizes", size_name);
+        if (!r.expect_object(size_value, size_path)) continue;
+        InstanceType size = flagship;
+        size.name = size_name;
+        size.ram_gib.reset();
+        size.price_notes.clear();
+        read_instance_fields(r, size_value, size_path, catalog, false, size);
+        resolve_gpu(catalog, factor, size);
+        if (claim(size_name, size_path)) members.push_back(size);
+      }
+    }
+    for (auto& member : members) {
+      family.instances.push_back(catalog.instances.size());
+      catalog.instances.push_back(std::move(member));
+    }
+    catalog.families.push_back(std::move(family));
+  }
+  // Within a family: fewest GPUs first, priced before unpriced, then cheapest.
+  for (auto& family : catalog.families) {
+    std::stable_sort(family.instances.begin(), family.instances.end(),
+                     [&](std::size_t a, std::size_t b) {
+                       const auto& x = catalog.instances[a];
+                       const auto& y = catalog.instances[b];
+                       if (x.gpus != y.gpus) return x.gpus < y.gpus;
+                       if (x.on_demand_usd_per_hour.has_value() != y.on_demand_usd_per_hour.has_value())
+                         return x.on_demand_usd_per_hour.has_value();
+                       return x.on_demand_usd_per_hour.value_or(0) < y.on_demand_usd_per_hour.value_or(0);
+                     });
+  }
+}
+
+void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
+  if (const Json* sizes = r.object(doc, "model_sizes", "", true)) {
+    for (const auto& [key, value] : sizes->items()) {
+      const std::string path = Reader::child("/model_sizes", key);
+      if (!r.expect_object(value, path)) continue;
+      ModelSize size;
+      size.key = key;
+      size.name = r.string(value, "name", path, true).value_or(key);
+      size.description = r.string(value, "description", path, false).value_or("");
+      size.parameter_count_billion =
+          r.number(value, "parameter_count_billion", path, true, {0, 100000, true}).value_or(0);
+      size.memory_overhead_multiplier =
+          r.number(value, "memory_overhead_multiplier", path, true, {1, 100}).value_or(1);
+      size.typical_use_cases = r.strings(value, "typical_use_cases", path, false);
+      size.examples = r.strings(value, "examples", path, false);
+      catalog.model_sizes.push_back(size);
+    }
+  }
+  if (const Json* precisions = r.object(doc, "precision_formats", "", true)) {
+    for (const auto& [key, value] : precisions->items()) {
+      const std::string path = Reader::child("/precision_formats", key);
+      if (!r.expect_object(value, path)) continue;
+      Precision p;
+      p.key = lower(key);
+      p.name = r.string(value, "name", path, true).value_or(key);
+      p.bytes_per_parameter =
+          r.number(value, "bytes_per_parameter", path, true, {0, 16, true}).value_or(1);
+      p.description = r.string(value, "description", path, false).value_or("");
+      p.native_architectures = r.strings(value, "native_architectures", path, false);
+      catalog.precisions.push_back(p);
+    }
+  }
+  if (const Json* planning = r.object(doc, "memory_planning", "", true)) {
+    auto& mp = catalog.planning;
+    mp.training_multiplier =
+        r.number(*planning, "training_multiplier", "/memory_planning", true, {1, 100}).value_or(1);
+    mp.fine_tuning_multiplier =
+        r.number(*planning, "fine_tuning_multiplier", "/memory_planning", true, {1, 100}).value_or(1);
+    mp.inference_multiplier =
+        r.number(*planning, "inference_multiplier", "/memory_planning", true, {1, 100}).value_or(1);
+    mp.source = r.string(*planning, "source", "/memory_planning", false).value_or("");
+  }
+}
+
+void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
+  if (const Json* workloads = r.object(doc, "workloads", "", true)) {
+    for (const auto& [id, value] : workloads->items()) {
+      const std::string path = Reader::child("/workloads", id);
+      if (!r.expect_object(value, path)) continue;
+      Workload w;
+      w.id = id;
+      w.name = r.string(value, "name", path, true).value_or(id);
+      w.description = r.string(value, "description", path, false).value_or("");
+      w.expected_outcome = r.string(value, "expected_outcome", path, false).value_or("");
+      w.tags = r.strings(value, "tags", path, false);
+      const Json* scenario = r.object(value, "scenario", path, true);
+      if (!scenario) continue;
+      const std::string sp = path + "/scenario";
+      Scenario& s = w.scenario;
+      if (auto inst = r.string(*scenario, "current_instance", sp, true)) {
+        s.current_instance = *inst;
+        if (!catalog.instance(*inst) && !catalog.family(*inst)) {
+          r.fail("unknown_name", sp + "/current_instance",
+                 "expected an instance family or instance type of gpu_instances.json, got \"" +
+                     *inst + "\"");
+        }
+      }
+      s.current_gpu_count =
+          r.number(*scenario, "current_gpu_count", sp, true, {0, 4096, true}).value_or(1);
+      if (auto type = r.string(*scenario, "workload_type", sp, true)) {
+        if (auto parsed = parse_workload_type(*type)) {
+          s.workload_type = *parsed;
+        } else {
+          r.fail("unknown_name", sp + "/workload_type",
+                 "expected one of INFERENCE, FINE_TUNING, TRAINING, got \"" + *type + "\"");
+        }
+      }
+      if (auto size = r.string(*scenario, "model_size", sp, true)) {
+        s.model_size = lower(*size);
+        if (!catalog.model_size(*size)) {
+          r.fail("unknown_name", sp + "/model_size",
+                 "expected a key of model_sizes in model_config.json, got \"" + *size + "\"");
+        }
+      }
+      s.monthly_hours =
+          r.number(*scenario, "monthly_hours", sp, false, {0, kMaxHoursPerMonth, true}).value_or(720);
+      s.use_spot = r.boolean(*scenario, "use_spot", sp, false).value_or(false);
+      s.precision = lower(r.string(*scenario, "precision", sp, false).value_or("fp16"));
+      if (!catalog.precision(s.precision)) {
+        r.fail("unknown_name", sp + "/precision",
+               "expected a key of precision_formats in model_config.json, got \"" + s.precision +
+                   "\"");
+      }
+      s.priority = lower(r.string(*scenario, "priority", sp, false).value_or("cost"));
+      if (s.priority != "cost" && s.priority != "performance" && s.priority != "balanced") {
+        r.fail("unknown_name", sp + "/priority",
+               "expected one of cost, performance, balanced, got \"" + s.priority + "\"");
+      }
+      catalog.workloads.push_back(w);
+    }
+  }
+  if (const Json* sets = r.object(doc, "workload_sets", "", false)) {
+    for (const auto& [id, value] : sets->items()) {
+      const std::string path = Reader::child("/workload_sets", id);
+      if (!value.is_array()) {
+        r.fail("wrong_type", path, "expected an array of workload ids, got " + Reader::describe(value));
+        continue;
+      }
+      std::vector<std::string> members = r.strings(*sets, id, "/workload_sets", true);
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        if (!catalog.workload(members[i])) {
+          r.fail("unknown_name", path + "/" + std::to_string(i),
+                 "expected a workload id defined under \"workloads\", got \"" + members[i] + "\"");
+        }
+      }
+      catalog.workload_sets.emplace_back(id, members);
+    }
+  }
+}
+
+template <typename T, typename Key>
+const T* find_by(const std::vector<T>& items, const std::string& wanted, Key key) {
+  const std::string needle = lower(wanted);
+  for (const auto& item : items) {
+    if (lower(key(item)) == needle) return &item;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::string to_string(WorkloadType type) {
+  switch (type) {
+    case WorkloadType::kInference: return "inference";
+    case WorkloadType::kFineTuning: return "fine_tuning";
+    case WorkloadType::kTraining: return "training";
+  }
+  return "inference";
+}
+
+std::optional<WorkloadType> parse_workload_type(const std::string& text) {
+  std::string t = lower(text);
+  std::replace(t.begin(), t.end(), '-', '_');
+  if (t == "inference") return WorkloadType::kInference;
+  if (t == "fine_tuning" || t == "finetuning") return WorkloadType::kFineTuning;
+  if (t == "training") return WorkloadType::kTraining;
+  return std::nullopt;
+}
+
+const Family* Catalog::family(const std::string& key) const {
+  return find_by(families, key, [](const Family& f) { return f.key; });
+}
+const InstanceType* Catalog::instance(const std::string& name) const {
+  return find_by(instances, name, [](const InstanceType& i) { return i.name; });
+}
+const ModelSize* Catalog::model_size(const std::string& key) const {
+  return find_by(model_sizes, key, [](const ModelSize& s) { return s.key; });
+}
+const Precision* Catalog::precision(const std::string& key) const {
+  return find_by(precisions, key, [](const Precision& p) { return p.key; });
+}
+const Workload* Catalog::workload(const std::string& id) const {
+  return find_by(workloads, id, [](const Workload& w) { return w.id; });
+}
+const std::vector<std::string>* Catalog::workload_set(const std::string& id) const {
+  for (const auto& [key, members] : workload_sets) {
+    if (lower(key) == lower(id)) return &members;
+  }
+  return nullptr;
+}
+
+bool Catalog::precision_native(const Precision& p, const InstanceType& it) const {
+  if (it.arch.empty() || p.native_architectures.empty()) return true;  // unknown: not excluded
+  const std::string arch = lower(it.arch);
+  return std::any_of(p.native_architectures.begin(), p.native_architectures.end(),
+                     [&](const std::string& a) { return arch.rfind(lower(a), 0) == 0; });
+}
+
+CatalogLoad load_catalog(const CatalogSources& sources) {
+  CatalogLoad load;
+  Catalog catalog;
+  auto gpu_doc = parse_document(sources.gpu_instances_json, kGpuInstancesFile, load.errors);
+  auto model_doc = parse_document(sources.model_config_json, kModelConfigFile, load.errors);
+  auto workloads_doc = parse_document(sources.workloads_json, kWorkloadsFile, load.errors);
+  if (gpu_doc) {
+    Reader r(kGpuInstancesFile, load.errors);
+    if (const Json* info = r.object(*gpu_doc, "catalog_info", "", false)) catalog.info = *info;
+    read_gpus(r, *gpu_doc, catalog);
+    read_instances(r, *gpu_doc, catalog);
+    catalog.gpu_instances_doc = std::move(*gpu_doc);
+  }
+  if (model_doc) {
+    read_model_config(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
+    catalog.model_config_doc = std::move(*model_doc);
+  }
+  // Workloads refer to the other two files; check them only when those loaded.
+  if (workloads_doc && gpu_doc && model_doc) {
+    read_workloads(Reader(kWorkloadsFile, load.errors), *workloads_doc, catalog);
+    catalog.workloads_doc = std::move(*workloads_doc);
+  }
+  if (load.errors.empty()) load.catalog = std::move(catalog);
+  return load;
+}
+
+}  // namespace gpufleet

@@ -1,0 +1,135 @@
+#include "json_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace gpufleet {
+
+std::string pointer_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+namespace detail {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+namespace {
+
+std::string bound_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", x);
+  return buf;
+}
+
+}  // namespace
+
+std::string Reader::describe(const Json& value) {
+  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return std::string(value.type_name()) + " " + text;
+}
+
+bool Reader::expect_object(const Json& value, const std::string& path) const {
+  if (value.is_object()) return true;
+  fail("wrong_type", path, "expected an object, got " + describe(value));
+  return false;
+}
+
+const Json* Reader::member(const Json& obj, const std::string& key, const std::string& path,
+                           bool required) const {
+  if (obj.is_object()) {
+    auto it = obj.find(key);
+    if (it != obj.end() && !(it->is_null() && required)) return it->is_null() ? nullptr : &*it;
+  }
+  if (required) fail("missing_field", child(path, key), "required field \"" + key + "\" is missing");
+  return nullptr;
+}
+
+const Json* Reader::object(const Json& obj, const std::string& key, const std::string& path,
+                           bool required) const {
+  const Json* value = member(obj, key, path, required);
+  if (value && !expect_object(*value, child(path, key))) return nullptr;
+  return value;
+}
+
+std::optional<double> Reader::number(const Json& obj, const std::string& key,
+                                     const std::string& path, bool required, Range range) const {
+  const Json* value = member(obj, key, path, required);
+  if (!value) return std::nullopt;
+  const std::string at = child(path, key);
+  std::string expected = "a number " + std::string(range.min_exclusive ? "> " : ">= ") +
+                         bound_text(range.min);
+  if (range.max < std::numeric_limits<double>::max()) expected += " and <= " + bound_text(range.max);
+  if (!value->is_number()) {
+    fail("wrong_type", at, "expected " + expected + ", got " + describe(*value));
+    return std::nullopt;
+  }
+  const double x = value->get<double>();
+  const bool below = range.min_exclusive ? !(x > range.min) : !(x >= range.min);
+  if (!std::isfinite(x) || below || x > range.max) {
+    fail("out_of_range", at, "expected " + expected + ", got " + describe(*value));
+    return std::nullopt;
+  }
+  return x;
+}
+
+std::optional<std::string> Reader::string(const Json& obj, const std::string& key,
+                                          const std::string& path, bool required) const {
+  const Json* value = member(obj, key, path, required);
+  if (!value) return std::nullopt;
+  if (!value->is_string()) {
+    fail("wrong_type", child(path, key), "expected a string, got " + describe(*value));
+    return std::nullopt;
+  }
+  return value->get<std::string>();
+}
+
+std::optional<bool> Reader::boolean(const Json& obj, const std::string& key,
+                                    const std::string& path, bool required) const {
+  const Json* value = member(obj, key, path, required);
+  if (!value) return std::nullopt;
+  if (!value->is_boolean()) {
+    fail("wrong_type", child(path, key), "expected true or false, got " + describe(*value));
+    return std::nullopt;
+  }
+  return value->get<bool>();
+}
+
+std::vector<std::string> Reader::strings(const Json& obj, const std::string& key,
+                                         const std::string& path, bool required) const {
+  std::vector<std::string> out;
+  const Json* value = member(obj, key, path, required);
+  if (!value) return out;
+  const std::string at = child(path, key);
+  if (!value->is_array()) {
+    fail("wrong_type", at, "expected an array of strings, got " + describe(*value));
+    return out;
+  }
+  for (std::size_t i = 0; i < value->size(); ++i) {
+    const Json& item = (*value)[i];
+    if (!item.is_string()) {
+      fail("wrong_type", at + "/" + std::to_string(i), "expected a string, got " + describe(item));
+      continue;
+    }
+    out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace detail
+}  // namespace gpufleet

@@ -1,0 +1,60 @@
+#pragma once
+// Reads values out of a parsed JSON document while recording every fault as an Error that names
+// the file, the JSON pointer and what was expected. Internal to the core.
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpufleet/catalog.hpp"
+#include "gpufleet/errors.hpp"
+
+namespace gpufleet::detail {
+
+struct Range {
+  double min = 0;
+  double max = std::numeric_limits<double>::max();
+  bool min_exclusive = false;
+};
+
+class Reader {
+ public:
+  Reader(std::string file, Errors& errors) : file_(std::move(file)), errors_(errors) {}
+
+  void fail(const std::string& code, const std::string& path, const std::string& message) const {
+    errors_.push_back({code, file_, path, message});
+  }
+
+  static std::string child(const std::string& path, const std::string& key) {
+    return path + "/" + pointer_token(key);
+  }
+
+  // The member `key` of `obj`, or nullptr (recording missing_field when required).
+  const Json* member(const Json& obj, const std::string& key, const std::string& path,
+                     bool required) const;
+
+  const Json* object(const Json& obj, const std::string& key, const std::string& path,
+                     bool required) const;
+  std::optional<double> number(const Json& obj, const std::string& key, const std::string& path,
+                               bool required, Range range = {}) const;
+  std::optional<std::string> string(const Json& obj, const std::string& key,
+                                    const std::string& path, bool required) const;
+  std::optional<bool> boolean(const Json& obj, const std::string& key, const std::string& path,
+                              bool required) const;
+  std::vector<std::string> strings(const Json& obj, const std::string& key,
+                                   const std::string& path, bool required) const;
+
+  bool expect_object(const Json& value, const std::string& path) const;
+
+  static std::string describe(const Json& value);
+
+ private:
+  std::string file_;
+  Errors& errors_;
+};
+
+std::string lower(std::string text);
+
+}  // namespace gpufleet::detail

@@ -1,0 +1,302 @@
+#include "gpufleet/recommend.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "json_reader.hpp"
+
+namespace gpufleet {
+namespace {
+
+std::string pct(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", x);
+  return buf;
+}
+
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+
+std::string ratio_text(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", r);
+  return buf;
+}
+
+int level(const std::string& name) { return name == "high" ? 2 : name == "medium" ? 1 : 0; }
+const char* level_name(int level) { return level >= 2 ? "high" : level == 1 ? "medium" : "low"; }
+
+// Higher is better for the priority; unpriced candidates sort last.
+bool better(Priority priority, const Candidate& a, const Candidate& b) {
+  const bool pa = a.cost.usd_per_month.has_value(), pb = b.cost.usd_per_month.has_value();
+  if (pa != pb) return pa;
+  const double ca = a.cost.usd_per_month.value_or(0), cb = b.cost.usd_per_month.value_or(0);
+  const double sa = a.performance.score, sb = b.performance.score;
+  switch (priority) {
+    case Priority::kCost:
+      if (ca != cb) return ca < cb;
+      return sa > sb;
+    case Priority::kPerformance:
+      if (sa != sb) return sa > sb;
+      return ca < cb;
+    case Priority::kBalanced: {
+      const double va = ca > 0 ? sa / ca : sa, vb = cb > 0 ? sb / cb : sb;
+      if (va != vb) return va > vb;
+      return ca < cb;
+    }
+  }
+  return false;
+}
+
+void compare_with_current(const Question& q, const Candidate& current, Candidate& c) {
+  if (current.performance.score > 0) {
+    c.performance_ratio = c.performance.score / current.performance.score;
+  }
+  if (current.cost.usd_per_month && c.cost.usd_per_month && *current.cost.usd_per_month > 0) {
+    c.savings_usd_per_month = *current.cost.usd_per_month - *c.cost.usd_per_month;
+    c.savings_pct = 100.0 * *c.savings_usd_per_month / *current.cost.usd_per_month;
+  }
+  const InstanceType& it = *c.placement.instance;
+  const InstanceType& cur = *current.placement.instance;
+  int complexity = 0;
+  if (it.family_key != cur.family_key) {
+    complexity = it.gpu_type == cur.gpu_type ? 0 : 1;
+    c.reasons.push_back("moves from " + cur.gpu_type + " (" + cur.family_key + ") to " +
+                        it.gpu_type + " (" + it.family_key + "): revalidate drivers, kernels and " +
+                        "serving images on the new GPU");
+  } else if (it.name != cur.name) {
+    c.reasons.push_back("same family, different size: " + cur.name + " -> " + it.name);
+  }
+  if (c.placement.instance_count > 1) {
+    complexity = 2;
+    c.reasons.push_back("spans " + std::to_string(c.placement.instance_count) +
+                        " instances: needs multi-node parallelism over the network");
+  }
+  if (it.family_key == cur.family_key && it.name == cur.name &&
+      c.placement.instance_count == current.placement.instance_count) {
+    c.migration_complexity = "none";
+  } else {
+    c.migration_complexity = level_name(complexity);
+  }
+  if (c.savings_pct) {
+    c.reasons.push_back(std::string(*c.savings_pct >= 0 ? "saves " : "costs ") +
+                        pct(std::fabs(*c.savings_pct)) + " (" + usd(std::fabs(*c.savings_usd_per_month)) +
+                        "/month) " + (*c.savings_pct >= 0 ? "against" : "more than") +
+                        " the current setup");
+  }
+  if (c.performance_ratio) {
+    c.reasons.push_back("relative performance " + ratio_text(*c.performance_ratio) +
+                        " of the current setup (" + c.performance.bound + " bound)");
+    if (*c.performance_ratio < 0.5) {
+      c.risk_level = level_name(std::max(level(c.risk_level), 1));
+      c.reasons.push_back("performance drops below half of today's: check latency targets");
+    }
+  }
+  (void)q;
+}
+
+}  // namespace
+
+std::string to_string(Priority priority) {
+  switch (priority) {
+    case Priority::kCost: return "cost";
+    case Priority::kPerformance: return "performance";
+    case Priority::kBalanced: return "balanced";
+  }
+  return "cost";
+}
+
+std::optional<Priority> parse_priority(const std::string& text) {
+  const std::string t = detail::lower(text);
+  if (t == "cost") return Priority::kCost;
+  if (t == "performance") return Priority::kPerformance;
+  if (t == "balanced") return Priority::kBalanced;
+  return std::nullopt;
+}
+
+Candidate evaluate(const Catalog& catalog, const Question& q, const Placement& placement,
+                   const MemoryRequirement& need) {
+  Candidate c;
+  c.placement = placement;
+  c.fit = fit_on(*placement.instance, placement.gpus, need);
+  c.cost = cost_of(placement, q.monthly_hours, q.use_spot);
+  c.performance = performance_of(catalog, placement, q.workload, *q.precision);
+  const InstanceType& it = *placement.instance;
+  int risk = 0;
+  if (c.fit.fits) {
+    c.reasons.push_back("fits: " + gb(need.total_bytes) + " needed, " +
+                        gb(c.fit.capacity_per_gpu_bytes * placement.gpus) + " on " +
+                        std::to_string(static_cast<int>(std::ceil(placement.gpus))) + " x " +
+                        it.gpu_type + " (" + pct(100 * c.fit.utilization) + " used)");
+    if (c.fit.utilization > 0.9) {
+      risk = std::max(risk, 1);
+      c.reasons.push_back("less than 10% memory headroom");
+    }
+  } else {
+    risk = 2;
+    c.reasons.push_back("does not fit: " + gb(need.total_bytes) + " needed, " +
+                        gb(c.fit.capacity_per_gpu_bytes * placement.gpus) + " available");
+  }
+  const double bought = it.gpus * placement.instance_count;
+  if (bought > placement.gpus + 1e-9) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "uses %g of the %g GPUs bought", placement.gpus, bought);
+    c.reasons.push_back(buf);
+  }
+  if (c.cost.pricing == "spot") {
+    const bool serving = q.workload == WorkloadType::kInference;
+    risk = std::max(risk, serving ? 2 : 1);
+    c.reasons.push_back(serving ? "spot capacity can be reclaimed with 2 minutes' notice: "
+                                  "interrupts serving"
+                                : "spot capacity can be reclaimed with 2 minutes' notice: "
+                                  "checkpoint often");
+  }
+  if (!c.cost.note.empty()) c.reasons.push_back(c.cost.note);
+  if (!catalog.precision_native(*q.precision, it)) {
+    risk = 2;
+    c.reasons.push_back(q.precision->name + " is not native on " + it.gpu_type + " (" + it.arch +
+                        ")");
+  }
+  c.risk_level = level_name(risk);
+  c.migration_complexity = "none";
+  return c;
+}
+
+Recommendation recommend(const Catalog& catalog, const Question& q, const Candidate* current) {
+  Recommendation rec;
+  rec.need = memory_requirement(catalog, q.model, q.workload, *q.precision);
+  for (const Family& family : catalog.families) {
+    if (!q.families.empty() &&
+        std::none_of(q.families.begin(), q.families.end(), [&](const std::string& f) {
+          return detail::lower(f) == detail::lower(family.key);
+        })) {
+      continue;
+    }
+    const InstanceType& sample = catalog.instances[family.instances.front()];
+    if (!catalog.precision_native(*q.precision, sample)) {
+      rec.excluded.push_back({family.key, q.precision->name + " is not supported natively by " +
+                                              family.gpu_type + " (" + sample.arch + ")"});
+      continue;
+    }
+    const double needed = std::max(fit_on(sample, 1, rec.need).gpus_needed, q.min_gpus);
+    if (needed <= 0) {
+      rec.excluded.push_back({family.key, "no usable GPU memory in the catalog entry"});
+      continue;
+    }
+    std::vector<std::pair<double, std::string>> sizings{{needed, "right_sized"}};
+    if (current && current->placement.gpus > needed) {
+      sizings.emplace_back(current->placement.gpus, "same_gpu_count");
+    }
+    for (const auto& [gpus, sizing] : sizings) {
+      Placement p = place_in_family(catalog, family, gpus);
+      if (!p.instance) continue;
+      if (current && p.instance == current->placement.instance &&
+          p.instance_count == current->placement.instance_count) {
+        continue;  // the same purchase as the current setup
+      }
+      Candidate c = evaluate(catalog, q, p, rec.need);
+      c.sizing = sizing;
+      if (!c.fit.fits) continue;
+      if (current) compare_with_current(q, *current, c);
+      if (q.max_usd_per_month && c.cost.usd_per_month && *c.cost.usd_per_month > *q.max_usd_per_month) {
+        rec.excluded.push_back({family.key, p.instance->name + " costs " + usd(*c.cost.usd_per_month) +
+                                                "/month, above the budget of " +
+                                                usd(*q.max_usd_per_month)});
+        continue;
+      }
+      rec.ranked.push_back(std::move(c));
+    }
+  }
+  std::stable_sort(rec.ranked.begin(), rec.ranked.end(),
+                   [&](const Candidate& a, const Candidate& b) { return better(q.priority, a, b); });
+  return rec;
+}
+
+WaysOut ways_out(const Catalog& catalog, const Question& q, const Placement& placement) {
+  WaysOut out;
+  const InstanceType& it = *placement.instance;
+  for (const Precision& p : catalog.precisions) {
+    if (p.bytes_per_parameter >= q.precision->bytes_per_parameter) continue;
+    if (!catalog.precision_native(p, it)) continue;
+    const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, p);
+    if (fit_on(it, placement.gpus, need).fits) out.lower_precisions.push_back(p.key);
+  }
+  const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, *q.precision);
+  const Fit fit = fit_on(it, placement.gpus, need);
+  if (fit.gpus_needed > 0) {
+    if (const Family* family = catalog.family(it.family_key)) {
+      out.more_gpus = place_in_family(catalog, *family, fit.gpus_needed);
+    }
+  }
+  for (const Family& family : catalog.families) {
+    const InstanceType& sample = catalog.instances[family.instances.front()];
+    if (family.key == it.family_key || !catalog.precision_native(*q.precision, sample)) continue;
+    if (fit_on(sample, placement.gpus, need).fits) {
+      out.larger_gpus.push_back(place_in_family(catalog, family, placement.gpus));
+    }
+  }
+  return out;
+}
+
+MigrationReport migration_report(const Catalog& catalog, const Question& q,
+                                 const Placement& current) {
+  MigrationReport report;
+  const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, *q.precision);
+  report.current = evaluate(catalog, q, current, need);
+  report.current.sizing = "current";
+  report.current.performance_ratio = 1.0;
+  report.options = recommend(catalog, q, &report.current);
+
+  const Candidate& cur = report.current;
+  const InstanceType& it = *current.instance;
+  std::string a = q.model.label + " " + to_string(q.workload) + " at " + q.precision->name + " needs " +
+                  gb(need.total_bytes) + "; ";
+  if (!cur.fit.fits) {
+    a += "CANNOT FIT MODEL on " + std::to_string(static_cast<int>(current.gpus)) + " x " +
+         it.gpu_type + " (" + gb(cur.fit.capacity_per_gpu_bytes * current.gpus) + ").";
+    report.ways_out = ways_out(catalog, q, current);
+  } else {
+    a += "the current " + std::to_string(current.instance_count) + " x " + it.name + " holds it at " +
+         pct(100 * cur.fit.utilization) + " of GPU memory";
+    a += cur.fit.utilization < 0.5 ? " (over-provisioned)." : ".";
+  }
+  if (cur.cost.usd_per_month) a += " Current cost: " + cur.cost.basis + ".";
+  report.assessment = a;
+
+  for (Priority p : {Priority::kCost, Priority::kPerformance, Priority::kBalanced}) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < report.options.ranked.size(); ++i) {
+      if (!best || better(p, report.options.ranked[i], report.options.ranked[*best])) best = i;
+    }
+    if (best) report.best_by_priority.push_back({p, *best});
+  }
+  // The chosen priority's pick, unless staying put is better for that priority.
+  if (!report.options.ranked.empty()) {
+    const Candidate& top = report.options.ranked.front();
+    const bool stay = cur.fit.fits && cur.cost.usd_per_month && better(q.priority, cur, top);
+    if (!stay) report.recommended = 0;
+  }
+  if (q.use_spot && q.workload == WorkloadType::kInference) {
+    report.warnings.push_back(
+        "spot instances for production inference: capacity can be reclaimed at short notice; "
+        "keep on-demand capacity for serving and use spot for batch work");
+  }
+  if (q.use_spot && q.workload != WorkloadType::kInference) {
+    report.warnings.push_back("spot for " + to_string(q.workload) +
+                              ": checkpoint regularly so an interruption loses minutes, not days");
+  }
+  if (!cur.cost.usd_per_month) {
+    report.warnings.push_back("the current setup has no known price: " + cur.cost.note);
+  }
+  if (report.options.ranked.empty()) {
+    report.warnings.push_back("no instance in the catalog holds this workload at " +
+                              q.precision->name);
+  }
+  return report;
+}
+
+}  // namespace gpufleet

@@ -1,0 +1,233 @@
+#include "report.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gpufleet::report {
+
+double round_to(double value, int decimals) {
+  if (!std::isfinite(value)) return 0;
+  static constexpr double kScale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+  const double scale = kScale[decimals < 0 ? 0 : decimals > 6 ? 6 : decimals];
+  const double r = std::round(value * scale) / scale;
+  return r == 0 ? 0 : r;  // no "-0"
+}
+
+Json gb(double bytes) { return round_to(bytes / 1e9, 2); }
+
+std::string short_number(double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", round_to(value, 3));
+  std::string text = buf;
+  text.erase(text.find_last_not_of('0') + 1);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text;
+}
+
+namespace {
+
+Json optional_number(const std::optional<double>& value, int decimals) {
+  return value ? Json(round_to(*value, decimals)) : Json(nullptr);
+}
+
+}  // namespace
+
+Json placement(const Placement& p) {
+  const InstanceType& it = *p.instance;
+  Json j;
+  j["requested"] = p.requested;
+  j["instance"] = it.name;
+  j["family"] = it.family_key;
+  j["resolved_from_family"] = p.resolved_from_family;
+  j["gpu_type"] = it.gpu_type;
+  j["gpus_used"] = round_to(p.gpus, 3);
+  j["gpus_per_instance"] = round_to(it.gpus, 3);
+  j["instance_count"] = p.instance_count;
+  j["memory_per_gpu_gb"] = gb(it.memory_per_gpu_bytes);
+  j["memory_per_gpu_basis"] =
+      it.memory_is_usable_figure ? "usable memory as the cloud reports it"
+                                 : "label memory (" + short_number(it.gpu_memory_gb) + " GiB)";
+  if (p.resolved_from_family) {
+    j["note"] = "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
+                short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") +
+                (p.instance_count > 1 ? " (x" + std::to_string(p.instance_count) + " instances)" : "");
+  }
+  j["source"] = it.source;
+  j["source_date"] = it.source_date;
+  return j;
+}
+
+Json memory(const MemoryRequirement& need) {
+  Json j;
+  j["weights_gb"] = gb(need.weights_bytes);
+  j["overhead_gb"] = gb(need.overhead_bytes);
+  j["overhead_covers"] = need.overhead_label;
+  j["multiplier"] = round_to(need.multiplier, 3);
+  j["multiplier_source"] = need.multiplier_basis;
+  j["total_gb"] = gb(need.total_bytes);
+  j["total_bytes"] = round_to(need.total_bytes, 0);
+  j["basis"] = "weights " + short_number(need.weights_bytes / 1e9) + " GB x " +
+               short_number(need.multiplier) + " = " + short_number(need.total_bytes / 1e9) + " GB";
+  return j;
+}
+
+Json fit(const Fit& f) {
+  Json j;
+  j["fits"] = f.fits;
+  j["gpus"] = round_to(f.gpus, 3);
+  j["per_gpu_gb"] = gb(f.per_gpu_bytes);
+  j["capacity_per_gpu_gb"] = gb(f.capacity_per_gpu_bytes);
+  j["utilization_pct"] = round_to(100 * f.utilization, 1);
+  j["gpus_needed"] = round_to(f.gpus_needed, 0);
+  return j;
+}
+
+Json cost(const Cost& c) {
+  Json j;
+  j["pricing"] = c.pricing;
+  j["usd_per_hour"] = optional_number(c.usd_per_hour, 4);
+  j["monthly_hours"] = round_to(c.monthly_hours, 2);
+  j["usd_per_month"] = optional_number(c.usd_per_month, 2);
+  j["on_demand_usd_per_hour"] = optional_number(c.on_demand_usd_per_hour, 4);
+  j["spot_usd_per_hour"] = optional_number(c.spot_usd_per_hour, 4);
+  j["on_demand_usd_per_month"] = optional_number(c.on_demand_usd_per_month, 2);
+  j["spot_usd_per_month"] = optional_number(c.spot_usd_per_month, 2);
+  j["spot_savings_pct"] = optional_number(c.spot_savings_pct, 1);
+  j["basis"] = c.basis;
+  if (!c.note.empty()) j["note"] = c.note;
+  return j;
+}
+
+Json candidate(const Candidate& c) {
+  Json j;
+  j["instance"] = c.placement.instance->name;
+  j["family"] = c.placement.instance->family_key;
+  j["sizing"] = c.sizing;
+  j["placement"] = placement(c.placement);
+  j["fit"] = fit(c.fit);
+  j["cost"] = cost(c.cost);
+  Json perf;
+  perf["score"] = round_to(c.performance.score, 1);
+  perf["unit"] = c.performance.unit;
+  perf["bound"] = c.performance.bound;
+  perf["ratio_to_current"] = optional_number(c.performance_ratio, 3);
+  perf["basis"] = c.performance.basis;
+  j["performance"] = perf;
+  j["savings_pct"] = optional_number(c.savings_pct, 1);
+  j["savings_usd_per_month"] = optional_number(c.savings_usd_per_month, 2);
+  j["risk_level"] = c.risk_level;
+  j["migration_complexity"] = c.migration_complexity;
+  j["reasons"] = c.reasons;
+  return j;
+}
+
+Json ways_out(const Catalog& catalog, const Question& q, const WaysOut& w) {
+  Json j;
+  Json precisions = Json::array();
+  for (const auto& key : w.lower_precisions) {
+    const Precision* p = catalog.precision(key);
+    const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, *p);
+    precisions.push_back({{"precision", key}, {"total_gb", gb(need.total_bytes)}});
+  }
+  j["lower_precision"] = precisions;
+  j["more_gpus"] = w.more_gpus ? placement(*w.more_gpus) : Json(nullptr);
+  Json larger = Json::array();
+  for (const auto& p : w.larger_gpus) larger.push_back(placement(p));
+  j["larger_gpus"] = larger;
+  std::string text;
+  if (w.more_gpus) {
+    text += "needs " + short_number(w.more_gpus->gpus) + " x " +
+            w.more_gpus->instance->gpu_type + " (" + w.more_gpus->instance->name +
+            (w.more_gpus->instance_count > 1 ? " x" + std::to_string(w.more_gpus->instance_count) : "") +
+            ")";
+  }
+  for (const auto& key : w.lower_precisions) {
+    text += (text.empty() ? "" : ", or ") + key + " on the same GPUs";
+    break;  // the largest precision that fits is listed first in model_config order
+  }
+  if (!w.larger_gpus.empty()) {
+    text += std::string(text.empty() ? "" : ", or ") + "an instance with more memory per GPU (";
+    for (std::size_t i = 0; i < w.larger_gpus.size(); ++i) {
+      text += (i ? ", " : "") + w.larger_gpus[i].instance->name;
+    }
+    text += ")";
+  }
+  j["summary"] = text.empty() ? "no instance in the catalog holds this workload" : text;
+  return j;
+}
+
+Json question(const Question& q) {
+  Json j;
+  Json model;
+  model["label"] = q.model.label;
+  if (q.model.size) model["size"] = *q.model.size;
+  model["parameters_billion"] = round_to(q.model.parameters / 1e9, 3);
+  j["model"] = model;
+  j["workload"] = to_string(q.workload);
+  j["precision"] = q.precision->key;
+  j["monthly_hours"] = round_to(q.monthly_hours, 2);
+  j["use_spot"] = q.use_spot;
+  j["priority"] = to_string(q.priority);
+  return j;
+}
+
+Json migration(const Catalog& catalog, const MigrationReport& r, const Question& q) {
+  Json j;
+  j["request"] = question(q);
+  j["memory"] = memory(r.options.need);
+  j["current"] = candidate(r.current);
+  j["assessment"] = r.assessment;
+  if (r.ways_out) j["ways_out"] = ways_out(catalog, q, *r.ways_out);
+  Json alternatives = Json::array();
+  for (const auto& c : r.options.ranked) alternatives.push_back(candidate(c));
+  j["alternatives"] = alternatives;
+  Json excluded = Json::array();
+  for (const auto& e : r.options.excluded) excluded.push_back({{"family", e.family}, {"reason", e.reason}});
+  j["excluded"] = excluded;
+  Json best = Json::object();
+  for (const auto& pick : r.best_by_priority) {
+    best[to_string(pick.priority)] = r.options.ranked[pick.index].placement.instance->name;
+  }
+  j["best_by_priority"] = best;
+  Json rec;
+  rec["priority"] = to_string(q.priority);
+  if (r.recommended) {
+    const Candidate& c = r.options.ranked[*r.recommended];
+    rec["action"] = "migrate";
+    rec["instance"] = c.placement.instance->name;
+    rec["family"] = c.placement.instance->family_key;
+    rec["instance_count"] = c.placement.instance_count;
+    rec["gpus_used"] = round_to(c.placement.gpus, 3);
+    rec["pricing"] = c.cost.pricing;
+    rec["usd_per_month"] = optional_number(c.cost.usd_per_month, 2);
+    rec["savings_pct"] = optional_number(c.savings_pct, 1);
+    rec["savings_usd_per_month"] = optional_number(c.savings_usd_per_month, 2);
+    rec["performance_ratio"] = optional_number(c.performance_ratio, 3);
+    rec["risk_level"] = c.risk_level;
+    rec["migration_complexity"] = c.migration_complexity;
+    std::string summary = "move to " + std::to_string(c.placement.instance_count) + " x " +
+                          c.placement.instance->name;
+    if (c.savings_pct) {
+      summary += std::string(*c.savings_pct >= 0 ? ", saving " : ", costing ") +
+                 usd(std::fabs(*c.savings_usd_per_month)) + "/month (" +
+                 short_number(round_to(std::fabs(*c.savings_pct), 1)) + "%" +
+                 (*c.savings_pct >= 0 ? "" : " more") + ")";
+    }
+    if (c.performance_ratio) {
+      summary += " at " + short_number(round_to(*c.performance_ratio, 2)) + "x the performance";
+    }
+    rec["summary"] = summary;
+  } else {
+    rec["action"] = r.options.ranked.empty() ? "none_fits" : "stay";
+    rec["instance"] = r.current.placement.instance->name;
+    rec["summary"] = r.options.ranked.empty()
+                         ? "no instance in the catalog holds this workload"
+                         : "the current setup is already the best for the " + to_string(q.priority) +
+                               " priority";
+  }
+  j["recommendation"] = rec;
+  j["warnings"] = r.warnings;
+  return j;
+}
+
+}  // namespace gpufleet::report

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# End-to-end checks of the native CLI: output, JSON, exit codes (0 ok, 2 usage, 3 invalid input).
+set -uo pipefail
+bin="$1"
+root="$2"
+failures=0
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # check NAME CONDITION...
+  local name="$1"
+  shift
+  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
+}
+exit_code() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+json_query() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($1)"; }
+
+check "--help exits 0" test "$(exit_code "$bin" --help)" = 0
+check "--version" grep -q "gpufleet" <("$bin" --version)
+check "unknown command exits 2" test "$(exit_code "$bin" frobnicate)" = 2
+check "fit without --instance exits 2" test "$(exit_code "$bin" fit --size small)" = 2
+check "precisions without a model exits 2" test "$(exit_code "$bin" precisions)" = 2
+
+"$bin" precisions --size medium >"$tmp/out"
+for row in "FP32 .* 140 GB" "FP16 .* 70 GB" "BF16 .* 70 GB" "FP8 .* 35 GB" "INT8 .* 35 GB"; do
+  check "precisions --size medium: $row" grep -Eq "^$row" "$tmp/out"
+done
+
+check "workload inference_small_p5 --json exits 0" test "$(exit_code "$bin" --json workload inference_small_p5)" = 0
+check "  it recommends G6 or G6e" test "$(json_query "d['result']['report']['recommendation']['family'] in ('G6','G6e')")" = True
+check "  savings are computed against the resolved p5.4xlarge" \
+  test "$(json_query "d['result']['report']['current']['instance']")" = p5.4xlarge
+
+check "workload-set comprehensive_suite --json" test "$(exit_code "$bin" --json workload-set comprehensive_suite)" = 0
+check "  one report per scenario" test "$(json_query "len(d['result']['reports'])")" = 4
+
+check "no command runs basic_demos" test "$(exit_code "$bin")" = 0
+check "  both demo scenarios printed" test "$(grep -c '^=== ' "$tmp/out")" = 2
+
+echo '{"question": "fit", "model": {"params_b": 70}, "workload": "inference", "precision": "fp8", "instance": "P5", "gpus": 1}' >"$tmp/req.json"
+check "analyze FILE" test "$(exit_code "$bin" analyze "$tmp/req.json")" = 0
+check "analyze - (stdin)" test "$("$bin" analyze - <"$tmp/req.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["status"])')" = FITS
+echo '{"question": "fit"' >"$tmp/bad.json"
+check "analyze of broken JSON exits 3" test "$(exit_code "$bin" analyze "$tmp/bad.json")" = 3
+check "  and answers JSON" test "$(json_query "d['errors'][0]['code']")" = invalid_json
+
+check "fit with an unknown instance exits 3" test "$(exit_code "$bin" fit --size small --instance Z1)" = 3
+check "  and names the request path" grep -q "request at /instance" "$tmp/err"
+
+# A catalog whose spot price is "abc".
+mkdir -p "$tmp/cfg"
+cp "$root"/config/*.json "$tmp/cfg/"
+python3 - "$tmp/cfg/gpu_instances.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+doc = json.load(open(path))
+doc["gpu_instances"]["P5"]["spot_cost_per_hour"] = "abc"
+json.dump(doc, open(path, "w"), indent=2)
+PY
+check "catalog check on a bad catalog exits 3" test "$(exit_code "$bin" --config "$tmp/cfg" catalog check)" = 3
+check "  naming the file and JSON path" grep -q "gpu_instances.json at /gpu_instances/P5/spot_cost_per_hour" "$tmp/err"
+check "  and the expectation" grep -q 'expected a number >= 0 and <= 10000, got string "abc"' "$tmp/err"
+check "catalog check --json on a bad catalog" test "$(exit_code "$bin" --json --config "$tmp/cfg" catalog check)" = 3
+check "  path in JSON" test "$(json_query "d['errors'][0]['path']")" = /gpu_instances/P5/spot_cost_per_hour
+
+rm "$tmp/cfg/workloads.json"
+check "a missing catalog file exits 3" test "$(exit_code "$bin" --config "$tmp/cfg" catalog check)" = 3
+check "  naming the file" grep -q "missing_file.*workloads.json" "$tmp/err"
+
+check "catalog check on the shipped catalog" test "$(exit_code "$bin" catalog check)" = 0
+check "catalog show instances lists p5.48xlarge" grep -q "p5.48xlarge" <("$bin" catalog show instances)
+check "recommend table" grep -q "g6e.xlarge" <("$bin" recommend --params-b 13 --workload inference --precision fp16)
+check "migrate table" grep -q "Recommendation: move to" <("$bin" migrate --current P5 --gpus 1 --size small --workload inference)
+check "cost table" grep -q "55.04" <("$bin" cost --instance P5 --gpus 8)
+check "performance table" grep -q "3.17x" <("$bin" performance --workload training --precision bf16 --instance P4d --instance P5 --gpus 8)
+
+echo "cli: $failures failure(s)"
+test "$failures" -eq 0

@@ -1,0 +1,78 @@
+// The entry point never throws: every bad request is an error naming the request path.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json first_error(const std::string& request_text) {
+  Json r = Json::parse(test::shipped().analyze_json(request_text));
+  REQUIRE(r["ok"] == false);
+  REQUIRE_FALSE(r["errors"].empty());
+  CHECK(r["errors"][0]["file"] == "request");
+  return r["errors"][0];
+}
+
+}  // namespace
+
+TEST_CASE("bad requests come back as errors with a JSON path") {
+  struct Case { const char* request; const char* code; const char* path; };
+  const Case cases[] = {
+      {"{", "invalid_json", ""},
+      {"", "invalid_json", ""},
+      {"[1]", "wrong_type", ""},
+      {"{}", "missing_field", "/question"},
+      {R"({"question": 3})", "wrong_type", "/question"},
+      {R"({"question": "teleport"})", "unknown_name", "/question"},
+      {R"({"question": "precisions"})", "missing_field", "/model"},
+      {R"({"question": "precisions", "model": {"size": "gigantic"}})", "unknown_name", "/model/size"},
+      {R"({"question": "precisions", "model": {"params_b": -5}})", "out_of_range", "/model/params_b"},
+      {R"({"question": "precisions", "model": {"params_b": "7"}})", "wrong_type", "/model/params_b"},
+      {R"({"question": "precisions", "model": {"params_b": 1e400}})", "invalid_json", ""},
+      {R"({"question": "precisions", "model": {}})", "missing_field", "/model"},
+      {R"({"question": "fit", "model": {"size": "small"}, "workload": "gaming", "precision": "fp16", "instance": "P5"})",
+       "unknown_name", "/workload"},
+      {R"({"question": "fit", "model": {"size": "small"}, "workload": "inference", "precision": "fp3", "instance": "P5"})",
+       "unknown_name", "/precision"},
+      {R"({"question": "fit", "model": {"size": "small"}, "workload": "inference", "precision": "fp16", "instance": "Q9"})",
+       "unknown_name", "/instance"},
+      {R"({"question": "fit", "model": {"size": "small"}, "workload": "inference", "precision": "fp16", "instance": "P5", "gpus": 0})",
+       "out_of_range", "/gpus"},
+      {R"({"question": "cost", "instance": "P5", "hours_per_month": 1000})", "out_of_range", "/hours_per_month"},
+      {R"({"question": "recommend", "model": {"size": "small"}, "workload": "inference", "precision": "fp16", "priority": "cheap"})",
+       "unknown_name", "/priority"},
+      {R"({"question": "recommend", "model": {"size": "small"}, "workload": "inference", "precision": "fp16", "families": ["X1"]})",
+       "unknown_name", "/families/0"},
+      {R"({"question": "migrate", "model": {"size": "small"}, "workload": "inference", "precision": "fp16"})",
+       "missing_field", "/current"},
+      {R"({"question": "migrate", "current": {"instance": "P5", "gpus": -1}, "model": {"size": "small"}, "workload": "inference", "precision": "fp16"})",
+       "out_of_range", "/current/gpus"},
+      {R"({"question": "workload", "id": "nope"})", "unknown_name", "/id"},
+      {R"({"question": "workload_set", "id": 7})", "wrong_type", "/id"},
+      {R"({"question": "catalog", "section": "secrets"})", "unknown_name", "/section"},
+      {R"({"question": "performance", "workload": "training", "instances": []})", "wrong_type", "/instances"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.request);
+    Json e = first_error(c.request);
+    CHECK(e["code"] == c.code);
+    CHECK(e["path"] == c.path);
+    CHECK_FALSE(e["message"].get<std::string>().empty());
+  }
+}
+
+TEST_CASE("after a bad request the next good one still works") {
+  for (int i = 0; i < 100; ++i) (void)test::shipped().analyze_json("{\"question\": [");
+  Json r = Json::parse(test::shipped().analyze_json(R"({"question": "validate"})"));
+  CHECK(r["ok"] == true);
+  CHECK(r["result"]["valid"] == true);
+}
+
+TEST_CASE("every answer carries the catalog version it used") {
+  Json r = Json::parse(test::shipped().analyze_json(R"({"question": "workloads"})"));
+  REQUIRE(r["ok"] == true);
+  CHECK_FALSE(r["catalog"]["version"].get<std::string>().empty());
+  CHECK_FALSE(r["catalog"]["date"].get<std::string>().empty());
+}

@@ -1,0 +1,216 @@
+#include <catch2/catch.hpp>
+
+#include "gpufleet/catalog.hpp"
+#include "support.hpp"
+
+using namespace gpufleet;
+using test::config_sources;
+using test::edited;
+
+namespace {
+
+const Error* find_error(const Errors& errors, const std::string& file, const std::string& path) {
+  for (const auto& e : errors) {
+    if (e.file == file && e.path == path) return &e;
+  }
+  return nullptr;
+}
+
+// The seed's "Add New GPU Instance" entry, exactly as printed.
+const char* kSeedNewGpu = R"json({
+  "name": "New Instance (Custom GPU)", "family": "N", "gpu_type": "NVIDIA CustomGPU",
+  "vcpus": 128, "gpu_memory_gb": 96, "gpus_per_instance": 4, "compute_tflops": 1500.0,
+  "interconnect_type": "Custom", "interconnect_bandwidth_gbps": 800,
+  "on_demand_cost_per_hour": 45.0, "spot_cost_per_hour": 15.0,
+  "memory_bandwidth_factor": 0.85, "interconnect_multiplier": 0.9,
+  "description": "Custom GPU instance for specific workloads"})json";
+
+}  // namespace
+
+TEST_CASE("the shipped catalog loads with the nine seed families") {
+  CatalogLoad load = load_catalog(config_sources());
+  REQUIRE(load.errors.empty());
+  const Catalog& c = *load.catalog;
+  for (const char* key : {"G4dn", "G5", "G6", "G6e", "P4d", "P4de", "P5", "P5e", "P6"}) {
+    INFO(key);
+    REQUIRE(c.family(key) != nullptr);
+  }
+  CHECK(c.families.size() == 9);
+  // Every instance carries its source and date; prices, where present, are positive.
+  for (const auto& it : c.instances) {
+    INFO(it.name);
+    CHECK_FALSE(it.source.empty());
+    CHECK(it.source_date.size() == 10);
+    if (it.on_demand_usd_per_hour) CHECK(*it.on_demand_usd_per_hour > 0);
+    if (it.spot_usd_per_hour && it.on_demand_usd_per_hour) CHECK(*it.spot_usd_per_hour < *it.on_demand_usd_per_hour);
+  }
+}
+
+TEST_CASE("prices match the reference snapshot (instances_reference.json, 2026-07-20)") {
+  CatalogLoad load = load_catalog(config_sources());
+  const Catalog& c = *load.catalog;
+  // Independent source: ../shared/data/instances_reference.json rows for us-east-1.
+  CHECK(*c.instance("p5.48xlarge")->on_demand_usd_per_hour == Approx(55.04));
+  CHECK(*c.instance("p5.4xlarge")->on_demand_usd_per_hour == Approx(6.88));
+  CHECK(*c.instance("g4dn.xlarge")->on_demand_usd_per_hour == Approx(0.526));
+  CHECK(*c.instance("g6e.xlarge")->on_demand_usd_per_hour == Approx(1.861));
+  CHECK(*c.instance("p6-b200.48xlarge")->spot_usd_per_hour == Approx(21.0148));
+  // A missing price is absent, never invented.
+  CHECK_FALSE(c.instance("p5e.48xlarge")->on_demand_usd_per_hour.has_value());
+  CHECK_FALSE(c.instance("g4dn.2xlarge")->spot_usd_per_hour.has_value());
+  // Usable memory as the cloud reports it: A10G 22,888 MiB, not 24 GiB.
+  CHECK(c.instance("g5.xlarge")->memory_per_gpu_bytes == 22888.0 * 1024 * 1024);
+}
+
+TEST_CASE("a seed-style entry (all fields inline) loads and is usable") {
+  auto sources = edited(kGpuInstancesFile, [](Json& doc) {
+    doc["gpu_instances"]["NewGPU"] = Json::parse(kSeedNewGpu);
+  });
+  Analyzer analyzer(sources);
+  REQUIRE(analyzer.catalog_ok());
+  Json r = test::ask(analyzer, {{"question", "fit"}, {"model", {{"size", "medium"}}},
+                                {"workload", "inference"}, {"precision", "fp16"},
+                                {"instance", "NewGPU"}, {"gpus", 1}});
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["placement"]["instance"] == "NewGPU");
+  CHECK(r["result"]["fit"]["fits"] == true);  // 84 GB on a 96 GiB (103 GB) GPU
+  CHECK(r["result"]["cost"]["usd_per_month"] == Approx(45.0 * 720));
+}
+
+TEST_CASE("the seed's Update Pricing edit changes what P5 costs") {
+  auto sources = edited(kGpuInstancesFile, [](Json& doc) {
+    doc["gpu_instances"]["P5"]["on_demand_cost_per_hour"] = 45.0;
+    doc["gpu_instances"]["P5"]["spot_cost_per_hour"] = 15.0;
+  });
+  Analyzer analyzer(sources);
+  REQUIRE(analyzer.catalog_ok());
+  Json r = test::ask(analyzer, {{"question", "cost"}, {"instance", "P5"}, {"gpus", 8}});
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["placement"]["instance"] == "p5.48xlarge");
+  CHECK(r["result"]["cost"]["usd_per_month"] == Approx(45.0 * 720));
+  CHECK(r["result"]["spot"]["usd_per_month"] == Approx(15.0 * 720));
+}
+
+TEST_CASE("the seed's custom model size and custom workload work as written") {
+  auto sources = edited(kModelConfigFile, [](Json& doc) {
+    doc["model_sizes"]["extra_large"] = Json::parse(R"json({
+      "name": "Extra Large", "description": "200B+ parameters", "parameter_count_billion": 200,
+      "typical_use_cases": ["research", "enterprise_applications"],
+      "memory_overhead_multiplier": 1.8, "examples": ["GPT-4+", "Custom Enterprise Models"]})json");
+  });
+  sources = edited(kWorkloadsFile, [](Json& doc) {
+    doc["workloads"]["my_custom_workload"] = Json::parse(R"json({
+      "name": "Custom Training Scenario",
+      "description": "Large scale model training on legacy hardware",
+      "scenario": {"current_instance": "P4d", "current_gpu_count": 8, "workload_type": "TRAINING",
+                   "model_size": "MASSIVE", "monthly_hours": 300, "use_spot": true, "precision": "bf16"},
+      "expected_outcome": "Significant performance gains with newer P-series",
+      "tags": ["training", "massive_model", "performance_upgrade"]})json");
+  }, sources);
+  Analyzer analyzer(sources);
+  REQUIRE(analyzer.catalog_ok());
+  Json p = test::ask(analyzer, {{"question", "precisions"}, {"model", {{"size", "extra_large"}}}});
+  REQUIRE(p["ok"] == true);
+  CHECK(p["result"]["precisions"][0]["weights_gb"] == Approx(800));  // 200B x 4 bytes
+  Json fit = test::ask(analyzer, {{"question", "fit"}, {"model", {{"size", "extra_large"}}},
+                                  {"workload", "training"}, {"precision", "bf16"},
+                                  {"instance", "P6"}, {"gpus", 8}});
+  CHECK(fit["result"]["memory"]["total_gb"] == Approx(720));  // 400 GB x 1.8
+  Json w = test::ask(analyzer, {{"question", "workload"}, {"id", "my_custom_workload"}});
+  REQUIRE(w["ok"] == true);
+  CHECK(w["result"]["report"]["current"]["fit"]["fits"] == false);  // 1215 GB on 8 x 40 GB
+  CHECK(w["result"]["report"].contains("ways_out"));
+}
+
+TEST_CASE("catalog faults name the file, the JSON path and the expectation") {
+  SECTION("a spot price that is a string") {
+    auto sources = edited(kGpuInstancesFile, [](Json& doc) {
+      doc["gpu_instances"]["P5"]["spot_cost_per_hour"] = "abc";
+    });
+    CatalogLoad load = load_catalog(sources);
+    const Error* e = find_error(load.errors, "gpu_instances.json", "/gpu_instances/P5/spot_cost_per_hour");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == "wrong_type");
+    CHECK_THAT(e->message, Catch::Contains("expected a number") && Catch::Contains("\"abc\""));
+  }
+  SECTION("a negative price") {
+    auto sources = edited(kGpuInstancesFile, [](Json& doc) {
+      doc["gpu_instances"]["G5"]["sizes"]["g5.xlarge"]["on_demand_cost_per_hour"] = -1;
+    });
+    CatalogLoad load = load_catalog(sources);
+    const Error* e = find_error(load.errors, "gpu_instances.json",
+                                "/gpu_instances/G5/sizes/g5.xlarge/on_demand_cost_per_hour");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == "out_of_range");
+  }
+  SECTION("a missing required field") {
+    auto sources = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["G6"].erase("gpu_memory_gb"); });
+    CatalogLoad load = load_catalog(sources);
+    const Error* e = find_error(load.errors, "gpu_instances.json", "/gpu_instances/G6/gpu_memory_gb");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == "missing_field");
+  }
+  SECTION("invalid JSON") {
+    CatalogSources sources = config_sources();
+    sources.model_config_json = "{\"model_sizes\": {";
+    CatalogLoad load = load_catalog(sources);
+    REQUIRE_FALSE(load.errors.empty());
+    CHECK(load.errors[0].code == "invalid_json");
+    CHECK(load.errors[0].file == "model_config.json");
+  }
+  SECTION("an empty file and a wrong top-level type") {
+    CatalogSources sources = config_sources();
+    sources.workloads_json = "";
+    sources.model_config_json = "[1, 2]";
+    CatalogLoad load = load_catalog(sources);
+    CHECK(find_error(load.errors, "workloads.json", "") != nullptr);
+    const Error* e = find_error(load.errors, "model_config.json", "");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == "wrong_type");
+  }
+  SECTION("unknown enum values in a workload") {
+    auto sources = edited(kWorkloadsFile, [](Json& doc) {
+      doc["workloads"]["inference_small_p5"]["scenario"]["workload_type"] = "GAMING";
+      doc["workloads"]["inference_small_p5"]["scenario"]["precision"] = "fp4";
+      doc["workloads"]["inference_small_p5"]["scenario"]["current_instance"] = "Z9";
+    });
+    CatalogLoad load = load_catalog(sources);
+    const std::string base = "/workloads/inference_small_p5/scenario/";
+    for (const char* field : {"workload_type", "precision", "current_instance"}) {
+      const Error* e = find_error(load.errors, "workloads.json", base + field);
+      INFO(field);
+      REQUIRE(e != nullptr);
+      CHECK(e->code == "unknown_name");
+    }
+  }
+  SECTION("a workload set naming an unknown workload") {
+    auto sources = edited(kWorkloadsFile, [](Json& doc) { doc["workload_sets"]["basic_demos"].push_back("nope"); });
+    CatalogLoad load = load_catalog(sources);
+    CHECK(find_error(load.errors, "workloads.json", "/workload_sets/basic_demos/2") != nullptr);
+  }
+  SECTION("a duplicate instance name") {
+    auto sources = edited(kGpuInstancesFile, [](Json& doc) {
+      doc["gpu_instances"]["G6"]["sizes"]["g5.xlarge"] = {{"gpus_per_instance", 1}, {"vcpus", 4}};
+    });
+    CatalogLoad load = load_catalog(sources);
+    const Error* e = find_error(load.errors, "gpu_instances.json", "/gpu_instances/G6/sizes/g5.xlarge");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == "duplicate_name");
+  }
+  SECTION("a zero GPU count and a multiplier of zero") {
+    auto sources = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["P6"]["gpus_per_instance"] = 0; });
+    sources = edited(kModelConfigFile, [](Json& doc) { doc["memory_planning"]["inference_multiplier"] = 0; }, sources);
+    CatalogLoad load = load_catalog(sources);
+    CHECK(find_error(load.errors, "gpu_instances.json", "/gpu_instances/P6/gpus_per_instance") != nullptr);
+    CHECK(find_error(load.errors, "model_config.json", "/memory_planning/inference_multiplier") != nullptr);
+  }
+}
+
+TEST_CASE("an analyzer over a broken catalog answers every question with the catalog errors") {
+  auto sources = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["P5"]["vcpus"] = "many"; });
+  Analyzer analyzer(sources);
+  CHECK_FALSE(analyzer.catalog_ok());
+  Json r = test::ask(analyzer, {{"question", "validate"}});
+  CHECK(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/gpu_instances/P5/vcpus");
+}

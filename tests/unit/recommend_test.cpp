@@ -1,0 +1,99 @@
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "gpufleet/recommend.hpp"
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json recommend_request(const char* priority) {
+  return {{"question", "recommend"}, {"model", {{"params_b", 13}}}, {"workload", "inference"},
+          {"precision", "fp16"}, {"priority", priority}};
+}
+
+}  // namespace
+
+TEST_CASE("recommend ranks by the chosen priority") {
+  Json cost = test::ask(test::shipped(), recommend_request("cost"));
+  REQUIRE(cost["ok"] == true);
+  const Json& by_cost = cost["result"]["candidates"];
+  REQUIRE(by_cost.size() >= 5);
+  for (std::size_t i = 1; i < by_cost.size(); ++i) {
+    if (!by_cost[i]["cost"]["usd_per_month"].is_number()) continue;
+    CHECK(by_cost[i - 1]["cost"]["usd_per_month"].get<double>() <= by_cost[i]["cost"]["usd_per_month"].get<double>());
+  }
+  CHECK(by_cost[0]["instance"] == "g6e.xlarge");  // 31.2 GB on one 48 GB L40S, $1.861/h
+  Json perf = test::ask(test::shipped(), recommend_request("performance"));
+  const Json& by_perf = perf["result"]["candidates"];
+  for (std::size_t i = 1; i < by_perf.size(); ++i) {
+    CHECK(by_perf[i - 1]["performance"]["score"].get<double>() >= by_perf[i]["performance"]["score"].get<double>());
+  }
+  CHECK(by_perf[0]["family"] == "P6");  // B200, 8 TB/s
+}
+
+TEST_CASE("recommend honours family filters, budget and hardware support") {
+  Json r = test::ask(test::shipped(), {{"question", "recommend"}, {"model", {{"size", "small"}}},
+                                       {"workload", "inference"}, {"precision", "fp8"},
+                                       {"families", {"G4dn", "G5", "G6", "G6e"}},
+                                       {"max_usd_per_month", 2000}});
+  REQUIRE(r["ok"] == true);
+  for (const auto& c : r["result"]["candidates"]) {
+    CHECK((c["family"] == "G6" || c["family"] == "G6e"));  // FP8 needs Ada or newer
+    CHECK(c["cost"]["usd_per_month"].get<double>() <= 2000);
+  }
+  std::set<std::string> excluded;
+  for (const auto& e : r["result"]["excluded"]) excluded.insert(e["family"]);
+  CHECK(excluded.count("G4dn") == 1);
+  CHECK(excluded.count("G5") == 1);
+}
+
+TEST_CASE("migration report compares against the current setup") {
+  Json r = test::ask(test::shipped(), {{"question", "migrate"}, {"current", {{"instance", "P5"}, {"gpus", 1}}},
+                                       {"model", {{"size", "small"}}}, {"workload", "inference"},
+                                       {"precision", "fp16"}});
+  REQUIRE(r["ok"] == true);
+  const Json& res = r["result"];
+  CHECK(res["current"]["instance"] == "p5.4xlarge");
+  CHECK(res["current"]["placement"]["resolved_from_family"] == true);
+  const double current_monthly = res["current"]["cost"]["usd_per_month"];
+  CHECK(current_monthly == Approx(6.88 * 720));
+  for (const auto& c : res["alternatives"]) {
+    INFO(c["instance"].get<std::string>());
+    CHECK(c["fit"]["fits"] == true);
+    if (c["cost"]["usd_per_month"].is_number()) {
+      const double expected = 100 * (current_monthly - c["cost"]["usd_per_month"].get<double>()) / current_monthly;
+      CHECK(c["savings_pct"].get<double>() == Approx(expected).margin(0.05));
+    }
+    CHECK((c["risk_level"] == "low" || c["risk_level"] == "medium" || c["risk_level"] == "high"));
+    CHECK_FALSE(c["reasons"].empty());
+  }
+  CHECK(res["recommendation"]["action"] == "migrate");
+  CHECK(res["best_by_priority"].contains("balanced"));
+}
+
+TEST_CASE("spot for inference is warned about") {
+  Json r = test::ask(test::shipped(), {{"question", "migrate"}, {"current", {{"instance", "g5.xlarge"}, {"gpus", 1}}},
+                                       {"model", {{"params_b", 7}}}, {"workload", "inference"},
+                                       {"precision", "fp16"}, {"use_spot", true}});
+  REQUIRE(r["ok"] == true);
+  REQUIRE_FALSE(r["result"]["warnings"].empty());
+  CHECK_THAT(r["result"]["warnings"][0].get<std::string>(), Catch::Contains("production inference"));
+  CHECK(r["result"]["current"]["cost"]["pricing"] == "spot");
+  CHECK(r["result"]["current"]["risk_level"] == "high");
+}
+
+TEST_CASE("relative performance follows the bound of the workload") {
+  Json r = test::ask(test::shipped(), {{"question", "performance"}, {"workload", "training"}, {"precision", "bf16"},
+                                       {"instances", {{{"instance", "P4d"}, {"gpus", 8}}, {{"instance", "P5"}, {"gpus", 8}}}}});
+  REQUIRE(r["ok"] == true);
+  // Dense BF16: H100 989.5 vs A100 312 TFLOPS (gpu_specs_reference.json, vendor datasheets).
+  CHECK(r["result"]["setups"][1]["ratio_to_first"].get<double>() == Approx(989.5 / 312).epsilon(0.001));
+  Json inf = test::ask(test::shipped(), {{"question", "performance"}, {"workload", "inference"},
+                                         {"instances", {{{"instance", "P4de"}, {"gpus", 1}}, {{"instance", "P5e"}, {"gpus", 1}}}}});
+  // Bandwidth: H200 4800 vs A100-80GB 2039 GB/s.
+  CHECK(inf["result"]["setups"][1]["ratio_to_first"].get<double>() == Approx(4800.0 / 2039).epsilon(0.001));
+  CHECK(inf["result"]["setups"][1]["bound"] == "memory_bandwidth");
+}

@@ -1,0 +1,46 @@
+#include "support.hpp"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpufleet::test {
+
+std::string source_path(const std::string& relative) {
+  return std::string(GPUFLEET_SOURCE_DIR) + "/" + relative;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+CatalogSources config_sources(const std::string& dir) {
+  return {read_file(source_path(dir + "/gpu_instances.json")),
+          read_file(source_path(dir + "/model_config.json")),
+          read_file(source_path(dir + "/workloads.json"))};
+}
+
+CatalogSources edited(const char* file, const std::function<void(Json&)>& edit, CatalogSources base) {
+  std::string& text = std::string(file) == kGpuInstancesFile ? base.gpu_instances_json
+                      : std::string(file) == kModelConfigFile ? base.model_config_json
+                                                              : base.workloads_json;
+  Json doc = Json::parse(text);
+  edit(doc);
+  text = doc.dump();
+  return base;
+}
+
+const Analyzer& shipped() {
+  static const Analyzer analyzer(config_sources());
+  return analyzer;
+}
+
+Json ask(const Analyzer& analyzer, const Json& request) {
+  return Json::parse(analyzer.analyze_json(request.dump()));
+}
+
+}  // namespace gpufleet::test
