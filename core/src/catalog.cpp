@@ -20,8 +20,6 @@ constexpr double kMaxPriceUsdPerHour = 10000.0;
 constexpr double kMaxGpusPerInstance = 64.0;
 constexpr double kMaxHoursPerMonth = 744.0;  // 31 days x 24 h
 
-constexpr Range kPositive{0, std::numeric_limits<double>::max(), true};
-constexpr Range kNonNegative{};
 
 std::optional<Json> parse_document(const std::string& text, const char* file, Errors& errors) {
   if (text.empty()) {

@@ -1,0 +1,24 @@
+// Loads the built WebAssembly core under Node (wasmBinary: Emscripten 3.1.6's loader cannot fetch
+// a file path under Node 20) with the repository's catalogs.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const wasmDir = process.env.GPUFLEET_WASM_DIR ?? path.join(root, 'build-wasm', 'wasm');
+
+export function catalogTexts(dir = path.join(root, 'config')) {
+  return {
+    gpuInstances: readFileSync(path.join(dir, 'gpu_instances.json'), 'utf8'),
+    modelConfig: readFileSync(path.join(dir, 'model_config.json'), 'utf8'),
+    workloads: readFileSync(path.join(dir, 'workloads.json'), 'utf8'),
+  };
+}
+
+export async function load() {
+  const facade = await import(path.join(wasmDir, 'gpufleet.js'));
+  const gpufleet = await facade.loadGpufleet({
+    wasmBinary: readFileSync(path.join(wasmDir, 'gpufleet_core.wasm')),
+  });
+  return { facade, gpufleet };
+}

@@ -1,0 +1,60 @@
+// Typings of the gpufleet facade (wasm/gpufleet.js).
+
+export interface GpufleetErrorDetail {
+  /** invalid_json | wrong_type | missing_field | out_of_range | unknown_name | unknown_field | ... */
+  code: string;
+  /** "request" or the catalog file at fault, e.g. "gpu_instances.json" */
+  file: string;
+  /** JSON pointer of the offending value ("" for the whole document) */
+  path: string;
+  message: string;
+}
+
+export class GpufleetError extends Error {
+  readonly name: 'GpufleetError';
+  readonly code: string;
+  readonly file: string;
+  readonly path: string;
+  readonly errors: GpufleetErrorDetail[];
+}
+
+/** The three catalog files, as text. */
+export interface CatalogTexts {
+  gpuInstances: string;
+  modelConfig: string;
+  workloads: string;
+}
+
+/** A request of docs/api.md, e.g. { question: 'fit', model: { size: 'small' }, ... }. */
+export type Request = { question: string } & Record<string, unknown>;
+
+export interface OkResponse<R = any> {
+  ok: true;
+  question: string;
+  catalog: { name: string; version: string; date: string };
+  result: R;
+}
+export interface ErrorResponse {
+  ok: false;
+  errors: GpufleetErrorDetail[];
+}
+export type Response<R = any> = OkResponse<R> | ErrorResponse;
+
+export class Analyzer {
+  /** Request JSON text in, response JSON text out. Never throws. */
+  analyzeJson(requestText: string): string;
+  /** The whole response object, ok or not. */
+  ask<R = any>(request: Request): Response<R>;
+  /** The result of a successful answer; throws GpufleetError otherwise. */
+  analyze<R = any>(request: Request): R;
+  /** Frees the native analyzer. */
+  dispose(): void;
+}
+
+export interface Gpufleet {
+  /** Parses and validates a catalog once; catalog faults come back from every question. */
+  createAnalyzer(catalog: CatalogTexts): Analyzer;
+}
+
+/** Loads the WebAssembly core; options go to the Emscripten module factory. */
+export function loadGpufleet(options?: { wasmBinary?: ArrayBuffer | Uint8Array; locateFile?: (path: string) => string }): Promise<Gpufleet>;

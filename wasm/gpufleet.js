@@ -1,0 +1,48 @@
+// gpufleet facade: loads the WebAssembly core once, builds analyzers from catalog texts, and turns
+// {"ok": false, ...} answers into a thrown GpufleetError.
+import createGpufleetCore from './gpufleet_core.mjs';
+
+export class GpufleetError extends Error {
+  constructor(errors) {
+    const first = errors[0] ?? { code: 'internal_error', file: '', path: '', message: 'unknown error' };
+    const where = [first.file, first.path].filter(Boolean).join(' at ');
+    super(where ? `${where}: ${first.message}` : first.message);
+    this.name = 'GpufleetError';
+    this.code = first.code;
+    this.file = first.file;
+    this.path = first.path;
+    this.errors = errors;
+  }
+}
+
+export class Analyzer {
+  #native;
+  constructor(core, { gpuInstances, modelConfig, workloads }) {
+    this.#native = new core.Analyzer(String(gpuInstances), String(modelConfig), String(workloads));
+  }
+  /** The raw door: request JSON text in, response JSON text out. Never throws. */
+  analyzeJson(requestText) {
+    return this.#native.analyzeJson(String(requestText));
+  }
+  /** The whole response object, ok or not. */
+  ask(request) {
+    return JSON.parse(this.analyzeJson(JSON.stringify(request)));
+  }
+  /** The result of a successful answer; throws GpufleetError otherwise. */
+  analyze(request) {
+    const response = this.ask(request);
+    if (!response.ok) throw new GpufleetError(response.errors);
+    return response.result;
+  }
+  dispose() {
+    this.#native.delete();
+  }
+}
+
+/** Loads the core. `options` go to the Emscripten module factory (e.g. { wasmBinary } in Node). */
+export async function loadGpufleet(options = {}) {
+  const core = await createGpufleetCore(options);
+  return {
+    createAnalyzer: (catalog) => new Analyzer(core, catalog),
+  };
+}
