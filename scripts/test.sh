@@ -1,9 +1,31 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what it needs, builds, runs native (ctest), wasm (node) and
-# browser (playwright) tests, and prints each runner's summary.
+# The whole test suite: installs what it needs, builds, and runs the native tests (ctest), the
+# WebAssembly tests (node) and the browser tests (playwright + Chromium). Each runner prints its
+# summary; the script fails if any of them fails.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/setup.sh
 scripts/build.sh
-(cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)")
+status=0
+
+echo "== native tests (ctest)"
+(cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1
+
+echo "== WebAssembly build and site"
+scripts/stage-site.sh
+
+echo "== WebAssembly tests (node)"
+node --test tests/wasm/ || status=1
+
+if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
+  echo "== browser tests (playwright + Chromium)"
+  node --test --test-concurrency=1 tests/browser/ || status=1
+fi
+
+if [ "$status" -ne 0 ]; then
+  echo "test.sh: some tests FAILED"
+else
+  echo "test.sh: all test runners passed"
+fi
+exit "$status"
