@@ -7,6 +7,7 @@
 #include "gpufleet/memory.hpp"
 #include "gpufleet/performance.hpp"
 #include "gpufleet/recommend.hpp"
+#include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "report.hpp"
 
@@ -560,14 +561,10 @@ Json Analyzer::analyze(const Json& request) const {
 }
 
 std::string Analyzer::analyze_json(const std::string& request) const {
-  Json parsed;
-  try {
-    parsed = Json::parse(request);
-  } catch (const std::exception& e) {
-    return errors_response({{"invalid_json", kRequest, "", std::string("not valid JSON: ") + e.what()}})
-        .dump(2, ' ', false, Json::error_handler_t::replace);
-  }
-  return analyze(parsed).dump(2, ' ', false, Json::error_handler_t::replace);
+  Errors errors;
+  auto parsed = detail::parse_checked(request, kRequest, detail::kRequestLimits, errors);
+  const Json response = parsed ? analyze(*parsed) : errors_response(errors);
+  return response.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace gpufleet

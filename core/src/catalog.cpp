@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "json_guard.hpp"
 #include "json_reader.hpp"
 
 namespace gpufleet {
@@ -22,24 +23,13 @@ constexpr double kMaxHoursPerMonth = 744.0;  // 31 days x 24 h
 
 
 std::optional<Json> parse_document(const std::string& text, const char* file, Errors& errors) {
-  if (text.empty()) {
-    errors.push_back({"invalid_json", file, "", "the file is empty; expected a JSON object"});
+  auto doc = detail::parse_checked(text, file, detail::kCatalogLimits, errors);
+  if (doc && !doc->is_object()) {
+    errors.push_back({"wrong_type", file, "",
+                      "expected a JSON object at the top level, got " + Reader::describe(*doc)});
     return std::nullopt;
   }
-  try {
-    Json doc = Json::parse(text);
-    if (!doc.is_object()) {
-      errors.push_back({"wrong_type", file, "",
-                        "expected a JSON object at the top level, got " + Reader::describe(doc)});
-      return std::nullopt;
-    }
-    return doc;
-  } catch (const Json::parse_error& e) {
-    errors.push_back({"invalid_json", file, "", std::string("not valid JSON: ") + e.what()});
-  } catch (const std::exception& e) {
-    errors.push_back({"invalid_json", file, "", std::string("could not read JSON: ") + e.what()});
-  }
-  return std::nullopt;
+  return doc;
 }
 
 std::optional<double> price(const Reader& r, const Json& obj, const char* key,
