@@ -20,9 +20,9 @@ export class GpufleetError extends Error {
 
 /** The three catalog files, as text. */
 export interface CatalogTexts {
-  gpuInstances: string;
-  modelConfig: string;
-  workloads: string;
+  gpuInstances: string | Uint8Array;
+  modelConfig: string | Uint8Array;
+  workloads: string | Uint8Array;
 }
 
 /** A request of docs/api.md, e.g. { question: 'fit', model: { size: 'small' }, ... }. */
@@ -41,8 +41,8 @@ export interface ErrorResponse {
 export type Response<R = any> = OkResponse<R> | ErrorResponse;
 
 export class Analyzer {
-  /** Request JSON text in, response JSON text out. Never throws. */
-  analyzeJson(requestText: string): string;
+  /** Request JSON text (or its UTF-8 bytes) in, response JSON text out. Never throws. */
+  analyzeJson(requestText: string | Uint8Array): string;
   /** The whole response object, ok or not. */
   ask<R = any>(request: Request): Response<R>;
   /** The result of a successful answer; throws GpufleetError otherwise. */

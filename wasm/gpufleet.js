@@ -15,14 +15,17 @@ export class GpufleetError extends Error {
   }
 }
 
+// Text or raw UTF-8 bytes (an uploaded file) cross into the core unchanged.
+const textOrBytes = (value) => (value instanceof Uint8Array ? value : String(value));
+
 export class Analyzer {
   #native;
   constructor(core, { gpuInstances, modelConfig, workloads }) {
-    this.#native = new core.Analyzer(String(gpuInstances), String(modelConfig), String(workloads));
+    this.#native = new core.Analyzer(textOrBytes(gpuInstances), textOrBytes(modelConfig), textOrBytes(workloads));
   }
-  /** The raw door: request JSON text in, response JSON text out. Never throws. */
+  /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws. */
   analyzeJson(requestText) {
-    return this.#native.analyzeJson(String(requestText));
+    return this.#native.analyzeJson(textOrBytes(requestText));
   }
   /** The whole response object, ok or not. */
   ask(request) {
