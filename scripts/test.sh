@@ -12,6 +12,11 @@ status=0
 echo "== native tests (ctest)"
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1
 
+echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer (ctest)"
+BUILD_DIR="$root/build-asan" BUILD_TYPE=Debug scripts/build.sh -DGPUFLEET_SANITIZE=ON >/dev/null
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1
+
 echo "== WebAssembly build and site"
 scripts/stage-site.sh
 

@@ -54,6 +54,8 @@ export class Analyzer {
 export interface Gpufleet {
   /** Parses and validates a catalog once; catalog faults come back from every question. */
   createAnalyzer(catalog: CatalogTexts): Analyzer;
+  /** Bytes of WebAssembly memory the module holds (it only grows). */
+  memoryBytes(): number;
 }
 
 /** Loads the WebAssembly core; options go to the Emscripten module factory. */

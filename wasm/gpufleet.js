@@ -47,5 +47,7 @@ export async function loadGpufleet(options = {}) {
   const core = await createGpufleetCore(options);
   return {
     createAnalyzer: (catalog) => new Analyzer(core, catalog),
+    /** Bytes of WebAssembly memory in use by the module (it only grows). */
+    memoryBytes: () => core.HEAP8.byteLength,
   };
 }
