@@ -7,7 +7,7 @@ build="${WASM_BUILD_DIR:-$root/build-wasm}"
 # Debian's emcc runs its JS optimizer with the machine's node, which needs Debian's module folder.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 if [ ! -f "$build/CMakeCache.txt" ] || [ ! -f "$build/Makefile" ]; then
-  emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null
+  emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${WASM_BUILD_TYPE:-Release} >/dev/null
 fi
 cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
 out="$build/wasm"

@@ -7,7 +7,7 @@ packages=(
   cmake g++ make ninja-build pkg-config
   nlohmann-json3-dev catch2 libcli11-dev
   emscripten python3
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libbenchmark-dev
   chromium
 )
 

@@ -1,0 +1,30 @@
+// The sweep of tests/bench/sweep.json on the WebAssembly core under node; prints one JSON line.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { root, catalogTexts, load } from '../wasm/support.mjs';
+
+const { gpufleet } = await load();
+const doc = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
+const texts = catalogTexts();
+
+function timeIt(fn, minMs = 1000) {
+  for (let i = 0; i < 5; i++) fn();  // warm up
+  let runs = 0;
+  const start = performance.now();
+  while (performance.now() - start < minMs) {
+    fn();
+    runs++;
+  }
+  return (performance.now() - start) / runs;
+}
+
+const analyzer = gpufleet.createAnalyzer(texts);
+const requests = doc.sweep.map((r) => JSON.stringify(r));
+const one = JSON.stringify(doc.one_estimate);
+const result = {
+  wasm_catalog_load_ms: timeIt(() => gpufleet.createAnalyzer(texts).dispose(), 500),
+  wasm_one_estimate_us: timeIt(() => analyzer.analyzeJson(one), 500) * 1000,
+  wasm_sweep_ms: timeIt(() => requests.forEach((r) => analyzer.analyzeJson(r))),
+  sweep_requests: requests.length,
+};
+console.log(JSON.stringify(result));
