@@ -113,15 +113,153 @@ class Session {
     return p;
   }
 
+  // Hours (hours_per_month or a schedule) and the way they are paid (use_spot or pricing).
+  std::optional<Billing> billing(const Json& obj, const std::string& path) {
+    Billing b;
+    const bool has_hours = obj.contains("hours_per_month"), has_schedule = obj.contains("schedule");
+    if (has_hours && has_schedule) {
+      r_.fail("wrong_type", path + "/schedule", "give hours_per_month or schedule, not both");
+      return std::nullopt;
+    }
+    if (has_hours) {
+      auto hours = r_.number(obj, "hours_per_month", path, true, {0, kMaxHoursPerMonth, true});
+      if (!hours) return std::nullopt;
+      b.hours_per_month = *hours;
+      b.schedule_basis = report::short_number(*hours) + " h/month";
+    } else if (has_schedule) {
+      if (!schedule(obj, path, b)) return std::nullopt;
+    }
+    const bool has_spot = obj.contains("use_spot"), has_pricing = obj.contains("pricing");
+    if (has_spot && has_pricing) {
+      r_.fail("wrong_type", path + "/pricing", "give use_spot or pricing, not both");
+      return std::nullopt;
+    }
+    if (has_spot) {
+      auto spot = r_.boolean(obj, "use_spot", path, true);
+      if (!spot) return std::nullopt;
+      b.mode = *spot ? PaymentMode::kSpot : PaymentMode::kOnDemand;
+    } else if (has_pricing) {
+      auto text = r_.string(obj, "pricing", path, true);
+      if (!text) return std::nullopt;
+      auto mode = parse_payment_mode(lower(*text));
+      if (!mode) {
+        r_.fail("unknown_name", path + "/pricing",
+                "expected one of on_demand, spot, mixed, reserved_1y, reserved_3y, got \"" + *text + "\"");
+        return std::nullopt;
+      }
+      b.mode = *mode;
+    }
+    if (obj.contains("spot_share")) {
+      if (b.mode != PaymentMode::kMixed) {
+        r_.fail("wrong_type", path + "/spot_share", "spot_share only applies to \"pricing\": \"mixed\"");
+        return std::nullopt;
+      }
+      auto share = r_.number(obj, "spot_share", path, true, {0, 1});
+      if (!share) return std::nullopt;
+      b.spot_share = *share;
+    } else if (b.mode == PaymentMode::kMixed) {
+      b.spot_share = 0.5;  // seed 003: "with 50% spot instances"
+    }
+    return b;
+  }
+
+  bool schedule(const Json& obj, const std::string& path, Billing& b) {
+    const std::string sp = path + "/schedule";
+    const Json* s = r_.object(obj, "schedule", path, true);
+    if (!s) return false;
+    static const std::vector<std::string> kForms{"hours_per_month", "hours_per_day", "hours_per_week",
+                                                 "always_on", "off_hours_per_day"};
+    static const std::vector<std::string> kAllowed{"hours_per_month", "hours_per_day", "hours_per_week",
+                                                   "always_on", "off_hours_per_day", "days_per_month",
+                                                   "weeks_per_month"};
+    int forms = 0;
+    for (const auto& [key, _] : s->items()) {
+      if (std::find(kAllowed.begin(), kAllowed.end(), key) == kAllowed.end()) {
+        r_.fail("unknown_field", Reader::child(sp, key), "a schedule takes " + names_of(kAllowed) +
+                                                             "; got \"" + key + "\"");
+        return false;
+      }
+      forms += std::find(kForms.begin(), kForms.end(), key) != kForms.end();
+    }
+    if (forms != 1 && !(forms == 2 && s->contains("always_on") && s->contains("hours_per_month"))) {
+      r_.fail("wrong_type", sp, "expected exactly one of " + names_of(kForms));
+      return false;
+    }
+    const double days = r_.number(*s, "days_per_month", sp, false, {0, 31, true})
+                            .value_or(kAlwaysOnHoursPerMonth / 24);
+    const std::string days_text = report::short_number(report::round_to(days, 1)) + " days";
+    if (s->contains("always_on")) {
+      auto on = r_.boolean(*s, "always_on", sp, true);
+      if (!on) return false;
+      if (!*on) {
+        r_.fail("out_of_range", sp + "/always_on", "expected true (use another form for part-time use)");
+        return false;
+      }
+      auto hours = r_.number(*s, "hours_per_month", sp, false, {672, kMaxHoursPerMonth});
+      b.hours_per_month = hours.value_or(kAlwaysOnHoursPerMonth);
+      b.schedule_basis = hours ? "24/7 at " + report::short_number(*hours) + " h/month"
+                               : "24/7: 730 h/month (8,760 h / 12)";
+    } else if (s->contains("hours_per_month")) {
+      auto hours = r_.number(*s, "hours_per_month", sp, true, {0, kMaxHoursPerMonth, true});
+      if (!hours) return false;
+      b.hours_per_month = *hours;
+      b.schedule_basis = report::short_number(*hours) + " h/month";
+    } else if (s->contains("hours_per_day")) {
+      auto per_day = r_.number(*s, "hours_per_day", sp, true, {0, 24, true});
+      if (!per_day) return false;
+      b.hours_per_month = *per_day * days;
+      b.schedule_basis = report::short_number(*per_day) + " h/day x " + days_text + " = " +
+                         report::short_number(report::round_to(b.hours_per_month, 1)) + " h/month";
+    } else if (s->contains("hours_per_week")) {
+      auto per_week = r_.number(*s, "hours_per_week", sp, true, {0, 168, true});
+      const double weeks = r_.number(*s, "weeks_per_month", sp, false, {0, 31.0 / 7, true})
+                               .value_or(kAlwaysOnHoursPerMonth / 168);
+      if (!per_week) return false;
+      b.hours_per_month = *per_week * weeks;
+      b.schedule_basis = report::short_number(*per_week) + " h/week x " +
+                         report::short_number(report::round_to(weeks, 2)) + " weeks = " +
+                         report::short_number(report::round_to(b.hours_per_month, 1)) + " h/month";
+    } else {
+      auto off = r_.number(*s, "off_hours_per_day", sp, true, {0, 24});
+      if (!off || *off >= 24) {
+        if (off) r_.fail("out_of_range", sp + "/off_hours_per_day", "expected fewer than 24 hours off a day");
+        return false;
+      }
+      b.hours_per_month = (24 - *off) * days;
+      b.schedule_basis = "scale to zero " + report::short_number(*off) + " h/day: " +
+                         report::short_number(24 - *off) + " h/day x " + days_text + " = " +
+                         report::short_number(report::round_to(b.hours_per_month, 1)) + " h/month";
+    }
+    if (b.hours_per_month > kMaxHoursPerMonth) {
+      r_.fail("out_of_range", sp, "the schedule gives " + report::short_number(b.hours_per_month) +
+                                      " h/month; a month has at most 744 h");
+      return false;
+    }
+    return true;
+  }
+
+  std::vector<std::string> providers(const Json& obj, const std::string& path) {
+    std::vector<std::string> list = r_.strings(obj, "providers", path, false);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      list[i] = lower(list[i]);
+      bool known = catalog_.providers.count(list[i]) > 0;
+      for (const auto& f : catalog_.families) known = known || f.provider == list[i];
+      if (!known) {
+        r_.fail("unknown_name", path + "/providers/" + std::to_string(i),
+                "expected a provider of the catalog (aws, gcp, azure), got \"" + list[i] + "\"");
+      }
+    }
+    return list;
+  }
+
   // Fields shared by fit, recommend and migrate.
   std::optional<Question> question(bool with_priority) {
     Question q;
     auto m = model(request_, "");
     auto w = workload(request_, "", true);
     q.precision = precision(request_, "", true);
-    q.monthly_hours = r_.number(request_, "hours_per_month", "", false, {0, kMaxHoursPerMonth, true})
-                          .value_or(kDefaultHoursPerMonth);
-    q.use_spot = r_.boolean(request_, "use_spot", "", false).value_or(false);
+    auto billed = billing(request_, "");
+    q.providers = providers(request_, "");
     if (with_priority) {
       if (auto text = r_.string(request_, "priority", "", false)) {
         if (auto p = parse_priority(*text)) {
@@ -132,7 +270,8 @@ class Session {
         }
       }
     }
-    if (!m || !w || !q.precision) return std::nullopt;
+    if (!m || !w || !q.precision || !billed) return std::nullopt;
+    q.billing = *billed;
     q.model = *m;
     q.workload = *w;
     return q;
@@ -206,16 +345,17 @@ Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   return result;
 }
 
-Json answer_cost(Session& s, const Json& req) {
+Json answer_cost(const Catalog& catalog, Session& s, const Json& req) {
   auto p = s.placement(req, "");
-  auto hours = s.reader().number(req, "hours_per_month", "", false, {0, kMaxHoursPerMonth, true});
-  if (!p) return nullptr;
-  const Cost on_demand = cost_of(*p, hours.value_or(kDefaultHoursPerMonth), false);
+  auto billed = s.billing(req, "");
+  if (!p || !billed) return nullptr;
   Json result;
   result["placement"] = report::placement(*p);
-  result["cost"] = report::cost(on_demand);
-  const Cost spot = cost_of(*p, hours.value_or(kDefaultHoursPerMonth), true);
-  result["spot"] = report::cost(spot);
+  result["cost"] = report::cost(cost_of(catalog, *p, *billed));
+  Billing spot = *billed;
+  spot.mode = PaymentMode::kSpot;
+  result["spot"] = report::cost(cost_of(catalog, *p, spot));
+  result["pricing_note"] = "prices are per instance-hour; N GPUs are served by whole instances";
   return result;
 }
 
@@ -338,8 +478,9 @@ Json run_workload(const Catalog& catalog, const Workload& w) {
   q.model.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
   q.workload = sc.workload_type;
   q.precision = catalog.precision(sc.precision);
-  q.monthly_hours = sc.monthly_hours;
-  q.use_spot = sc.use_spot;
+  q.billing.hours_per_month = sc.monthly_hours;
+  q.billing.schedule_basis = report::short_number(sc.monthly_hours) + " h/month";
+  q.billing.mode = sc.use_spot ? PaymentMode::kSpot : PaymentMode::kOnDemand;
   q.priority = parse_priority(sc.priority).value_or(Priority::kCost);
   const Placement current = *place(catalog, sc.current_instance, sc.current_gpu_count);
   Json j = workload_summary(w);
@@ -465,6 +606,11 @@ Json answer_validate(const Catalog& catalog) {
     if (!it.on_demand_usd_per_hour) unpriced.push_back(it.name);
   }
   result["instances_without_on_demand_price"] = unpriced;
+  Json warnings = Json::array();
+  for (const auto& w : catalog.warnings) {
+    warnings.push_back({{"code", w.code}, {"file", w.file}, {"path", w.path}, {"message", w.message}});
+  }
+  result["warnings"] = warnings;
   return result;
 }
 
@@ -472,14 +618,17 @@ Json answer_validate(const Catalog& catalog) {
 const std::vector<std::pair<std::string, std::vector<std::string>>>& questions() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kQuestions{
       {"precisions", {"model"}},
-      {"fit", {"model", "workload", "precision", "instance", "gpus", "hours_per_month", "use_spot"}},
-      {"cost", {"instance", "gpus", "hours_per_month"}},
+      {"fit",
+       {"model", "workload", "precision", "instance", "gpus", "hours_per_month", "schedule",
+        "use_spot", "pricing", "spot_share"}},
+      {"cost", {"instance", "gpus", "hours_per_month", "schedule", "use_spot", "pricing", "spot_share"}},
       {"performance", {"workload", "precision", "instances"}},
       {"recommend",
-       {"model", "workload", "precision", "hours_per_month", "use_spot", "priority", "families",
-        "max_usd_per_month", "min_gpus", "limit"}},
+       {"model", "workload", "precision", "hours_per_month", "schedule", "use_spot", "pricing",
+        "spot_share", "priority", "families", "providers", "max_usd_per_month", "min_gpus", "limit"}},
       {"migrate",
-       {"current", "model", "workload", "precision", "hours_per_month", "use_spot", "priority"}},
+       {"current", "model", "workload", "precision", "hours_per_month", "schedule", "use_spot",
+        "pricing", "spot_share", "priority", "providers"}},
       {"workload", {"id"}},
       {"workload_set", {"id"}},
       {"workloads", {}},
@@ -540,7 +689,7 @@ Json Analyzer::analyze(const Json& request) const {
     Json result;
     if (q == "precisions") result = answer_precisions(*catalog_, s, request);
     else if (q == "fit") result = answer_fit(*catalog_, s, request);
-    else if (q == "cost") result = answer_cost(s, request);
+    else if (q == "cost") result = answer_cost(*catalog_, s, request);
     else if (q == "performance") result = answer_performance(*catalog_, s, request);
     else if (q == "recommend") result = answer_recommend(*catalog_, s, request);
     else if (q == "migrate") result = answer_migrate(*catalog_, s, request);

@@ -1,6 +1,7 @@
 #include "gpufleet/catalog.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "json_guard.hpp"
@@ -67,12 +68,13 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
 // Fields shared by a family's flagship and its sizes; a size inherits what it does not set.
 void read_instance_fields(const Reader& r, const Json& obj, const std::string& path,
                           const Catalog& catalog, bool is_family, InstanceType& it) {
+  const bool cpu = it.accelerator_kind == "cpu";
   if (auto gpus = r.number(obj, "gpus_per_instance", path, is_family || !it.gpus,
-                           {0, kMaxGpusPerInstance, true})) {
+                           {0, kMaxGpusPerInstance, !cpu})) {
     it.gpus = *gpus;
   }
   if (auto vcpus = r.number(obj, "vcpus", path, is_family, {0, 4096})) it.vcpus = *vcpus;
-  if (auto ram = r.number(obj, "ram_gib", path, false, {0, 65536})) it.ram_gib = ram;
+  if (auto ram = r.number(obj, "ram_gib", path, cpu && is_family, {0, 65536, cpu})) it.ram_gib = ram;
   if (auto model = r.string(obj, "gpu_model", path, false)) {
     if (!catalog.gpus.count(*model)) {
       r.fail("unknown_name", Reader::child(path, "gpu_model"),
@@ -81,9 +83,10 @@ void read_instance_fields(const Reader& r, const Json& obj, const std::string& p
       it.gpu_model = *model;
     }
   }
-  if (auto memory = r.number(obj, "gpu_memory_gb", path, is_family, {0, 4096, true})) {
+  if (auto memory = r.number(obj, "gpu_memory_gb", path, is_family, {0, 4096, !cpu})) {
     it.gpu_memory_gb = *memory;
   }
+  it.usable_memory_mib = r.number(obj, "usable_memory_mib", path, false, {0, 4194304, true});
   it.on_demand_usd_per_hour = price(r, obj, "on_demand_cost_per_hour", path);
   it.spot_usd_per_hour = price(r, obj, "spot_cost_per_hour", path);
   it.price_notes = r.string(obj, "price_notes", path, false).value_or("");
@@ -98,17 +101,90 @@ void resolve_gpu(const Catalog& catalog, double bandwidth_factor, InstanceType& 
   it.memory_is_usable_figure = false;
   it.memory_bandwidth_gb_per_s = bandwidth_factor * kBandwidthFactorReferenceGbPerS;
   it.bandwidth_from_factor = true;
+  if (it.accelerator_kind == "cpu") {
+    // A CPU-only instance is one device: the host, holding the model in system RAM.
+    it.gpus = 1;
+    it.memory_per_gpu_bytes = it.ram_gib.value_or(0) * kGiB;
+    return;
+  }
+  if (it.usable_memory_mib) {
+    it.memory_per_gpu_bytes = *it.usable_memory_mib * kMiB;
+    it.memory_is_usable_figure = true;
+  }
   auto spec = catalog.gpus.find(it.gpu_model);
   if (spec == catalog.gpus.end()) return;
   it.arch = spec->second.arch;
   // A usable figure only applies while the label still matches the spec it was measured for.
-  if (spec->second.usable_memory_mib && spec->second.memory_gb == it.gpu_memory_gb) {
+  if (!it.usable_memory_mib && spec->second.usable_memory_mib &&
+      spec->second.memory_gb == it.gpu_memory_gb) {
     it.memory_per_gpu_bytes = *spec->second.usable_memory_mib * kMiB;
     it.memory_is_usable_figure = true;
   }
   if (spec->second.memory_bandwidth_gb_per_s) {
     it.memory_bandwidth_gb_per_s = *spec->second.memory_bandwidth_gb_per_s;
     it.bandwidth_from_factor = false;
+  }
+}
+
+// Faults public catalogs are known to have; the row still loads, flagged and left out of rankings.
+void flag_suspect_prices(Catalog& catalog) {
+  constexpr double kSentinelPrices[] = {0.0, 700.0};
+  for (auto& it : catalog.instances) {
+    auto flag = [&](const char* code, const std::string& field, const std::string& message) {
+      it.price_flags.push_back(code);
+      catalog.warnings.push_back({code, kGpuInstancesFile, it.json_path + "/" + field, message});
+    };
+    for (const char* field : {"on_demand_cost_per_hour", "spot_cost_per_hour"}) {
+      const auto& value = std::string(field) == "spot_cost_per_hour" ? it.spot_usd_per_hour
+                                                                     : it.on_demand_usd_per_hour;
+      for (double sentinel : kSentinelPrices) {
+        if (value && *value == sentinel) {
+          flag("sentinel_price", field,
+               it.name + " lists $" + Json(sentinel).dump() +
+                   "/h, a placeholder some public catalogs use for 'no price'");
+        }
+      }
+    }
+    if (it.on_demand_usd_per_hour && it.spot_usd_per_hour &&
+        *it.spot_usd_per_hour >= *it.on_demand_usd_per_hour && *it.on_demand_usd_per_hour > 0) {
+      flag("spot_not_below_on_demand", "spot_cost_per_hour",
+           it.name + " spot $" + Json(*it.spot_usd_per_hour).dump() + "/h is not below on-demand $" +
+               Json(*it.on_demand_usd_per_hour).dump() + "/h: no spot price was captured");
+    }
+    const double gpus = it.gpus;
+    if (it.accelerator_kind != "cpu" && (gpus > 16 || (gpus > 1 && gpus != std::floor(gpus)))) {
+      flag("implausible_gpu_count", "gpus_per_instance",
+           it.name + " lists " + Json(gpus).dump() +
+               " accelerators; no cloud instance has more than 16 or a fractional count above 1");
+    }
+  }
+}
+
+void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* providers = r.object(doc, "providers", "", false);
+  if (!providers) return;
+  for (const auto& [key, value] : providers->items()) {
+    const std::string path = Reader::child("/providers", key);
+    if (!r.expect_object(value, path)) continue;
+    ProviderTerms terms;
+    terms.key = key;
+    terms.name = r.string(value, "name", path, false).value_or(key);
+    terms.spot_interruption_notice_s =
+        r.number(value, "spot_interruption_notice_seconds", path, false, {0, 86400}).value_or(0);
+    terms.spot_training_restart_overhead_pct =
+        r.number(value, "spot_training_restart_overhead_pct", path, false, {0, 100});
+    terms.notes = r.string(value, "commitment_notes", path, false).value_or("");
+    if (const Json* commitments = r.object(value, "commitments", path, false)) {
+      for (const auto& [term, c] : commitments->items()) {
+        const std::string cp = Reader::child(path + "/commitments", term);
+        if (!r.expect_object(c, cp)) continue;
+        Commitment commitment;
+        commitment.discount_pct = r.number(c, "discount_pct", cp, true, {0, 95}).value_or(0);
+        commitment.source = r.string(c, "source", cp, false).value_or("");
+        terms.commitments[term] = commitment;
+      }
+    }
+    catalog.providers[key] = terms;
   }
 }
 
@@ -137,6 +213,15 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
     InstanceType flagship;
     flagship.family_key = key;
     flagship.gpu_type = family.gpu_type;
+    flagship.provider = r.string(value, "provider", path, false).value_or("aws");
+    flagship.region = r.string(value, "region", path, false).value_or("us-east-1");
+    flagship.accelerator_kind = r.string(value, "accelerator_kind", path, false).value_or("gpu");
+    static const std::vector<std::string> kKinds{"gpu", "trainium", "inferentia", "cpu"};
+    if (std::find(kKinds.begin(), kKinds.end(), flagship.accelerator_kind) == kKinds.end()) {
+      r.fail("unknown_name", Reader::child(path, "accelerator_kind"),
+             "expected one of gpu, trainium, inferentia, cpu, got \"" + flagship.accelerator_kind + "\"");
+    }
+    family.provider = flagship.provider;
     read_instance_fields(r, value, path, catalog, true, flagship);
     flagship.name = r.string(value, "instance_type", path, false).value_or(key);
     flagship.compute_tflops = r.number(value, "compute_tflops", path, true, {0, 1e6}).value_or(0);
@@ -161,6 +246,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
         size.name = size_name;
         size.ram_gib.reset();
         size.price_notes.clear();
+        size.usable_memory_mib.reset();
         read_instance_fields(r, size_value, size_path, catalog, false, size);
         resolve_gpu(catalog, factor, size);
         if (claim(size_name, size_path)) members.push_back(size);
@@ -350,6 +436,11 @@ const Precision* Catalog::precision(const std::string& key) const {
 const Workload* Catalog::workload(const std::string& id) const {
   return find_by(workloads, id, [](const Workload& w) { return w.id; });
 }
+const ProviderTerms* Catalog::provider(const std::string& key) const {
+  auto it = providers.find(detail::lower(key));
+  return it == providers.end() ? nullptr : &it->second;
+}
+
 const std::vector<std::string>* Catalog::workload_set(const std::string& id) const {
   for (const auto& [key, members] : workload_sets) {
     if (lower(key) == lower(id)) return &members;
@@ -358,6 +449,10 @@ const std::vector<std::string>* Catalog::workload_set(const std::string& id) con
 }
 
 bool Catalog::precision_native(const Precision& p, const InstanceType& it) const {
+  if (it.accelerator_kind == "cpu") return true;  // software kernels for every format
+  // The datasheet is the evidence: a precision is native where the spec lists its throughput.
+  auto spec = gpus.find(it.gpu_model);
+  if (spec != gpus.end() && !spec->second.tflops.empty()) return spec->second.tflops.count(p.key) > 0;
   if (it.arch.empty() || p.native_architectures.empty()) return true;  // unknown: not excluded
   const std::string arch = lower(it.arch);
   return std::any_of(p.native_architectures.begin(), p.native_architectures.end(),
@@ -374,7 +469,9 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
     Reader r(kGpuInstancesFile, load.errors);
     if (const Json* info = r.object(*gpu_doc, "catalog_info", "", false)) catalog.info = *info;
     read_gpus(r, *gpu_doc, catalog);
+    read_providers(r, *gpu_doc, catalog);
     read_instances(r, *gpu_doc, catalog);
+    flag_suspect_prices(catalog);
     catalog.gpu_instances_doc = std::move(*gpu_doc);
   }
   if (model_doc) {

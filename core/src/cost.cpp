@@ -1,5 +1,6 @@
 #include "gpufleet/cost.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -80,43 +81,137 @@ std::optional<Placement> place(const Catalog& catalog, const std::string& name, 
   return std::nullopt;
 }
 
-Cost cost_of(const Placement& placement, double monthly_hours, bool use_spot) {
+std::string to_string(PaymentMode mode) {
+  switch (mode) {
+    case PaymentMode::kOnDemand: return "on_demand";
+    case PaymentMode::kSpot: return "spot";
+    case PaymentMode::kMixed: return "mixed";
+    case PaymentMode::kReserved1y: return "reserved_1y";
+    case PaymentMode::kReserved3y: return "reserved_3y";
+  }
+  return "on_demand";
+}
+
+std::optional<PaymentMode> parse_payment_mode(const std::string& text) {
+  for (PaymentMode m : {PaymentMode::kOnDemand, PaymentMode::kSpot, PaymentMode::kMixed,
+                        PaymentMode::kReserved1y, PaymentMode::kReserved3y}) {
+    if (to_string(m) == text) return m;
+  }
+  return std::nullopt;
+}
+
+Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing) {
   Cost c;
-  c.monthly_hours = monthly_hours;
-  c.use_spot = use_spot;
   const InstanceType& it = *placement.instance;
   const double n = placement.instance_count;
+  const double hours = billing.hours_per_month;
+  c.monthly_hours = hours;
+  c.schedule_basis = billing.schedule_basis;
+  c.provider = it.provider;
+  c.region = it.region;
+  const ProviderTerms* terms = catalog.provider(it.provider);
   if (it.on_demand_usd_per_hour) {
     c.on_demand_usd_per_hour = *it.on_demand_usd_per_hour * n;
-    c.on_demand_usd_per_month = *c.on_demand_usd_per_hour * monthly_hours;
+    c.on_demand_usd_per_month = *c.on_demand_usd_per_hour * hours;
+    if (terms) {
+      for (const auto& [term, commitment] : terms->commitments) {
+        const double keep = 1 - commitment.discount_pct / 100;
+        c.commitments.push_back({term, commitment.discount_pct,
+                                 *c.on_demand_usd_per_hour * keep * kAlwaysOnHoursPerMonth,
+                                 100 * keep, commitment.source});
+      }
+    }
   }
   if (it.spot_usd_per_hour) {
     c.spot_usd_per_hour = *it.spot_usd_per_hour * n;
-    c.spot_usd_per_month = *c.spot_usd_per_hour * monthly_hours;
+    c.spot_usd_per_month = *c.spot_usd_per_hour * hours;
+    if (terms && terms->spot_interruption_notice_s > 0) {
+      c.spot_interruption_notice_s = terms->spot_interruption_notice_s;
+    }
   }
   if (c.on_demand_usd_per_hour && c.spot_usd_per_hour && *c.on_demand_usd_per_hour > 0) {
     c.spot_savings_pct = 100.0 * (1.0 - *c.spot_usd_per_hour / *c.on_demand_usd_per_hour);
   }
-  std::optional<double> unit_rate;
-  if (use_spot && it.spot_usd_per_hour) {
-    c.pricing = "spot";
-    unit_rate = it.spot_usd_per_hour;
-  } else if (it.on_demand_usd_per_hour) {
-    c.pricing = "on_demand";
-    unit_rate = it.on_demand_usd_per_hour;
-    if (use_spot) c.note = "no spot price known for " + it.name + "; on-demand price used";
-  } else {
+  const std::string hours_text = number_text(hours, hours == std::floor(hours) ? 0 : 1) + " h";
+  const std::string count = number_text(n, 0) + " x " + it.name + " x ";
+  auto unpriced = [&](const std::string& what) {
     c.pricing = "unknown";
-    c.note = "no public " + std::string(use_spot ? "spot or on-demand" : "on-demand") +
-             " price for " + it.name + (it.price_notes.empty() ? "" : " (" + it.price_notes + ")");
-  }
-  if (unit_rate) {
-    c.usd_per_hour = *unit_rate * n;
-    c.usd_per_month = *c.usd_per_hour * monthly_hours;
-    c.basis = number_text(n, 0) + " x " + it.name + " x " + usd_rate(*unit_rate) + "/h (" +
-              (c.pricing == "spot" ? "spot" : "on-demand") + ") x " +
-              number_text(monthly_hours, monthly_hours == std::floor(monthly_hours) ? 0 : 1) +
-              " h = " + usd(*c.usd_per_month);
+    c.note = "no public " + what + " price for " + it.name +
+             (it.price_notes.empty() ? "" : " (" + it.price_notes + ")");
+  };
+  switch (billing.mode) {
+    case PaymentMode::kReserved1y:
+    case PaymentMode::kReserved3y: {
+      const std::string term = billing.mode == PaymentMode::kReserved1y ? "1y" : "3y";
+      auto found = std::find_if(c.commitments.begin(), c.commitments.end(),
+                                [&](const CommitmentCost& x) { return x.term == term; });
+      if (!it.on_demand_usd_per_hour) {
+        unpriced("on-demand (the base of a commitment)");
+      } else if (found == c.commitments.end()) {
+        c.pricing = "on_demand";
+        c.usd_per_hour = c.on_demand_usd_per_hour;
+        c.usd_per_month = c.on_demand_usd_per_month;
+        c.note = "no " + term + " commitment discount known for " + it.provider +
+                 (terms && !terms->notes.empty() ? " (" + terms->notes + ")" : "") +
+                 "; on-demand price used";
+        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
+                  " = " + usd(*c.usd_per_month);
+      } else {
+        c.pricing = to_string(billing.mode);
+        c.usd_per_month = found->usd_per_month;
+        c.usd_per_hour = found->usd_per_month / kAlwaysOnHoursPerMonth;
+        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " +
+                  number_text(found->discount_pct, 0) + "% " + term +
+                  " commitment) x 730 h (billed whether used or not) = " + usd(found->usd_per_month);
+        if (hours < kAlwaysOnHoursPerMonth * found->break_even_utilization_pct / 100) {
+          c.note = "at " + hours_text + "/month on-demand costs " + usd(*c.on_demand_usd_per_month) +
+                   ", less than the commitment: break-even is " +
+                   number_text(found->break_even_utilization_pct, 0) + "% utilization";
+        }
+      }
+      break;
+    }
+    case PaymentMode::kSpot:
+    case PaymentMode::kMixed: {
+      const double share = billing.mode == PaymentMode::kSpot ? 1.0 : billing.spot_share;
+      if (!it.on_demand_usd_per_hour && !(it.spot_usd_per_hour && share == 1.0)) {
+        unpriced(share == 1.0 ? "spot or on-demand" : "on-demand");
+      } else if (!it.spot_usd_per_hour) {
+        c.pricing = "on_demand";
+        c.usd_per_hour = c.on_demand_usd_per_hour;
+        c.usd_per_month = c.on_demand_usd_per_month;
+        c.note = "no spot price known for " + it.name + "; on-demand price used";
+        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
+                  " = " + usd(*c.usd_per_month);
+      } else if (share == 1.0) {
+        c.pricing = "spot";
+        c.usd_per_hour = c.spot_usd_per_hour;
+        c.usd_per_month = c.spot_usd_per_month;
+        c.basis = count + usd_rate(*it.spot_usd_per_hour) + "/h (spot) x " + hours_text + " = " +
+                  usd(*c.usd_per_month);
+      } else {
+        c.pricing = "mixed";
+        const double rate = share * *it.spot_usd_per_hour + (1 - share) * *it.on_demand_usd_per_hour;
+        c.usd_per_hour = rate * n;
+        c.usd_per_month = *c.usd_per_hour * hours;
+        c.basis = count + "(" + number_text(100 * share, 0) + "% x " + usd_rate(*it.spot_usd_per_hour) +
+                  " spot + " + number_text(100 * (1 - share), 0) + "% x " +
+                  usd_rate(*it.on_demand_usd_per_hour) + " on-demand)/h x " + hours_text + " = " +
+                  usd(*c.usd_per_month);
+      }
+      break;
+    }
+    case PaymentMode::kOnDemand:
+      if (!it.on_demand_usd_per_hour) {
+        unpriced("on-demand");
+      } else {
+        c.pricing = "on_demand";
+        c.usd_per_hour = c.on_demand_usd_per_hour;
+        c.usd_per_month = c.on_demand_usd_per_month;
+        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
+                  " = " + usd(*c.usd_per_month);
+      }
+      break;
   }
   return c;
 }

@@ -27,6 +27,16 @@ std::string ratio_text(double r) {
   return buf;
 }
 
+std::string report_seconds(double seconds) {
+  char buf[32];
+  if (seconds >= 60 && static_cast<long>(seconds) % 60 == 0) {
+    std::snprintf(buf, sizeof buf, "%.0f minute%s", seconds / 60, seconds == 60 ? "" : "s");
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f seconds", seconds);
+  }
+  return buf;
+}
+
 int level(const std::string& name) { return name == "high" ? 2 : name == "medium" ? 1 : 0; }
 const char* level_name(int level) { return level >= 2 ? "high" : level == 1 ? "medium" : "low"; }
 
@@ -123,7 +133,7 @@ Candidate evaluate(const Catalog& catalog, const Question& q, const Placement& p
   Candidate c;
   c.placement = placement;
   c.fit = fit_on(*placement.instance, placement.gpus, need);
-  c.cost = cost_of(placement, q.monthly_hours, q.use_spot);
+  c.cost = cost_of(catalog, placement, q.billing);
   c.performance = performance_of(catalog, placement, q.workload, *q.precision);
   const InstanceType& it = *placement.instance;
   int risk = 0;
@@ -147,13 +157,27 @@ Candidate evaluate(const Catalog& catalog, const Question& q, const Placement& p
     std::snprintf(buf, sizeof buf, "uses %g of the %g GPUs bought", placement.gpus, bought);
     c.reasons.push_back(buf);
   }
-  if (c.cost.pricing == "spot") {
+  if (c.cost.pricing == "spot" || c.cost.pricing == "mixed") {
     const bool serving = q.workload == WorkloadType::kInference;
     risk = std::max(risk, serving ? 2 : 1);
-    c.reasons.push_back(serving ? "spot capacity can be reclaimed with 2 minutes' notice: "
-                                  "interrupts serving"
-                                : "spot capacity can be reclaimed with 2 minutes' notice: "
-                                  "checkpoint often");
+    const std::string notice = c.cost.spot_interruption_notice_s
+                                   ? report_seconds(*c.cost.spot_interruption_notice_s) + "' notice"
+                                   : "short notice";
+    c.reasons.push_back("spot capacity can be reclaimed with " + notice +
+                        (serving ? ": interrupts serving" : ": checkpoint often"));
+    if (!serving) {
+      if (const ProviderTerms* terms = catalog.provider(it.provider);
+          terms && terms->spot_training_restart_overhead_pct) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+                      "budget about %.0f%% more hours for restarts after interruptions (estimate)",
+                      *terms->spot_training_restart_overhead_pct);
+        c.reasons.push_back(buf);
+      }
+    }
+  }
+  if (c.cost.pricing == "reserved_1y" || c.cost.pricing == "reserved_3y") {
+    c.reasons.push_back("a commitment is billed every hour for its whole term, used or not");
   }
   if (!c.cost.note.empty()) c.reasons.push_back(c.cost.note);
   if (!catalog.precision_native(*q.precision, it)) {
@@ -176,10 +200,17 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
         })) {
       continue;
     }
+    if (!q.providers.empty() &&
+        std::none_of(q.providers.begin(), q.providers.end(), [&](const std::string& p) {
+          return detail::lower(p) == family.provider;
+        })) {
+      continue;
+    }
     const InstanceType& sample = catalog.instances[family.instances.front()];
     if (!catalog.precision_native(*q.precision, sample)) {
       rec.excluded.push_back({family.key, q.precision->name + " is not supported natively by " +
-                                              family.gpu_type + " (" + sample.arch + ")"});
+                                              family.gpu_type +
+                                              (sample.arch.empty() ? "" : " (" + sample.arch + ")")});
       continue;
     }
     const double needed = std::max(fit_on(sample, 1, rec.need).gpus_needed, q.min_gpus);
@@ -197,6 +228,12 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       if (current && p.instance == current->placement.instance &&
           p.instance_count == current->placement.instance_count) {
         continue;  // the same purchase as the current setup
+      }
+      if (!p.instance->price_flags.empty()) {
+        rec.excluded.push_back({family.key, p.instance->name + " has a suspect price (" +
+                                                p.instance->price_flags.front() +
+                                                "); see the catalog warnings"});
+        continue;
       }
       Candidate c = evaluate(catalog, q, p, rec.need);
       c.sizing = sizing;
@@ -247,9 +284,11 @@ MigrationReport migration_report(const Catalog& catalog, const Question& q,
   MigrationReport report;
   const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, *q.precision);
   report.current = evaluate(catalog, q, current, need);
+  Question scoped = q;
+  if (scoped.providers.empty()) scoped.providers.push_back(current.instance->provider);
   report.current.sizing = "current";
   report.current.performance_ratio = 1.0;
-  report.options = recommend(catalog, q, &report.current);
+  report.options = recommend(catalog, scoped, &report.current);
 
   const Candidate& cur = report.current;
   const InstanceType& it = *current.instance;
@@ -280,12 +319,12 @@ MigrationReport migration_report(const Catalog& catalog, const Question& q,
     const bool stay = cur.fit.fits && cur.cost.usd_per_month && better(q.priority, cur, top);
     if (!stay) report.recommended = 0;
   }
-  if (q.use_spot && q.workload == WorkloadType::kInference) {
+  if (q.billing.uses_spot() && q.workload == WorkloadType::kInference) {
     report.warnings.push_back(
         "spot instances for production inference: capacity can be reclaimed at short notice; "
         "keep on-demand capacity for serving and use spot for batch work");
   }
-  if (q.use_spot && q.workload != WorkloadType::kInference) {
+  if (q.billing.uses_spot() && q.workload != WorkloadType::kInference) {
     report.warnings.push_back("spot for " + to_string(q.workload) +
                               ": checkpoint regularly so an interruption loses minutes, not days");
   }

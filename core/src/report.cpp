@@ -38,6 +38,9 @@ Json placement(const Placement& p) {
   j["requested"] = p.requested;
   j["instance"] = it.name;
   j["family"] = it.family_key;
+  j["provider"] = it.provider;
+  j["region"] = it.region;
+  j["accelerator_kind"] = it.accelerator_kind;
   j["resolved_from_family"] = p.resolved_from_family;
   j["gpu_type"] = it.gpu_type;
   j["gpus_used"] = round_to(p.gpus, 3);
@@ -84,15 +87,28 @@ Json fit(const Fit& f) {
 
 Json cost(const Cost& c) {
   Json j;
+  j["provider"] = c.provider;
+  j["region"] = c.region;
   j["pricing"] = c.pricing;
   j["usd_per_hour"] = optional_number(c.usd_per_hour, 4);
   j["monthly_hours"] = round_to(c.monthly_hours, 2);
+  j["schedule"] = c.schedule_basis;
   j["usd_per_month"] = optional_number(c.usd_per_month, 2);
   j["on_demand_usd_per_hour"] = optional_number(c.on_demand_usd_per_hour, 4);
   j["spot_usd_per_hour"] = optional_number(c.spot_usd_per_hour, 4);
   j["on_demand_usd_per_month"] = optional_number(c.on_demand_usd_per_month, 2);
   j["spot_usd_per_month"] = optional_number(c.spot_usd_per_month, 2);
   j["spot_savings_pct"] = optional_number(c.spot_savings_pct, 1);
+  j["spot_interruption_notice_s"] = optional_number(c.spot_interruption_notice_s, 0);
+  Json commitments = Json::array();
+  for (const auto& x : c.commitments) {
+    commitments.push_back({{"term", x.term},
+                           {"discount_pct", round_to(x.discount_pct, 1)},
+                           {"usd_per_month", round_to(x.usd_per_month, 2)},
+                           {"break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1)},
+                           {"source", x.source}});
+  }
+  j["commitments"] = commitments;
   j["basis"] = c.basis;
   if (!c.note.empty()) j["note"] = c.note;
   return j;
@@ -165,8 +181,12 @@ Json question(const Question& q) {
   j["model"] = model;
   j["workload"] = to_string(q.workload);
   j["precision"] = q.precision->key;
-  j["monthly_hours"] = round_to(q.monthly_hours, 2);
-  j["use_spot"] = q.use_spot;
+  j["monthly_hours"] = round_to(q.billing.hours_per_month, 2);
+  j["schedule"] = q.billing.schedule_basis;
+  j["pricing"] = to_string(q.billing.mode);
+  if (q.billing.mode == PaymentMode::kMixed) j["spot_share"] = round_to(q.billing.spot_share, 3);
+  j["use_spot"] = q.billing.uses_spot();
+  if (!q.providers.empty()) j["providers"] = q.providers;
   j["priority"] = to_string(q.priority);
   return j;
 }

@@ -55,7 +55,9 @@ TEST_CASE("N GPUs are served by whole instances") {
   CHECK(sixteen->instance_count == 2);
   auto g5 = place(c, "g5.xlarge", 3);
   CHECK(g5->instance_count == 3);
-  Cost cost = cost_of(*sixteen, 100, false);
+  Billing hundred;
+  hundred.hours_per_month = 100;
+  Cost cost = cost_of(c, *sixteen, hundred);
   CHECK(*cost.usd_per_month == Approx(2 * 55.04 * 100));
   CHECK(cost.basis == "2 x p5.48xlarge x $55.04/h (on-demand) x 100 h = $11,008.00");
 }
@@ -69,18 +71,20 @@ TEST_CASE("a family resolves to a priced size before an unpriced one") {
 
 TEST_CASE("spot falls back to on-demand, and says so, where no spot price is known") {
   const Catalog& c = *test::shipped().catalog();
-  Cost cost = cost_of(*place(c, "g4dn.2xlarge", 1), 720, true);
+  Billing spot;
+  spot.mode = PaymentMode::kSpot;
+  Cost cost = cost_of(c, *place(c, "g4dn.2xlarge", 1), spot);
   CHECK(cost.pricing == "on_demand");
   CHECK_THAT(cost.note, Catch::Contains("no spot price"));
-  Cost spot = cost_of(*place(c, "g4dn.xlarge", 1), 720, true);
-  CHECK(spot.pricing == "spot");
-  CHECK(*spot.usd_per_month == Approx(0.2 * 720));
-  CHECK(*spot.spot_savings_pct == Approx(100 * (1 - 0.2 / 0.526)));
+  Cost priced = cost_of(c, *place(c, "g4dn.xlarge", 1), spot);
+  CHECK(priced.pricing == "spot");
+  CHECK(*priced.usd_per_month == Approx(0.2 * 720));
+  CHECK(*priced.spot_savings_pct == Approx(100 * (1 - 0.2 / 0.526)));
 }
 
 TEST_CASE("an unpriced instance has no monthly figure and explains why") {
   const Catalog& c = *test::shipped().catalog();
-  Cost cost = cost_of(*place(c, "p5e.48xlarge", 8), 720, false);
+  Cost cost = cost_of(c, *place(c, "p5e.48xlarge", 8), Billing{});
   CHECK(cost.pricing == "unknown");
   CHECK_FALSE(cost.usd_per_month.has_value());
   CHECK_THAT(cost.note, Catch::Contains("Capacity Blocks"));

@@ -42,11 +42,16 @@ struct GpuSpec {
 struct InstanceType {
   std::string name;        // "p5.48xlarge", or the family key for an entry without instance_type
   std::string family_key;  // "P5"
+  std::string provider = "aws";
+  std::string region = "us-east-1";
+  std::string accelerator_kind = "gpu";  // gpu | trainium | inferentia | cpu (the host is one device)
+  std::vector<std::string> price_flags;  // faults found on load (spot_not_below_on_demand, ...)
   double gpus = 0;         // GPUs per instance
   double vcpus = 0;
   std::optional<double> ram_gib;
   std::optional<double> on_demand_usd_per_hour;  // per instance-hour; absent = unknown
   std::optional<double> spot_usd_per_hour;
+  std::optional<double> usable_memory_mib;  // cloud-reported, when the size sets its own
   std::string price_notes;
   std::string source;
   std::string source_date;
@@ -69,6 +74,7 @@ struct InstanceType {
 
 struct Family {
   std::string key;  // "P5"
+  std::string provider = "aws";
   std::string name;
   std::string family;  // "P"
   std::string gpu_type;
@@ -99,6 +105,21 @@ struct MemoryPlanning {
   double fine_tuning_multiplier = 0;
   double inference_multiplier = 0;
   std::string source;
+};
+
+// What a cloud offers beyond list prices: spot notice and commitment discounts.
+struct Commitment {
+  double discount_pct = 0;
+  std::string source;
+};
+
+struct ProviderTerms {
+  std::string key;  // "aws"
+  std::string name;
+  double spot_interruption_notice_s = 0;
+  std::optional<double> spot_training_restart_overhead_pct;
+  std::map<std::string, Commitment> commitments;  // "1y", "3y"
+  std::string notes;
 };
 
 enum class WorkloadType { kInference, kFineTuning, kTraining };
@@ -133,6 +154,8 @@ struct Catalog {
   MemoryPlanning planning;
   std::vector<Workload> workloads;
   std::vector<std::pair<std::string, std::vector<std::string>>> workload_sets;
+  std::map<std::string, ProviderTerms> providers;
+  Errors warnings;  // faults that do not stop loading (suspect prices); flagged rows are not ranked
 
   // Raw documents, kept for the catalog viewer.
   Json gpu_instances_doc;
@@ -144,6 +167,7 @@ struct Catalog {
   const ModelSize* model_size(const std::string& key) const;    // case-insensitive
   const Precision* precision(const std::string& key) const;     // case-insensitive
   const Workload* workload(const std::string& id) const;
+  const ProviderTerms* provider(const std::string& key) const;
   const std::vector<std::string>* workload_set(const std::string& id) const;
   bool precision_native(const Precision& p, const InstanceType& it) const;
 };

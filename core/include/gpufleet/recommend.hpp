@@ -40,10 +40,10 @@ struct Question {
   ModelSpec model;
   WorkloadType workload = WorkloadType::kInference;
   const Precision* precision = nullptr;
-  double monthly_hours = 720;
-  bool use_spot = false;
+  Billing billing;
   Priority priority = Priority::kCost;
-  std::vector<std::string> families;  // empty = all
+  std::vector<std::string> families;   // empty = all
+  std::vector<std::string> providers;  // empty = all (a migration defaults to the current one)
   std::optional<double> max_usd_per_month;
   double min_gpus = 0;
 };
