@@ -116,6 +116,10 @@ int main(int argc, char** argv) {
   mig->add_flag("--spot", m_spot, "price with spot where known");
   mig->add_option("--priority", m_priority, "cost | performance | balanced")->capture_default_str();
 
+  auto* plan = app.add_subcommand("plan", "monthly cost of a fleet plan (environments of workloads), per provider");
+  std::string plan_file;
+  plan->add_option("FILE", plan_file, "plan JSON file (see tests/cases/plans/seed001.json), or -")->required();
+
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
   wl->add_option("ID", wl_id, "workload id")->required();
@@ -189,6 +193,26 @@ int main(int argc, char** argv) {
                  {"hours_per_month", m_hours},
                  {"use_spot", m_spot},
                  {"priority", m_priority}};
+    } else if (*plan) {
+      std::string text;
+      if (plan_file == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      } else if (!gpufleet::cli::read_text(plan_file, text)) {
+        std::cerr << "gpufleet: cannot read " << plan_file << "\n";
+        return kExitInvalid;
+      }
+      // The plan file is untrusted text: the analyzer's guarded parser reads it.
+      text = "{\"question\": \"plan\", \"plan\": " + text + "\n}";
+      auto files = gpufleet::cli::read_catalog_dir(config_dir);
+      Json response = files.errors.empty()
+                          ? Json::parse(gpufleet::Analyzer(files.sources).analyze_json(text))
+                          : gpufleet::errors_response(files.errors);
+      if (as_json) {
+        std::cout << response.dump(2) << "\n";
+      } else {
+        gpufleet::cli::print(std::cout, std::cerr, response);
+      }
+      return response.value("ok", false) ? kExitOk : kExitInvalid;
     } else if (*wl) {
       request = {{"question", "workload"}, {"id", wl_id}};
     } else if (*ws) {

@@ -165,6 +165,25 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
   } else if (question == "workload_set") {
     out << "Workload set " << text(r["id"]) << " (" << r["reports"].size() << " scenarios)\n\n";
     for (const auto& w : r["reports"]) print_workload(out, w);
+  } else if (question == "plan") {
+    out << "Fleet plan: " << text(r["name"]) << "\n";
+    std::vector<Row> rows;
+    for (const auto& e : r["environments"]) {
+      for (const auto& w : e["workloads"]) {
+        std::string alts;
+        for (const auto& a : w["alternatives"])
+          if (a["provider"] != w["provider"]) alts += (alts.empty() ? "" : ", ") + text(a["provider"]) + " " + text(a["instance"]) + " " + money(a["usd_per_month"]);
+        rows.push_back({text(e["name"]), text(w["name"]), text(w["count"]) + " x " + text(w["instance"]) + " (" + text(w["provider"]) + ")",
+                        text(w["cost"]["schedule"]), money(w["cost"]["usd_per_month"]), alts});
+      }
+      rows.push_back({"", "", "", "environment total", money(e["usd_per_month"]), ""});
+    }
+    table(out, {"environment", "workload", "instances", "schedule", "monthly", "elsewhere"}, rows);
+    out << "\nTotal: " << money(r["total_usd_per_month"]) << "/month\nWhole plan per provider:";
+    for (const auto& [k, v] : r["by_provider_usd_per_month"].items()) out << "  " << k << " " << (v.is_null() ? "n/a" : money(v));
+    out << "\nCheapest provider mix: " << money(r["cheapest_mix"]["usd_per_month"]);
+    if (r["cheapest_mix"].contains("savings_pct")) out << " (" << num(r["cheapest_mix"]["savings_pct"], 1) << "% less)";
+    out << "\n";
   } else if (question == "workloads") {
     std::vector<Row> rows;
     for (const auto& w : r["workloads"]) {

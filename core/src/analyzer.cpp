@@ -6,6 +6,7 @@
 #include "gpufleet/cost.hpp"
 #include "gpufleet/memory.hpp"
 #include "gpufleet/performance.hpp"
+#include "gpufleet/plan.hpp"
 #include "gpufleet/recommend.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
@@ -22,7 +23,6 @@ using report::round_to;
 constexpr const char* kRequest = "request";
 constexpr double kMaxGpus = 4096;
 constexpr double kMaxHoursPerMonth = 744;  // 31 days x 24 h
-constexpr double kDefaultHoursPerMonth = 720;  // the seed's month
 
 // A failed request: the errors collected while reading it.
 struct Invalid {
@@ -449,6 +449,67 @@ Json answer_migrate(const Catalog& catalog, Session& s, const Json& req) {
   return report::migration(catalog, migration_report(catalog, *q, *p), *q);
 }
 
+Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* doc = r.object(req, "plan", "", true);
+  if (!doc) return nullptr;
+  Plan plan;
+  plan.name = r.string(*doc, "name", "/plan", false).value_or("fleet plan");
+  const Json* envs = r.member(*doc, "environments", "/plan", true);
+  if (!envs) return nullptr;
+  if (!envs->is_array() || envs->empty() || envs->size() > 100) {
+    r.fail("wrong_type", "/plan/environments",
+           "expected an array of 1 to 100 environments, got " + Reader::describe(*envs));
+    return nullptr;
+  }
+  for (std::size_t i = 0; i < envs->size(); ++i) {
+    const std::string ep = "/plan/environments/" + std::to_string(i);
+    const Json& e = (*envs)[i];
+    if (!r.expect_object(e, ep)) return nullptr;
+    PlanEnvironment env;
+    env.name = r.string(e, "name", ep, true).value_or("");
+    const Json* list = r.member(e, "workloads", ep, true);
+    if (!list) return nullptr;
+    if (!list->is_array() || list->empty() || list->size() > 100) {
+      r.fail("wrong_type", ep + "/workloads", "expected an array of 1 to 100 workloads, got " + Reader::describe(*list));
+      return nullptr;
+    }
+    for (std::size_t j = 0; j < list->size(); ++j) {
+      const std::string wp = ep + "/workloads/" + std::to_string(j);
+      const Json& w = (*list)[j];
+      if (!r.expect_object(w, wp)) return nullptr;
+      static const std::vector<std::string> kFields{"name", "instance", "count", "hours_per_month", "schedule",
+                                                    "use_spot", "pricing", "spot_share", "notes"};
+      for (const auto& [key, _] : w.items()) {
+        if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
+          r.fail("unknown_field", Reader::child(wp, key), "a plan workload takes " + names_of(kFields) + "; got \"" + key + "\"");
+          return nullptr;
+        }
+      }
+      PlanWorkload pw;
+      pw.name = r.string(w, "name", wp, true).value_or("");
+      auto name = r.string(w, "instance", wp, true);
+      auto count = r.number(w, "count", wp, false, {1, 10000});
+      auto billed = s.billing(w, wp);
+      if (!name || !billed) return nullptr;
+      auto p = place(catalog, *name, 1);
+      if (!p) {
+        r.fail("unknown_name", wp + "/instance",
+               "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
+        return nullptr;
+      }
+      p->instance_count = static_cast<int>(std::ceil(count.value_or(1)));
+      p->gpus = p->instance->gpus * p->instance_count;
+      pw.placement = *p;
+      pw.billing = *billed;
+      env.workloads.push_back(pw);
+    }
+    plan.environments.push_back(env);
+  }
+  if (!r.ok()) return nullptr;
+  return plan_report(catalog, plan);
+}
+
 Json workload_summary(const Workload& w) {
   Json j;
   j["id"] = w.id;
@@ -630,6 +691,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
        {"current", "model", "workload", "precision", "hours_per_month", "schedule", "use_spot",
         "pricing", "spot_share", "priority", "providers"}},
       {"workload", {"id"}},
+      {"plan", {"plan"}},
       {"workload_set", {"id"}},
       {"workloads", {}},
       {"catalog", {"section"}},
@@ -694,6 +756,7 @@ Json Analyzer::analyze(const Json& request) const {
     else if (q == "recommend") result = answer_recommend(*catalog_, s, request);
     else if (q == "migrate") result = answer_migrate(*catalog_, s, request);
     else if (q == "workload") result = answer_workload(*catalog_, s, request);
+    else if (q == "plan") result = answer_plan(*catalog_, s, request);
     else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
     else if (q == "workloads") result = answer_workloads(*catalog_);
     else if (q == "catalog") result = answer_catalog(*catalog_, s, request);

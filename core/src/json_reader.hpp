@@ -50,6 +50,9 @@ class Reader {
 
   static std::string describe(const Json& value);
 
+  // True while no fault has been recorded through any reader sharing this error list.
+  bool ok() const { return errors_.empty(); }
+
  private:
   std::string file_;
   Errors& errors_;

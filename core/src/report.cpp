@@ -26,11 +26,11 @@ std::string short_number(double value) {
 
 namespace {
 
-Json optional_number(const std::optional<double>& value, int decimals) {
+}  // namespace
+
+Json report_optional(const std::optional<double>& value, int decimals) {
   return value ? Json(round_to(*value, decimals)) : Json(nullptr);
 }
-
-}  // namespace
 
 Json placement(const Placement& p) {
   const InstanceType& it = *p.instance;
@@ -90,16 +90,16 @@ Json cost(const Cost& c) {
   j["provider"] = c.provider;
   j["region"] = c.region;
   j["pricing"] = c.pricing;
-  j["usd_per_hour"] = optional_number(c.usd_per_hour, 4);
+  j["usd_per_hour"] = report_optional(c.usd_per_hour, 4);
   j["monthly_hours"] = round_to(c.monthly_hours, 2);
   j["schedule"] = c.schedule_basis;
-  j["usd_per_month"] = optional_number(c.usd_per_month, 2);
-  j["on_demand_usd_per_hour"] = optional_number(c.on_demand_usd_per_hour, 4);
-  j["spot_usd_per_hour"] = optional_number(c.spot_usd_per_hour, 4);
-  j["on_demand_usd_per_month"] = optional_number(c.on_demand_usd_per_month, 2);
-  j["spot_usd_per_month"] = optional_number(c.spot_usd_per_month, 2);
-  j["spot_savings_pct"] = optional_number(c.spot_savings_pct, 1);
-  j["spot_interruption_notice_s"] = optional_number(c.spot_interruption_notice_s, 0);
+  j["usd_per_month"] = report_optional(c.usd_per_month, 2);
+  j["on_demand_usd_per_hour"] = report_optional(c.on_demand_usd_per_hour, 4);
+  j["spot_usd_per_hour"] = report_optional(c.spot_usd_per_hour, 4);
+  j["on_demand_usd_per_month"] = report_optional(c.on_demand_usd_per_month, 2);
+  j["spot_usd_per_month"] = report_optional(c.spot_usd_per_month, 2);
+  j["spot_savings_pct"] = report_optional(c.spot_savings_pct, 1);
+  j["spot_interruption_notice_s"] = report_optional(c.spot_interruption_notice_s, 0);
   Json commitments = Json::array();
   for (const auto& x : c.commitments) {
     commitments.push_back({{"term", x.term},
@@ -126,11 +126,11 @@ Json candidate(const Candidate& c) {
   perf["score"] = round_to(c.performance.score, 1);
   perf["unit"] = c.performance.unit;
   perf["bound"] = c.performance.bound;
-  perf["ratio_to_current"] = optional_number(c.performance_ratio, 3);
+  perf["ratio_to_current"] = report_optional(c.performance_ratio, 3);
   perf["basis"] = c.performance.basis;
   j["performance"] = perf;
-  j["savings_pct"] = optional_number(c.savings_pct, 1);
-  j["savings_usd_per_month"] = optional_number(c.savings_usd_per_month, 2);
+  j["savings_pct"] = report_optional(c.savings_pct, 1);
+  j["savings_usd_per_month"] = report_optional(c.savings_usd_per_month, 2);
   j["risk_level"] = c.risk_level;
   j["migration_complexity"] = c.migration_complexity;
   j["reasons"] = c.reasons;
@@ -219,10 +219,10 @@ Json migration(const Catalog& catalog, const MigrationReport& r, const Question&
     rec["instance_count"] = c.placement.instance_count;
     rec["gpus_used"] = round_to(c.placement.gpus, 3);
     rec["pricing"] = c.cost.pricing;
-    rec["usd_per_month"] = optional_number(c.cost.usd_per_month, 2);
-    rec["savings_pct"] = optional_number(c.savings_pct, 1);
-    rec["savings_usd_per_month"] = optional_number(c.savings_usd_per_month, 2);
-    rec["performance_ratio"] = optional_number(c.performance_ratio, 3);
+    rec["usd_per_month"] = report_optional(c.cost.usd_per_month, 2);
+    rec["savings_pct"] = report_optional(c.savings_pct, 1);
+    rec["savings_usd_per_month"] = report_optional(c.savings_usd_per_month, 2);
+    rec["performance_ratio"] = report_optional(c.performance_ratio, 3);
     rec["risk_level"] = c.risk_level;
     rec["migration_complexity"] = c.migration_complexity;
     std::string summary = "move to " + std::to_string(c.placement.instance_count) + " x " +

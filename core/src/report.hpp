@@ -11,7 +11,8 @@ namespace gpufleet::report {
 
 double round_to(double value, int decimals);
 Json gb(double bytes);  // decimal GB, 2 decimals
-std::string short_number(double value);  // "13", "0.25", "1.5": at most 3 decimals, no trailing zeros
+std::string short_number(double value);
+Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null  // "13", "0.25", "1.5": at most 3 decimals, no trailing zeros
 
 Json placement(const Placement& p);
 Json memory(const MemoryRequirement& need);
