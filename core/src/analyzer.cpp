@@ -6,6 +6,7 @@
 #include "gpufleet/cost.hpp"
 #include "gpufleet/memory.hpp"
 #include "gpufleet/performance.hpp"
+#include "gpufleet/placement.hpp"
 #include "gpufleet/plan.hpp"
 #include "gpufleet/recommend.hpp"
 #include "json_guard.hpp"
@@ -510,6 +511,110 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
   return plan_report(catalog, plan);
 }
 
+Json packing_json(const Catalog& catalog, const Packing& packing, const Billing& billing) {
+  Json gpus = Json::array();
+  for (const auto& slot : packing.gpus) {
+    gpus.push_back({{"instance", slot.instance},
+                    {"gpu", slot.gpu},
+                    {"used_gb", report::gb(slot.used_bytes)},
+                    {"capacity_gb", report::gb(packing.instance->memory_per_gpu_bytes)},
+                    {"models", slot.models}});
+  }
+  Placement p;
+  p.instance = packing.instance;
+  p.instance_count = packing.instance_count;
+  p.gpus = packing.instance->gpus * packing.instance_count;
+  Json j;
+  j["instance"] = packing.instance->name;
+  j["family"] = packing.instance->family_key;
+  j["provider"] = packing.instance->provider;
+  j["region"] = packing.instance->region;
+  j["gpu_type"] = packing.instance->gpu_type;
+  j["instance_count"] = packing.instance_count;
+  j["fits"] = packing.fits;
+  j["gpus"] = gpus;
+  j["unplaced"] = packing.unplaced;
+  j["cost"] = report::cost(cost_of(catalog, p, billing));
+  return j;
+}
+
+Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* list = r.member(req, "models", "", true);
+  if (!list) return nullptr;
+  if (!list->is_array() || list->empty() || list->size() > 64) {
+    r.fail("wrong_type", "/models", "expected an array of 1 to 64 models, got " + Reader::describe(*list));
+    return nullptr;
+  }
+  std::vector<ModelLoad> models;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string mp = "/models/" + std::to_string(i);
+    const Json& m = (*list)[i];
+    if (!r.expect_object(m, mp)) return nullptr;
+    ModelLoad load;
+    load.name = r.string(m, "name", mp, true).value_or("");
+    if (m.contains("memory_gb")) {
+      auto gb = r.number(m, "memory_gb", mp, true, {0, 100000, true});
+      if (!gb) return nullptr;
+      load.bytes = *gb * 1e9;
+      load.basis = "given: " + report::short_number(*gb) + " GB";
+    } else {
+      auto spec = s.model(m, mp);
+      auto workload = s.workload(m, mp, false);
+      const Precision* precision = s.precision(m, mp, false);
+      if (!spec || !workload || !precision) return nullptr;
+      const MemoryRequirement need = memory_requirement(catalog, *spec, *workload, *precision);
+      load.bytes = need.total_bytes;
+      load.basis = spec->label + " " + to_string(*workload) + " at " + precision->name + ": " +
+                   report::short_number(need.weights_bytes / 1e9) + " GB x " +
+                   report::short_number(need.multiplier) + " = " +
+                   report::short_number(report::round_to(need.total_bytes / 1e9, 2)) + " GB";
+    }
+    if (load.name.empty()) return nullptr;
+    models.push_back(load);
+  }
+  auto billed = s.billing(req, "");
+  std::vector<std::string> providers = s.providers(req, "");
+  auto max_instances = r.number(req, "max_instances", "", false, {1, 16});
+  std::optional<Placement> fixed;
+  if (req.contains("instance")) fixed = s.placement(req, "");
+  if (!billed || !r.ok()) return nullptr;
+
+  Json result;
+  Json loads = Json::array();
+  for (const auto& m : models) loads.push_back({{"name", m.name}, {"memory_gb", report::gb(m.bytes)}, {"basis", m.basis}});
+  result["models"] = loads;
+  if (fixed) {
+    result["on_instance"] = packing_json(catalog, pack(*fixed->instance, fixed->instance_count, models), *billed);
+  }
+  // Every priced instance type, on one instance and split over up to max_instances of it.
+  struct Option {
+    Packing packing;
+    double usd_per_month;
+  };
+  std::optional<Option> single, split;
+  const int most = static_cast<int>(max_instances.value_or(4));
+  for (const InstanceType& it : catalog.instances) {
+    if (!it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
+    if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+    for (int k = 1; k <= most; ++k) {
+      Packing packing = pack(it, k, models);
+      if (!packing.fits) continue;
+      Placement p{&it, it.gpus * k, k, it.name, false};
+      const auto monthly = cost_of(catalog, p, *billed).usd_per_month;
+      if (!monthly) break;
+      if (k == 1 && (!single || *monthly < single->usd_per_month)) single = Option{packing, *monthly};
+      if (!split || *monthly < split->usd_per_month) split = Option{packing, *monthly};
+      break;  // more instances of the same type only cost more
+    }
+  }
+  result["cheapest_single_instance"] = single ? packing_json(catalog, single->packing, *billed) : Json(nullptr);
+  result["cheapest_split"] = split ? packing_json(catalog, split->packing, *billed) : Json(nullptr);
+  result["basis"] = "each model is placed whole on GPUs by memory, largest first, first fit; a model "
+                    "larger than one GPU takes enough whole GPUs of one instance";
+  return result;
+}
+
 Json workload_summary(const Workload& w) {
   Json j;
   j["id"] = w.id;
@@ -692,6 +797,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
         "pricing", "spot_share", "priority", "providers"}},
       {"workload", {"id"}},
       {"plan", {"plan"}},
+      {"placement",
+       {"models", "instance", "gpus", "providers", "max_instances", "hours_per_month", "schedule",
+        "use_spot", "pricing", "spot_share"}},
       {"workload_set", {"id"}},
       {"workloads", {}},
       {"catalog", {"section"}},
@@ -757,6 +865,7 @@ Json Analyzer::analyze(const Json& request) const {
     else if (q == "migrate") result = answer_migrate(*catalog_, s, request);
     else if (q == "workload") result = answer_workload(*catalog_, s, request);
     else if (q == "plan") result = answer_plan(*catalog_, s, request);
+    else if (q == "placement") result = answer_placement(*catalog_, s, request);
     else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
     else if (q == "workloads") result = answer_workloads(*catalog_);
     else if (q == "catalog") result = answer_catalog(*catalog_, s, request);
