@@ -33,6 +33,47 @@ struct ModelArgs {
   }
 };
 
+// Hours and ways to pay, shared by cost, fit, recommend, migrate and placement.
+struct BillingArgs {
+  double hours = 0, hours_per_day = 0, days = 0, hours_per_week = 0, weeks = 0, off_hours = -1;
+  bool always_on = false, spot = false;
+  std::string pricing;
+  double spot_share = -1;
+  std::vector<std::string> providers;
+  void add(CLI::App* cmd, bool with_providers = true) {
+    cmd->add_option("--hours", hours, "hours per month (default 720, the seed's month)");
+    cmd->add_option("--hours-per-day", hours_per_day, "schedule: hours a day (with --days)");
+    cmd->add_option("--days", days, "schedule: days a month (default 30.4)");
+    cmd->add_option("--hours-per-week", hours_per_week, "schedule: hours a week (with --weeks)");
+    cmd->add_option("--weeks", weeks, "schedule: weeks a month (default 4.35)");
+    cmd->add_flag("--always-on", always_on, "schedule: 24/7, 730 h a month");
+    cmd->add_option("--scale-to-zero", off_hours, "schedule: hours a day scaled to zero");
+    cmd->add_flag("--spot", spot, "pay spot prices where known");
+    cmd->add_option("--pricing", pricing, "on_demand | spot | mixed | reserved_1y | reserved_3y");
+    cmd->add_option("--spot-share", spot_share, "share of hours on spot with --pricing mixed (default 0.5)");
+    if (with_providers) cmd->add_option("--provider", providers, "only these providers: aws, gcp, azure (repeat)");
+  }
+  void apply(Json& request) const {
+    Json schedule = Json::object();
+    if (hours_per_day > 0) schedule["hours_per_day"] = hours_per_day;
+    if (hours_per_week > 0) schedule["hours_per_week"] = hours_per_week;
+    if (days > 0) schedule["days_per_month"] = days;
+    if (weeks > 0) schedule["weeks_per_month"] = weeks;
+    if (always_on) schedule["always_on"] = true;
+    if (off_hours >= 0) schedule["off_hours_per_day"] = off_hours;
+    if (!schedule.empty()) {
+      if (hours > 0) schedule["hours_per_month"] = hours;
+      request["schedule"] = schedule;
+    } else if (hours > 0) {
+      request["hours_per_month"] = hours;
+    }
+    if (!pricing.empty()) request["pricing"] = pricing;
+    if (spot) request["use_spot"] = true;
+    if (spot_share >= 0) request["spot_share"] = spot_share;
+    if (!providers.empty()) request["providers"] = providers;
+  }
+};
+
 std::string default_config_dir() {
   if (const char* env = std::getenv("GPUFLEET_CONFIG")) return env;
   return GPUFLEET_DEFAULT_CONFIG_DIR;
@@ -73,10 +114,11 @@ int main(int argc, char** argv) {
 
   auto* cost = app.add_subcommand("cost", "hourly and monthly cost of N GPUs of an instance, on-demand and spot");
   std::string c_instance;
-  double c_gpus = 1, c_hours = 720;
+  double c_gpus = 1;
+  BillingArgs c_billing;
   cost->add_option("--instance", c_instance, "instance family or type")->required();
   cost->add_option("--gpus", c_gpus, "GPUs needed")->capture_default_str();
-  cost->add_option("--hours", c_hours, "hours per month")->capture_default_str();
+  c_billing.add(cost, false);
 
   auto* perf = app.add_subcommand("performance", "relative performance of instances for a workload type");
   std::string pf_workload = "inference", pf_precision = "fp16";
@@ -91,14 +133,13 @@ int main(int argc, char** argv) {
   ModelArgs r_model;
   r_model.add(rec);
   std::string r_workload, r_precision = "fp16", r_priority = "cost";
-  bool r_spot = false;
-  double r_hours = 720, r_budget = 0;
+  double r_budget = 0;
+  BillingArgs r_billing;
   std::vector<std::string> r_families;
   rec->add_option("--workload", r_workload, "inference | fine_tuning | training")->required();
   rec->add_option("--precision", r_precision, "precision format")->capture_default_str();
   rec->add_option("--priority", r_priority, "cost | performance | balanced")->capture_default_str();
-  rec->add_flag("--spot", r_spot, "price with spot where known");
-  rec->add_option("--hours", r_hours, "hours per month")->capture_default_str();
+  r_billing.add(rec);
   rec->add_option("--family", r_families, "only these families (repeat)");
   rec->add_option("--budget", r_budget, "maximum USD per month");
 
@@ -106,19 +147,27 @@ int main(int argc, char** argv) {
   ModelArgs m_model;
   m_model.add(mig);
   std::string m_current, m_workload, m_precision = "fp16", m_priority = "cost";
-  double m_gpus = 1, m_hours = 720;
-  bool m_spot = false;
+  double m_gpus = 1;
+  BillingArgs m_billing;
   mig->add_option("--current", m_current, "current instance family or type")->required();
   mig->add_option("--gpus", m_gpus, "GPUs in use today")->required();
   mig->add_option("--workload", m_workload, "inference | fine_tuning | training")->required();
   mig->add_option("--precision", m_precision, "precision format")->capture_default_str();
-  mig->add_option("--hours", m_hours, "hours per month")->capture_default_str();
-  mig->add_flag("--spot", m_spot, "price with spot where known");
+  m_billing.add(mig);
   mig->add_option("--priority", m_priority, "cost | performance | balanced")->capture_default_str();
 
   auto* plan = app.add_subcommand("plan", "monthly cost of a fleet plan (environments of workloads), per provider");
   std::string plan_file;
   plan->add_option("FILE", plan_file, "plan JSON file (see tests/cases/plans/seed001.json), or -")->required();
+
+  auto* placement = app.add_subcommand("placement", "place several models on the GPUs of one instance, or find the cheapest");
+  std::vector<std::string> pl_models;
+  std::string pl_instance, pl_precision = "fp16";
+  BillingArgs pl_billing;
+  placement->add_option("--model", pl_models, "NAME=GB (memory it needs) or NAME:PARAMS_B (billions of parameters, served at --precision); repeat")->required();
+  placement->add_option("--instance", pl_instance, "place onto this instance type or family");
+  placement->add_option("--precision", pl_precision, "precision of models given by parameters")->capture_default_str();
+  pl_billing.add(placement);
 
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
@@ -172,7 +221,8 @@ int main(int argc, char** argv) {
       request = {{"question", "fit"},        {"model", need_model(f_model)}, {"workload", f_workload},
                  {"precision", f_precision}, {"instance", f_instance},       {"gpus", f_gpus}};
     } else if (*cost) {
-      request = {{"question", "cost"}, {"instance", c_instance}, {"gpus", c_gpus}, {"hours_per_month", c_hours}};
+      request = {{"question", "cost"}, {"instance", c_instance}, {"gpus", c_gpus}};
+      c_billing.apply(request);
     } else if (*perf) {
       Json list = Json::array();
       for (const auto& name : pf_instances) list.push_back({{"instance", name}, {"gpus", pf_gpus}});
@@ -180,8 +230,8 @@ int main(int argc, char** argv) {
                  {"instances", list}};
     } else if (*rec) {
       request = {{"question", "recommend"}, {"model", need_model(r_model)}, {"workload", r_workload},
-                 {"precision", r_precision}, {"priority", r_priority},      {"use_spot", r_spot},
-                 {"hours_per_month", r_hours}};
+                 {"precision", r_precision}, {"priority", r_priority}};
+      r_billing.apply(request);
       if (!r_families.empty()) request["families"] = r_families;
       if (r_budget > 0) request["max_usd_per_month"] = r_budget;
     } else if (*mig) {
@@ -190,9 +240,8 @@ int main(int argc, char** argv) {
                  {"model", need_model(m_model)},
                  {"workload", m_workload},
                  {"precision", m_precision},
-                 {"hours_per_month", m_hours},
-                 {"use_spot", m_spot},
                  {"priority", m_priority}};
+      m_billing.apply(request);
     } else if (*plan) {
       std::string text;
       if (plan_file == "-") {
@@ -213,6 +262,26 @@ int main(int argc, char** argv) {
         gpufleet::cli::print(std::cout, std::cerr, response);
       }
       return response.value("ok", false) ? kExitOk : kExitInvalid;
+    } else if (*placement) {
+      Json models = Json::array();
+      for (const auto& spec : pl_models) {
+        const auto eq = spec.find('='), colon = spec.find(':');
+        try {
+          if (eq != std::string::npos) {
+            models.push_back({{"name", spec.substr(0, eq)}, {"memory_gb", std::stod(spec.substr(eq + 1))}});
+          } else if (colon != std::string::npos) {
+            models.push_back({{"name", spec.substr(0, colon)}, {"model", {{"params_b", std::stod(spec.substr(colon + 1))}}},
+                              {"workload", "inference"}, {"precision", pl_precision}});
+          } else {
+            throw std::invalid_argument(spec);
+          }
+        } catch (const std::exception&) {
+          throw CLI::ValidationError("--model", "expected NAME=GB or NAME:PARAMS_B, got \"" + spec + "\"");
+        }
+      }
+      request = {{"question", "placement"}, {"models", models}};
+      if (!pl_instance.empty()) request["instance"] = pl_instance;
+      pl_billing.apply(request);
     } else if (*wl) {
       request = {{"question", "workload"}, {"id", wl_id}};
     } else if (*ws) {

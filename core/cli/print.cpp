@@ -138,13 +138,19 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
   } else if (question == "cost") {
     out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
     const Json& c = r["cost"];
-    const Json& s = r["spot"];
-    table(out, {"pricing", "USD/hour", "USD/month", "basis"},
-          {{"on-demand", money(c["on_demand_usd_per_hour"]), money(c["on_demand_usd_per_month"]), text(c["basis"])},
-           {"spot", money(s["spot_usd_per_hour"]), money(s["spot_usd_per_month"]),
-            s["pricing"] == "spot" ? text(s["basis"]) : text(s.value("note", Json("")))}});
-    if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "%\n";
-    out << "Prices are per instance-hour; N GPUs are served by whole instances.\n";
+    out << "Schedule: " << text(c["schedule"]) << "\n";
+    std::vector<Row> rows{{"chosen: " + text(c["pricing"]), money(c["usd_per_hour"]), money(c["usd_per_month"]), text(c["basis"])},
+                          {"on-demand", money(c["on_demand_usd_per_hour"]), money(c["on_demand_usd_per_month"]), ""},
+                          {"spot", money(c["spot_usd_per_hour"]), money(c["spot_usd_per_month"]),
+                           c["spot_interruption_notice_s"].is_number() ? "interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s" : ""}};
+    for (const auto& x : c["commitments"]) {
+      rows.push_back({"reserved " + text(x["term"]) + " (-" + num(x["discount_pct"], 0) + "%)", "", money(x["usd_per_month"]),
+                      "730 h billed; break-even at " + num(x["break_even_utilization_pct"], 0) + "% utilization"});
+    }
+    table(out, {"pricing", "USD/hour", "USD/month", "basis"}, rows);
+    if (c.contains("note")) out << "Note: " << text(c["note"]) << "\n";
+    if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "% against on-demand\n";
+    out << text(r["pricing_note"]) << "\n";
   } else if (question == "performance") {
     std::vector<Row> rows;
     for (const auto& s : r["setups"])
@@ -184,6 +190,29 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     out << "\nCheapest provider mix: " << money(r["cheapest_mix"]["usd_per_month"]);
     if (r["cheapest_mix"].contains("savings_pct")) out << " (" << num(r["cheapest_mix"]["savings_pct"], 1) << "% less)";
     out << "\n";
+  } else if (question == "placement") {
+    out << "Models:\n";
+    for (const auto& m : r["models"]) out << "  " << text(m["name"]) << ": " << num(m["memory_gb"]) << " GB (" << text(m["basis"]) << ")\n";
+    auto show = [&](const char* title, const Json& p) {
+      if (p.is_null()) {
+        out << "\n" << title << ": none holds all the models\n";
+        return;
+      }
+      out << "\n" << title << ": " << text(p["instance_count"]) << " x " << text(p["instance"]) << " (" << text(p["provider"])
+          << ", " << text(p["gpu_type"]) << ") " << (p["fits"].get<bool>() ? "holds them" : "does NOT hold them") << ", "
+          << money(p["cost"]["usd_per_month"]) << "/month\n";
+      std::vector<Row> rows;
+      for (const auto& g : p["gpus"]) {
+        std::string models;
+        for (const auto& m : g["models"]) models += (models.empty() ? "" : ", ") + text(m);
+        rows.push_back({text(g["instance"]) + "/" + text(g["gpu"]), num(g["used_gb"], 1) + " / " + num(g["capacity_gb"], 1) + " GB", models});
+      }
+      table(out, {"instance/gpu", "memory", "models"}, rows);
+      if (!p["unplaced"].empty()) out << "unplaced: " << p["unplaced"].dump() << "\n";
+    };
+    if (r.contains("on_instance")) show("On the requested instance", r["on_instance"]);
+    show("Cheapest single instance", r["cheapest_single_instance"]);
+    show("Cheapest split", r["cheapest_split"]);
   } else if (question == "workloads") {
     std::vector<Row> rows;
     for (const auto& w : r["workloads"]) {

@@ -74,5 +74,17 @@ check "migrate table" grep -q "Recommendation: move to" <("$bin" migrate --curre
 check "cost table" grep -q "55.04" <("$bin" cost --instance P5 --gpus 8)
 check "performance table" grep -q "3.17x" <("$bin" performance --workload training --precision bf16 --instance P4d --instance P5 --gpus 8)
 
+check "placement table" grep -q "Cheapest single instance" <("$bin" placement --model whisper=10 --model tts=2 --model custom:7 --instance g5.12xlarge)
+check "placement with a bad --model exits 2" test "$(exit_code "$bin" placement --model whisper)" = 2
+check "cost with a schedule" grep -q "8 h/day x 22 days = 176 h/month" <("$bin" cost --instance g4dn.xlarge --hours-per-day 8 --days 22)
+mkdir -p "$tmp/seed001"
+cp "$root/tests/data/seed001_catalog/gpu_instances.json" "$root/config/model_config.json" "$tmp/seed001/"
+echo '{"workloads": {}}' >"$tmp/seed001/workloads.json"
+check "plan FILE (seed 001 prices)" test "$(exit_code "$bin" --json --config "$tmp/seed001" plan "$root/tests/cases/plans/seed001.json")" = 0
+check "  total of the four environments" test "$(json_query "d['result']['total_usd_per_month']")" = 5224.67
+check "plan table" grep -q "Cheapest provider mix" <("$bin" --config "$tmp/seed001" plan "$root/tests/cases/plans/seed001.json")
+echo '{"environments": []}' >"$tmp/plan.json"
+check "a bad plan exits 3" test "$(exit_code "$bin" plan "$tmp/plan.json")" = 3
+
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0

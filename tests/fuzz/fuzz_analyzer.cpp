@@ -53,6 +53,7 @@ constexpr char kModeCatalog = 'B';
 gpufleet::CatalogSources g_shipped;
 const gpufleet::Analyzer* g_analyzer = nullptr;  // built once, lives for the process
 bool g_allow_internal = false;
+bool g_verbose = false;  // GPUFLEET_FUZZ_VERBOSE=1: say whether each mode-B catalog loads
 
 [[noreturn]] void fail(const char* what, const std::string& request, const std::string& answer) {
   std::fprintf(stderr, "\n=== gpufleet fuzz invariant violated: %s\n", what);
@@ -73,7 +74,7 @@ std::string read_file(const std::string& path) {
   return out.str();
 }
 
-// Returns the JSON pointer of the first non-finite number in `j`, or nullptr-equivalent "".
+// True when `j` holds a NaN or +-Infinity; `where` is then its JSON pointer.
 bool find_non_finite(const gpufleet::Json& j, std::string& where) {
   switch (j.type()) {
     case gpufleet::Json::value_t::number_float:
@@ -193,6 +194,13 @@ void run_catalog_mode(std::string_view rest) {
   if (!analyzer.catalog_ok() && analyzer.catalog_errors().empty()) {
     fail("catalog rejected without any error", "(catalog mode)", "");
   }
+  if (g_verbose) {
+    std::fprintf(stderr, "fuzz_analyzer: catalog %s", analyzer.catalog_ok() ? "loads" : "rejected:");
+    for (const auto& e : analyzer.catalog_errors()) {
+      std::fprintf(stderr, " [%s %s %s]", e.code.c_str(), e.file.c_str(), e.path.c_str());
+    }
+    std::fprintf(stderr, "\n");
+  }
   for (const auto& request : fixed_requests()) ask(analyzer, request);
   if (const gpufleet::Catalog* catalog = analyzer.catalog()) {
     std::size_t n = 0;
@@ -219,6 +227,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   g_shipped.workloads_json = read_file(dir + "/" + gpufleet::kWorkloadsFile);
   const char* allow = std::getenv("GPUFLEET_FUZZ_ALLOW_INTERNAL");
   g_allow_internal = allow && std::string(allow) == "1";
+  const char* verbose = std::getenv("GPUFLEET_FUZZ_VERBOSE");
+  g_verbose = verbose && std::string(verbose) == "1";
   static const gpufleet::Analyzer analyzer(g_shipped);
   if (!analyzer.catalog_ok()) {
     std::fprintf(stderr, "fuzz_analyzer: the shipped catalog in %s does not load:\n", dir.c_str());
