@@ -169,6 +169,23 @@ int main(int argc, char** argv) {
   placement->add_option("--precision", pl_precision, "precision of models given by parameters")->capture_default_str();
   pl_billing.add(placement);
 
+  auto* dec = app.add_subcommand("decide", "GPU, Trainium, Inferentia or CPU? seed 002's decision framework");
+  ModelArgs d_model;
+  d_model.add(dec);
+  std::string d_workload, d_precision = "fp16", d_framework = "pytorch", d_kind = "transformer", d_goal = "cost";
+  double d_latency = 0;
+  bool d_edge = false, d_batch = false;
+  BillingArgs d_billing;
+  dec->add_option("--workload", d_workload, "inference | fine_tuning | training")->required();
+  dec->add_option("--precision", d_precision, "precision format")->capture_default_str();
+  dec->add_option("--framework", d_framework, "pytorch | tensorflow | jax | other")->capture_default_str();
+  dec->add_option("--model-kind", d_kind, "transformer | cnn | mixed | simple")->capture_default_str();
+  dec->add_option("--goal", d_goal, "cost | performance | balanced | flexibility | experimentation")->capture_default_str();
+  dec->add_option("--latency-ms", d_latency, "per-request latency target in ms");
+  dec->add_flag("--edge", d_edge, "edge deployment");
+  dec->add_flag("--batch", d_batch, "batch processing");
+  d_billing.add(dec, false);
+
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
   wl->add_option("ID", wl_id, "workload id")->required();
@@ -282,6 +299,13 @@ int main(int argc, char** argv) {
       request = {{"question", "placement"}, {"models", models}};
       if (!pl_instance.empty()) request["instance"] = pl_instance;
       pl_billing.apply(request);
+    } else if (*dec) {
+      request = {{"question", "decide"}, {"model", need_model(d_model)}, {"workload", d_workload},
+                 {"precision", d_precision}, {"framework", d_framework}, {"model_kind", d_kind}, {"goal", d_goal}};
+      if (d_latency > 0) request["latency_ms"] = d_latency;
+      if (d_edge) request["edge"] = true;
+      if (d_batch) request["batch"] = true;
+      d_billing.apply(request);
     } else if (*wl) {
       request = {{"question", "workload"}, {"id", wl_id}};
     } else if (*ws) {

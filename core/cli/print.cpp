@@ -213,6 +213,21 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     if (r.contains("on_instance")) show("On the requested instance", r["on_instance"]);
     show("Cheapest single instance", r["cheapest_single_instance"]);
     show("Cheapest split", r["cheapest_split"]);
+  } else if (question == "decide") {
+    out << "Seed 002 decision tree: " << text(r["decision_tree"]) << "\n  " << text(r["branch"]) << "\n";
+    print_memory(out, r["memory"]);
+    std::vector<Row> rows;
+    for (const auto& o : r["options"]) {
+      const Json& c = o["cheapest_instance"];
+      rows.push_back({(o["recommended"].get<bool>() ? "* " : "  ") + text(o["name"]), o["suitable"].get<bool>() ? "yes" : "no",
+                      c.is_null() ? "-" : text(c["instance"]) + " (" + text(c["provider"]) + ")", c.is_null() ? "-" : money(c["cost"]["usd_per_month"]),
+                      text(o["migration_complexity"]), text(o["risk_level"])});
+    }
+    table(out, {"option", "suitable", "cheapest that holds it", "monthly", "complexity", "risk"}, rows);
+    for (const auto& o : r["options"]) {
+      out << "\n" << text(o["name"]) << ":\n";
+      for (const auto& reason : o["reasons"]) out << "  - " << text(reason) << "\n";
+    }
   } else if (question == "workloads") {
     std::vector<Row> rows;
     for (const auto& w : r["workloads"]) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "gpufleet/cost.hpp"
+#include "gpufleet/decide.hpp"
 #include "gpufleet/memory.hpp"
 #include "gpufleet/performance.hpp"
 #include "gpufleet/placement.hpp"
@@ -615,6 +616,36 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
   return result;
 }
 
+Json answer_decide(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  DecisionInput in;
+  auto model = s.model(req, "");
+  auto workload = s.workload(req, "", true);
+  in.precision = s.precision(req, "", false);
+  auto billed = s.billing(req, "");
+  auto pick = [&](const char* key, const std::vector<std::string>& allowed, std::string& out) {
+    if (auto text = r.string(req, key, "", false)) {
+      const std::string v = lower(*text);
+      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+        r.fail("unknown_name", std::string("/") + key, "expected one of " + names_of(allowed) + ", got \"" + *text + "\"");
+      } else {
+        out = v;
+      }
+    }
+  };
+  pick("framework", {"pytorch", "tensorflow", "jax", "other"}, in.framework);
+  pick("model_kind", {"transformer", "cnn", "mixed", "simple"}, in.model_kind);
+  pick("goal", {"cost", "performance", "balanced", "flexibility", "experimentation"}, in.goal);
+  in.latency_ms = r.number(req, "latency_ms", "", false, {0, 3.6e6, true});
+  in.edge = r.boolean(req, "edge", "", false).value_or(false);
+  in.batch = r.boolean(req, "batch", "", false).value_or(false);
+  if (!model || !workload || !in.precision || !billed || !r.ok()) return nullptr;
+  in.model = *model;
+  in.workload = *workload;
+  in.billing = *billed;
+  return decide(catalog, in);
+}
+
 Json workload_summary(const Workload& w) {
   Json j;
   j["id"] = w.id;
@@ -797,6 +828,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
         "pricing", "spot_share", "priority", "providers"}},
       {"workload", {"id"}},
       {"plan", {"plan"}},
+      {"decide",
+       {"model", "workload", "precision", "framework", "model_kind", "goal", "latency_ms", "edge", "batch",
+        "hours_per_month", "schedule", "use_spot", "pricing", "spot_share"}},
       {"placement",
        {"models", "instance", "gpus", "providers", "max_instances", "hours_per_month", "schedule",
         "use_spot", "pricing", "spot_share"}},
@@ -866,6 +900,7 @@ Json Analyzer::analyze(const Json& request) const {
     else if (q == "workload") result = answer_workload(*catalog_, s, request);
     else if (q == "plan") result = answer_plan(*catalog_, s, request);
     else if (q == "placement") result = answer_placement(*catalog_, s, request);
+    else if (q == "decide") result = answer_decide(*catalog_, s, request);
     else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
     else if (q == "workloads") result = answer_workloads(*catalog_);
     else if (q == "catalog") result = answer_catalog(*catalog_, s, request);

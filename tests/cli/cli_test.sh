@@ -86,5 +86,7 @@ check "plan table" grep -q "Cheapest provider mix" <("$bin" --config "$tmp/seed0
 echo '{"environments": []}' >"$tmp/plan.json"
 check "a bad plan exits 3" test "$(exit_code "$bin" plan "$tmp/plan.json")" = 3
 
+check "decide table" grep -q "Budget Conscious + PyTorch" <("$bin" decide --params-b 13 --workload training --precision bf16 --goal cost)
+
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0
