@@ -262,6 +262,13 @@ class Session {
     q.precision = precision(request_, "", true);
     auto billed = billing(request_, "");
     q.providers = providers(request_, "");
+    q.kinds = r_.strings(request_, "kinds", "", false);
+    for (std::size_t i = 0; i < q.kinds.size(); ++i) {
+      static const std::vector<std::string> kKinds{"gpu", "trainium", "inferentia", "cpu"};
+      if (std::find(kKinds.begin(), kKinds.end(), q.kinds[i]) == kKinds.end()) {
+        r_.fail("unknown_name", "/kinds/" + std::to_string(i), "expected one of " + names_of(kKinds) + ", got \"" + q.kinds[i] + "\"");
+      }
+    }
     if (with_priority) {
       if (auto text = r_.string(request_, "priority", "", false)) {
         if (auto p = parse_priority(*text)) {
@@ -822,10 +829,10 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
       {"performance", {"workload", "precision", "instances"}},
       {"recommend",
        {"model", "workload", "precision", "hours_per_month", "schedule", "use_spot", "pricing",
-        "spot_share", "priority", "families", "providers", "max_usd_per_month", "min_gpus", "limit"}},
+        "spot_share", "priority", "families", "providers", "kinds", "max_usd_per_month", "min_gpus", "limit"}},
       {"migrate",
        {"current", "model", "workload", "precision", "hours_per_month", "schedule", "use_spot",
-        "pricing", "spot_share", "priority", "providers"}},
+        "pricing", "spot_share", "priority", "providers", "kinds"}},
       {"workload", {"id"}},
       {"plan", {"plan"}},
       {"decide",

@@ -81,6 +81,19 @@ void compare_with_current(const Question& q, const Candidate& current, Candidate
   } else if (it.name != cur.name) {
     c.reasons.push_back("same family, different size: " + cur.name + " -> " + it.name);
   }
+  if (it.accelerator_kind != cur.accelerator_kind) {
+    complexity = 2;
+    c.reasons.push_back(it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia"
+                            ? "moves to AWS Neuron hardware: PyTorch or TensorFlow only, and a compile "
+                              "step before the first run (seed 002)"
+                            : "moves from " + cur.accelerator_kind + " to " + it.accelerator_kind +
+                                  " hardware: new runtime, new performance profile");
+  }
+  if (it.provider != cur.provider) {
+    complexity = std::max(complexity, 1);
+    c.reasons.push_back("moves from " + cur.provider + " to " + it.provider +
+                        ": new account, network, images and data transfer");
+  }
   if (c.placement.instance_count > 1) {
     complexity = 2;
     c.reasons.push_back("spans " + std::to_string(c.placement.instance_count) +
@@ -207,6 +220,19 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       continue;
     }
     const InstanceType& sample = catalog.instances[family.instances.front()];
+    const std::string& kind = sample.accelerator_kind;
+    if (!q.kinds.empty()) {
+      if (std::find(q.kinds.begin(), q.kinds.end(), kind) == q.kinds.end()) continue;
+    } else if (kind == "cpu") {
+      rec.excluded.push_back({family.key, "CPU-only: add \"cpu\" to kinds to rank CPU instances"});
+      continue;
+    } else if (kind == "trainium" && q.workload == WorkloadType::kInference) {
+      rec.excluded.push_back({family.key, "Trainium is built for training; add \"trainium\" to kinds to rank it"});
+      continue;
+    } else if (kind == "inferentia" && q.workload != WorkloadType::kInference) {
+      rec.excluded.push_back({family.key, "Inferentia serves inference only"});
+      continue;
+    }
     if (!catalog.precision_native(*q.precision, sample)) {
       rec.excluded.push_back({family.key, q.precision->name + " is not supported natively by " +
                                               family.gpu_type +
@@ -286,6 +312,7 @@ MigrationReport migration_report(const Catalog& catalog, const Question& q,
   report.current = evaluate(catalog, q, current, need);
   Question scoped = q;
   if (scoped.providers.empty()) scoped.providers.push_back(current.instance->provider);
+  if (scoped.kinds.empty()) scoped.kinds.push_back(current.instance->accelerator_kind);
   report.current.sizing = "current";
   report.current.performance_ratio = 1.0;
   report.options = recommend(catalog, scoped, &report.current);

@@ -5,8 +5,8 @@
 //   'B' <gpu_instances> SEP <model_config> SEP <workloads> [SEP <request>]
 //        Mode B: fuzz the catalogs. Each of the (up to) three parts replaces that catalog text; an
 //        EMPTY part keeps the shipped file. An Analyzer is built over them and asked a fixed set of
-//        requests (validate, catalog, workloads, fit, cost, performance, recommend, migrate, every
-//        workload and workload set of the loaded catalog) plus the optional 4th part as a request.
+//        requests (validate, catalog, workloads, precisions, fit, cost, performance, recommend,
+//        migrate, decide, placement, plan, every workload and workload set of the loaded catalog) plus the optional 4th part as a request.
 //   anything else
 //        Mode A (most inputs): the rest of the input is one request, answered by a static Analyzer
 //        built once over the shipped catalogs.
@@ -165,6 +165,13 @@ const std::vector<std::string>& fixed_requests() {
       R"({"question": "recommend", "model": {"params_b": 13}, "workload": "inference", "precision": "fp16", "priority": "cost", "limit": 5})",
       R"({"question": "recommend", "model": {"size": "large"}, "workload": "fine_tuning", "precision": "fp8", "priority": "balanced", "use_spot": true})",
       R"({"question": "migrate", "current": {"instance": "P4d", "gpus": 8}, "model": {"size": "large"}, "workload": "training", "precision": "bf16", "hours_per_month": 500, "use_spot": true, "priority": "performance"})",
+      R"({"question": "cost", "instance": "g5.xlarge", "gpus": 3, "schedule": {"hours_per_week": 40, "weeks_per_month": 4}, "pricing": "mixed", "spot_share": 0.5})",
+      R"({"question": "cost", "instance": "G6", "gpus": 2, "schedule": {"hours_per_day": 8, "days_per_month": 22}, "pricing": "reserved_1y"})",
+      R"({"question": "decide", "model": {"params_b": 13}, "workload": "training", "precision": "bf16", "goal": "cost"})",
+      R"({"question": "decide", "model": {"params_b": 1}, "workload": "inference", "precision": "fp16", "latency_ms": 8, "goal": "performance"})",
+      R"({"question": "placement", "models": [{"name": "a", "memory_gb": 10}, {"name": "b", "memory_gb": 2}, {"name": "c", "model": {"params_b": 7}, "workload": "inference", "precision": "fp16"}], "instance": "g5.12xlarge"})",
+      R"({"question": "placement", "models": [{"name": "a", "memory_gb": 60}, {"name": "b", "model": {"size": "medium"}, "workload": "inference", "precision": "fp8"}], "use_spot": true})",
+      R"({"question": "plan", "plan": {"name": "p", "environments": [{"name": "dev", "workloads": [{"name": "w", "instance": "g4dn.xlarge", "count": 2, "schedule": {"hours_per_day": 8, "days_per_month": 22}, "pricing": "on_demand"}, {"name": "t", "instance": "P5", "count": 1, "schedule": {"always_on": true}, "pricing": "spot"}]}]}})",
   };
   return kRequests;
 }

@@ -44,6 +44,10 @@ struct Question {
   Priority priority = Priority::kCost;
   std::vector<std::string> families;   // empty = all
   std::vector<std::string> providers;  // empty = all (a migration defaults to the current one)
+  // Accelerator kinds (gpu, trainium, inferentia, cpu). Empty = the accelerators that suit the
+  // workload (Trainium trains, Inferentia serves; CPU only when asked); a migration defaults to
+  // the current kind.
+  std::vector<std::string> kinds;
   std::optional<double> max_usd_per_month;
   double min_gpus = 0;
 };
