@@ -1,6 +1,7 @@
 // gpufleet: the native CLI. Parses arguments into a request, asks the Analyzer, prints the answer.
 
 #include <cstdlib>
+#include <unistd.h>
 #include <iostream>
 #include <iterator>
 
@@ -88,7 +89,13 @@ int main(int argc, char** argv) {
   bool as_json = false;
   app.add_option("--config", config_dir, "catalog directory (gpu_instances.json, model_config.json, workloads.json)")
       ->capture_default_str();
-  app.add_flag("--json", as_json, "print the exact JSON response");
+  app.add_flag("--json", as_json, "print the exact JSON response (same as --format json)");
+  std::string format = "table";
+  app.add_option("--format", format, "table | json | csv | markdown")
+      ->check(CLI::IsMember({"table", "json", "csv", "markdown"}))
+      ->capture_default_str();
+  bool no_colour = false;
+  app.add_flag("--no-color", no_colour, "no ANSI colour even on a terminal (NO_COLOR is honoured too)");
   app.require_subcommand(0, 1);
   app.footer("With no command, runs the basic_demos workload set.\nExit codes: 0 ok, 2 usage error, 3 invalid catalog or request.");
 
@@ -208,6 +215,13 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
+  if (format == "json") as_json = true;
+  gpufleet::cli::PrintOptions print_options;
+  print_options.format = format == "csv"        ? gpufleet::cli::Format::kCsv
+                         : format == "markdown" ? gpufleet::cli::Format::kMarkdown
+                                                : gpufleet::cli::Format::kTable;
+  print_options.colour = !no_colour && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO) &&
+                         format == "table";
 
   auto need_model = [](const ModelArgs& m) {
     if (!m.given()) throw CLI::RequiredError("--size or --params-b");
@@ -276,7 +290,7 @@ int main(int argc, char** argv) {
       if (as_json) {
         std::cout << response.dump(2) << "\n";
       } else {
-        gpufleet::cli::print(std::cout, std::cerr, response);
+        gpufleet::cli::print(std::cout, std::cerr, response, print_options);
       }
       return response.value("ok", false) ? kExitOk : kExitInvalid;
     } else if (*placement) {
@@ -334,7 +348,7 @@ int main(int argc, char** argv) {
   if (as_json) {
     std::cout << response.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {
-    gpufleet::cli::print(std::cout, std::cerr, response);
+    gpufleet::cli::print(std::cout, std::cerr, response, print_options);
   }
   return response.value("ok", false) ? kExitOk : kExitInvalid;
 }

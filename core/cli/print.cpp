@@ -1,6 +1,7 @@
 #include "print.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -10,6 +11,9 @@ namespace {
 
 using Row = std::vector<std::string>;
 
+PrintOptions g_options;  // set once per print() call; the CLI prints one response per run
+std::ostream* g_tables = nullptr;  // CSV: where tables go while the prose is discarded
+
 std::string num(const Json& value, int decimals = 2) {
   if (!value.is_number()) return "-";
   char buf[64];
@@ -18,8 +22,9 @@ std::string num(const Json& value, int decimals = 2) {
 }
 
 std::string money(const Json& value) {
-  if (!value.is_number()) return "n/a";
+  if (!value.is_number()) return g_options.format == Format::kCsv ? "" : "n/a";
   const double x = value.get<double>();
+  if (g_options.format == Format::kCsv) return num(value, 2);  // machine-readable: no $ or commas
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.2f", x < 0 ? -x : x);
   std::string digits = buf, whole = digits.substr(0, digits.find('.')), grouped;
@@ -36,7 +41,52 @@ std::string text(const Json& value) {
   return value.dump();
 }
 
-void table(std::ostream& out, const Row& header, const std::vector<Row>& rows) {
+std::string csv_field(const std::string& field) {
+  if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
+  std::string quoted = "\"";
+  for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+std::string md_field(const std::string& field) {
+  std::string out;
+  for (char c : field) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string paint(const std::string& text, const char* colour) {
+  return g_options.colour ? std::string("\x1b[") + colour + "m" + text + "\x1b[0m" : text;
+}
+
+void table(std::ostream& prose_out, const Row& header, const std::vector<Row>& rows) {
+  std::ostream& out = g_tables ? *g_tables : prose_out;
+  if (g_options.format == Format::kCsv) {
+    static int tables_written = 0;
+    if (tables_written++ > 0) out << "\r\n";  // a blank line between tables
+    for (const Row* row : {&header}) {
+      for (std::size_t c = 0; c < row->size(); ++c) out << (c ? "," : "") << csv_field((*row)[c]);
+      out << "\r\n";
+    }
+    for (const auto& row : rows) {
+      for (std::size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_field(row[c]);
+      out << "\r\n";
+    }
+    return;
+  }
+  if (g_options.format == Format::kMarkdown) {
+    out << "\n|";
+    for (const auto& h : header) out << " " << md_field(h) << " |";
+    out << "\n|";
+    for (std::size_t c = 0; c < header.size(); ++c) out << " --- |";
+    out << "\n";
+    for (const auto& row : rows) {
+      out << "|";
+      for (const auto& f : row) out << " " << md_field(f) << " |";
+      out << "\n";
+    }
+    out << "\n";
+    return;
+  }
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
   for (const auto& row : rows)
@@ -103,7 +153,7 @@ void print_migration(std::ostream& out, const Json& r) {
       }
     }
   }
-  for (const auto& w : r["warnings"]) out << "WARNING: " << text(w) << "\n";
+  for (const auto& w : r["warnings"]) out << paint("WARNING", "33;1") << ": " << text(w) << "\n";
 }
 
 void print_workload(std::ostream& out, const Json& w) {
@@ -125,7 +175,8 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     }
     table(out, {"precision", "bytes/param", "weights", "native on"}, rows);
   } else if (question == "fit") {
-    out << text(r["placement"]["instance"]) << ": " << text(r["status"]) << "\n";
+    out << text(r["placement"]["instance"]) << ": "
+        << paint(text(r["status"]), r["status"] == "FITS" ? "32;1" : "31;1") << "\n";
     if (r["placement"].contains("note")) out << "  " << text(r["placement"]["note"]) << "\n";
     print_memory(out, r["memory"]);
     const Json& f = r["fit"];
@@ -279,13 +330,22 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
 
 }  // namespace
 
-void print(std::ostream& out, std::ostream& err, const Json& response) {
+void print(std::ostream& out, std::ostream& err, const Json& response, const PrintOptions& options) {
+  g_options = options;
   if (!response.value("ok", false)) {
     for (const auto& e : response["errors"]) {
-      err << "error [" << text(e["code"]) << "] " << text(e["file"]);
+      err << paint("error", "31;1") << " [" << text(e["code"]) << "] " << text(e["file"]);
       if (!e["path"].get<std::string>().empty()) err << " at " << text(e["path"]);
       err << ": " << text(e["message"]) << "\n";
     }
+    return;
+  }
+  if (options.format == Format::kCsv) {
+    // CSV carries the tables only: the prose goes to a stream nobody reads.
+    std::ostringstream prose;
+    g_tables = &out;
+    print_result(prose, response["question"].get<std::string>(), response["result"]);
+    g_tables = nullptr;
     return;
   }
   print_result(out, response["question"].get<std::string>(), response["result"]);

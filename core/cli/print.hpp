@@ -7,6 +7,14 @@
 
 namespace gpufleet::cli {
 
-void print(std::ostream& out, std::ostream& err, const Json& response);
+enum class Format { kTable, kCsv, kMarkdown };
+
+struct PrintOptions {
+  Format format = Format::kTable;
+  bool colour = false;  // ANSI colour for status words (only on a terminal)
+};
+
+// Tables and prose; CSV prints the tables only (RFC 4180), Markdown prints pipe tables.
+void print(std::ostream& out, std::ostream& err, const Json& response, const PrintOptions& options = {});
 
 }  // namespace gpufleet::cli

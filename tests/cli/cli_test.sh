@@ -88,5 +88,19 @@ check "a bad plan exits 3" test "$(exit_code "$bin" plan "$tmp/plan.json")" = 3
 
 check "decide table" grep -q "Budget Conscious + PyTorch" <("$bin" decide --params-b 13 --workload training --precision bf16 --goal cost)
 
+"$bin" --format csv recommend --params-b 13 --workload inference >"$tmp/out"
+check "--format csv parses back with a header and numeric monthly costs" python3 - "$tmp/out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0][0] == "instance" and rows[0][4] == "monthly", rows[0]
+assert len(rows) > 3
+for r in rows[1:]:
+    float(r[4])
+PY
+check "--format markdown prints pipe tables" grep -q "^| FP16 | 2 | 70 GB |" <("$bin" --format markdown precisions --size medium)
+check "--format json equals --json" test "$("$bin" --format json precisions --size small | md5sum)" = "$("$bin" --json precisions --size small | md5sum)"
+check "no colour when not a terminal" test "$(grep -c $'\x1b' <("$bin" fit --size small --instance G6e))" = 0
+check "--format rejects unknown values" test "$(exit_code "$bin" --format yaml precisions --size small)" = 2
+
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0
