@@ -107,6 +107,11 @@ void resolve_gpu(const Catalog& catalog, double bandwidth_factor, InstanceType& 
     it.memory_per_gpu_bytes = it.ram_gib.value_or(0) * kGiB;
     return;
   }
+  if (it.gpus > 0 && it.gpus < 1) {
+    // A GPU partition is one device with the partition's memory and its share of the throughput.
+    it.gpu_fraction = it.gpus;
+    it.gpus = 1;
+  }
   if (it.usable_memory_mib) {
     it.memory_per_gpu_bytes = *it.usable_memory_mib * kMiB;
     it.memory_is_usable_figure = true;

@@ -11,7 +11,7 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
   const double gpus = placement.gpus;
   // Several GPUs share one model: scaling is limited by the interconnect; across instances the
   // network limits it again.
-  double scaling = gpus > 1 ? it.interconnect_multiplier : 1.0;
+  double scaling = (gpus > 1 ? it.interconnect_multiplier : 1.0) * it.gpu_fraction;
   if (placement.instance_count > 1) scaling *= it.interconnect_multiplier;
   char text[256];
   if (workload == WorkloadType::kInference) {

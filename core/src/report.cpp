@@ -45,6 +45,7 @@ Json placement(const Placement& p) {
   j["gpu_type"] = it.gpu_type;
   j["gpus_used"] = round_to(p.gpus, 3);
   j["gpus_per_instance"] = round_to(it.gpus, 3);
+  if (it.gpu_fraction < 1) j["gpu_fraction"] = round_to(it.gpu_fraction, 3);
   j["instance_count"] = p.instance_count;
   j["memory_per_gpu_gb"] = gb(it.memory_per_gpu_bytes);
   j["memory_per_gpu_basis"] =

@@ -46,7 +46,8 @@ struct InstanceType {
   std::string region = "us-east-1";
   std::string accelerator_kind = "gpu";  // gpu | trainium | inferentia | cpu (the host is one device)
   std::vector<std::string> price_flags;  // faults found on load (spot_not_below_on_demand, ...)
-  double gpus = 0;         // GPUs per instance
+  double gpus = 0;         // GPUs per instance (a fractional GPU counts as one device)
+  double gpu_fraction = 1;  // share of one physical GPU per device (AWS g6f sells 1/4 and 1/2 L4)
   double vcpus = 0;
   std::optional<double> ram_gib;
   std::optional<double> on_demand_usd_per_hour;  // per instance-hour; absent = unknown
