@@ -299,9 +299,11 @@ Json ok(const Catalog& catalog, const std::string& question, Json result) {
   j["ok"] = true;
   j["question"] = question;
   Json info;
-  info["name"] = catalog.info.value("name", "");
-  info["version"] = catalog.info.value("version", "");
-  info["date"] = catalog.info.value("date", "");
+  // catalog_info is optional and user-edited: read only the strings that are there.
+  for (const char* key : {"name", "version", "date"}) {
+    auto it = catalog.info.is_object() ? catalog.info.find(key) : catalog.info.end();
+    info[key] = catalog.info.is_object() && it != catalog.info.end() && it->is_string() ? it->get<std::string>() : "";
+  }
   j["catalog"] = info;
   j["result"] = std::move(result);
   return j;

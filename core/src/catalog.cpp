@@ -20,6 +20,7 @@ constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kBandwidthFactorReferenceGbPerS = 8000.0;
 constexpr double kMaxPriceUsdPerHour = 10000.0;
 constexpr double kMaxGpusPerInstance = 64.0;
+constexpr double kMinGpusPerInstance = 0.01;  // fractional GPUs: AWS sells down to 1/8 of an L4
 constexpr double kMaxHoursPerMonth = 744.0;  // 31 days x 24 h
 
 
@@ -70,7 +71,7 @@ void read_instance_fields(const Reader& r, const Json& obj, const std::string& p
                           const Catalog& catalog, bool is_family, InstanceType& it) {
   const bool cpu = it.accelerator_kind == "cpu";
   if (auto gpus = r.number(obj, "gpus_per_instance", path, is_family || !it.gpus,
-                           {0, kMaxGpusPerInstance, !cpu})) {
+                           {cpu ? 0 : kMinGpusPerInstance, kMaxGpusPerInstance})) {
     it.gpus = *gpus;
   }
   if (auto vcpus = r.number(obj, "vcpus", path, is_family, {0, 4096})) it.vcpus = *vcpus;
@@ -236,7 +237,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
     flagship.interconnect_multiplier =
         r.number(value, "interconnect_multiplier", path, true, {0, 1}).value_or(1);
     const double factor =
-        r.number(value, "memory_bandwidth_factor", path, true, {0, 10, true}).value_or(0);
+        r.number(value, "memory_bandwidth_factor", path, true, {0, 10}).value_or(0);  // 0 = unknown
     resolve_gpu(catalog, factor, flagship);
 
     if (!claim(key, path)) continue;

@@ -9,7 +9,8 @@ namespace {
 
 int instances_for(const InstanceType& it, double gpus) {
   if (it.gpus <= 0) return 1;
-  return std::max(1, static_cast<int>(std::ceil(gpus / it.gpus - 1e-9)));
+  // Bounded: request GPU counts are at most 4096 and catalog counts at least kMinGpusPerInstance.
+  return static_cast<int>(std::clamp(std::ceil(gpus / it.gpus - 1e-9), 1.0, 1e6));
 }
 
 std::string number_text(double x, int decimals) {

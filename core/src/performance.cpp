@@ -41,6 +41,12 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
                   tflops, which.c_str(), scaling);
   }
   perf.basis = text;
+  if (perf.score <= 0) {
+    perf.score = 0;
+    perf.basis = "not estimated: the catalog has no " +
+                 std::string(workload == WorkloadType::kInference ? "memory bandwidth" : "compute") +
+                 " figure for " + it.gpu_type;
+  }
   return perf;
 }
 

@@ -31,7 +31,9 @@ Packing pack(const InstanceType& instance, int instance_count, const std::vector
       }
     } else if (capacity > 0) {
       // Needs several whole GPUs of one instance, empty ones, side by side.
-      const int need = static_cast<int>(std::ceil(m->bytes / capacity));
+      const double gpus_needed = std::ceil(m->bytes / capacity);
+      const int need = gpus_needed > static_cast<double>(p.gpus.size()) ? static_cast<int>(p.gpus.size()) + 1
+                                                                       : static_cast<int>(gpus_needed);
       for (int i = 0; i < instance_count && !placed; ++i) {
         std::vector<GpuSlot*> free;
         for (auto& slot : p.gpus) {

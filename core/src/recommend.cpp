@@ -37,13 +37,30 @@ std::string report_seconds(double seconds) {
   return buf;
 }
 
+std::string usd_free_gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+
+std::string report_count(double gpus) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", gpus);
+  return buf;
+}
+
 int level(const std::string& name) { return name == "high" ? 2 : name == "medium" ? 1 : 0; }
 const char* level_name(int level) { return level >= 2 ? "high" : level == 1 ? "medium" : "low"; }
 
-// Higher is better for the priority; unpriced candidates sort last.
+// Higher is better for the priority; unpriced candidates sort last, and so do candidates whose
+// performance is unknown (score 0) when the priority needs it.
 bool better(Priority priority, const Candidate& a, const Candidate& b) {
   const bool pa = a.cost.usd_per_month.has_value(), pb = b.cost.usd_per_month.has_value();
   if (pa != pb) return pa;
+  if (priority != Priority::kCost) {
+    const bool ka = a.performance.score > 0, kb = b.performance.score > 0;
+    if (ka != kb) return ka;
+  }
   const double ca = a.cost.usd_per_month.value_or(0), cb = b.cost.usd_per_month.value_or(0);
   const double sa = a.performance.score, sb = b.performance.score;
   switch (priority) {
@@ -63,8 +80,11 @@ bool better(Priority priority, const Candidate& a, const Candidate& b) {
 }
 
 void compare_with_current(const Question& q, const Candidate& current, Candidate& c) {
-  if (current.performance.score > 0) {
+  if (current.performance.score > 0 && c.performance.score > 0) {
     c.performance_ratio = c.performance.score / current.performance.score;
+  } else if (c.performance.score <= 0) {
+    c.risk_level = level_name(std::max(level(c.risk_level), 1));
+    c.reasons.push_back(c.performance.basis);
   }
   if (current.cost.usd_per_month && c.cost.usd_per_month && *current.cost.usd_per_month > 0) {
     c.savings_usd_per_month = *current.cost.usd_per_month - *c.cost.usd_per_month;
@@ -251,6 +271,18 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
     for (const auto& [gpus, sizing] : sizings) {
       Placement p = place_in_family(catalog, family, gpus);
       if (!p.instance) continue;
+      if (p.instance->gpu_fraction < 1 && gpus > 1) {
+        rec.excluded.push_back({family.key, "a fractional GPU hosts only a model that fits one partition (" +
+                                                usd_free_gb(sample.memory_per_gpu_bytes) + ")"});
+        continue;
+      }
+      if (p.instance_count > 1 && (q.workload == WorkloadType::kInference || p.instance->interconnect_multiplier < 1)) {
+        rec.excluded.push_back({family.key, "needs " + report_count(gpus) + " " + family.gpu_type +
+                                                " across " + std::to_string(p.instance_count) + " x " +
+                                                p.instance->name + "; one model spans instances only for "
+                                                "training on NVSwitch-class families"});
+        continue;
+      }
       if (current && p.instance == current->placement.instance &&
           p.instance_count == current->placement.instance_count) {
         continue;  // the same purchase as the current setup

@@ -236,6 +236,8 @@ Json migration(const Catalog& catalog, const MigrationReport& r, const Question&
     }
     if (c.performance_ratio) {
       summary += " at " + short_number(round_to(*c.performance_ratio, 2)) + "x the performance";
+    } else {
+      summary += "; its performance is not estimated (no datasheet figures in the catalog)";
     }
     rec["summary"] = summary;
   } else {
