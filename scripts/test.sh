@@ -17,6 +17,9 @@ BUILD_DIR="$root/build-asan" BUILD_TYPE=Debug scripts/build.sh -DGPUFLEET_SANITI
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1
 
+echo "== fuzzing the analyzer entry point (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-60} s)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-60}" || status=1
+
 echo "== WebAssembly build and site"
 scripts/stage-site.sh
 

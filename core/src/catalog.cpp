@@ -49,8 +49,8 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
     spec.name = key;
     spec.vendor = r.string(value, "vendor", path, false).value_or("");
     spec.arch = r.string(value, "arch", path, false).value_or("");
-    spec.memory_gb = r.number(value, "memory_gb", path, true, {0, 4096, true}).value_or(0);
-    spec.usable_memory_mib = r.number(value, "usable_memory_mib", path, false, {0, 4194304, true});
+    spec.memory_gb = r.number(value, "memory_gb", path, true, {0.1, 4096}).value_or(0);
+    spec.usable_memory_mib = r.number(value, "usable_memory_mib", path, false, {64, 4194304});
     spec.memory_bandwidth_gb_per_s =
         r.number(value, "memory_bandwidth_gb_per_s", path, false, {0, 1e6, true});
     if (const Json* tflops = r.object(value, "tflops", path, false)) {
@@ -75,7 +75,7 @@ void read_instance_fields(const Reader& r, const Json& obj, const std::string& p
     it.gpus = *gpus;
   }
   if (auto vcpus = r.number(obj, "vcpus", path, is_family, {0, 4096})) it.vcpus = *vcpus;
-  if (auto ram = r.number(obj, "ram_gib", path, cpu && is_family, {0, 65536, cpu})) it.ram_gib = ram;
+  if (auto ram = r.number(obj, "ram_gib", path, cpu && is_family, {cpu ? 0.5 : 0, 65536})) it.ram_gib = ram;
   if (auto model = r.string(obj, "gpu_model", path, false)) {
     if (!catalog.gpus.count(*model)) {
       r.fail("unknown_name", Reader::child(path, "gpu_model"),
@@ -84,10 +84,10 @@ void read_instance_fields(const Reader& r, const Json& obj, const std::string& p
       it.gpu_model = *model;
     }
   }
-  if (auto memory = r.number(obj, "gpu_memory_gb", path, is_family, {0, 4096, !cpu})) {
+  if (auto memory = r.number(obj, "gpu_memory_gb", path, is_family, {cpu ? 0 : 0.1, 4096})) {
     it.gpu_memory_gb = *memory;
   }
-  it.usable_memory_mib = r.number(obj, "usable_memory_mib", path, false, {0, 4194304, true});
+  it.usable_memory_mib = r.number(obj, "usable_memory_mib", path, false, {64, 4194304});
   it.on_demand_usd_per_hour = price(r, obj, "on_demand_cost_per_hour", path);
   it.spot_usd_per_hour = price(r, obj, "spot_cost_per_hour", path);
   it.price_notes = r.string(obj, "price_notes", path, false).value_or("");

@@ -5,8 +5,11 @@
 //   'B' <gpu_instances> SEP <model_config> SEP <workloads> [SEP <request>]
 //        Mode B: fuzz the catalogs. Each of the (up to) three parts replaces that catalog text; an
 //        EMPTY part keeps the shipped file. An Analyzer is built over them and asked a fixed set of
-//        requests (validate, catalog, workloads, precisions, fit, cost, performance, recommend,
-//        migrate, decide, placement, plan, every workload and workload set of the loaded catalog) plus the optional 4th part as a request.
+//        requests (validate, catalog, precisions, fit, performance, recommend, migrate, cost,
+//        workload_set, decide, placement, plan) plus the optional 4th part as one more request.
+//   'C' <gpu_instances> SEP <model_config> SEP <workloads> [SEP <request>]
+//        Mode C: as B, but only the 4th part is asked (validate when there is none); reproducers of
+//        one catalog-dependent fault of one question are written this way.
 //   anything else
 //        Mode A (most inputs): the rest of the input is one request, answered by a static Analyzer
 //        built once over the shipped catalogs.
@@ -23,7 +26,8 @@
 //   * no number anywhere in the answer is NaN or +-Infinity. nlohmann_json dumps a non-finite
 //     double as `null`, so the check walks the Json the analyzer built BEFORE it is dumped: the
 //     request is parsed exactly as analyze_json does (detail::parse_checked) and Analyzer::analyze
-//     is called on it; the dump of that Json must equal analyze_json's text (determinism);
+//     is called on it; in mode A (and for mode B's extra request) analyze_json is also called and
+//     its text must equal the dump of that Json (the real entry point, and determinism);
 //   * no "internal_error" (an exception escaped the analysis and was caught by the last-resort
 //     handler) unless GPUFLEET_FUZZ_ALLOW_INTERNAL=1.
 
@@ -49,11 +53,12 @@ namespace {
 
 constexpr std::string_view kSep = "\n@@\n";
 constexpr char kModeCatalog = 'B';
+constexpr char kModeCatalogOneRequest = 'C';
 
 gpufleet::CatalogSources g_shipped;
 const gpufleet::Analyzer* g_analyzer = nullptr;  // built once, lives for the process
 bool g_allow_internal = false;
-bool g_verbose = false;  // GPUFLEET_FUZZ_VERBOSE=1: say whether each mode-B catalog loads
+bool g_verbose = false;  // GPUFLEET_FUZZ_VERBOSE=1: say whether each catalog loads and each answer is ok
 
 [[noreturn]] void fail(const char* what, const std::string& request, const std::string& answer) {
   std::fprintf(stderr, "\n=== gpufleet fuzz invariant violated: %s\n", what);
@@ -134,49 +139,54 @@ void check_answer_text(const std::string& request, const std::string& answer) {
   }
 }
 
-// Asks one request the way every door does, and checks the answer.
-void ask(const gpufleet::Analyzer& analyzer, const std::string& request) {
-  const std::string answer = analyzer.analyze_json(request);
-  check_answer_text(request, answer);
-
-  // Mirror analyze_json to see the Json before it is dumped (NaN/Inf would print as null).
+// Asks one request and checks the answer. The analysis runs through the same steps as
+// Analyzer::analyze_json (parse_checked, analyze, dump) so that the Json can be inspected for
+// NaN/Infinity before dumping turns them into null. With `entry_point`, analyze_json itself is
+// also called and its text must be identical (determinism, and the real entry point is the one
+// checked); mode B skips that second evaluation to afford more catalog mutations per second.
+void ask(const gpufleet::Analyzer& analyzer, const std::string& request, bool entry_point) {
   gpufleet::Errors errors;
   auto parsed = gpufleet::detail::parse_checked(request, "request", gpufleet::detail::kRequestLimits, errors);
   const gpufleet::Json response = parsed ? analyzer.analyze(*parsed) : gpufleet::errors_response(errors);
+  const std::string answer = response.dump(2, ' ', false, gpufleet::Json::error_handler_t::replace);
   std::string where;
   if (find_non_finite(response, where)) {
     fail(("non-finite number in the answer at " + where).c_str(), request, answer);
   }
-  const std::string again = response.dump(2, ' ', false, gpufleet::Json::error_handler_t::replace);
-  if (again != answer) fail("answer is not deterministic (second evaluation differs)", request, answer);
+  check_answer_text(request, answer);
+  if (g_verbose) {
+    const bool ok = response.value("ok", false);
+    std::fprintf(stderr, "fuzz_analyzer: %s %.70s\n",
+                 ok ? "ok   " : ("error " + response["errors"][0].value("code", std::string()) + " " +
+                              response["errors"][0].value("path", std::string())).c_str(),
+                 request.c_str());
+  }
+  if (entry_point) {
+    const std::string real = analyzer.analyze_json(request);
+    if (real != answer) fail("analyze_json differs from a second evaluation (not deterministic)", request, real);
+  }
 }
 
-// The fixed requests of mode B, plus one per workload and workload set of the loaded catalog.
+// The fixed requests of mode B: one of each kind that reads the catalog differently.
 const std::vector<std::string>& fixed_requests() {
   static const std::vector<std::string> kRequests = {
       R"({"question": "validate"})",
       R"({"question": "catalog", "section": "all"})",
-      R"({"question": "workloads"})",
       R"({"question": "precisions", "model": {"size": "medium"}})",
       R"({"question": "fit", "model": {"size": "small"}, "workload": "inference", "precision": "fp16", "instance": "G6e", "gpus": 1})",
-      R"({"question": "fit", "model": {"params_b": 70}, "workload": "training", "precision": "bf16", "instance": "p5.48xlarge", "gpus": 16})",
-      R"({"question": "cost", "instance": "P5", "gpus": 8, "hours_per_month": 500})",
-      R"({"question": "performance", "workload": "training", "precision": "bf16", "instances": [{"instance": "P4d", "gpus": 8}, {"instance": "P5", "gpus": 8}, {"instance": "G6e", "gpus": 1}]})",
-      R"({"question": "recommend", "model": {"params_b": 13}, "workload": "inference", "precision": "fp16", "priority": "cost", "limit": 5})",
+      R"({"question": "performance", "workload": "training", "precision": "bf16", "instances": [{"instance": "P5", "gpus": 8}, {"instance": "G6e", "gpus": 1}, {"instance": "G6e", "gpus": 3}]})",
       R"({"question": "recommend", "model": {"size": "large"}, "workload": "fine_tuning", "precision": "fp8", "priority": "balanced", "use_spot": true})",
-      R"({"question": "migrate", "current": {"instance": "P4d", "gpus": 8}, "model": {"size": "large"}, "workload": "training", "precision": "bf16", "hours_per_month": 500, "use_spot": true, "priority": "performance"})",
-      R"({"question": "cost", "instance": "g5.xlarge", "gpus": 3, "schedule": {"hours_per_week": 40, "weeks_per_month": 4}, "pricing": "mixed", "spot_share": 0.5})",
-      R"({"question": "cost", "instance": "G6", "gpus": 2, "schedule": {"hours_per_day": 8, "days_per_month": 22}, "pricing": "reserved_1y"})",
+      R"({"question": "migrate", "current": {"instance": "P5", "gpus": 8}, "model": {"size": "large"}, "workload": "training", "precision": "bf16", "hours_per_month": 500, "use_spot": true, "priority": "performance"})",
+      R"({"question": "cost", "instance": "G6e", "gpus": 3, "schedule": {"hours_per_week": 40, "weeks_per_month": 4}, "pricing": "mixed", "spot_share": 0.5})",
+      R"({"question": "workload_set", "id": "comprehensive_suite"})",
       R"({"question": "decide", "model": {"params_b": 13}, "workload": "training", "precision": "bf16", "goal": "cost"})",
-      R"({"question": "decide", "model": {"params_b": 1}, "workload": "inference", "precision": "fp16", "latency_ms": 8, "goal": "performance"})",
-      R"({"question": "placement", "models": [{"name": "a", "memory_gb": 10}, {"name": "b", "memory_gb": 2}, {"name": "c", "model": {"params_b": 7}, "workload": "inference", "precision": "fp16"}], "instance": "g5.12xlarge"})",
       R"({"question": "placement", "models": [{"name": "a", "memory_gb": 60}, {"name": "b", "model": {"size": "medium"}, "workload": "inference", "precision": "fp8"}], "use_spot": true})",
-      R"({"question": "plan", "plan": {"name": "p", "environments": [{"name": "dev", "workloads": [{"name": "w", "instance": "g4dn.xlarge", "count": 2, "schedule": {"hours_per_day": 8, "days_per_month": 22}, "pricing": "on_demand"}, {"name": "t", "instance": "P5", "count": 1, "schedule": {"always_on": true}, "pricing": "spot"}]}]}})",
+      R"({"question": "plan", "plan": {"name": "p", "environments": [{"name": "dev", "workloads": [{"name": "w", "instance": "G6e", "count": 2, "schedule": {"hours_per_day": 8, "days_per_month": 22}, "pricing": "on_demand"}, {"name": "t", "instance": "P5", "count": 1, "schedule": {"always_on": true}, "pricing": "spot"}]}]}})",
   };
   return kRequests;
 }
 
-void run_catalog_mode(std::string_view rest) {
+void run_catalog_mode(std::string_view rest, bool fixed_set) {
   std::vector<std::string_view> parts;
   while (parts.size() < 3) {
     const std::size_t at = rest.find(kSep);
@@ -208,20 +218,16 @@ void run_catalog_mode(std::string_view rest) {
     }
     std::fprintf(stderr, "\n");
   }
-  for (const auto& request : fixed_requests()) ask(analyzer, request);
-  if (const gpufleet::Catalog* catalog = analyzer.catalog()) {
-    std::size_t n = 0;
-    for (const auto& w : catalog->workloads) {
-      if (++n > 16) break;
-      ask(analyzer, gpufleet::Json{{"question", "workload"}, {"id", w.id}}.dump());
-    }
-    n = 0;
-    for (const auto& [id, members] : catalog->workload_sets) {
-      if (++n > 8) break;
-      ask(analyzer, gpufleet::Json{{"question", "workload_set"}, {"id", id}}.dump());
-    }
+  if (!fixed_set) {
+    ask(analyzer, extra_request.empty() ? fixed_requests().front() : extra_request, true);
+    return;
   }
-  if (!extra_request.empty()) ask(analyzer, extra_request);
+  if (analyzer.catalog_ok()) {
+    for (const auto& request : fixed_requests()) ask(analyzer, request, false);
+  } else {
+    ask(analyzer, fixed_requests().front(), false);  // every question gets the same catalog errors
+  }
+  if (!extra_request.empty()) ask(analyzer, extra_request, true);
 }
 
 }  // namespace
@@ -251,10 +257,10 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   const std::string_view rest(reinterpret_cast<const char*>(data) + 1, size - 1);
-  if (data[0] == kModeCatalog) {
-    run_catalog_mode(rest);
+  if (data[0] == kModeCatalog || data[0] == kModeCatalogOneRequest) {
+    run_catalog_mode(rest, data[0] == kModeCatalog);
   } else {
-    ask(*g_analyzer, std::string(rest));
+    ask(*g_analyzer, std::string(rest), true);
   }
   return 0;
 }
