@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <iostream>
 #include <iterator>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -74,6 +75,25 @@ struct BillingArgs {
     if (!providers.empty()) request["providers"] = providers;
   }
 };
+
+// The text of FILE, or of standard input for "-"; nullopt (after saying so) when unreadable.
+std::optional<std::string> read_input(const std::string& file) {
+  std::string text;
+  if (file == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else if (!gpufleet::cli::read_text(file, text)) {
+    std::cerr << "gpufleet: cannot read " << file << "\n";
+    return std::nullopt;
+  }
+  return text;
+}
+
+// One raw request against the catalogs of config_dir: the answer text, or the file errors.
+std::string ask_raw(const std::string& config_dir, const std::string& request) {
+  auto files = gpufleet::cli::read_catalog_dir(config_dir);
+  if (!files.errors.empty()) return gpufleet::errors_response(files.errors).dump(2);
+  return gpufleet::Analyzer(files.sources).analyze_json(request);
+}
 
 std::string default_config_dir() {
   if (const char* env = std::getenv("GPUFLEET_CONFIG")) return env;
@@ -229,21 +249,10 @@ int main(int argc, char** argv) {
   };
   try {
     if (*analyze) {
-      std::string text;
-      if (request_file == "-") {
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-      } else if (!gpufleet::cli::read_text(request_file, text)) {
-        std::cerr << "gpufleet: cannot read " << request_file << "\n";
-        return kExitInvalid;
-      }
-      // Raw door: the request text goes to the analyzer untouched.
-      auto files = gpufleet::cli::read_catalog_dir(config_dir);
-      if (!files.errors.empty()) {
-        std::cout << gpufleet::errors_response(files.errors).dump(2) << "\n";
-        return kExitInvalid;
-      }
-      gpufleet::Analyzer analyzer(files.sources);
-      const std::string answer = analyzer.analyze_json(text);
+      // Raw door: the request text goes to the analyzer untouched, the answer comes back as is.
+      auto text = read_input(request_file);
+      if (!text) return kExitInvalid;
+      const std::string answer = ask_raw(config_dir, *text);
       std::cout << answer << "\n";
       return Json::parse(answer).value("ok", false) ? kExitOk : kExitInvalid;
     } else if (*precisions) {
@@ -274,19 +283,10 @@ int main(int argc, char** argv) {
                  {"priority", m_priority}};
       m_billing.apply(request);
     } else if (*plan) {
-      std::string text;
-      if (plan_file == "-") {
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-      } else if (!gpufleet::cli::read_text(plan_file, text)) {
-        std::cerr << "gpufleet: cannot read " << plan_file << "\n";
-        return kExitInvalid;
-      }
       // The plan file is untrusted text: the analyzer's guarded parser reads it.
-      text = "{\"question\": \"plan\", \"plan\": " + text + "\n}";
-      auto files = gpufleet::cli::read_catalog_dir(config_dir);
-      Json response = files.errors.empty()
-                          ? Json::parse(gpufleet::Analyzer(files.sources).analyze_json(text))
-                          : gpufleet::errors_response(files.errors);
+      auto text = read_input(plan_file);
+      if (!text) return kExitInvalid;
+      const Json response = Json::parse(ask_raw(config_dir, "{\"question\": \"plan\", \"plan\": " + *text + "\n}"));
       if (as_json) {
         std::cout << response.dump(2) << "\n";
       } else {

@@ -37,12 +37,6 @@ std::string report_seconds(double seconds) {
   return buf;
 }
 
-std::string usd_free_gb(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
-  return buf;
-}
-
 std::string report_count(double gpus) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", gpus);
@@ -273,7 +267,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       if (!p.instance) continue;
       if (p.instance->gpu_fraction < 1 && gpus > 1) {
         rec.excluded.push_back({family.key, "a fractional GPU hosts only a model that fits one partition (" +
-                                                usd_free_gb(sample.memory_per_gpu_bytes) + ")"});
+                                                gb(sample.memory_per_gpu_bytes) + ")"});
         continue;
       }
       if (p.instance_count > 1 && (q.workload == WorkloadType::kInference || p.instance->interconnect_multiplier < 1)) {
