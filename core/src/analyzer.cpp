@@ -323,7 +323,9 @@ Json answer_precisions(const Catalog& catalog, Session& s, const Json& req) {
     row["native_architectures"] = p.native_architectures;
     Json families = Json::array();
     for (const Family& f : catalog.families) {
-      if (catalog.precision_native(p, catalog.instances[f.instances.front()])) families.push_back(f.key);
+      const InstanceType& sample = catalog.instances[f.instances.front()];
+      // CPUs run every format in software: "native" speaks of accelerators only.
+      if (sample.accelerator_kind != "cpu" && catalog.precision_native(p, sample)) families.push_back(f.key);
     }
     row["native_on_families"] = families;
     row["description"] = p.description;
@@ -741,6 +743,9 @@ Json instance_rows(const Catalog& catalog) {
       Json row;
       row["family"] = f.key;
       row["instance"] = it.name;
+      row["provider"] = it.provider;
+      row["region"] = it.region;
+      row["accelerator_kind"] = it.accelerator_kind;
       row["gpu_type"] = it.gpu_type;
       row["gpus"] = round_to(it.gpus, 3);
       row["gpu_memory_gb_label"] = it.gpu_memory_gb;

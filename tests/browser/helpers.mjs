@@ -1,0 +1,111 @@
+// Shared by the browser tests: the server, Chromium, a page that records every request and every
+// console error, and the native CLI that gives the reference answers.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer, ROOT, SITE_DIR } from './server.mjs';
+
+export { ROOT, SITE_DIR };
+export const CLI = process.env.GPUFLEET_CLI ?? path.join(ROOT, 'build/core/cli/gpufleet');
+export const SCREENSHOTS = path.join(ROOT, 'build-wasm/screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** The native CLI's answer to a request (the reference the page must match), from the very
+ *  catalog files the staged page loads. */
+export function cli(request, configDir = path.join(SITE_DIR, 'config')) {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: build the native CLI first (scripts/build.sh)`);
+  let out;
+  try {
+    out = execFileSync(CLI, ['--config', configDir, '--json', 'analyze', '-'], { input: JSON.stringify(request), encoding: 'utf8' });
+  } catch (e) {
+    out = e.stdout; // exit 3: an {ok:false} answer is still JSON on stdout
+  }
+  return JSON.parse(out);
+}
+
+/** Server + browser for one test file; each page is checked for off-origin requests and errors. */
+export async function setup() {
+  const server = await startServer();
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1280, height: 800 },
+    serviceWorkers: 'block', acceptDownloads: true,
+  });
+  const watched = [];
+  const env = {
+    origin: server.origin,
+    context,
+    /** A new page that records requests and console errors. */
+    async page(url, { width = 1280, height = 800 } = {}) {
+      const page = await context.newPage();
+      page.setDefaultTimeout(8000);
+      await page.setViewportSize({ width, height });
+      const record = { page, requests: [], errors: [] };
+      watched.push(record);
+      page.on('request', (r) => record.requests.push(r.url()));
+      page.on('console', (m) => { if (m.type() === 'error') record.errors.push(`console: ${m.text()}`); });
+      page.on('pageerror', (e) => record.errors.push(`pageerror: ${e.message}`));
+      if (url !== undefined) await open(page, `${server.origin}/${url}`);
+      return page;
+    },
+    /** Every recorded request stayed on the origin and no page logged an error. */
+    checkClean() {
+      for (const { requests, errors } of watched) {
+        const away = requests.filter((u) => !(u.startsWith(`${server.origin}/`) || u.startsWith('blob:' + server.origin) || u.startsWith('data:')));
+        assert.deepEqual(away, [], 'requests left the origin');
+        assert.deepEqual(errors, [], 'console errors or CSP violations');
+      }
+    },
+    async close() {
+      await context.close();
+      await server.close();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+  return env;
+}
+
+/** Opens a URL and waits until the page has answered (html[data-ready]). */
+export async function open(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.dataset.ready, null, { timeout: 15000 });
+  const ready = await page.evaluate(() => document.documentElement.dataset.ready);
+  assert.equal(ready, '1', `the page did not start: ${await page.locator('[data-testid=app-errors]').textContent().catch(() => '')}`);
+}
+
+export const text = async (page, testid) => (await page.getByTestId(testid).first().textContent()).trim();
+
+/** The first number in a text: "$1,339.92/month" -> 1339.92, "-166.7%" -> -166.7. */
+export function numberIn(s) {
+  const m = String(s).replace(/,/g, '').match(/-?\d+(\.\d+)?/);
+  assert.ok(m, `no number in ${JSON.stringify(s)}`);
+  return Number(m[0]);
+}
+
+/** Shown number equals the CLI's, to the shown precision. */
+export function assertNear(shown, expected, tolerance, what) {
+  const n = numberIn(shown);
+  assert.ok(Math.abs(n - expected) <= tolerance, `${what}: page shows ${JSON.stringify(shown)}, the CLI says ${expected}`);
+}
+
+/** Waits until a screen's result has been re-rendered after an input change. */
+export async function afterChange(page, screen, action) {
+  const result = page.getByTestId(`${screen}-result`);
+  const before = await result.getAttribute('data-seq');
+  await action();
+  await page.waitForFunction(([id, seq]) => document.querySelector(`[data-testid="${id}-result"]`)?.dataset.seq !== seq, [screen, before]);
+}
+
+/** The visible screen (its inputs share labels with the hidden screens). */
+export const screen = (page) => page.locator('[role=tabpanel]:not([hidden]) .screen, .embed-panel .screen').first();
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}

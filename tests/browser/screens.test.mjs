@@ -1,0 +1,174 @@
+// Every screen gives the answer the native CLI gives for the same request, and is photographed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cli, text, numberIn, assertNear, afterChange, screenshot, screen } from './helpers.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS and CANNOT FIT)', async () => {
+  const page = await env.page('index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1');
+  const expected = cli({ question: 'fit', model: { size: 'small' }, workload: 'inference', precision: 'fp16', instance: 'G6e', gpus: 1, hours_per_month: 720, use_spot: false });
+  assert.equal(expected.ok, true);
+  const r = expected.result;
+  assert.equal(await text(page, 'fit-status'), r.status);
+  assert.equal(await text(page, 'fit-resolved-instance'), r.placement.instance);
+  assertNear(await text(page, 'fit-memory-total'), r.memory.total_gb, 0.005, 'total GB');
+  assertNear(await text(page, 'fit-memory-weights'), r.memory.weights_gb, 0.005, 'weights GB');
+  assertNear(await text(page, 'fit-utilization'), r.fit.utilization_pct, 0.05, 'per-GPU %');
+  assertNear(await text(page, 'fit-cost-monthly'), r.cost.usd_per_month, 0.005, 'monthly cost');
+  assert.equal(await text(page, 'fit-memory-basis'), r.memory.basis);
+  assert.equal(await text(page, 'fit-cost-basis'), r.cost.basis);
+  assert.match(await text(page, 'fit-memory-multiplier'), new RegExp(r.memory.multiplier_source.replaceAll('.', '\\.')));
+  assert.ok((await text(page, 'fit-utilization')).endsWith('%'), 'percent carries its unit');
+  assert.ok((await text(page, 'fit-memory-total')).endsWith('GB'), 'GB carries its unit');
+  await screenshot(page, 'fit');
+
+  // Drive the inputs to a setup that cannot fit.
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('medium'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Workload type').selectOption('training'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Precision').selectOption('bf16'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Instance (family or type)').selectOption('P5'));
+  const nofit = cli({ question: 'fit', model: { size: 'medium' }, workload: 'training', precision: 'bf16', instance: 'P5', gpus: 1, hours_per_month: 720, use_spot: false }).result;
+  assert.equal(nofit.status, 'CANNOT FIT MODEL');
+  assert.equal(await text(page, 'fit-status'), nofit.status);
+  assertNear(await text(page, 'fit-utilization'), nofit.fit.utilization_pct, 0.05, 'per-GPU % (no fit)');
+  assertNear(await text(page, 'fit-memory-total'), nofit.memory.total_gb, 0.005, 'total GB (no fit)');
+  assert.equal(await text(page, 'fit-ways-out-summary'), nofit.ways_out.summary);
+  await screenshot(page, 'fit-cannot-fit');
+
+  // Parameter count instead of a size class, and more GPUs.
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('custom'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Parameters').fill('20'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('2'));
+  const custom = cli({ question: 'fit', model: { params_b: 20 }, workload: 'training', precision: 'bf16', instance: 'P5', gpus: 2, hours_per_month: 720, use_spot: false }).result;
+  assertNear(await text(page, 'fit-memory-total'), custom.memory.total_gb, 0.005, 'total GB (20B)');
+  assertNear(await text(page, 'fit-cost-monthly'), custom.cost.usd_per_month, 0.005, 'monthly cost (2 GPUs)');
+  assert.equal(await text(page, 'fit-resolved-instance'), custom.placement.instance);
+
+  const phone = await env.page('index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1', { width: 375, height: 800 });
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways at 375px by ${overflow}px`);
+  await screenshot(phone, 'fit-375');
+});
+
+test('precisions: every format, weights GB and native families as the CLI says', async () => {
+  const page = await env.page('index.html?view=precisions&size=small');
+  await afterChange(page, 'precisions', () => screen(page).getByLabel('Model', { exact: true }).selectOption('medium'));
+  const r = cli({ question: 'precisions', model: { size: 'medium' } }).result;
+  assert.equal(await page.locator('[data-testid^=prec-row-]').count(), r.precisions.length);
+  for (const p of r.precisions) {
+    assertNear(await text(page, `prec-weights-${p.precision}`), p.weights_gb, 0.005, `${p.precision} weights`);
+    const fams = await page.getByTestId(`prec-families-${p.precision}`).locator('li').allTextContents();
+    assert.deepEqual(fams, p.native_on_families, `${p.precision} families`);
+  }
+  assert.equal(await text(page, 'prec-basis'), r.basis);
+  await screenshot(page, 'precisions');
+});
+
+test('recommend: ranked candidates, filters and top pick as the CLI says', async () => {
+  const page = await env.page('index.html?view=recommend&size=small&workload=fine_tuning&precision=bf16&priority=balanced&spot=1&families=G5,G6e,P4de&budget=20000');
+  const request = { question: 'recommend', model: { size: 'small' }, workload: 'fine_tuning', precision: 'bf16', priority: 'balanced', use_spot: true, hours_per_month: 720, families: ['G5', 'G6e', 'P4de'], max_usd_per_month: 20000 };
+  const r = cli(request).result;
+  assert.ok(r.candidates.length > 0);
+  assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r.candidates.length);
+  assert.equal(await text(page, 'rec-top-instance'), r.candidates[0].instance);
+  assertNear(await text(page, 'rec-top-monthly'), r.candidates[0].cost.usd_per_month, 0.005, 'top monthly cost');
+  for (const [i, c] of r.candidates.entries()) {
+    assert.equal(await text(page, `rec-instance-${i}`), c.instance);
+    assertNear(await text(page, `rec-monthly-${i}`), c.cost.usd_per_month, 0.005, `row ${i} monthly`);
+  }
+  assert.equal(await page.getByTestId('rec-family-G6e').isChecked(), true);
+
+  // Drive the filters: add a family, lower the budget, change the priority.
+  await afterChange(page, 'recommend', () => page.getByTestId('rec-family-P5').check());
+  await afterChange(page, 'recommend', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
+  await afterChange(page, 'recommend', () => screen(page).getByLabel('Budget (max per month)').fill('5000'));
+  const r2 = cli({ ...request, families: ['G5', 'G6e', 'P4de', 'P5'], priority: 'cost', max_usd_per_month: 5000 }).result;
+  assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r2.candidates.length);
+  assert.equal(await text(page, 'rec-top-instance'), r2.candidates[0].instance);
+  assertNear(await text(page, 'rec-top-monthly'), r2.candidates[0].cost.usd_per_month, 0.005, 'top monthly (filtered)');
+  const excluded = await page.getByTestId('rec-excluded').locator('li').count().catch(() => 0);
+  assert.equal(excluded, r2.excluded.length, 'excluded families');
+  await screenshot(page, 'recommend');
+});
+
+test('migrate: the migration report as the CLI says', async () => {
+  const page = await env.page('index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=performance&hours=500&spot=1');
+  const r = cli({ question: 'migrate', current: { instance: 'P4d', gpus: 8 }, model: { size: 'large' }, workload: 'training', precision: 'bf16', priority: 'performance', hours_per_month: 500, use_spot: true }).result;
+  assert.equal(await text(page, 'mig-summary'), r.recommendation.summary);
+  assert.match(await text(page, 'mig-rec-instance'), new RegExp(`\\b${r.recommendation.instance.replaceAll('.', '\\.')}\\b`));
+  assertNear(await text(page, 'mig-rec-savings'), r.recommendation.savings_pct, 0.05, 'savings %');
+  assertNear(await text(page, 'mig-rec-ratio'), r.recommendation.performance_ratio, 0.005, 'performance ratio');
+  assert.equal(await text(page, 'mig-assessment'), r.assessment);
+  assert.equal(await page.locator('[data-testid^=mig-alt-instance-]').count(), r.alternatives.length);
+  for (const [i, a] of r.alternatives.entries()) {
+    assert.equal(await text(page, `mig-alt-instance-${i}`), a.instance);
+    assertNear(await text(page, `mig-alt-savings-${i}`), a.savings_pct, 0.05, `alternative ${i} savings`);
+  }
+  for (const [k, v] of Object.entries(r.best_by_priority)) assert.equal(await text(page, `mig-best-${k}`), v ?? '—');
+  assert.deepEqual(await page.getByTestId('mig-warnings').locator('li').allTextContents(), r.warnings);
+  await screenshot(page, 'migrate');
+
+  await afterChange(page, 'migrate', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
+  const r2 = cli({ question: 'migrate', current: { instance: 'P4d', gpus: 8 }, model: { size: 'large' }, workload: 'training', precision: 'bf16', priority: 'cost', hours_per_month: 500, use_spot: true }).result;
+  assert.equal(await text(page, 'mig-summary'), r2.recommendation.summary);
+});
+
+test('workloads: a scenario and a set, expected outcome beside the analyzer result', async () => {
+  const page = await env.page('index.html?view=workloads');
+  await afterChange(page, 'workloads', () => screen(page).getByLabel('Scenario or workload set').selectOption('id:inference_small_p5'));
+  const w = cli({ question: 'workload', id: 'inference_small_p5' }).result;
+  assert.equal(await text(page, 'wl-expected'), w.expected_outcome);
+  assert.equal(await text(page, 'wl-analyzer'), w.report.recommendation.summary);
+  assert.equal(await text(page, 'wl-summary'), w.report.recommendation.summary);
+  assert.equal(await page.locator('[data-testid^=wl-alt-instance-]').count(), w.report.alternatives.length);
+  await screenshot(page, 'workloads');
+
+  await afterChange(page, 'workloads', () => screen(page).getByLabel('Scenario or workload set').selectOption('set:basic_demos'));
+  const set = cli({ question: 'workload_set', id: 'basic_demos' }).result;
+  assert.equal(await page.locator('[data-testid^=wl-member-]').count(), set.reports.length);
+  for (const [i, m] of set.reports.entries()) {
+    assert.equal(await text(page, `wl${i}-expected`), m.expected_outcome);
+    assert.equal(await text(page, `wl${i}-analyzer`), m.report.recommendation.summary);
+  }
+  assert.match(page.url(), /[?&]set=basic_demos\b/);
+});
+
+test('catalog: info, validation counts and instances as the CLI says', async () => {
+  const page = await env.page('index.html?view=catalog');
+  const v = cli({ question: 'validate' });
+  const all = cli({ question: 'catalog', section: 'all' }).result;
+  assert.equal(await text(page, 'catalog-name'), v.catalog.name);
+  assert.equal(await text(page, 'catalog-version'), v.catalog.version);
+  assert.equal(await text(page, 'cat-date'), all.info.date);
+  assert.equal(await text(page, 'val-valid'), v.result.valid ? 'VALID' : 'INVALID');
+  for (const [k, n] of Object.entries(v.result.counts)) assert.equal(numberIn(await text(page, `val-count-${k}`)), n, `count of ${k}`);
+  assert.equal(await page.locator('[data-testid^=cat-row-]').count(), all.instances.length);
+  const first = all.instances.find((i) => i.on_demand_usd_per_hour != null);
+  assertNear(await text(page, `cat-od-${first.instance}`), first.on_demand_usd_per_hour, 0.00005, 'on-demand $/h');
+  await screenshot(page, 'catalog');
+
+  await afterChange(page, 'catalog', () => screen(page).getByLabel('Instance family').selectOption(all.instances[0].family));
+  assert.equal(await page.locator('[data-testid^=cat-row-]').count(), all.instances.filter((i) => i.family === all.instances[0].family).length);
+});
+
+test('keyboard: arrow keys move between tabs and switch the screen', async () => {
+  const page = await env.page('index.html?view=fit');
+  await page.getByTestId('tab-fit').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getByTestId('tab-precisions').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'tab-precisions');
+  assert.equal(await page.locator('#panel-precisions').isVisible(), true);
+  assert.equal(await page.locator('#panel-fit').isVisible(), false);
+  await page.keyboard.press('End');
+  assert.equal(await page.getByTestId('tab-catalog').getAttribute('aria-selected'), 'true');
+  assert.match(page.url(), /view=catalog/);
+  // Every input has a label.
+  const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
+    .filter((el) => el.type !== 'hidden' && !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.id || el.name));
+  assert.deepEqual(unlabelled, []);
+});
+
+test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

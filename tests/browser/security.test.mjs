@@ -1,0 +1,47 @@
+// A strict CSP, catalog strings rendered as text (never as markup), no inline styles, offline.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { setup, text, SITE_DIR } from './helpers.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+test('every page carries the strict Content-Security-Policy (no unsafe-inline, no unsafe-eval)', async () => {
+  for (const file of ['index.html', 'embed-demo.html']) {
+    const html = fs.readFileSync(path.join(SITE_DIR, file), 'utf8');
+    const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
+    assert.ok(csp, `${file} has a CSP`);
+    assert.match(csp, /default-src 'self'/);
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+    assert.match(csp, /object-src 'none'/);
+    assert.doesNotMatch(csp, /unsafe-inline|'unsafe-eval'/);
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${file} has no inline script`);
+    assert.doesNotMatch(html, /\sstyle="/, `${file} has no style attribute`);
+    assert.doesNotMatch(html, /https?:\/\/(?!YOUR-GPUFLEET-SITE)/, `${file} links nothing off its origin`);
+  }
+});
+
+test('catalog strings with markup render as text', async () => {
+  const page = await env.page('index.html?view=catalog');
+  const models = JSON.parse(fs.readFileSync(path.join(SITE_DIR, 'config/model_config.json'), 'utf8'));
+  const evil = '<img src=x onerror="window.__pwned=1"><b>Small</b>';
+  models.model_sizes.small.name = evil;
+  await page.getByLabel('File to replace').selectOption({ label: 'model_config.json' });
+  await page.getByLabel('Or paste JSON for that file').fill(JSON.stringify(models));
+  await page.getByTestId('cat-load').click();
+  assert.equal(await text(page, 'cat-origin'), 'your own catalog');
+  assert.equal(await page.locator('main img, main b').count(), 0);
+  assert.ok(await page.getByTestId('cat-models').getByText(evil).count() > 0, 'the name is shown as text');
+  await page.getByTestId('tab-fit').click();
+  const option = await page.locator('#fit-model option[value=small]').textContent();
+  assert.ok(option.startsWith(evil), option);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  // No element carries an inline style attribute on any screen.
+  for (const tab of ['fit', 'precisions', 'recommend', 'migrate', 'workloads', 'catalog']) await page.getByTestId(`tab-${tab}`).click();
+  assert.equal(await page.locator('[style]').count(), 0);
+});
+
+test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

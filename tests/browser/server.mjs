@@ -1,0 +1,66 @@
+// A tiny static server for the staged site (build-wasm/site, GPUFLEET_SITE_DIR overrides) on
+// 127.0.0.1 and a random free port. Correct MIME types (application/wasm, text/javascript), 404
+// for anything else, nothing outside the site directory.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SITE_DIR = path.resolve(process.env.GPUFLEET_SITE_DIR ?? path.join(ROOT, 'build-wasm/site'));
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+};
+
+export function assertSiteStaged(dir = SITE_DIR) {
+  if (!fs.existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${path.join(dir, 'index.html')} is missing: stage the site first with scripts/stage-site.sh`);
+  }
+}
+
+/** Starts the server; resolves {origin, close()}. */
+export function startServer(dir = SITE_DIR) {
+  assertSiteStaged(dir);
+  const server = http.createServer((req, res) => {
+    const notFound = () => { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }); res.end('not found\n'); };
+    if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405); res.end(); return; }
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch { notFound(); return; }
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(dir, `.${rel}`);
+    if (!file.startsWith(dir + path.sep)) { notFound(); return; }
+    fs.stat(file, (err, st) => {
+      if (err || !st.isFile()) { notFound(); return; }
+      const type = TYPES[path.extname(file).toLowerCase()];
+      if (!type) { notFound(); return; }
+      res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'cache-control': 'no-store' });
+      if (req.method === 'HEAD') { res.end(); return; }
+      fs.createReadStream(file).pipe(res);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ origin: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }) });
+    });
+  });
+}
+
+// `node tests/browser/server.mjs` serves the site until stopped.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  startServer().then(({ origin }) => console.log(`serving ${SITE_DIR} at ${origin}/`));
+}

@@ -1,0 +1,124 @@
+// The catalog in use: its three texts, the analyzer built from them and what the page needs to
+// fill its inputs (families, instance types, model sizes, precisions, workloads).
+
+export const FILES = [
+  { key: 'gpuInstances', file: 'gpu_instances.json' },
+  { key: 'modelConfig', file: 'model_config.json' },
+  { key: 'workloads', file: 'workloads.json' },
+];
+
+export async function fetchShippedTexts(base = './config/') {
+  const texts = {};
+  await Promise.all(FILES.map(async ({ key, file }) => {
+    const res = await fetch(new URL(file, new URL(base, document.baseURI)), { cache: 'no-cache' });
+    if (!res.ok) throw new Error(`could not load ${file}: HTTP ${res.status}`);
+    texts[key] = await res.text();
+  }));
+  return texts;
+}
+
+/** Reads what the page needs from an analyzer; {ok:false, errors} when the catalog is invalid. */
+function describe(analyzer) {
+  const validate = analyzer.ask({ question: 'validate' });
+  if (!validate.ok) return { ok: false, errors: validate.errors };
+  const all = analyzer.ask({ question: 'catalog', section: 'all' });
+  if (!all.ok) return { ok: false, errors: all.errors };
+  const data = all.result;
+  const families = [...new Set(data.instances.map((i) => i.family))];
+  return {
+    ok: true,
+    providers: providersOf(analyzer.texts, families),
+    info: data.info,
+    catalog: all.catalog,
+    data,
+    families,
+    validate: validate.result,
+  };
+}
+
+/** family -> provider. The catalog answer does not say it per instance, so it is read from
+ *  gpu_instances.json itself (aws when the file does not say). */
+function providersOf(texts, families) {
+  const map = new Map();
+  let doc = null;
+  try { doc = JSON.parse(texts.gpuInstances); } catch { /* the analyzer accepted it; keep defaults */ }
+  for (const f of families) map.set(f, String(doc?.gpu_instances?.[f]?.provider ?? doc?.catalog_info?.provider ?? 'aws').toLowerCase());
+  return map;
+}
+
+export class CatalogStore extends EventTarget {
+  #g;
+  #shipped;
+  constructor(gpufleet, shippedTexts) {
+    super();
+    this.#g = gpufleet;
+    this.#shipped = { ...shippedTexts };
+    this.texts = null;
+    this.analyzer = null;
+    this.state = null; // describe() of the catalog in use
+    this.isShipped = true;
+  }
+
+  /** Builds an analyzer from the shipped catalog; returns describe()'s answer. */
+  loadShipped() {
+    const analyzer = this.#g.createAnalyzer(this.#shipped);
+    analyzer.texts = this.#shipped;
+    const state = describe(analyzer);
+    // Even an invalid shipped catalog is kept, so that every question reports its errors.
+    this.#swap(analyzer, { ...this.#shipped }, state, true);
+    return state;
+  }
+
+  /** Tries texts that replace some of the files in use. Keeps the current catalog when invalid. */
+  tryLoad(replacements) {
+    const texts = { ...this.texts, ...replacements };
+    let analyzer;
+    try {
+      analyzer = this.#g.createAnalyzer(texts);
+    } catch (e) {
+      return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
+    }
+    analyzer.texts = texts;
+    const state = describe(analyzer);
+    if (!state.ok) {
+      analyzer.dispose();
+      return state;
+    }
+    this.#swap(analyzer, texts, state, false);
+    return state;
+  }
+
+  reset() {
+    return this.loadShipped();
+  }
+
+  #swap(analyzer, texts, state, shipped) {
+    const old = this.analyzer;
+    this.analyzer = analyzer;
+    this.texts = texts;
+    this.state = state;
+    this.isShipped = shipped;
+    old?.dispose();
+    this.dispatchEvent(new Event('change'));
+  }
+
+  /** The whole response, ok or not; never throws. */
+  ask(request) {
+    try {
+      return this.analyzer.ask(request);
+    } catch (e) {
+      return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
+    }
+  }
+
+  get ok() { return Boolean(this.state?.ok); }
+  get families() { return this.state?.families ?? []; }
+  providerOf(family) { return this.state?.providers?.get(family) ?? 'aws'; }
+  get providers() { return [...new Set(this.families.map((f) => this.providerOf(f)))]; }
+  get instances() { return this.state?.data?.instances ?? []; }
+  get modelSizes() { return this.state?.data?.model_sizes ?? []; }
+  get precisions() { return Object.entries(this.state?.data?.precision_formats ?? {}).map(([key, p]) => ({ key, ...p })); }
+  get workloads() { return this.state?.data?.workloads?.workloads ?? []; }
+  get workloadSets() { return this.state?.data?.workloads?.workload_sets ?? {}; }
+  get info() { return this.state?.info ?? null; }
+}

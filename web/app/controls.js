@@ -1,0 +1,180 @@
+// Inputs shared by several screens. Each control knows how to fill itself from the catalog, how
+// to restore itself from URL parameters, how to write itself back, and its part of the request.
+import { h, selectField, numberField, checkboxField, fillSelect, setSelectValue } from './dom.js';
+import { num } from './format.js';
+
+export const WORKLOADS = [
+  { value: 'inference', label: 'Inference' },
+  { value: 'fine_tuning', label: 'Fine-tuning' },
+  { value: 'training', label: 'Training' },
+];
+export const PRIORITIES = [
+  { value: 'cost', label: 'Cost (lowest monthly cost)' },
+  { value: 'performance', label: 'Performance (fastest)' },
+  { value: 'balanced', label: 'Balanced (performance per dollar)' },
+];
+
+const numberOrRaw = (text) => {
+  const n = Number(text);
+  return text.trim() !== '' && Number.isFinite(n) ? n : text; // the analyzer names what is wrong
+};
+
+/** A select bound to one URL key. */
+export function selectControl({ id, key, label, options, def, fill, hint }) {
+  const { wrap, input } = selectField({ id, label, options: options ?? [], hint });
+  return {
+    wrap, input, key,
+    fill(store) { if (fill) fillSelect(input, fill(store)); if (!input.value && def) setSelectValue(input, def, { quiet: true }); },
+    fromParams(p) { if (p.has(key)) setSelectValue(input, p.get(key)); else if (def) setSelectValue(input, def, { quiet: true }); },
+    toParams(p) { if (input.value) p.set(key, input.value); },
+    value: () => input.value,
+  };
+}
+
+export function numberControl({ id, key, label, def = '', unit, min, max, step, hint, placeholder, optional = false }) {
+  const { wrap, input } = numberField({ id, label, value: def, unit, min, max, step, hint, placeholder });
+  return {
+    wrap, input, key,
+    fill() {},
+    fromParams(p) { input.value = p.has(key) ? p.get(key) : def; },
+    toParams(p) { if (input.value.trim() !== '') p.set(key, input.value.trim()); },
+    /** undefined when empty and optional (the analyzer's default applies). */
+    value() {
+      const text = input.value;
+      if (text.trim() === '') return optional ? undefined : null;
+      return numberOrRaw(text);
+    },
+  };
+}
+
+export function checkboxControl({ id, key, label, def = false }) {
+  const { wrap, input } = checkboxField({ id, label, checked: def });
+  return {
+    wrap, input, key,
+    fill() {},
+    fromParams(p) { input.checked = p.has(key) ? p.get(key) === '1' || p.get(key) === 'true' : def; },
+    toParams(p) { p.set(key, input.checked ? '1' : '0'); },
+    value: () => input.checked,
+  };
+}
+
+/** Model by size class or by parameter count (billions). URL: size=small | params=13. */
+export function modelControl(prefix) {
+  const sel = selectField({ id: `${prefix}-model`, label: 'Model' });
+  const params = numberField({ id: `${prefix}-params`, label: 'Parameters', unit: 'billion', min: 0.001, step: 'any', value: '13' });
+  params.wrap.classList.add('model-params');
+  const sync = () => { params.wrap.hidden = sel.input.value !== 'custom'; };
+  sel.input.addEventListener('change', sync);
+  const wrap = h('div', { class: 'field-pair' }, sel.wrap, params.wrap);
+  sync();
+  return {
+    wrap, input: sel.input, paramsInput: params.input,
+    fill(store) {
+      fillSelect(sel.input, [
+        ...store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })),
+        { value: 'custom', label: 'Custom parameter count…' },
+      ]);
+      if (!sel.input.value) sel.input.value = store.modelSizes[0]?.size ?? 'custom';
+      sync();
+    },
+    fromParams(p) {
+      if (p.has('params')) {
+        sel.input.value = 'custom';
+        params.input.value = p.get('params');
+      } else if (p.has('size')) setSelectValue(sel.input, p.get('size'));
+      else setSelectValue(sel.input, 'small', { quiet: true });
+      sync();
+    },
+    toParams(p) {
+      if (sel.input.value === 'custom') p.set('params', params.input.value.trim());
+      else p.set('size', sel.input.value);
+    },
+    value() {
+      if (sel.input.value === 'custom') {
+        const text = params.input.value;
+        return { params_b: text.trim() === '' ? null : numberOrRaw(text) };
+      }
+      return { size: sel.input.value };
+    },
+  };
+}
+
+export const workloadControl = (prefix, def = 'inference') =>
+  selectControl({ id: `${prefix}-workload`, key: 'workload', label: 'Workload type', options: WORKLOADS, def });
+
+export const precisionControl = (prefix, def = 'fp16') => selectControl({
+  id: `${prefix}-precision`, key: 'precision', label: 'Precision', def,
+  fill: (store) => store.precisions.map((p) => ({ value: p.key, label: `${p.name} (${num(p.bytes_per_parameter, 2)} bytes/parameter)` })),
+});
+
+export const priorityControl = (prefix, def = 'cost') =>
+  selectControl({ id: `${prefix}-priority`, key: 'priority', label: 'Priority', options: PRIORITIES, def });
+
+/** Families resolve to their smallest size with enough GPUs; instance types are used as they are. */
+export function instanceOptions(store) {
+  const byFamily = new Map();
+  for (const i of store.instances) {
+    if (!byFamily.has(i.family)) byFamily.set(i.family, []);
+    byFamily.get(i.family).push(i);
+  }
+  const gpuOf = (f) => byFamily.get(f)?.[0]?.gpu_type ?? '';
+  const groups = [];
+  for (const provider of store.providers) {
+    const fams = store.families.filter((f) => store.providerOf(f) === provider);
+    groups.push({ group: `${provider.toUpperCase()} families (smallest size with enough GPUs)`, options: fams.map((f) => ({ value: f, label: `${f} — ${gpuOf(f) || 'no accelerator'}` })) });
+  }
+  for (const [family, list] of byFamily) {
+    groups.push({
+      group: `${family} instance types`,
+      options: list.map((i) => ({ value: i.instance, label: i.gpus ? `${i.instance} — ${num(i.gpus, 3)} × ${i.gpu_type}` : `${i.instance} — ${i.gpu_type || 'CPU only'}` })),
+    });
+  }
+  return groups;
+}
+
+export const instanceControl = (prefix, { key = 'instance', label = 'Instance (family or type)', def = 'G6e' } = {}) =>
+  selectControl({ id: `${prefix}-${key}`, key, label, def, fill: instanceOptions });
+
+export const gpusControl = (prefix, def = '1') => numberControl({
+  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def, min: 0.125, step: 'any',
+});
+
+export const hoursControl = (prefix) => numberControl({
+  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: '720', min: 1, max: 744, step: 1,
+  hint: '720 h is the seed month; 730 h is 24/7.',
+});
+
+export const spotControl = (prefix) => checkboxControl({ id: `${prefix}-spot`, key: 'spot', label: 'Use spot prices where known' });
+
+/** Wires a screen's controls: restore from / write to URL params, fill from the catalog. */
+export function controlSet(controls) {
+  return {
+    controls,
+    fill(store) { for (const c of controls) c.fill(store); },
+    fromParams(p) { for (const c of controls) c.fromParams(p); },
+    toParams(p) { for (const c of controls) c.toParams(p); },
+  };
+}
+
+/** Provider checkboxes; none checked = the analyzer's default. URL: providers=aws,gcp */
+export function providersControl(prefix, legend = 'Providers (none checked = default)') {
+  const list = h('div', { class: 'checks' });
+  const wrap = h('fieldset', { class: 'field families' }, h('legend', null, legend), list);
+  let wanted = [];
+  const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
+  const set = (names) => { for (const b of boxes()) b.checked = names.includes(b.value); };
+  return {
+    wrap, key: 'providers',
+    fill(store) {
+      const keep = boxes().length ? boxes().filter((b) => b.checked).map((b) => b.value) : wanted;
+      list.replaceChildren(...store.providers.map((p) => {
+        const id = `${prefix}-provider-${p}`;
+        return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: p, testid: id }), h('label', { for: id }, p.toUpperCase()));
+      }));
+      set(keep);
+    },
+    fromParams(p) { wanted = (p.get('providers') ?? '').split(',').filter(Boolean); set(wanted); },
+    toParams(p) { const v = this.value(); if (v.length) p.set('providers', v.join(',')); },
+    value: () => boxes().filter((b) => b.checked).map((b) => b.value),
+  };
+}

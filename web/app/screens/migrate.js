@@ -1,0 +1,35 @@
+// Migrate: seed 004's migration report from a current setup.
+import { createScreen, ask } from '../screen.js';
+import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, instanceControl, gpusControl, providersControl } from '../controls.js';
+import { renderReport } from '../report.js';
+
+export function createMigrateScreen(store) {
+  const current = instanceControl('mig', { key: 'current', label: 'Current instance (family or type)', def: 'P5' });
+  const gpus = gpusControl('mig');
+  const model = modelControl('mig');
+  const workload = workloadControl('mig');
+  const precision = precisionControl('mig');
+  const priority = priorityControl('mig');
+  const hours = hoursControl('mig');
+  const spot = spotControl('mig');
+  const providers = providersControl('mig', 'Providers (none checked = the current one)');
+  return createScreen({
+    id: 'migrate',
+    title: 'Migrate',
+    intro: 'What should a current setup move to, and what does it save?',
+    controls: controlSet([current, gpus, model, workload, precision, priority, hours, spot, providers]),
+    render() {
+      const request = {
+        question: 'migrate', current: { instance: current.value(), gpus: gpus.value() }, model: model.value(),
+        workload: workload.value(), precision: precision.value(), priority: priority.value(),
+        hours_per_month: hours.value(), use_spot: spot.value(),
+      };
+      if (providers.value().length) request.providers = providers.value();
+      if (request.current.gpus === null) delete request.current.gpus;
+      if (request.hours_per_month === null) delete request.hours_per_month;
+      const { response, errors } = ask(store, request);
+      if (errors) return { errors };
+      return { nodes: renderReport(response.result, 'mig') };
+    },
+  });
+}

@@ -1,0 +1,50 @@
+// Precisions: weights of the model in every format, with the families that run each natively.
+import { h, table, svg } from '../dom.js';
+import * as f from '../format.js';
+import { createScreen, ask } from '../screen.js';
+import { controlSet, modelControl } from '../controls.js';
+
+export function createPrecisionsScreen(store) {
+  const model = modelControl('prec');
+  return createScreen({
+    id: 'precisions',
+    title: 'Precisions',
+    intro: 'Weights of one model in every number format, and where each runs natively.',
+    controls: controlSet([model]),
+    stacked: true,
+    render() {
+      const { response, errors } = ask(store, { question: 'precisions', model: model.value() });
+      if (errors) return { errors };
+      return { nodes: renderPrecisions(response.result) };
+    },
+  });
+}
+
+function renderPrecisions(r) {
+  const max = Math.max(...r.precisions.map((p) => p.weights_gb), 1);
+  const rows = r.precisions.map((p) => h('tr', { testid: `prec-row-${p.precision}` },
+    h('th', { scope: 'row' }, p.name),
+    h('td', { class: 'num' }, `${f.num(p.bytes_per_parameter, 2)} B`),
+    h('td', { class: 'bar-cell' }, h('span', { class: 'num-strong', testid: `prec-weights-${p.precision}` }, f.gb(p.weights_gb)), svg('svg', { class: 'mini-bar', viewBox: '0 0 100 6', preserveAspectRatio: 'none', 'aria-hidden': 'true' },
+      svg('rect', { class: 'usage-track', x: 0, y: 0, width: 100, height: 6, rx: 1 }),
+      svg('rect', { class: 'usage-fill', x: 0, y: 0, width: ((p.weights_gb / max) * 100).toFixed(3), height: 6, rx: 1 }))),
+    h('td', { class: 'tags-cell', testid: `prec-families-${p.precision}` }, tags(p.native_on_families)),
+    h('td', null, p.native_architectures.join(', ')),
+    h('td', null, p.description)));
+  return [
+    h('section', { class: 'card' },
+      h('h3', null, `${r.model.label}: `, h('span', { class: 'muted' }, `${f.num(r.model.parameters_billion, 3)} billion parameters`)),
+      table({
+        caption: 'Weights by precision', testid: 'prec-table',
+        head: ['Precision', 'Bytes per parameter', 'Weights', 'Native on families', 'Native architectures', 'Notes'],
+        rows,
+      }),
+      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'prec-basis' }, r.basis)),
+      h('p', { class: 'muted small' }, 'Weights only; the Fit screen adds the workload\'s overhead (KV cache, gradients, optimizer states).')),
+  ];
+}
+
+export function tags(list) {
+  if (!list?.length) return h('span', { class: 'muted' }, 'none');
+  return h('ul', { class: 'tags' }, list.map((t) => h('li', null, t)));
+}
