@@ -778,7 +778,11 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
   Json result;
   result["info"] = catalog.info;
   const bool all = section == "all";
-  if (all || section == "instances") result["instances"] = instance_rows(catalog);
+  if (all || section == "instances") {
+    result["instances"] = instance_rows(catalog);
+    // Spot notice and commitment discounts, with their sources.
+    result["providers"] = catalog.gpu_instances_doc.value("providers", Json::object());
+  }
   if (all || section == "models") {
     Json sizes = Json::array();
     for (const auto& m : catalog.model_sizes) {

@@ -106,8 +106,7 @@ Json cost(const Cost& c) {
     commitments.push_back({{"term", x.term},
                            {"discount_pct", round_to(x.discount_pct, 1)},
                            {"usd_per_month", round_to(x.usd_per_month, 2)},
-                           {"break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1)},
-                           {"source", x.source}});
+                           {"break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1)}});
   }
   j["commitments"] = commitments;
   j["basis"] = c.basis;
