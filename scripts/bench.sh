@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Performance budgets: native and WebAssembly sweeps, the browser's cold load and recompute, and
+# the size of everything the page downloads. Prints a PASS/FAIL table and, last, one JSON line.
+# Budgets live here, never in tests: machines are shared and noisy; compare ratios of one run.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+scripts/setup.sh >/dev/null
+scripts/build.sh >/dev/null
+scripts/stage-site.sh >/dev/null
+site="${SITE_DIR:-${WASM_BUILD_DIR:-$root/build-wasm}/site}"
+
+native=$(build/tests/gpufleet_bench --benchmark_format=json --benchmark_min_time=0.5 2>/dev/null)
+wasm=$(node tests/bench/bench_wasm.mjs)
+browser=$(node tests/bench/bench_browser.mjs)
+
+python3 - "$site" "$native" "$wasm" "$browser" <<'PY'
+import gzip, json, os, sys
+site, native, wasm, browser = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
+bench = {b["name"]: b for b in native["benchmarks"]}
+ms = lambda b: b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
+figures = {
+    "native_catalog_load_ms": ms(bench["BM_CatalogLoad"]),
+    "native_one_estimate_us": ms(bench["BM_OneEstimate"]) * 1000,
+    "native_sweep_ms": ms(bench["BM_Sweep"]),
+    **wasm, **browser,
+}
+figures["wasm_to_native_sweep_ratio"] = figures["browser_sweep_ms"] / figures["native_sweep_ms"]
+figures["node_wasm_to_native_sweep_ratio"] = figures["wasm_sweep_ms"] / figures["native_sweep_ms"]
+sizes, total_raw, total_gz = {}, 0, 0
+for dirpath, _, files in os.walk(site):
+    for name in sorted(files):
+        path = os.path.join(dirpath, name)
+        rel = os.path.relpath(path, site)
+        if rel.endswith(".d.ts") or rel == "embed-demo.html":
+            continue  # not downloaded by the page
+        data = open(path, "rb").read()
+        gz = len(gzip.compress(data, 9))
+        sizes[rel] = {"raw": len(data), "gzip": gz}
+        total_raw += len(data)
+        total_gz += gz
+figures["total_raw_bytes"], figures["total_gzip_bytes"] = total_raw, total_gz
+budgets = [
+    ("recommendation sweep in the browser", figures["browser_sweep_ms"], "<= 5 ms", figures["browser_sweep_ms"] <= 5),
+    ("wasm within 2x of native (same sweep)", figures["wasm_to_native_sweep_ratio"], "<= 2.0x", figures["wasm_to_native_sweep_ratio"] <= 2),
+    ("first answer after navigation (cold)", figures["browser_first_answer_ms"], "<= 300 ms", figures["browser_first_answer_ms"] <= 300),
+    ("page + wasm + catalogs, gzipped", total_gz / 1024, "<= 200 KiB", total_gz <= 200 * 1024),
+]
+print(f"{'artifact':40} {'raw bytes':>10} {'gzip bytes':>10}")
+for rel, s in sorted(sizes.items(), key=lambda kv: -kv[1]["gzip"]):
+    print(f"{rel:40} {s['raw']:>10} {s['gzip']:>10}")
+print(f"{'total':40} {total_raw:>10} {total_gz:>10}\n")
+for key in ["native_catalog_load_ms", "native_one_estimate_us", "native_sweep_ms", "wasm_catalog_load_ms",
+            "wasm_one_estimate_us", "wasm_sweep_ms", "browser_sweep_ms", "browser_first_answer_ms", "browser_recompute_ms"]:
+    print(f"{key:40} {figures[key]:>10.3f}")
+print(f"\n{'budget':42} {'measured':>10} {'target':>10}  result")
+for name, value, target, ok in budgets:
+    print(f"{name:42} {value:>10.2f} {target:>10}  {'PASS' if ok else 'FAIL'}")
+figures["budgets"] = {name: ("PASS" if ok else "FAIL") for name, _, _, ok in budgets}
+figures["sizes"] = sizes
+print(json.dumps(figures, sort_keys=True))
+PY

@@ -1,0 +1,79 @@
+// Browser measurements for scripts/bench.sh: cold load to first answer, recompute after an input
+// change, and the sweep of tests/bench/sweep.json run on the page's own WebAssembly core.
+// Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../browser/server.mjs';
+import { root } from '../wasm/support.mjs';
+
+const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
+const server = await startServer();
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+try {
+  const firstAnswers = [];
+  for (let i = 0; i < 5; i++) {
+    const context = await browser.newContext();  // a new context: cold HTTP cache
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
+      return el && el.textContent.trim() !== '';
+    });
+    firstAnswers.push(await page.evaluate(() => performance.now()));
+    await context.close();
+  }
+  const page = await browser.newPage();
+  await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
+  await page.waitForSelector('[data-testid="fit-per-gpu-gb"]');
+  const recompute = await page.evaluate(async () => {
+    const input = document.querySelector('#fit-gpus');
+    const shown = () => document.querySelector('[data-testid="fit-per-gpu-gb"]')?.textContent ?? '';
+    const times = [];
+    for (let i = 0; i < 20; i++) {
+      const before = shown();
+      const t0 = performance.now();
+      input.value = String(i % 2 === 0 ? 2 : 1);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      // Until the answer on screen changed, then one frame for it to be painted.
+      while (shown() === before && performance.now() - t0 < 2000) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t0);
+    }
+    return times;
+  });
+  const sweepMs = await page.evaluate(async (requests) => {
+    const { loadGpufleet } = await import('./gpufleet/gpufleet.js');
+    const g = await loadGpufleet();
+    const text = async (f) => (await fetch(`./config/${f}`)).text();
+    const analyzer = g.createAnalyzer({
+      gpuInstances: await text('gpu_instances.json'),
+      modelConfig: await text('model_config.json'),
+      workloads: await text('workloads.json'),
+    });
+    const texts = requests.map((r) => JSON.stringify(r));
+    for (let i = 0; i < 5; i++) texts.forEach((t) => analyzer.analyzeJson(t));
+    const runs = [];
+    for (let i = 0; i < 30; i++) {
+      const t0 = performance.now();
+      texts.forEach((t) => analyzer.analyzeJson(t));
+      runs.push(performance.now() - t0);
+    }
+    return runs;
+  }, sweep.sweep);
+  console.log(JSON.stringify({
+    browser_first_answer_ms: median(firstAnswers),
+    browser_recompute_ms: median(recompute),
+    browser_sweep_ms: median(sweepMs),
+  }));
+} finally {
+  await browser.close();
+  await server.close();
+}
