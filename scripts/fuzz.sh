@@ -42,8 +42,10 @@ if [ "$core" != core ]; then
   bin="$out/fuzz_analyzer-$tag"
   objdir="$out/obj-$tag"
 fi
+# Built like the WebAssembly core: no exceptions, nlohmann_json aborting on any misuse, so the
+# fuzzer finds every throw that would abort the module in a browser.
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -I "$core"/include -I "$core"/src)
+       -fno-exceptions -DJSON_NOEXCEPTION -I "$core"/include -I "$core"/src)
 mkdir -p "$objdir"
 
 # Build: one object per source (2 at a time), relinked only when a source or header changed.

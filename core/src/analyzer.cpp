@@ -10,6 +10,7 @@
 #include "gpufleet/placement.hpp"
 #include "gpufleet/plan.hpp"
 #include "gpufleet/recommend.hpp"
+#include "guarded.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "report.hpp"
@@ -871,19 +872,29 @@ Json errors_response(const Errors& errors) {
 }
 
 Analyzer::Analyzer(const CatalogSources& sources) {
-  try {
-    CatalogLoad load = load_catalog(sources);
-    catalog_errors_ = std::move(load.errors);
-    if (load.catalog) catalog_ = std::make_shared<const Catalog>(std::move(*load.catalog));
-  } catch (const std::exception& e) {
-    catalog_errors_.push_back({"internal_error", "", "", std::string("catalog load failed: ") + e.what()});
-  }
+  detail::guarded(
+      [&] {
+        CatalogLoad load = load_catalog(sources);
+        catalog_errors_ = std::move(load.errors);
+        if (load.catalog) catalog_ = std::make_shared<const Catalog>(std::move(*load.catalog));
+      },
+      [&](const char* what) {
+        catalog_errors_.push_back({"internal_error", "", "", std::string("catalog load failed: ") + what});
+      });
 }
 
 Json Analyzer::analyze(const Json& request) const {
   if (!catalog_) return errors_response(catalog_errors_);
   Errors errors;
-  try {
+  return detail::guarded([&] { return answer(request, errors); },
+                         [&](const char* what) {
+                           errors.push_back({"internal_error", kRequest, "", std::string("unexpected failure: ") + what});
+                           return errors_response(errors);
+                         });
+}
+
+Json Analyzer::answer(const Json& request, Errors& errors) const {
+  {
     Reader r(kRequest, errors);
     if (!r.expect_object(request, "")) return errors_response(errors);
     auto question = r.string(request, "question", "", true);
@@ -928,9 +939,6 @@ Json Analyzer::analyze(const Json& request) const {
       return errors_response(errors);
     }
     return ok(*catalog_, q, std::move(result));
-  } catch (const std::exception& e) {
-    errors.push_back({"internal_error", kRequest, "", std::string("unexpected failure: ") + e.what()});
-    return errors_response(errors);
   }
 }
 

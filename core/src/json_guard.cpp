@@ -1,5 +1,7 @@
 #include "json_guard.hpp"
 
+#include "guarded.hpp"
+
 #include <set>
 #include <vector>
 
@@ -112,12 +114,11 @@ std::optional<Json> parse_checked(const std::string& text, const std::string& fi
     return std::nullopt;
   }
   Guard guard(limits);
-  bool complete = false;
-  try {
-    complete = Json::sax_parse(text, &guard);
-  } catch (const std::exception& e) {
-    guard.error = {"invalid_json", "", "", std::string("not valid JSON: ") + e.what()};
-  }
+  const bool complete = guarded([&] { return Json::sax_parse(text, &guard); },
+                                [&](const char* what) {
+                                  guard.error = {"invalid_json", "", "", std::string("not valid JSON: ") + what};
+                                  return false;
+                                });
   if (!complete) {
     Error e = guard.error;
     if (e.code.empty()) e = {"invalid_json", "", "", "not valid JSON"};
@@ -125,12 +126,13 @@ std::optional<Json> parse_checked(const std::string& text, const std::string& fi
     errors.push_back(e);
     return std::nullopt;
   }
-  try {
-    return Json::parse(text);
-  } catch (const std::exception& e) {
-    errors.push_back({"invalid_json", file, "", std::string("not valid JSON: ") + e.what()});
+  // The guard accepted the text, so this parse succeeds; it is asked not to throw all the same.
+  Json doc = Json::parse(text, nullptr, false);
+  if (doc.is_discarded()) {
+    errors.push_back({"invalid_json", file, "", "not valid JSON"});
+    return std::nullopt;
   }
-  return std::nullopt;
+  return doc;
 }
 
 }  // namespace gpufleet::detail

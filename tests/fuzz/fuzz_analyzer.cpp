@@ -108,12 +108,9 @@ bool find_non_finite(const gpufleet::Json& j, std::string& where) {
 
 // Checks the shape of an answer text (what every door sees).
 void check_answer_text(const std::string& request, const std::string& answer) {
-  nlohmann::json parsed;
-  try {
-    parsed = nlohmann::json::parse(answer);
-  } catch (const std::exception&) {
-    fail("answer is not valid JSON", request, answer);
-  }
+  // Built like the WebAssembly core: no exceptions, so parse without them.
+  nlohmann::json parsed = nlohmann::json::parse(answer, nullptr, false);
+  if (parsed.is_discarded()) fail("answer is not valid JSON", request, answer);
   if (!parsed.is_object()) fail("answer is not a JSON object", request, answer);
   auto ok = parsed.find("ok");
   if (ok == parsed.end() || !ok->is_boolean()) fail("answer has no boolean \"ok\"", request, answer);

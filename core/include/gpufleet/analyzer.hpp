@@ -27,6 +27,8 @@ class Analyzer {
   const Catalog* catalog() const { return catalog_.get(); }
 
  private:
+  Json answer(const Json& request, Errors& errors) const;
+
   std::shared_ptr<const Catalog> catalog_;
   Errors catalog_errors_;
 };
