@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const wasmDir = process.env.GPUFLEET_WASM_DIR ?? path.join(root, 'build-wasm', 'wasm');
+export const wasmDir = path.resolve(process.env.GPUFLEET_WASM_DIR ?? path.join(root, 'build-wasm', 'wasm'));
 
 export function catalogTexts(dir = path.join(root, 'config')) {
   return {
