@@ -1,0 +1,208 @@
+#include "fleet_answers.hpp"
+
+#include "gpufleet/decide.hpp"
+#include "gpufleet/placement.hpp"
+#include "gpufleet/plan.hpp"
+
+namespace gpufleet::detail {
+
+Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* doc = r.object(req, "plan", "", true);
+  if (!doc) return nullptr;
+  Plan plan;
+  plan.name = r.string(*doc, "name", "/plan", false).value_or("fleet plan");
+  const Json* envs = r.member(*doc, "environments", "/plan", true);
+  if (!envs) return nullptr;
+  if (!envs->is_array() || envs->empty() || envs->size() > 100) {
+    r.fail("wrong_type", "/plan/environments",
+           "expected an array of 1 to 100 environments, got " + Reader::describe(*envs));
+    return nullptr;
+  }
+  for (std::size_t i = 0; i < envs->size(); ++i) {
+    const std::string ep = "/plan/environments/" + std::to_string(i);
+    const Json& e = (*envs)[i];
+    if (!r.expect_object(e, ep)) return nullptr;
+    PlanEnvironment env;
+    env.name = r.string(e, "name", ep, true).value_or("");
+    const Json* list = r.member(e, "workloads", ep, true);
+    if (!list) return nullptr;
+    if (!list->is_array() || list->empty() || list->size() > 100) {
+      r.fail("wrong_type", ep + "/workloads", "expected an array of 1 to 100 workloads, got " + Reader::describe(*list));
+      return nullptr;
+    }
+    for (std::size_t j = 0; j < list->size(); ++j) {
+      const std::string wp = ep + "/workloads/" + std::to_string(j);
+      const Json& w = (*list)[j];
+      if (!r.expect_object(w, wp)) return nullptr;
+      static const std::vector<std::string> kFields{"name", "instance", "count", "hours_per_month", "schedule",
+                                                    "use_spot", "pricing", "spot_share", "notes"};
+      for (const auto& [key, _] : w.items()) {
+        if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
+          r.fail("unknown_field", Reader::child(wp, key), "a plan workload takes " + names_of(kFields) + "; got \"" + key + "\"");
+          return nullptr;
+        }
+      }
+      PlanWorkload pw;
+      pw.name = r.string(w, "name", wp, true).value_or("");
+      auto name = r.string(w, "instance", wp, true);
+      auto count = r.number(w, "count", wp, false, {1, 10000});
+      auto billed = s.billing(w, wp);
+      if (!name || !billed) return nullptr;
+      auto p = place(catalog, *name, 1);
+      if (!p) {
+        r.fail("unknown_name", wp + "/instance",
+               "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
+        return nullptr;
+      }
+      p->instance_count = static_cast<int>(std::ceil(count.value_or(1)));
+      p->gpus = p->instance->gpus * p->instance_count;
+      pw.placement = *p;
+      pw.billing = *billed;
+      env.workloads.push_back(pw);
+    }
+    plan.environments.push_back(env);
+  }
+  if (!r.ok()) return nullptr;
+  return plan_report(catalog, plan);
+}
+
+namespace {
+
+Json packing_json(const Catalog& catalog, const Packing& packing, const Billing& billing) {
+  Json gpus = Json::array();
+  for (const auto& slot : packing.gpus) {
+    gpus.push_back({{"instance", slot.instance},
+                    {"gpu", slot.gpu},
+                    {"used_gb", report::gb(slot.used_bytes)},
+                    {"capacity_gb", report::gb(packing.instance->memory_per_gpu_bytes)},
+                    {"models", slot.models}});
+  }
+  Placement p;
+  p.instance = packing.instance;
+  p.instance_count = packing.instance_count;
+  p.gpus = packing.instance->gpus * packing.instance_count;
+  Json j;
+  j["instance"] = packing.instance->name;
+  j["family"] = packing.instance->family_key;
+  j["provider"] = packing.instance->provider;
+  j["region"] = packing.instance->region;
+  j["gpu_type"] = packing.instance->gpu_type;
+  j["instance_count"] = packing.instance_count;
+  j["fits"] = packing.fits;
+  j["gpus"] = gpus;
+  j["unplaced"] = packing.unplaced;
+  j["cost"] = report::cost(cost_of(catalog, p, billing));
+  return j;
+}
+
+}  // namespace
+
+Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* list = r.member(req, "models", "", true);
+  if (!list) return nullptr;
+  if (!list->is_array() || list->empty() || list->size() > 64) {
+    r.fail("wrong_type", "/models", "expected an array of 1 to 64 models, got " + Reader::describe(*list));
+    return nullptr;
+  }
+  std::vector<ModelLoad> models;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string mp = "/models/" + std::to_string(i);
+    const Json& m = (*list)[i];
+    if (!r.expect_object(m, mp)) return nullptr;
+    ModelLoad load;
+    load.name = r.string(m, "name", mp, true).value_or("");
+    if (m.contains("memory_gb")) {
+      auto gb = r.number(m, "memory_gb", mp, true, {0, 100000, true});
+      if (!gb) return nullptr;
+      load.bytes = *gb * 1e9;
+      load.basis = "given: " + report::short_number(*gb) + " GB";
+    } else {
+      auto spec = s.model(m, mp);
+      auto workload = s.workload(m, mp, false);
+      const Precision* precision = s.precision(m, mp, false);
+      if (!spec || !workload || !precision) return nullptr;
+      const MemoryRequirement need = memory_requirement(catalog, *spec, *workload, *precision);
+      load.bytes = need.total_bytes;
+      load.basis = spec->label + " " + to_string(*workload) + " at " + precision->name + ": " +
+                   report::short_number(need.weights_bytes / 1e9) + " GB x " +
+                   report::short_number(need.multiplier) + " = " +
+                   report::short_number(report::round_to(need.total_bytes / 1e9, 2)) + " GB";
+    }
+    if (load.name.empty()) return nullptr;
+    models.push_back(load);
+  }
+  auto billed = s.billing(req, "");
+  std::vector<std::string> providers = s.providers(req, "");
+  auto max_instances = r.number(req, "max_instances", "", false, {1, 16});
+  std::optional<Placement> fixed;
+  if (req.contains("instance")) fixed = s.placement(req, "");
+  if (!billed || !r.ok()) return nullptr;
+
+  Json result;
+  Json loads = Json::array();
+  for (const auto& m : models) loads.push_back({{"name", m.name}, {"memory_gb", report::gb(m.bytes)}, {"basis", m.basis}});
+  result["models"] = loads;
+  if (fixed) {
+    result["on_instance"] = packing_json(catalog, pack(*fixed->instance, fixed->instance_count, models), *billed);
+  }
+  // Every priced instance type, on one instance and split over up to max_instances of it.
+  struct Option {
+    Packing packing;
+    double usd_per_month;
+  };
+  std::optional<Option> single, split;
+  const int most = static_cast<int>(max_instances.value_or(4));
+  for (const InstanceType& it : catalog.instances) {
+    if (!it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
+    if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+    for (int k = 1; k <= most; ++k) {
+      Packing packing = pack(it, k, models);
+      if (!packing.fits) continue;
+      Placement p{&it, it.gpus * k, k, it.name, false};
+      const auto monthly = cost_of(catalog, p, *billed).usd_per_month;
+      if (!monthly) break;
+      if (k == 1 && (!single || *monthly < single->usd_per_month)) single = Option{packing, *monthly};
+      if (!split || *monthly < split->usd_per_month) split = Option{packing, *monthly};
+      break;  // more instances of the same type only cost more
+    }
+  }
+  result["cheapest_single_instance"] = single ? packing_json(catalog, single->packing, *billed) : Json(nullptr);
+  result["cheapest_split"] = split ? packing_json(catalog, split->packing, *billed) : Json(nullptr);
+  result["basis"] = "each model is placed whole on GPUs by memory, largest first, first fit; a model "
+                    "larger than one GPU takes enough whole GPUs of one instance";
+  return result;
+}
+
+Json answer_decide(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  DecisionInput in;
+  auto model = s.model(req, "");
+  auto workload = s.workload(req, "", true);
+  in.precision = s.precision(req, "", false);
+  auto billed = s.billing(req, "");
+  auto pick = [&](const char* key, const std::vector<std::string>& allowed, std::string& out) {
+    if (auto text = r.string(req, key, "", false)) {
+      const std::string v = lower(*text);
+      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+        r.fail("unknown_name", std::string("/") + key, "expected one of " + names_of(allowed) + ", got \"" + *text + "\"");
+      } else {
+        out = v;
+      }
+    }
+  };
+  pick("framework", {"pytorch", "tensorflow", "jax", "other"}, in.framework);
+  pick("model_kind", {"transformer", "cnn", "mixed", "simple"}, in.model_kind);
+  pick("goal", {"cost", "performance", "balanced", "flexibility", "experimentation"}, in.goal);
+  in.latency_ms = r.number(req, "latency_ms", "", false, {0, 3.6e6, true});
+  in.edge = r.boolean(req, "edge", "", false).value_or(false);
+  in.batch = r.boolean(req, "batch", "", false).value_or(false);
+  if (!model || !workload || !in.precision || !billed || !r.ok()) return nullptr;
+  in.model = *model;
+  in.workload = *workload;
+  in.billing = *billed;
+  return decide(catalog, in);
+}
+
+}  // namespace gpufleet::detail

@@ -1,0 +1,250 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gpufleet::detail {
+
+std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path) {
+  const Json* m = r_.object(obj, "model", path, true);
+  if (!m) return std::nullopt;
+  const std::string mp = path + "/model";
+  const bool has_size = m->contains("size"), has_params = m->contains("params_b");
+  if (has_size == has_params) {
+    r_.fail(has_size ? "wrong_type" : "missing_field", mp,
+            "expected exactly one of \"size\" (a model size class) or \"params_b\" (billions of "
+            "parameters)");
+    return std::nullopt;
+  }
+  ModelSpec spec;
+  if (has_params) {
+    auto b = r_.number(*m, "params_b", mp, true, {0, 100000, true});
+    if (!b) return std::nullopt;
+    spec.parameters = *b * 1e9;
+    spec.label = report::short_number(*b) + "B parameters";
+    return spec;
+  }
+  auto key = r_.string(*m, "size", mp, true);
+  if (!key) return std::nullopt;
+  const ModelSize* size = catalog_.model_size(*key);
+  if (!size) {
+    std::vector<std::string> keys;
+    for (const auto& s : catalog_.model_sizes) keys.push_back(s.key);
+    r_.fail("unknown_name", mp + "/size",
+            "expected one of " + names_of(keys) + ", got \"" + *key + "\"");
+    return std::nullopt;
+  }
+  spec.size = size->key;
+  spec.parameters = size->parameter_count_billion * 1e9;
+  spec.training_overhead_multiplier = size->memory_overhead_multiplier;
+  spec.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
+  return spec;
+}
+
+std::optional<WorkloadType> Session::workload(const Json& obj, const std::string& path, bool required) {
+  auto text = r_.string(obj, "workload", path, required);
+  if (!text) return required ? std::nullopt : std::optional(WorkloadType::kInference);
+  auto type = parse_workload_type(*text);
+  if (!type) {
+    r_.fail("unknown_name", path + "/workload",
+            "expected one of inference, fine_tuning, training, got \"" + *text + "\"");
+  }
+  return type;
+}
+
+const Precision* Session::precision(const Json& obj, const std::string& path, bool required) {
+  auto text = r_.string(obj, "precision", path, required);
+  if (!text) return required ? nullptr : catalog_.precision("fp16");
+  const Precision* p = catalog_.precision(*text);
+  if (!p) {
+    std::vector<std::string> keys;
+    for (const auto& x : catalog_.precisions) keys.push_back(x.key);
+    r_.fail("unknown_name", path + "/precision",
+            "expected one of " + names_of(keys) + ", got \"" + *text + "\"");
+  }
+  return p;
+}
+
+std::optional<Placement> Session::placement(const Json& obj, const std::string& path) {
+  auto name = r_.string(obj, "instance", path, true);
+  auto gpus = r_.number(obj, "gpus", path, false, {0, kMaxGpus, true});
+  if (!name) return std::nullopt;
+  auto p = place(catalog_, *name, gpus.value_or(1));
+  if (!p) {
+    r_.fail("unknown_name", path + "/instance",
+            "expected an instance family (e.g. P5) or instance type (e.g. p5.48xlarge) of "
+            "gpu_instances.json, got \"" + *name + "\"");
+  }
+  return p;
+}
+
+std::optional<Billing> Session::billing(const Json& obj, const std::string& path) {
+  Billing b;
+  const bool has_hours = obj.contains("hours_per_month"), has_schedule = obj.contains("schedule");
+  if (has_hours && has_schedule) {
+    r_.fail("wrong_type", path + "/schedule", "give hours_per_month or schedule, not both");
+    return std::nullopt;
+  }
+  if (has_hours) {
+    auto hours = r_.number(obj, "hours_per_month", path, true, {0, kMaxHoursPerMonth, true});
+    if (!hours) return std::nullopt;
+    b.hours_per_month = *hours;
+    b.schedule_basis = report::short_number(*hours) + " h/month";
+  } else if (has_schedule) {
+    if (!schedule(obj, path, b)) return std::nullopt;
+  }
+  const bool has_spot = obj.contains("use_spot"), has_pricing = obj.contains("pricing");
+  if (has_spot && has_pricing) {
+    r_.fail("wrong_type", path + "/pricing", "give use_spot or pricing, not both");
+    return std::nullopt;
+  }
+  if (has_spot) {
+    auto spot = r_.boolean(obj, "use_spot", path, true);
+    if (!spot) return std::nullopt;
+    b.mode = *spot ? PaymentMode::kSpot : PaymentMode::kOnDemand;
+  } else if (has_pricing) {
+    auto text = r_.string(obj, "pricing", path, true);
+    if (!text) return std::nullopt;
+    auto mode = parse_payment_mode(lower(*text));
+    if (!mode) {
+      r_.fail("unknown_name", path + "/pricing",
+              "expected one of on_demand, spot, mixed, reserved_1y, reserved_3y, got \"" + *text + "\"");
+      return std::nullopt;
+    }
+    b.mode = *mode;
+  }
+  if (obj.contains("spot_share")) {
+    if (b.mode != PaymentMode::kMixed) {
+      r_.fail("wrong_type", path + "/spot_share", "spot_share only applies to \"pricing\": \"mixed\"");
+      return std::nullopt;
+    }
+    auto share = r_.number(obj, "spot_share", path, true, {0, 1});
+    if (!share) return std::nullopt;
+    b.spot_share = *share;
+  } else if (b.mode == PaymentMode::kMixed) {
+    b.spot_share = 0.5;  // seed 003: "with 50% spot instances"
+  }
+  return b;
+}
+
+bool Session::schedule(const Json& obj, const std::string& path, Billing& b) {
+  const std::string sp = path + "/schedule";
+  const Json* s = r_.object(obj, "schedule", path, true);
+  if (!s) return false;
+  static const std::vector<std::string> kForms{"hours_per_month", "hours_per_day", "hours_per_week",
+                                               "always_on", "off_hours_per_day"};
+  static const std::vector<std::string> kAllowed{"hours_per_month", "hours_per_day", "hours_per_week",
+                                                 "always_on", "off_hours_per_day", "days_per_month",
+                                                 "weeks_per_month"};
+  int forms = 0;
+  for (const auto& [key, _] : s->items()) {
+    if (std::find(kAllowed.begin(), kAllowed.end(), key) == kAllowed.end()) {
+      r_.fail("unknown_field", Reader::child(sp, key), "a schedule takes " + names_of(kAllowed) +
+                                                           "; got \"" + key + "\"");
+      return false;
+    }
+    forms += std::find(kForms.begin(), kForms.end(), key) != kForms.end();
+  }
+  if (forms != 1 && !(forms == 2 && s->contains("always_on") && s->contains("hours_per_month"))) {
+    r_.fail("wrong_type", sp, "expected exactly one of " + names_of(kForms));
+    return false;
+  }
+  const double days = r_.number(*s, "days_per_month", sp, false, {0, 31, true})
+                          .value_or(kAlwaysOnHoursPerMonth / 24);
+  const std::string days_text = report::short_number(report::round_to(days, 1)) + " days";
+  if (s->contains("always_on")) {
+    auto on = r_.boolean(*s, "always_on", sp, true);
+    if (!on) return false;
+    if (!*on) {
+      r_.fail("out_of_range", sp + "/always_on", "expected true (use another form for part-time use)");
+      return false;
+    }
+    auto hours = r_.number(*s, "hours_per_month", sp, false, {672, kMaxHoursPerMonth});
+    b.hours_per_month = hours.value_or(kAlwaysOnHoursPerMonth);
+    b.schedule_basis = hours ? "24/7 at " + report::short_number(*hours) + " h/month"
+                             : "24/7: 730 h/month (8,760 h / 12)";
+  } else if (s->contains("hours_per_month")) {
+    auto hours = r_.number(*s, "hours_per_month", sp, true, {0, kMaxHoursPerMonth, true});
+    if (!hours) return false;
+    b.hours_per_month = *hours;
+    b.schedule_basis = report::short_number(*hours) + " h/month";
+  } else if (s->contains("hours_per_day")) {
+    auto per_day = r_.number(*s, "hours_per_day", sp, true, {0, 24, true});
+    if (!per_day) return false;
+    b.hours_per_month = *per_day * days;
+    b.schedule_basis = report::short_number(*per_day) + " h/day x " + days_text + " = " +
+                       report::short_number(report::round_to(b.hours_per_month, 1)) + " h/month";
+  } else if (s->contains("hours_per_week")) {
+    auto per_week = r_.number(*s, "hours_per_week", sp, true, {0, 168, true});
+    const double weeks = r_.number(*s, "weeks_per_month", sp, false, {0, 31.0 / 7, true})
+                             .value_or(kAlwaysOnHoursPerMonth / 168);
+    if (!per_week) return false;
+    b.hours_per_month = *per_week * weeks;
+    b.schedule_basis = report::short_number(*per_week) + " h/week x " +
+                       report::short_number(report::round_to(weeks, 2)) + " weeks = " +
+                       report::short_number(report::round_to(b.hours_per_month, 1)) + " h/month";
+  } else {
+    auto off = r_.number(*s, "off_hours_per_day", sp, true, {0, 24});
+    if (!off || *off >= 24) {
+      if (off) r_.fail("out_of_range", sp + "/off_hours_per_day", "expected fewer than 24 hours off a day");
+      return false;
+    }
+    b.hours_per_month = (24 - *off) * days;
+    b.schedule_basis = "scale to zero " + report::short_number(*off) + " h/day: " +
+                       report::short_number(24 - *off) + " h/day x " + days_text + " = " +
+                       report::short_number(report::round_to(b.hours_per_month, 1)) + " h/month";
+  }
+  if (b.hours_per_month > kMaxHoursPerMonth) {
+    r_.fail("out_of_range", sp, "the schedule gives " + report::short_number(b.hours_per_month) +
+                                    " h/month; a month has at most 744 h");
+    return false;
+  }
+  return true;
+}
+
+std::vector<std::string> Session::providers(const Json& obj, const std::string& path) {
+  std::vector<std::string> list = r_.strings(obj, "providers", path, false);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    list[i] = lower(list[i]);
+    bool known = catalog_.providers.count(list[i]) > 0;
+    for (const auto& f : catalog_.families) known = known || f.provider == list[i];
+    if (!known) {
+      r_.fail("unknown_name", path + "/providers/" + std::to_string(i),
+              "expected a provider of the catalog (aws, gcp, azure), got \"" + list[i] + "\"");
+    }
+  }
+  return list;
+}
+
+std::optional<Question> Session::question(bool with_priority) {
+  Question q;
+  auto m = model(request_, "");
+  auto w = workload(request_, "", true);
+  q.precision = precision(request_, "", true);
+  auto billed = billing(request_, "");
+  q.providers = providers(request_, "");
+  q.kinds = r_.strings(request_, "kinds", "", false);
+  for (std::size_t i = 0; i < q.kinds.size(); ++i) {
+    static const std::vector<std::string> kKinds{"gpu", "trainium", "inferentia", "cpu"};
+    if (std::find(kKinds.begin(), kKinds.end(), q.kinds[i]) == kKinds.end()) {
+      r_.fail("unknown_name", "/kinds/" + std::to_string(i), "expected one of " + names_of(kKinds) + ", got \"" + q.kinds[i] + "\"");
+    }
+  }
+  if (with_priority) {
+    if (auto text = r_.string(request_, "priority", "", false)) {
+      if (auto p = parse_priority(*text)) {
+        q.priority = *p;
+      } else {
+        r_.fail("unknown_name", "/priority",
+                "expected one of cost, performance, balanced, got \"" + *text + "\"");
+      }
+    }
+  }
+  if (!m || !w || !q.precision || !billed) return std::nullopt;
+  q.billing = *billed;
+  q.model = *m;
+  q.workload = *w;
+  return q;
+}
+
+}  // namespace gpufleet::detail
