@@ -17,33 +17,22 @@ export async function fetchShippedTexts(base = './config/') {
   return texts;
 }
 
-/** Reads what the page needs from an analyzer; {ok:false, errors} when the catalog is invalid. */
+/** Reads what the page needs from an analyzer; {ok:false, errors} when the catalog is invalid
+ *  (an invalid catalog answers every question, this one included, with its errors). */
 function describe(analyzer) {
-  const validate = analyzer.ask({ question: 'validate' });
-  if (!validate.ok) return { ok: false, errors: validate.errors };
   const all = analyzer.ask({ question: 'catalog', section: 'all' });
   if (!all.ok) return { ok: false, errors: all.errors };
   const data = all.result;
-  const families = [...new Set(data.instances.map((i) => i.family))];
+  const providers = new Map();
+  for (const i of data.instances) if (!providers.has(i.family)) providers.set(i.family, i.provider);
   return {
     ok: true,
-    providers: providersOf(analyzer.texts, families),
+    providers,
     info: data.info,
     catalog: all.catalog,
     data,
-    families,
-    validate: validate.result,
+    families: [...providers.keys()],
   };
-}
-
-/** family -> provider. The catalog answer does not say it per instance, so it is read from
- *  gpu_instances.json itself (aws when the file does not say). */
-function providersOf(texts, families) {
-  const map = new Map();
-  let doc = null;
-  try { doc = JSON.parse(texts.gpuInstances); } catch { /* the analyzer accepted it; keep defaults */ }
-  for (const f of families) map.set(f, String(doc?.gpu_instances?.[f]?.provider ?? doc?.catalog_info?.provider ?? 'aws').toLowerCase());
-  return map;
 }
 
 export class CatalogStore extends EventTarget {
