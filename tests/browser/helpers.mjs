@@ -104,8 +104,50 @@ export async function afterChange(page, screen, action) {
 /** The visible screen (its inputs share labels with the hidden screens). */
 export const screen = (page) => page.locator('[role=tabpanel]:not([hidden]) .screen, .embed-panel .screen').first();
 
-export async function screenshot(page, name) {
+export async function screenshot(page, name, { fullPage = false } = {}) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
 }
+
+/** Clicks something that downloads a file; resolves {name, text}. */
+export async function downloadOf(page, click) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const file = await download.path();
+  return { name: download.suggestedFilename(), text: fs.readFileSync(file, 'utf8') };
+}
+
+/** An RFC 4180 parser (quoted fields, doubled quotes, CRLF), independent of the page's writer. */
+export function parseCsv(text) {
+  const records = [];
+  let record = [];
+  let field = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
+      if (c === '"') { quoted = false; i += 1; continue; }
+      field += c; i += 1; continue;
+    }
+    if (c === '"' && field === '') { quoted = true; i += 1; continue; }
+    if (c === ',') { record.push(field); field = ''; i += 1; continue; }
+    if (c === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i += 2; continue; }
+    assert.ok(c !== '\n' && c !== '\r', `a bare line break at ${i}: RFC 4180 lines end in CRLF`);
+    assert.ok(c !== '"', `a quote inside an unquoted field at ${i}`);
+    field += c; i += 1;
+  }
+  assert.ok(!quoted, 'an unterminated quoted field');
+  if (field !== '' || record.length) { record.push(field); records.push(record); }
+  return records;
+}
+
+/** The rows a table shows: visible text of each cell, whitespace collapsed (detail rows left out). */
+export const shownRows = (locator) => locator.evaluate((t) => {
+  const clean = (s) => s.replace(/\s+/g, ' ').trim();
+  const head = [...t.tHead.rows[t.tHead.rows.length - 1].cells].map((c) => clean(c.innerText));
+  const rows = [...t.tBodies].flatMap((b) => [...b.rows]).filter((r) => !r.classList.contains('detail-row'))
+    .map((r) => [...r.cells].map((c) => clean(c.innerText)));
+  return [head, ...rows];
+});

@@ -178,3 +178,27 @@ export function providersControl(prefix, legend = 'Providers (none checked = def
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };
 }
+
+export const KINDS = [
+  { value: 'gpu', label: 'GPU' },
+  { value: 'trainium', label: 'Trainium' },
+  { value: 'inferentia', label: 'Inferentia' },
+  { value: 'cpu', label: 'CPU' },
+];
+
+/** Accelerator kind checkboxes; none checked = the kinds suited to the workload. URL: kinds=gpu,cpu */
+export function kindsControl(prefix, legend = 'Accelerator kinds (none checked = those suited to the workload)') {
+  const list = h('div', { class: 'checks' }, KINDS.map((k) => {
+    const id = `${prefix}-kind-${k.value}`;
+    return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: k.value, testid: id }), h('label', { for: id }, k.label));
+  }));
+  const wrap = h('fieldset', { class: 'field families kinds' }, h('legend', null, legend), list);
+  const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
+  return {
+    wrap, key: 'kinds',
+    fill() {},
+    fromParams(p) { const want = (p.get('kinds') ?? '').split(',').filter(Boolean); for (const b of boxes()) b.checked = want.includes(b.value); },
+    toParams(p) { const v = this.value(); if (v.length) p.set('kinds', v.join(',')); },
+    value: () => boxes().filter((b) => b.checked).map((b) => b.value),
+  };
+}

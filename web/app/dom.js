@@ -1,5 +1,6 @@
 // DOM helpers: every node is built with createElement and textContent, never from HTML strings,
 // so catalog strings always render as text.
+import { exportTools } from './export.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -102,13 +103,16 @@ export function checkboxField({ id, label, checked = false, testid }) {
   return { wrap, input };
 }
 
-/** A table whose wrapper scrolls horizontally on narrow screens. */
-export function table({ caption, head, rows, testid, className }) {
+/** A table whose wrapper scrolls horizontally on narrow screens, with CSV and JSON downloads
+ *  (export: false leaves them out). */
+export function table({ caption, head, rows, testid, className, exportName, export: withExport = true }) {
   const t = h('table', { class: className, testid },
     caption ? h('caption', null, caption) : null,
     h('thead', null, h('tr', null, head.map((c) => (typeof c === 'string' ? h('th', { scope: 'col' }, c) : c)))),
     h('tbody', null, rows));
-  return h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption ?? 'table' }, t);
+  const scroll = h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption ?? 'table' }, t);
+  if (!withExport) return scroll;
+  return h('div', { class: 'table-block' }, scroll, exportTools(t, exportName ?? testid ?? caption));
 }
 
 /** A definition list of [term, value] pairs. */

@@ -11,8 +11,13 @@ import { createRecommendScreen } from './screens/recommend.js';
 import { createMigrateScreen } from './screens/migrate.js';
 import { createWorkloadsScreen } from './screens/workloads.js';
 import { createCatalogScreen } from './screens/catalog.js';
+import { createPlanScreen } from './screens/plan.js';
+import { createPlacementScreen } from './screens/placement.js';
+import { createDecideScreen } from './screens/decide.js';
+import { copyText } from './export.js';
 
-const FACTORIES = [createFitScreen, createPrecisionsScreen, createRecommendScreen, createMigrateScreen, createWorkloadsScreen, createCatalogScreen];
+const FACTORIES = [createFitScreen, createPrecisionsScreen, createRecommendScreen, createMigrateScreen, createPlanScreen,
+  createPlacementScreen, createDecideScreen, createWorkloadsScreen, createCatalogScreen];
 
 const params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';
@@ -89,6 +94,7 @@ async function start() {
     show(active);
   });
   if (embed) reportHeight();
+  else addCopyLink();
   root.dataset.ready = '1';
 }
 
@@ -102,6 +108,17 @@ function fullPageUrl() {
 if (embed) {
   embedLink = h('a', { href: fullPageUrl(), target: '_blank', rel: 'noopener' }, 'Open the full calculator');
   document.getElementById('embed-bar').append(h('span', null, 'gpufleet'), ' · ', embedLink);
+}
+/** "Copy link": the page's URL holds the whole state. */
+function addCopyLink() {
+  const status = h('span', { class: 'copy-status', role: 'status', testid: 'copy-status' });
+  const button = h('button', { type: 'button', class: 'small-button', testid: 'copy-link' }, 'Copy link');
+  button.addEventListener('click', async () => {
+    const ok = await copyText(location.href);
+    status.textContent = ok ? 'Link copied' : 'Copy the address bar: the link holds every input';
+    setTimeout(() => { status.textContent = ''; }, 4000);
+  });
+  document.getElementById('page-tools').append(button, status);
 }
 function reportHeight() {
   if (window.parent === window) return;

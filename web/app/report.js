@@ -57,7 +57,7 @@ function altRow(a, i, prefix) {
   const bought = (p.gpus_per_instance ?? 0) * (p.instance_count ?? 1);
   const saves = a.savings_pct;
   return [h('tr', { testid: `${prefix}-alt-${i}`, class: 'main-row' },
-    h('td', { class: 'num', rowspan: 2 }, String(i + 1)),
+    h('td', { class: 'num' }, String(i + 1)),
     h('th', { scope: 'row' }, h('span', { testid: `${prefix}-alt-instance-${i}` }, a.instance), h('br'),
       h('span', { class: 'muted small' }, `${p.instance_count > 1 ? `${p.instance_count} instances · ` : ''}${f.label(a.sizing)}`)),
     h('td', null, p.gpu_type),

@@ -5,6 +5,8 @@ import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
 import { usageBar, statusBadge, costBlock, memoryBlock, sourceNote, placementLine } from '../parts.js';
+import { pricingControl, scheduleControl } from '../billing.js';
+import { barChart } from '../charts.js';
 
 export function createFitScreen(store) {
   const model = modelControl('fit');
@@ -14,7 +16,9 @@ export function createFitScreen(store) {
   const gpus = gpusControl('fit');
   const hours = hoursControl('fit');
   const spot = spotControl('fit');
-  const controls = controlSet([model, workload, precision, instance, gpus, hours, spot]);
+  const pricing = pricingControl('fit', { spot });
+  const schedule = scheduleControl('fit', hours);
+  const controls = controlSet([model, workload, precision, instance, gpus, spot, pricing, schedule, hours]);
 
   return createScreen({
     id: 'fit',
@@ -27,6 +31,8 @@ export function createFitScreen(store) {
         instance: instance.value(), gpus: gpus.value(), hours_per_month: hours.value(), use_spot: spot.value(),
       };
       for (const k of ['gpus', 'hours_per_month']) if (request[k] === null) delete request[k];
+      pricing.apply(request);
+      schedule.apply(request);
       const { response, errors } = ask(store, request);
       if (errors) return { errors };
       return { nodes: renderFit(response.result) };
@@ -61,6 +67,7 @@ export function renderFit(r) {
 
   return [
     summary,
+    card('Memory per GPU against its capacity', memoryChart(r)),
     h('div', { class: 'grid-2' },
       card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
       card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p))),
@@ -76,4 +83,34 @@ export function waysOut(w) {
     h('h4', null, 'Ways out'),
     h('p', { testid: 'fit-ways-out-summary' }, w.summary),
     rows.length ? table({ caption: 'Options', head: ['Way out', 'Setup'], rows: rows.map(([a, b]) => h('tr', null, h('th', { scope: 'row' }, a), h('td', null, b))) }) : null);
+}
+
+/** Weights and overhead on each GPU used (split evenly), against the GPU's usable memory. */
+export function memoryChart(r) {
+  const n = r.fit.gpus;
+  const shown = Math.min(8, Math.max(1, Math.ceil(n)));
+  const share = n > 0 ? 1 / n : 1;
+  const weights = r.memory.weights_gb * share;
+  const overhead = r.memory.overhead_gb * share;
+  const cap = r.fit.capacity_per_gpu_gb;
+  const gpu = r.placement.gpu_type;
+  const rows = Array.from({ length: shown }, (_, i) => ({
+    label: n < 1 ? `GPU 1 (${f.num(n, 3)} of it)` : `GPU ${i + 1}`,
+    parts: [{ value: weights, cls: 'c1', name: 'weights' }, { value: overhead, cls: 'c2', name: `overhead (${r.memory.overhead_covers})` }],
+    marker: cap, markerLabel: `usable memory ${f.gb(cap)}`,
+  }));
+  return [
+    barChart({
+      title: `Memory on each ${gpu}: weights + overhead against ${f.gb(cap)} usable`,
+      summary: `${f.gb(r.fit.per_gpu_gb)} per GPU on ${f.num(n, 3)} GPU(s), ${f.pct(r.fit.utilization_pct)} of capacity`,
+      xLabel: 'Memory per GPU (GB)', rows, format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GB`, testid: 'fit-chart',
+      legendItems: [{ cls: 'c1', name: 'Weights' }, { cls: 'c2', name: `Overhead (${r.memory.overhead_covers})` }, { cls: 'marker', name: 'Usable memory per GPU' }],
+      data: {
+        caption: 'Memory per GPU (GB)',
+        head: ['GPU', 'Weights (GB)', 'Overhead (GB)', 'Total (GB)', 'Usable (GB)', 'Use (%)'],
+        rows: rows.map((row) => [row.label, f.num(weights, 2), f.num(overhead, 2), f.num(weights + overhead, 2), f.num(cap, 2), f.num(r.fit.utilization_pct, 1)]),
+      },
+    }),
+    n > shown ? h('p', { class: 'muted small' }, `The first ${shown} of ${f.num(n, 3)} GPUs are drawn; each holds the same share.`) : null,
+  ];
 }

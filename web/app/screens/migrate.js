@@ -2,6 +2,7 @@
 import { createScreen, ask } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, instanceControl, gpusControl, providersControl } from '../controls.js';
 import { renderReport } from '../report.js';
+import { pricingControl, scheduleControl } from '../billing.js';
 
 export function createMigrateScreen(store) {
   const current = instanceControl('mig', { key: 'current', label: 'Current instance (family or type)', def: 'P5' });
@@ -13,11 +14,13 @@ export function createMigrateScreen(store) {
   const hours = hoursControl('mig');
   const spot = spotControl('mig');
   const providers = providersControl('mig', 'Providers (none checked = the current one)');
+  const pricing = pricingControl('mig', { spot });
+  const schedule = scheduleControl('mig', hours);
   return createScreen({
     id: 'migrate',
     title: 'Migrate',
     intro: 'What should a current setup move to, and what does it save?',
-    controls: controlSet([current, gpus, model, workload, precision, priority, hours, spot, providers]),
+    controls: controlSet([current, gpus, model, workload, precision, priority, schedule, hours, spot, pricing, providers]),
     render() {
       const request = {
         question: 'migrate', current: { instance: current.value(), gpus: gpus.value() }, model: model.value(),
@@ -27,6 +30,8 @@ export function createMigrateScreen(store) {
       if (providers.value().length) request.providers = providers.value();
       if (request.current.gpus === null) delete request.current.gpus;
       if (request.hours_per_month === null) delete request.hours_per_month;
+      pricing.apply(request);
+      schedule.apply(request);
       const { response, errors } = ask(store, request);
       if (errors) return { errors };
       return { nodes: renderReport(response.result, 'mig') };

@@ -3,6 +3,7 @@ import { h, table, svg } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
 import { controlSet, modelControl } from '../controls.js';
+import { barChart } from '../charts.js';
 
 export function createPrecisionsScreen(store) {
   const model = modelControl('prec');
@@ -40,6 +41,17 @@ function renderPrecisions(r) {
         rows,
       }),
       h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'prec-basis' }, r.basis)),
+      barChart({
+        title: `Weights of ${r.model.label} by precision`,
+        summary: r.precisions.map((p) => `${p.name} ${f.gb(p.weights_gb)}`).join(', '),
+        xLabel: 'Weights (GB)', format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GB`, testid: 'prec-chart',
+        rows: r.precisions.map((p) => ({ label: `${p.name} (${f.num(p.bytes_per_parameter, 2)} B/param)`, parts: [{ value: p.weights_gb, cls: 'c1', name: 'weights' }] })),
+        data: {
+          caption: 'Weights by precision (GB)',
+          head: ['Precision', 'Bytes per parameter', 'Weights (GB)', 'Against the largest (%)'],
+          rows: r.precisions.map((p) => [p.name, f.num(p.bytes_per_parameter, 2), f.num(p.weights_gb, 2), f.num((p.weights_gb / max) * 100, 1)]),
+        },
+      }),
       h('p', { class: 'muted small' }, 'Weights only; the Fit screen adds the workload\'s overhead (KV cache, gradients, optimizer states).')),
   ];
 }

@@ -1,0 +1,149 @@
+// Ways to pay and schedules (docs/api.md: `pricing`, `spot_share`, `schedule`), shared by every
+// screen that prices something. Each control knows its URL keys and its part of the request.
+import { h, selectField, numberField, setSelectValue } from './dom.js';
+
+export const PRICINGS = [
+  { value: 'on_demand', label: 'On-demand' },
+  { value: 'spot', label: 'Spot' },
+  { value: 'mixed', label: 'Mixed spot + on-demand' },
+  { value: 'reserved_1y', label: '1-year commitment' },
+  { value: 'reserved_3y', label: '3-year commitment' },
+];
+
+/** Schedule forms: [value, label, first field, second field (optional)]. */
+export const SCHEDULES = [
+  { value: 'hpm', label: 'Hours per month' },
+  { value: 'day', label: 'Hours a day × days a month', a: ['hours_per_day', 'Hours a day', 'h/day', 24], b: ['days_per_month', 'Days a month', 'days', 31, '30.4'] },
+  { value: 'week', label: 'Hours a week × weeks a month', a: ['hours_per_week', 'Hours a week', 'h/week', 168], b: ['weeks_per_month', 'Weeks a month', 'weeks', 5, '4.35'] },
+  { value: 'always', label: '24/7 (730 h a month)' },
+  { value: 's2z', label: 'Scale to zero off-hours', a: ['off_hours_per_day', 'Hours a day scaled to zero', 'h/day off', 24] },
+];
+
+const numberOrRaw = (text) => {
+  const t = String(text ?? '').trim();
+  if (t === '') return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t; // the analyzer names what is wrong
+};
+
+/** The schedule object of a form and its two values (undefined = the analyzer's default). */
+export function scheduleObject(kind, a, b) {
+  const spec = SCHEDULES.find((s) => s.value === kind);
+  if (!spec || kind === 'hpm') return a === undefined ? undefined : { hours_per_month: a };
+  if (kind === 'always') return a === undefined ? { always_on: true } : { always_on: true, hours_per_month: a };
+  const out = { [spec.a[0]]: a ?? null };
+  if (spec.b && b !== undefined) out[spec.b[0]] = b;
+  return out;
+}
+
+/** Reads a schedule object back into [kind, a, b]. */
+export function scheduleForm(schedule, hoursPerMonth) {
+  if (!schedule || typeof schedule !== 'object') return ['hpm', hoursPerMonth ?? '', ''];
+  if (schedule.always_on) return ['always', schedule.hours_per_month ?? '', ''];
+  for (const s of SCHEDULES) {
+    if (s.a && schedule[s.a[0]] !== undefined) return [s.value, schedule[s.a[0]], s.b ? schedule[s.b[0]] ?? '' : ''];
+  }
+  return ['hpm', schedule.hours_per_month ?? '', ''];
+}
+
+/** Way to pay. With `spot` (the "Use spot prices where known" box), on-demand and spot stay
+ *  `use_spot` as before and the box and the select follow each other. URL: pricing, share. */
+export function pricingControl(prefix, { spot = null } = {}) {
+  const sel = selectField({ id: `${prefix}-pricing`, label: 'Way to pay', options: PRICINGS });
+  const share = numberField({ id: `${prefix}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', hint: 'Share of hours on spot; 0.5 by default (seed 003).' });
+  const wrap = h('div', { class: 'field-pair' }, sel.wrap, share.wrap);
+  const sync = () => { share.wrap.hidden = sel.input.value !== 'mixed'; };
+  if (spot) {
+    sel.input.addEventListener('change', () => { spot.input.checked = sel.input.value === 'spot'; });
+    spot.input.addEventListener('change', () => { sel.input.value = spot.input.checked ? 'spot' : 'on_demand'; sync(); });
+  }
+  sel.input.addEventListener('change', sync);
+  sync();
+  return {
+    wrap, input: sel.input, shareInput: share.input, key: 'pricing',
+    fill() {},
+    fromParams(p) {
+      const fromBox = p.get('spot') === '1' || p.get('spot') === 'true' ? 'spot' : 'on_demand';
+      sel.input.value = 'on_demand';
+      setSelectValue(sel.input, p.get('pricing') ?? fromBox);
+      share.input.value = p.get('share') ?? '';
+      if (spot) spot.input.checked = sel.input.value === 'spot';
+      sync();
+    },
+    toParams(p) {
+      const v = sel.input.value;
+      if (spot ? v !== 'on_demand' && v !== 'spot' : v !== 'on_demand') p.set('pricing', v);
+      if (v === 'mixed' && share.input.value.trim() !== '') p.set('share', share.input.value.trim());
+    },
+    value: () => sel.input.value,
+    /** Writes the way to pay into a request. */
+    apply(request) {
+      const v = sel.input.value;
+      if (spot && (v === 'on_demand' || v === 'spot')) return request; // use_spot, as before
+      delete request.use_spot;
+      request.pricing = v;
+      if (v === 'mixed') {
+        const s = numberOrRaw(share.input.value);
+        if (s !== undefined) request.spot_share = s;
+      }
+      return request;
+    },
+  };
+}
+
+/** Schedule form; "hours per month" uses the screen's hours control. URL: sched, ha, hb. */
+export function scheduleControl(prefix, hours) {
+  const sel = selectField({ id: `${prefix}-schedule`, label: 'Schedule', options: SCHEDULES });
+  const a = numberField({ id: `${prefix}-sched-a`, label: 'Hours a day', unit: 'h/day', min: 0, step: 'any' });
+  const b = numberField({ id: `${prefix}-sched-b`, label: 'Days a month', unit: 'days', min: 0, step: 'any' });
+  const wrap = h('div', { class: 'field-pair schedule' }, sel.wrap, h('div', { class: 'field-pair sched-values' }, a.wrap, b.wrap));
+  const setLabel = (field, spec) => {
+    field.wrap.querySelector('label').textContent = spec[1];
+    field.wrap.querySelector('.unit').textContent = spec[2];
+    field.input.max = spec[3];
+    field.input.placeholder = spec[4] ?? '';
+  };
+  const sync = () => {
+    const spec = SCHEDULES.find((s) => s.value === sel.input.value) ?? SCHEDULES[0];
+    if (hours) hours.wrap.hidden = spec.value !== 'hpm';
+    a.wrap.hidden = !spec.a;
+    b.wrap.hidden = !spec.b;
+    if (spec.a) setLabel(a, spec.a);
+    if (spec.b) setLabel(b, spec.b);
+  };
+  sel.input.addEventListener('change', () => {
+    const spec = SCHEDULES.find((s) => s.value === sel.input.value);
+    // Seed 001's 8 h x 22 days and seed 000's 12 h off as starting values.
+    a.input.value = { day: '8', week: '40', s2z: '12' }[spec?.value] ?? '';
+    b.input.value = { day: '22' }[spec?.value] ?? '';
+    sync();
+  });
+  sync();
+  return {
+    wrap, input: sel.input, aInput: a.input, bInput: b.input, key: 'sched',
+    fill() {},
+    fromParams(p) {
+      sel.input.value = 'hpm';
+      setSelectValue(sel.input, p.get('sched') ?? 'hpm');
+      a.input.value = p.get('ha') ?? '';
+      b.input.value = p.get('hb') ?? '';
+      sync();
+    },
+    toParams(p) {
+      const v = sel.input.value;
+      if (v === 'hpm') return;
+      p.set('sched', v);
+      if (!a.wrap.hidden && a.input.value.trim() !== '') p.set('ha', a.input.value.trim());
+      if (!b.wrap.hidden && b.input.value.trim() !== '') p.set('hb', b.input.value.trim());
+    },
+    value: () => sel.input.value,
+    /** Replaces hours_per_month with a schedule when another form is chosen. */
+    apply(request) {
+      const v = sel.input.value;
+      if (v === 'hpm') return request;
+      delete request.hours_per_month;
+      request.schedule = scheduleObject(v, numberOrRaw(a.input.value), numberOrRaw(b.input.value));
+      return request;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// Decide: GPU, Trainium, Inferentia or CPU? Seed 002's decision trees: the tree and branch that
+// apply, and per option its suitability, cheapest instance, monthly cost, complexity, risk, reasons.
+import { h, table, facts, card } from '../dom.js';
+import * as f from '../format.js';
+import { createScreen, ask } from '../screen.js';
+import { controlSet, modelControl, workloadControl, precisionControl, selectControl, numberControl, checkboxControl, hoursControl } from '../controls.js';
+import { pricingControl, scheduleControl } from '../billing.js';
+import { riskBadge, reasons, memoryBlock } from '../parts.js';
+import { barChart } from '../charts.js';
+
+const opts = (...values) => values.map(([value, label]) => ({ value, label }));
+const FRAMEWORKS = opts(['pytorch', 'PyTorch'], ['tensorflow', 'TensorFlow'], ['jax', 'JAX'], ['other', 'Other']);
+const MODEL_KINDS = opts(['transformer', 'Transformer'], ['cnn', 'CNN'], ['mixed', 'Mixed'], ['simple', 'Simple (classic ML)']);
+const GOALS = opts(['cost', 'Cost'], ['performance', 'Performance'], ['balanced', 'Balanced'], ['flexibility', 'Flexibility'], ['experimentation', 'Experimentation']);
+
+export function createDecideScreen(store) {
+  const model = modelControl('dec');
+  const workload = workloadControl('dec', 'training');
+  const precision = precisionControl('dec', 'bf16');
+  const framework = selectControl({ id: 'dec-framework', key: 'framework', label: 'Framework', options: FRAMEWORKS, def: 'pytorch' });
+  const kind = selectControl({ id: 'dec-model-kind', key: 'kind', label: 'Model kind', options: MODEL_KINDS, def: 'transformer' });
+  const goal = selectControl({ id: 'dec-goal', key: 'goal', label: 'Goal', options: GOALS, def: 'cost' });
+  const latency = numberControl({ id: 'dec-latency', key: 'latency', label: 'Latency target', unit: 'ms per request', min: 0, step: 'any', optional: true, placeholder: 'none' });
+  const edge = checkboxControl({ id: 'dec-edge', key: 'edge', label: 'Edge deployment' });
+  const batch = checkboxControl({ id: 'dec-batch', key: 'batch', label: 'Batch processing' });
+  const hours = hoursControl('dec');
+  const pricing = pricingControl('dec');
+  const schedule = scheduleControl('dec', hours);
+  return createScreen({
+    id: 'decide',
+    title: 'Decide',
+    intro: 'GPU, Trainium, Inferentia or CPU? Seed 002’s decision trees, with the cheapest instance of each kind.',
+    controls: controlSet([model, workload, precision, framework, kind, goal, latency, edge, batch, pricing, schedule, hours]),
+    render() {
+      const request = {
+        question: 'decide', model: model.value(), workload: workload.value(), precision: precision.value(),
+        framework: framework.value(), model_kind: kind.value(), goal: goal.value(), edge: edge.value(), batch: batch.value(),
+      };
+      const ms = latency.value();
+      if (ms !== undefined) request.latency_ms = ms;
+      const hpm = hours.value();
+      if (hpm !== null) request.hours_per_month = hpm;
+      pricing.apply(request);
+      schedule.apply(request);
+      const { response, errors } = ask(store, request);
+      if (errors) return { errors };
+      return { nodes: renderDecide(response.result) };
+    },
+  });
+}
+
+export function renderDecide(r) {
+  const priced = r.options.filter((o) => Number.isFinite(o.cheapest_instance?.cost?.usd_per_month));
+  return [
+    h('section', { class: 'card verdict fits' },
+      h('h3', null, 'Decision'),
+      facts([
+        ['Decision tree', r.decision_tree, 'decide-tree'],
+        ['Branch', r.branch, 'decide-branch'],
+        ['Recommended', h('strong', { testid: 'decide-kind' }, f.label(r.recommended_kind))],
+        ['Families', r.recommended_families?.join(', ') || f.DASH, 'decide-families'],
+      ], 'facts compact'),
+      h('p', { class: 'muted small' }, r.source)),
+    h('section', { class: 'card' },
+      h('h3', null, 'Options'),
+      table({
+        caption: 'Each kind of accelerator: suitability, cheapest instance that holds the model, cost, complexity and risk', testid: 'decide-options', className: 'data',
+        head: ['Option', 'Suitable', 'Cheapest instance', 'Memory used', 'Monthly cost', 'Migration complexity', 'Risk'],
+        rows: r.options.map((o) => {
+          const c = o.cheapest_instance;
+          return [h('tr', { testid: `decide-opt-${o.kind}`, class: 'main-row' },
+            h('th', { scope: 'row' }, o.name, o.recommended ? [h('br'), h('span', { class: 'pill risk-low' }, 'recommended')] : null),
+            h('td', { testid: `decide-${o.kind}-suitable` }, o.suitable ? 'yes' : 'no'),
+            h('td', { testid: `decide-${o.kind}-instance` }, c ? c.instance : 'none holds the model'),
+            h('td', { class: 'num' }, c ? `${f.pct(c.fit.utilization_pct)} of ${f.num(c.fit.gpus, 3)} × ${f.gb(c.fit.capacity_per_gpu_gb)}` : f.DASH),
+            h('td', { class: 'num', testid: `decide-${o.kind}-monthly` }, c ? f.usdMonth(c.cost.usd_per_month) : f.DASH),
+            h('td', { testid: `decide-${o.kind}-complexity` }, f.label(o.migration_complexity)),
+            h('td', { testid: `decide-${o.kind}-risk` }, riskBadge(o.risk_level))),
+          h('tr', { class: 'detail-row', testid: `decide-${o.kind}-reasons` },
+            h('td', { colspan: 7 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons(o.reasons),
+              c ? h('details', { class: 'why-details' }, h('summary', null, 'Cost basis'), h('p', null, c.cost.basis)) : null))];
+        }),
+      })),
+    h('div', { class: 'grid-2' },
+      priced.length ? card('Monthly cost of each option', barChart({
+        title: 'Cheapest instance of each kind: monthly cost',
+        summary: priced.map((o) => `${o.name} ${f.usdMonth(o.cheapest_instance.cost.usd_per_month)}`).join(', '),
+        xLabel: 'Monthly cost (USD/month)', format: (v) => (v >= 1000 ? `$${f.num(v / 1000, v >= 10000 ? 0 : 1)}k` : `$${f.num(v, 0)}`), testid: 'decide-chart', width: 480,
+        rows: priced.map((o) => ({ label: o.name, parts: [{ value: o.cheapest_instance.cost.usd_per_month, cls: o.recommended ? 'c3' : o.suitable ? 'c1' : 'c5', name: o.cheapest_instance.instance }], valueText: f.usd(o.cheapest_instance.cost.usd_per_month) })),
+        legendItems: [{ cls: 'c3', name: 'Recommended' }, { cls: 'c1', name: 'Suitable' }, { cls: 'c5', name: 'Not suitable' }],
+        data: {
+          caption: 'Cheapest instance of each kind (USD/month)', head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
+          rows: priced.map((o) => [o.name, o.cheapest_instance.instance, f.num(o.cheapest_instance.cost.usd_per_month, 2), o.suitable ? 'yes' : 'no']),
+        },
+      })) : null,
+      card('Memory needed', memoryBlock(r.memory, 'decide-memory'))),
+  ];
+}
