@@ -323,6 +323,52 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       out << "\n";
     }
     if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
+  } else if (question == "memory") {
+    const Json& m = r["model"];
+    out << text(m["name"]) << ": " << num(m["parameters_billion"], 3) << " B parameters";
+    if (m.contains("active_parameters_billion")) out << " (" << num(m["active_parameters_billion"], 3) << " B active)";
+    out << ", KV cache " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
+    const Json& st = r["settings"];
+    out << text(st["mode"]) << ", " << text(st["weight_format"]) << " weights, " << text(st["compute_precision"]) << " compute, batch "
+        << num(st["batch"], 0) << ", context " << num(st["context"], 0) << ", engine " << text(st["engine"]) << ", " << num(st["gpus"], 0)
+        << " GPU(s)\n";
+    std::vector<Row> rows;
+    for (const auto& l : r["per_gpu"]) rows.push_back({text(l["label"]), num(l["gib"], 2) + " GiB", text(l["basis"])});
+    rows.push_back({"Total per GPU", num(r["total_gib"], 2) + " GiB", "tensors " + num(r["tensors_gib"], 2) + " GiB + runtime"});
+    table(out, {"memory per GPU", "size", "how"}, rows);
+    if (r.contains("kv_cache_capacity")) {
+      const Json& kv = r["kv_cache_capacity"];
+      out << "KV-cache pool: " << num(kv["tokens"], 0) << " tokens (" << num(kv["gib"], 2) << " GiB), "
+          << num(kv["concurrent_sequences"], 0) << " sequences at full length\n";
+    }
+    if (r.contains("gpu")) {
+      const Json& g = r["gpu"];
+      out << text(g["gpu"]) << ": " << paint(g["fits"].get<bool>() ? "FITS" : "DOES NOT FIT", g["fits"].get<bool>() ? "32;1" : "31;1")
+          << ", " << num(g["used_gib"], 2) << " of " << num(g["capacity_gib"], 2) << " GiB (" << num(g["utilization_pct"], 1) << "%)";
+      if (g.contains("largest_batch")) out << "; largest batch " << num(g["largest_batch"], 0) << ", largest context " << num(g["largest_context"], 0);
+      if (g.contains("kv_cache_tokens_that_fit")) out << "; room for " << num(g["kv_cache_tokens_that_fit"], 0) << " KV tokens";
+      out << "\n";
+    }
+    std::string fitting;
+    for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
+    out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+  } else if (question == "accuracy") {
+    std::vector<Row> rows;
+    for (const auto& c : r["cases"]) {
+      if (c.contains("skipped")) {
+        rows.push_back({text(c["id"]), text(c["confidence"]), "-", num(c["measured"], 4) + " " + text(c["unit"]), "skipped: " + text(c["skipped"])});
+      } else {
+        rows.push_back({text(c["id"]), text(c["confidence"]), num(c["predicted"], 4), num(c["measured"], 4) + " " + text(c["unit"]),
+                        num(c["error_pct"], 1) + "%"});
+      }
+    }
+    table(out, {"id", "confidence", "predicted", "measured", "error"}, rows);
+    for (const char* q : {"memory", "throughput"}) {
+      const Json& s = r["summary"][q];
+      out << q << ": n=" << num(s["n"], 0) << " median_abs_err_pct=" << num(s["median_abs_err_pct"], 2)
+          << " p90_abs_err_pct=" << num(s["p90_abs_err_pct"], 2) << " max_abs_err_pct=" << num(s["max_abs_err_pct"], 2)
+          << " skipped=" << num(s["skipped"], 0) << "\n";
+    }
   } else {
     out << r.dump(2) << "\n";
   }

@@ -11,6 +11,7 @@
 #include "gpufleet/plan.hpp"
 #include "gpufleet/recommend.hpp"
 #include "fleet_answers.hpp"
+#include "memory_answers.hpp"
 #include "guarded.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
@@ -396,6 +397,12 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
       {"workloads", {}},
       {"catalog", {"section"}},
       {"validate", {}},
+      {"memory",
+       {"model", "mode", "weight_format", "compute_precision", "optimizer", "batch", "context", "new_tokens", "beams",
+        "gradient_checkpointing", "flash_attention", "chunked_loss", "optimizer_in_backward", "master_weights",
+        "kv_cache_format", "lora", "gpus", "tensor_parallel", "pipeline_parallel", "sharding", "cpu_offload", "engine",
+        "cuda_eager_loading", "gpu_memory_utilization", "max_model_len", "gpu"}},
+      {"accuracy", {"cases"}},
   };
   return kQuestions;
 }
@@ -472,6 +479,8 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
     else if (q == "workloads") result = answer_workloads(*catalog_);
     else if (q == "catalog") result = answer_catalog(*catalog_, s, request);
+    else if (q == "memory") result = detail::answer_memory(*catalog_, s, request);
+    else if (q == "accuracy") result = detail::answer_accuracy(*catalog_, s, request);
     else result = answer_validate(*catalog_);
     if (!errors.empty() || result.is_null()) {
       if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});

@@ -6,6 +6,7 @@
 
 #include "json_guard.hpp"
 #include "json_reader.hpp"
+#include "model_catalog.hpp"
 
 namespace gpufleet {
 namespace {
@@ -465,6 +466,29 @@ bool Catalog::precision_native(const Precision& p, const InstanceType& it) const
                      [&](const std::string& a) { return arch.rfind(lower(a), 0) == 0; });
 }
 
+const NamedModel* Catalog::model(const std::string& key) const {
+  const std::string k = lower(key);
+  for (const NamedModel& m : models) {
+    if (m.key == k || lower(m.hf_id) == k) return &m;
+    for (const auto& alias : m.aliases) {
+      if (lower(alias) == k) return &m;
+    }
+  }
+  return nullptr;
+}
+
+const GpuSpec* Catalog::gpu(const std::string& name) const {
+  // Exact key first, then the GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
+  const std::string k = lower(name);
+  for (const auto& [key, spec] : gpus) {
+    if (lower(key) == k) return &spec;
+  }
+  for (const auto& [key, spec] : gpus) {
+    if (lower(key).rfind(k, 0) == 0) return &spec;
+  }
+  return nullptr;
+}
+
 CatalogLoad load_catalog(const CatalogSources& sources) {
   CatalogLoad load;
   Catalog catalog;
@@ -482,6 +506,7 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
   }
   if (model_doc) {
     read_model_config(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
+    detail::read_model_catalog(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
     catalog.model_config_doc = std::move(*model_doc);
   }
   // Workloads refer to the other two files; check them only when those loaded.

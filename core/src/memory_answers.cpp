@@ -1,0 +1,279 @@
+// The memory questions: "memory" (a concrete model's per-GPU breakdown against a GPU, the largest
+// batch and context that fit, the KV-cache capacity, which GPUs hold it) and "accuracy" (the
+// harness over measurement cases).
+#include "memory_answers.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpufleet/accuracy.hpp"
+#include "report.hpp"
+
+namespace gpufleet::detail {
+namespace {
+
+using report::round_to;
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kMaxTokens = 1e8;
+
+double gib(double bytes) { return round_to(bytes / kGiB, 3); }
+
+struct ModelChoice {
+  Architecture arch;
+  std::string label;
+  const NamedModel* named = nullptr;
+};
+
+std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const Json& req) {
+  const Json* m = r.object(req, "model", "", true);
+  if (!m) return std::nullopt;
+  const bool has_name = m->contains("name"), has_config = m->contains("hf_config");
+  if (has_name == has_config) {
+    r.fail(has_name ? "wrong_type" : "missing_field", "/model",
+           "expected exactly one of \"name\" (a model of model_config.json) or \"hf_config\" (a Hugging Face config.json object)");
+    return std::nullopt;
+  }
+  ModelChoice choice;
+  if (has_name) {
+    auto name = r.string(*m, "name", "/model", true);
+    if (!name) return std::nullopt;
+    const NamedModel* named = catalog.model(*name);
+    if (!named) {
+      std::vector<std::string> keys;
+      for (const auto& x : catalog.models) keys.push_back(x.key);
+      r.fail("unknown_name", "/model/name", "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
+      return std::nullopt;
+    }
+    choice.arch = named->arch;
+    choice.label = named->name;
+    choice.named = named;
+    return choice;
+  }
+  Errors errors;
+  auto arch = read_architecture((*m)["hf_config"], kRequest, "/model/hf_config", errors);
+  for (auto& e : errors) r.fail(e.code, e.path, e.message);
+  if (!arch) return std::nullopt;
+  choice.arch = *arch;
+  choice.label = "your model (" + arch->model_type + ")";
+  return choice;
+}
+
+std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req, ModelChoice& model,
+                                            const GpuSpec*& gpu) {
+  MemoryQuestion q;
+  q.arch = model.arch;
+  if (auto mode = r.string(req, "mode", "", false)) {
+    auto m = parse_train_mode(*mode);
+    if (!m) {
+      r.fail("unknown_name", "/mode", "expected one of load_only, inference, full_finetune, lora, qlora, pretraining, got \"" + *mode + "\"");
+    } else {
+      q.mode = *m;
+    }
+  }
+  q.weight_format = lower(r.string(req, "weight_format", "", false).value_or("bf16"));
+  const std::string default_compute = q.weight_format == "fp32" ? "fp32" : q.weight_format == "fp16" ? "fp16" : "bf16";
+  q.compute = lower(r.string(req, "compute_precision", "", false).value_or(default_compute));
+  q.optimizer = lower(r.string(req, "optimizer", "", false).value_or("adamw"));
+  q.batch = r.number(req, "batch", "", false, {1, 1e6}).value_or(1);
+  q.sequence = r.number(req, "context", "", false, {1, kMaxTokens}).value_or(
+      std::min(model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
+  q.new_tokens = r.number(req, "new_tokens", "", false, {0, kMaxTokens}).value_or(0);
+  q.beams = r.number(req, "beams", "", false, {1, 64}).value_or(1);
+  q.gradient_checkpointing = r.boolean(req, "gradient_checkpointing", "", false).value_or(false);
+  q.flash_attention = r.boolean(req, "flash_attention", "", false).value_or(true);
+  q.chunked_loss = r.boolean(req, "chunked_loss", "", false).value_or(false);
+  q.optimizer_in_backward = r.boolean(req, "optimizer_in_backward", "", false).value_or(false);
+  q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
+  q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
+  if (const Json* lora = r.object(req, "lora", "", false)) {
+    q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
+    q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
+  }
+  q.gpus = r.number(req, "gpus", "", false, {1, kMaxGpus}).value_or(1);
+  q.tensor_parallel = r.number(req, "tensor_parallel", "", false, {1, kMaxGpus}).value_or(1);
+  q.pipeline_parallel = r.number(req, "pipeline_parallel", "", false, {1, kMaxGpus}).value_or(1);
+  if (q.tensor_parallel * q.pipeline_parallel > q.gpus) q.gpus = q.tensor_parallel * q.pipeline_parallel;
+  q.sharding = lower(r.string(req, "sharding", "", false).value_or("none"));
+  q.cpu_offload = r.boolean(req, "cpu_offload", "", false).value_or(false);
+  q.engine = lower(r.string(req, "engine", "", false).value_or("transformers"));
+  q.cuda_eager_loading = r.boolean(req, "cuda_eager_loading", "", false).value_or(false);
+  if (auto u = r.number(req, "gpu_memory_utilization", "", false, {0.05, 1})) q.gpu_memory_utilization = *u;
+  if (auto len = r.number(req, "max_model_len", "", false, {1, kMaxTokens})) q.max_model_len = *len;
+  if (auto name = r.string(req, "gpu", "", false)) {
+    gpu = catalog.gpu(*name);
+    if (!gpu) {
+      std::vector<std::string> keys;
+      for (const auto& [key, _] : catalog.gpus) keys.push_back(key);
+      r.fail("unknown_name", "/gpu", "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
+    }
+  }
+  if (gpu) q.gpu_memory_bytes = gpu->usable_memory_mib ? *gpu->usable_memory_mib * 1024 * 1024 : gpu->memory_gb * kGiB;
+  if (!r.ok()) return std::nullopt;
+  return q;
+}
+
+bool fits(const MemoryConstants& k, const MemoryQuestion& q, double capacity) {
+  auto a = estimate_memory(k, q);
+  return a.estimate && a.estimate->total_bytes <= capacity;
+}
+
+// The largest value of `field` (1 .. limit) for which the question still fits, by bisection.
+double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capacity, double MemoryQuestion::*field, double limit) {
+  q.*field = 1;
+  if (!fits(k, q, capacity)) return 0;
+  double lo = 1, hi = 2;
+  while (hi <= limit) {
+    q.*field = hi;
+    if (!fits(k, q, capacity)) break;
+    lo = hi;
+    hi *= 2;
+  }
+  hi = std::min(hi, limit + 1);
+  while (hi - lo > 1) {
+    const double mid = std::floor((lo + hi) / 2);
+    q.*field = mid;
+    (fits(k, q, capacity) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+Json breakdown(const MemoryEstimate& e) {
+  Json lines = Json::array();
+  for (const auto& l : e.lines) {
+    lines.push_back({{"key", l.key}, {"label", l.label}, {"gib", gib(l.bytes)}, {"bytes", round_to(l.bytes, 0)}, {"basis", l.basis}});
+  }
+  return lines;
+}
+
+}  // namespace
+
+Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  auto model = read_model(catalog, r, req);
+  if (!model) return nullptr;
+  const GpuSpec* gpu = nullptr;
+  auto q = read_question(catalog, r, req, *model, gpu);
+  if (!q) return nullptr;
+  MemoryAnswer answer = estimate_memory(catalog.memory, *q);
+  for (const auto& [field, message] : answer.faults) r.fail("unknown_name", "/" + field, message);
+  if (!answer.estimate) return nullptr;
+  const MemoryEstimate& e = *answer.estimate;
+  Json result;
+  Json m;
+  m["name"] = model->label;
+  if (model->named) {
+    m["key"] = model->named->key;
+    m["hf_id"] = model->named->hf_id;
+    m["source"] = model->named->source;
+  }
+  m["model_type"] = q->arch.model_type;
+  m["parameters"] = round_to(e.params.total, 0);
+  m["parameters_billion"] = round_to(e.params.total / 1e9, 3);
+  if (q->arch.moe()) m["active_parameters_billion"] = round_to(e.params.active / 1e9, 3);
+  m["kv_cache_kib_per_token"] = round_to(e.kv_bytes_per_token / 1024, 3);
+  result["model"] = m;
+  result["settings"] = {{"mode", to_string(q->mode)}, {"weight_format", q->weight_format}, {"compute_precision", q->compute},
+                        {"batch", q->batch}, {"context", q->sequence}, {"new_tokens", q->new_tokens}, {"engine", q->engine},
+                        {"gpus", q->gpus}, {"tensor_parallel", q->tensor_parallel}, {"pipeline_parallel", q->pipeline_parallel},
+                        {"sharding", q->sharding}};
+  result["per_gpu"] = breakdown(e);
+  result["total_gib"] = gib(e.total_bytes);
+  result["total_bytes"] = round_to(e.total_bytes, 0);
+  result["tensors_gib"] = gib(e.tensor_bytes);
+  result["weights_gib"] = gib(e.weights_bytes);
+  if (e.trainable_parameters > 0) result["trainable_parameters"] = round_to(e.trainable_parameters, 0);
+  if (e.kv_pool_tokens) {
+    result["kv_cache_capacity"] = {{"tokens", *e.kv_pool_tokens}, {"gib", gib(*e.kv_pool_bytes)},
+                                   {"concurrent_sequences", e.max_concurrent_sequences.value_or(0)}};
+  }
+  result["notes"] = e.notes;
+  result["basis"] = "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
+  if (gpu && q->gpu_memory_bytes) {
+    const double capacity = *q->gpu_memory_bytes;
+    Json g;
+    g["gpu"] = gpu->name.empty() ? "" : gpu->name;
+    g["capacity_gib"] = gib(capacity);
+    g["used_gib"] = gib(e.total_bytes);
+    g["utilization_pct"] = round_to(e.total_bytes / capacity * 100, 1);
+    g["fits"] = e.total_bytes <= capacity;
+    g["headroom_gib"] = gib(capacity - e.total_bytes);
+    if (q->engine != "vllm") {
+      g["largest_batch"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
+      // Never beyond the model's own context window.
+      const double window = q->arch.max_positions > 0 ? q->arch.max_positions : kMaxTokens;
+      g["largest_context"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
+      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && e.total_bytes <= capacity) {
+        const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
+        g["kv_cache_tokens_that_fit"] = std::floor(spare / e.kv_bytes_per_token);
+        g["concurrent_sequences_at_context"] = std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
+      }
+    }
+    result["gpu"] = g;
+  }
+  // Which GPUs hold it (with this many GPUs per model copy).
+  Json which = Json::array();
+  for (const auto& [key, spec] : catalog.gpus) {
+    MemoryQuestion other = *q;
+    other.gpu_memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+    auto a = estimate_memory(catalog.memory, other);
+    if (!a.estimate) continue;
+    which.push_back({{"gpu", key}, {"capacity_gib", gib(*other.gpu_memory_bytes)}, {"used_gib", gib(a.estimate->total_bytes)},
+                     {"fits", a.estimate->total_bytes <= *other.gpu_memory_bytes}});
+  }
+  result["gpus"] = which;
+  return result;
+}
+
+Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* cases = r.member(req, "cases", "", true);
+  if (!cases) return nullptr;
+  if (!cases->is_array()) {
+    r.fail("wrong_type", "/cases", "expected an array of measurement cases (shared/data/CASES.md), got " + Reader::describe(*cases));
+    return nullptr;
+  }
+  // One array of cases, or one array per case file.
+  std::vector<std::pair<const Json*, std::string>> flat;
+  for (std::size_t i = 0; i < cases->size(); ++i) {
+    const Json& item = (*cases)[i];
+    if (item.is_array()) {
+      for (std::size_t j = 0; j < item.size(); ++j) flat.emplace_back(&item[j], "/cases/" + std::to_string(i) + "/" + std::to_string(j));
+    } else {
+      flat.emplace_back(&item, "/cases/" + std::to_string(i));
+    }
+  }
+  std::vector<CaseOutcome> outcomes;
+  Json rows = Json::array();
+  for (const auto& [item, path] : flat) {
+    const Json& c = *item;
+    if (!c.is_object()) {
+      r.fail("wrong_type", path, "expected a measurement case object, got " + Reader::describe(c));
+      return nullptr;
+    }
+    CaseOutcome o = evaluate_case(catalog, c);
+    Json row = {{"id", o.id}, {"quantity", o.quantity}, {"confidence", o.confidence}, {"metric", o.metric}, {"unit", o.unit},
+                {"measured", o.measured}};
+    if (o.skipped) {
+      row["skipped"] = o.reason;
+    } else {
+      row["predicted"] = round_to(o.predicted, 4);
+      row["error_pct"] = round_to(o.error_pct, 2);
+      if (o.estimate) row["per_gpu"] = breakdown(*o.estimate);
+    }
+    row["assumptions"] = o.assumptions;
+    rows.push_back(row);
+    outcomes.push_back(std::move(o));
+  }
+  Json summary;
+  for (const char* quantity : {"memory", "throughput"}) {
+    const AccuracySummary s2 = summarize(outcomes, quantity);
+    summary[quantity] = {{"n", s2.n}, {"median_abs_err_pct", round_to(s2.median_abs_err_pct, 2)},
+                         {"p90_abs_err_pct", round_to(s2.p90_abs_err_pct, 2)}, {"max_abs_err_pct", round_to(s2.max_abs_err_pct, 2)},
+                         {"skipped", s2.skipped}};
+  }
+  return {{"cases", rows}, {"summary", summary},
+          {"basis", "error = (predicted - measured) / measured; the summary counts high- and medium-confidence cases"}};
+}
+
+}  // namespace gpufleet::detail

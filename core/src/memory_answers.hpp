@@ -1,0 +1,13 @@
+#pragma once
+// The memory questions: "memory" (a concrete model's breakdown) and "accuracy" (measurement
+// cases predicted and compared). Internal to the core.
+
+#include "gpufleet/catalog.hpp"
+#include "session.hpp"
+
+namespace gpufleet::detail {
+
+Json answer_memory(const Catalog& catalog, Session& s, const Json& req);
+Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req);
+
+}  // namespace gpufleet::detail
