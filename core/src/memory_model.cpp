@@ -176,9 +176,15 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   if (full_shard) {
     if (q.cpu_offload && sharding == "zero3") {
       // DeepSpeed keeps gathered parameters resident up to stage3_max_live_parameters.
+      // The embedding and output matrices are gathered whole and held from forward to backward
+      // (a tied matrix is gathered for both of its uses); estimate from the PEFT ZeRO-3 offload
+      // measurements, see model_config.json memory_model.deepspeed_zero3.
       const double live = std::min(p.total, k.zero3_max_live_parameters);
-      weights_gpu = live * bytes_per_param;
-      wbasis += "; ZeRO-3 with parameters offloaded to the CPU: up to " + num(live / 1e9) + " B gathered parameters stay resident (stage3_max_live_parameters)";
+      const double vocab_matrices = a.vocab * a.hidden * 2;
+      weights_gpu = (live + vocab_matrices) * bytes_per_param;
+      wbasis += "; ZeRO-3 with parameters offloaded to the CPU: up to " + num(live / 1e9) +
+                " B gathered parameters stay resident (stage3_max_live_parameters), plus the gathered embedding and output matrices (" +
+                gib(vocab_matrices * bytes_per_param) + ")";
     } else if (q.cpu_offload) {
       // FSDP: parameters live on the host; a GPU gathers one unit at a time and prefetches the next.
       const double unit = std::max(layer_params, p.embedding) * bytes_per_param;
@@ -192,7 +198,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   if (eng.layer_split == "sequential" && pp > 1 && q.gpu_memory_bytes) {
     // Layers fill the first GPU up to its free memory less room for the largest module, then the
     // next (accelerate's device_map="auto"); the fuller of the first two is reported.
-    const double largest = std::max(p.embedding, p.lm_head) * bytes_per_param;
+    const double largest = std::max({layer_params, p.embedding, p.lm_head}) * bytes_per_param;
     const double context = eng.pytorch ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB : eng.context_mib * kMiB;
     const double budget = std::max(0.0, *q.gpu_memory_bytes - context - largest);
     const double first = std::min(weights_all, budget);
