@@ -336,6 +336,27 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     }
     result["model_sizes"] = sizes;
     result["memory_planning"] = catalog.model_config_doc.value("memory_planning", Json::object());
+    // Concrete models and the memory model's menus (formats, KV-cache formats, optimizers, engines).
+    Json named = Json::array();
+    for (const auto& m : catalog.models) {
+      named.push_back({{"key", m.key}, {"name", m.name}, {"hf_id", m.hf_id}, {"model_type", m.arch.model_type},
+                       {"parameters_billion", round_to(m.params.total / 1e9, 3)},
+                       {"max_context", m.arch.max_positions}, {"source", m.source}});
+    }
+    result["concrete_models"] = named;
+    Json menus;
+    auto keys = [](const auto& map) {
+      Json list = Json::array();
+      for (const auto& [key, _] : map) list.push_back(key);
+      return list;
+    };
+    menus["weight_formats"] = keys(catalog.memory.weight_formats);
+    menus["kv_cache_formats"] = keys(catalog.memory.kv_bytes);
+    menus["optimizers"] = keys(catalog.memory.optimizers);
+    Json engines = Json::array();
+    for (const auto& [key, e] : catalog.memory.engines) engines.push_back({{"key", key}, {"name", e.name}});
+    menus["engines"] = engines;
+    result["memory_menus"] = menus;
   }
   if (all || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
   if (all || section == "workloads") result["workloads"] = answer_workloads(catalog);
