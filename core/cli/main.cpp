@@ -202,6 +202,20 @@ int main(int argc, char** argv) {
   m_billing.add(mig);
   mig->add_option("--priority", m_priority, "cost | performance | balanced")->capture_default_str();
 
+  auto* rs = app.add_subcommand("right-size", "seed 000's right-sizing: memory, smallest GPU and cheapest instance per model");
+  std::vector<std::string> rs_models;
+  std::string rs_format = "fp16", rs_mode = "inference", rs_engine;
+  double rs_context = 0, rs_batch = 0, rs_beams = 0;
+  rs->add_option("--model", rs_models, "a model of model_config.json (repeat)")->required();
+  rs->add_option("--precision", rs_format, "weight format (fp16, bf16, int8, nf4, gguf_q4_k_m, ...)")->capture_default_str();
+  rs->add_option("--mode", rs_mode, "inference | full_finetune | lora | qlora | pretraining")->capture_default_str();
+  rs->add_option("--engine", rs_engine, "transformers | vllm | llama.cpp | ctranslate2 | whisper.cpp | ...");
+  rs->add_option("--context", rs_context, "tokens per sequence");
+  rs->add_option("--batch", rs_batch, "sequences per batch");
+  rs->add_option("--beams", rs_beams, "beam width (speech models)");
+  std::vector<std::string> rs_providers;
+  rs->add_option("--provider", rs_providers, "only these providers: aws, gcp, azure (repeat)");
+
   auto* acc = app.add_subcommand("accuracy", "predict measurement cases (shared/data/CASES.md schema) and compare");
   std::vector<std::string> acc_files;
   acc->add_option("FILE", acc_files, "case files (JSON arrays of cases)")->required();
@@ -312,6 +326,18 @@ int main(int argc, char** argv) {
         }
         return response.value("ok", false) ? kExitOk : kExitInvalid;
       }
+    } else if (*rs) {
+      Json list = Json::array();
+      for (const auto& name : rs_models) {
+        Json m = {{"model", {{"name", name}}}, {"weight_format", rs_format}, {"mode", rs_mode}};
+        if (!rs_engine.empty()) m["engine"] = rs_engine;
+        if (rs_context > 0) m["context"] = rs_context;
+        if (rs_batch > 0) m["batch"] = rs_batch;
+        if (rs_beams > 0) m["beams"] = rs_beams;
+        list.push_back(m);
+      }
+      request = {{"question", "right_size"}, {"models", list}};
+      if (!rs_providers.empty()) request["providers"] = rs_providers;
     } else if (*acc) {
       // Case files are untrusted text: spliced into one request for the guarded parser.
       std::string cases = "[";

@@ -352,6 +352,16 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     std::string fitting;
     for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
     out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+  } else if (question == "right_size") {
+    std::vector<Row> rows;
+    for (const auto& m : r["models"]) {
+      const Json& c = m["cheapest_instance"];
+      rows.push_back({text(m["model"]), num(m["weights_gb"], 2) + " GB", num(m["min_vram_gb"], 2) + " GB", text(m["smallest_gpu"]),
+                      c.is_null() ? "-" : text(c["instance"]) + " (" + num(c["gpus_used"], 0) + " x " + text(c["gpu_type"]) + ")",
+                      c.is_null() ? "-" : money(c["usd_per_month"])});
+    }
+    table(out, {"model", "weights", "min VRAM", "smallest GPU", "cheapest instance", "monthly"}, rows);
+    out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
   } else if (question == "accuracy") {
     std::vector<Row> rows;
     for (const auto& c : r["cases"]) {

@@ -424,6 +424,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
         "kv_cache_format", "lora", "gpus", "tensor_parallel", "pipeline_parallel", "sharding", "cpu_offload", "engine",
         "cuda_eager_loading", "gpu_memory_utilization", "max_model_len", "gpu"}},
       {"accuracy", {"cases"}},
+      {"right_size", {"models", "hours_per_month", "providers"}},
   };
   return kQuestions;
 }
@@ -502,6 +503,7 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     else if (q == "catalog") result = answer_catalog(*catalog_, s, request);
     else if (q == "memory") result = detail::answer_memory(*catalog_, s, request);
     else if (q == "accuracy") result = detail::answer_accuracy(*catalog_, s, request);
+    else if (q == "right_size") result = detail::answer_right_size(*catalog_, s, request);
     else result = answer_validate(*catalog_);
     if (!errors.empty() || result.is_null()) {
       if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});
