@@ -216,6 +216,23 @@ int main(int argc, char** argv) {
   std::vector<std::string> rs_providers;
   rs->add_option("--provider", rs_providers, "only these providers: aws, gcp, azure (repeat)");
 
+  auto* est = app.add_subcommand("estimate", "throughput, latency and cost per token (or training time and cost) on a GPU or instance");
+  std::string e_model, e_format = "bf16", e_gpu, e_instance, e_kv, e_phase = "inference";
+  double e_input = 0, e_output = 0, e_concurrency = -1, e_tp = 0, e_tokens = 0, e_epochs = 0, e_seq = 0;
+  est->add_option("--model", e_model, "a model of model_config.json")->required();
+  est->add_option("--precision", e_format, "weight format (bf16, fp16, fp8, int8, gptq_int4, gguf_q4_k_m, ...)")->capture_default_str();
+  est->add_option("--gpu", e_gpu, "a GPU of gpu_instances.json (H100, A100-80GB, L4, ...)");
+  est->add_option("--instance", e_instance, "an instance type or family (priced); default: the cheapest with the GPU");
+  est->add_option("--tp", e_tp, "tensor-parallel GPUs per model copy");
+  est->add_option("--input", e_input, "prompt tokens per request (default 1000)");
+  est->add_option("--output", e_output, "output tokens per request (default 1000)");
+  est->add_option("--concurrency", e_concurrency, "concurrent requests (default: as many as the KV cache holds, up to 512)");
+  est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
+  est->add_option("--phase", e_phase, "inference | training")->capture_default_str();
+  est->add_option("--tokens", e_tokens, "training: dataset tokens");
+  est->add_option("--epochs", e_epochs, "training: passes over the dataset");
+  est->add_option("--seq", e_seq, "training: sequence length");
+
   auto* acc = app.add_subcommand("accuracy", "predict measurement cases (shared/data/CASES.md schema) and compare");
   std::vector<std::string> acc_files;
   acc->add_option("FILE", acc_files, "case files (JSON arrays of cases)")->required();
@@ -338,6 +355,21 @@ int main(int argc, char** argv) {
       }
       request = {{"question", "right_size"}, {"models", list}};
       if (!rs_providers.empty()) request["providers"] = rs_providers;
+    } else if (*est) {
+      request = {{"question", "estimate"}, {"model", {{"name", e_model}}}, {"weight_format", e_format}, {"phase", e_phase}};
+      if (!e_gpu.empty()) request["gpu"] = e_gpu;
+      if (!e_instance.empty()) request["instance"] = e_instance;
+      if (e_tp > 0) {
+        request["tensor_parallel"] = e_tp;
+        request["gpus"] = e_tp;
+      }
+      if (e_input > 0) request["input_tokens"] = e_input;
+      if (e_output > 0) request["output_tokens"] = e_output;
+      if (e_concurrency >= 0) request["concurrency"] = e_concurrency;
+      if (!e_kv.empty()) request["kv_cache_format"] = e_kv;
+      if (e_tokens > 0) request["dataset_tokens"] = e_tokens;
+      if (e_epochs > 0) request["epochs"] = e_epochs;
+      if (e_seq > 0) request["context"] = e_seq;
     } else if (*acc) {
       // Case files are untrusted text: spliced into one request for the guarded parser.
       std::string cases = "[";

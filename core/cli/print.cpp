@@ -352,6 +352,42 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     std::string fitting;
     for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
     out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+  } else if (question == "estimate") {
+    const Json& m = r["model"];
+    const Json& d = r["device"];
+    out << text(m["name"]) << " on " << text(d["gpu"]) << " (" << text(d["precision"]) << ", " << num(d["peak_tflops"], 1) << " TFLOPS, "
+        << num(d["bandwidth_gb_per_s"], 0) << " GB/s" << (d["tensor_parallel"].get<double>() > 1 ? ", TP " + num(d["tensor_parallel"], 0) : "")
+        << "): weights " << num(m["weights_gb"], 2) << " GB, KV " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
+    if (r.contains("instance")) {
+      const Json& it = r["instance"];
+      out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
+          << num(it["model_copies"], 0) << " model copy/copies)\n";
+    }
+    if (r.contains("inference")) {
+      const Json& e = r["inference"];
+      std::vector<Row> rows{
+          {"Time to first token", num(e["time_to_first_token_ms"], 1) + " ms", text(e["prefill"]["bound"]) + " bound; " + text(e["prefill"]["basis"])},
+          {"Time per output token", num(e["time_per_output_token_ms"], 2) + " ms", text(e["decode"]["bound"]) + " bound; " + text(e["decode"]["basis"])},
+          {"End-to-end latency", num(e["end_to_end_latency_ms"], 0) + " ms", "first token + (output - 1) x time per token"},
+          {"Output tokens/s", num(e["output_tokens_per_s"], 0), "at concurrency " + num(e["concurrency"], 0) + " (the KV cache holds " +
+                                                                    num(e["max_concurrency_by_kv_cache"], 0) + ")"},
+          {"Single stream", num(e["single_stream_tokens_per_s"], 1) + " tokens/s", "one request alone"}};
+      if (!e["usd_per_million_output_tokens"].is_null()) {
+        rows.push_back({"$ per 1M output tokens", money(e["usd_per_million_output_tokens"]), text(e["cost_basis"])});
+        if (!e["usd_per_million_output_tokens_spot"].is_null()) rows.push_back({"  on spot", money(e["usd_per_million_output_tokens_spot"]), ""});
+        if (!e["usd_per_million_input_tokens"].is_null()) rows.push_back({"$ per 1M input tokens", money(e["usd_per_million_input_tokens"]), "the prefill share of the time"});
+      }
+      table(out, {"figure", "value", "how"}, rows);
+      out << "Limit: " << text(e["limit"]) << "\n";
+    } else {
+      const Json& t = r["training"];
+      std::vector<Row> rows{{"Tokens/s per GPU", num(t["tokens_per_s_per_gpu"], 0), text(t["basis"])},
+                            {"TFLOPS per GPU", num(t["tflops_per_gpu"], 1), "compute bound"}};
+      if (t.contains("hours")) rows.push_back({"Time to train", num(t["hours"], 1) + " h", num(t["gpu_hours"], 0) + " GPU-hours"});
+      if (t.contains("usd_on_demand")) rows.push_back({"Cost on demand", money(t["usd_on_demand"]), ""});
+      if (t.contains("usd_spot")) rows.push_back({"Cost on spot", money(t["usd_spot"]), "plus restarts after interruptions"});
+      table(out, {"figure", "value", "how"}, rows);
+    }
   } else if (question == "right_size") {
     std::vector<Row> rows;
     for (const auto& m : r["models"]) {

@@ -5,6 +5,7 @@
 
 #include "json_reader.hpp"
 #include "report.hpp"
+#include "gpufleet/throughput.hpp"
 
 namespace gpufleet {
 namespace {
@@ -97,6 +98,134 @@ std::optional<double> device_bytes(const Catalog& catalog, const std::string& na
   return std::nullopt;
 }
 
+// Throughput cases: the device, the model's weights and KV cache from the memory model, then the
+// roofline estimate of the phase the case measured.
+CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutcome& out) {
+  auto skip = [&](const std::string& reason) {
+    out.skipped = true;
+    out.reason = reason;
+    return out;
+  };
+  auto note = [&](const std::string& text) { out.assumptions.push_back(text); };
+  if (!catalog.throughput.present) return skip("the catalog has no throughput_model block");
+  if (!(out.measured > 0)) return skip("measured.value is not a positive number");
+  const Json* w = at(c, {"workload"});
+  const Json* hw = at(c, {"hardware"});
+  const Json* arch_json = at(c, {"model", "architecture"});
+  if (!w || !hw || !arch_json) return skip("the case has no workload, hardware or model.architecture");
+  const Json empty = Json::object();
+  const Json& settings = at(c, {"runtime", "settings"}) ? *at(c, {"runtime", "settings"}) : empty;
+  Errors errors;
+  auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
+  if (!arch) return skip("architecture: " + (errors.empty() ? std::string("unreadable") : errors.front().path + ": " + errors.front().message));
+
+  ThroughputQuestion q;
+  q.arch = *arch;
+  q.params = count_parameters(q.arch);
+  // The device: the catalog's GPU, else the datasheet figures the case carries.
+  const std::string gpu_name = string_at(*hw, {"gpu"});
+  if (const GpuSpec* spec = catalog.gpu(gpu_name)) {
+    q.device = catalog.device(*spec);
+  } else if (const Json* missing = at(*hw, {"gpu_specs_if_missing"})) {
+    q.device.name = gpu_name;
+    q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
+    q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
+    for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
+      if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()})) q.device.tflops[p] = *tf;
+    }
+  } else {
+    return skip("unknown device \"" + gpu_name + "\" and no gpu_specs_if_missing");
+  }
+  const std::string phase = string_at(*w, {"phase"});
+  std::string format = lower(string_at(*w, {"weight_format"}));
+  if (format.empty()) format = "bf16";
+  std::string compute = lower(string_at(*w, {"compute_precision"}));
+  if (compute.rfind("amp_", 0) == 0) compute = compute.substr(4);
+  if (compute.empty()) compute = format.rfind("gguf", 0) == 0 || format.find("int4") != std::string::npos ? "fp16" : format;
+  q.compute = compute;
+  // Weights and KV cache through the memory model (same formats, same architecture).
+  MemoryQuestion mq;
+  mq.arch = q.arch;
+  mq.weight_format = format == "fp4" ? "nf4" : format;
+  if (format == "fp4") note("fp4 weights sized like 4-bit blockwise formats (4.5 bits)");
+  mq.kv_format = lower(string_at(*w, {"kv_cache_format"}));
+  if (mq.kv_format.empty()) mq.kv_format = format == "fp8" || format == "fp4" ? "fp8" : "fp16";
+  mq.compute = compute == "fp32" ? "fp32" : "bf16";
+  mq.mode = TrainMode::kLoadOnly;
+  MemoryAnswer ma = estimate_memory(catalog.memory, mq);
+  if (!ma.estimate) return skip(ma.faults.empty() ? "no memory estimate" : ma.faults.front().first + ": " + ma.faults.front().second);
+  q.weight_bytes = ma.estimate->weights_bytes;
+  q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
+  const double gpus = number_at(*hw, {"gpu_count"}).value_or(1);
+  q.gpus = gpus;
+  auto tp = number_at(*hw, {"tensor_parallel"});
+  q.tensor_parallel = tp.value_or(1);
+  double replicas = 1;
+  if (phase == "serving" || phase == "decode" || phase == "prefill") {
+    if (!tp) {
+      // No layout given: the fewest GPUs per model copy whose memory holds the weights with room
+      // for the KV cache (half the device), the rest are replicas.
+      double need = 1;
+      while (need < gpus && q.weight_bytes / need > 0.5 * std::max(1.0, q.device.memory_bytes)) need *= 2;
+      q.tensor_parallel = need;
+      note("tensor parallel " + report::short_number(need) + " (not stated)");
+    }
+    replicas = std::max(1.0, std::floor(gpus / q.tensor_parallel));
+  }
+  const double batch = number_at(*w, {"batch_size"}).value_or(number_at(*w, {"concurrency"}).value_or(0));
+  q.batch = batch;
+  q.input_tokens = number_at(*w, {"input_length"}).value_or(number_at(*w, {"sequence_length"}).value_or(-1));
+  q.output_tokens = number_at(*w, {"output_length"}).value_or(number_at(*w, {"new_tokens"}).value_or(-1));
+  if (q.output_tokens < 0) {
+    q.output_tokens = number_at(settings, {"tokens_per_sample_this_run"}).value_or(256);
+    note("output length " + report::short_number(q.output_tokens) + " (not stated)");
+  }
+  if (q.input_tokens < 0) {
+    q.input_tokens = 512;
+    note("input length 512 (not stated)");
+  }
+  const std::string metric = out.metric;
+  double predicted = -1;
+  if (phase == "training") {
+    q.sequence = number_at(*w, {"sequence_length"}).value_or(2048);
+    q.full_recompute = bool_at(*w, {"gradient_checkpointing"}, false);
+    q.dataset_tokens = number_at(*w, {"tokens"});
+    const TrainingEstimate t = estimate_training(catalog.throughput, q);
+    if (metric == "tokens_per_second_per_gpu") predicted = t.tokens_per_s_per_gpu;
+    if (metric == "tflops_per_gpu") predicted = t.tflops_per_gpu;
+    if (metric == "mfu_percent") predicted = t.mfu * 100;
+    if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0) predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
+    if (metric == "seconds_per_iteration") {
+      const double global = number_at(*w, {"global_batch_size"}).value_or(number_at(*w, {"batch_size"}).value_or(0));
+      if (global > 0 && t.tokens_per_s_per_gpu > 0) predicted = global * q.sequence / (t.tokens_per_s_per_gpu * gpus);
+    }
+  } else {
+    if (phase == "decode" || phase == "prefill") {
+      if (q.batch <= 0) q.batch = 1;
+      if (phase == "decode" && q.input_tokens == 0) q.input_tokens = 1;
+    }
+    if (phase == "decode" && settings.contains("effective_decode_context")) {
+      // llama-bench pp with ubatch 1: one token at a time over a context growing from zero.
+      q.output_tokens = q.input_tokens;
+      q.input_tokens = 1;
+    }
+    const bool prefill_only = phase == "prefill";
+    if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
+    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+    if (metric == "ms_per_token") predicted = e.tpot_ms;
+    if (metric == "time_to_first_token_ms") predicted = e.ttft_ms;
+    if (metric == "tokens_per_second") predicted = prefill_only ? e.prefill_tokens_per_s : 1000 / e.tpot_ms * (q.batch > 0 ? q.batch : 1);
+    if (metric == "output_tokens_per_second") predicted = e.output_tokens_per_s * replicas;
+    if (metric == "output_tokens_per_second_per_gpu") predicted = e.output_tokens_per_s_per_gpu;
+    if (prefill_only && q.device.tflops.empty()) return skip("the device's compute peak is not known (prefill is compute-bound)");
+  }
+  if (predicted < 0) return skip("metric \"" + metric + "\" is not predicted for phase \"" + phase + "\"");
+  if (!std::isfinite(predicted)) return skip("the estimate is not finite");
+  out.predicted = predicted;
+  out.error_pct = (predicted - out.measured) / out.measured * 100;
+  return out;
+}
+
 }  // namespace
 
 CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
@@ -113,7 +242,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     return out;
   };
   if (out.id.empty()) out.id = "(no id)";
-  if (out.quantity != "memory") return skip("throughput cases are not predicted yet (issue #5)");
+  if (out.quantity == "throughput") return evaluate_throughput(catalog, c, out);
+  if (out.quantity != "memory") return skip("unknown quantity \"" + out.quantity + "\"");
   const auto unit = unit_bytes(out.unit);
   if (!unit) return skip("unknown unit \"" + out.unit + "\"");
   if (!(out.measured > 0)) return skip("measured.value is not a positive number");

@@ -425,6 +425,9 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
         "cuda_eager_loading", "gpu_memory_utilization", "max_model_len", "gpu"}},
       {"accuracy", {"cases"}},
       {"right_size", {"models", "hours_per_month", "providers"}},
+      {"estimate",
+       {"model", "phase", "weight_format", "kv_cache_format", "compute_precision", "gpu", "instance", "gpus", "tensor_parallel",
+        "input_tokens", "output_tokens", "concurrency", "context", "dataset_tokens", "epochs", "engine", "batch"}},
   };
   return kQuestions;
 }
@@ -504,6 +507,7 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     else if (q == "memory") result = detail::answer_memory(*catalog_, s, request);
     else if (q == "accuracy") result = detail::answer_accuracy(*catalog_, s, request);
     else if (q == "right_size") result = detail::answer_right_size(*catalog_, s, request);
+    else if (q == "estimate") result = detail::answer_estimate(*catalog_, s, request);
     else result = answer_validate(*catalog_);
     if (!errors.empty() || result.is_null()) {
       if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});

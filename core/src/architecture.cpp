@@ -93,7 +93,7 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
 
   // Per-family structure (the transformers modeling_*.py of each model_type).
   const bool gpt2_like = one_of(t, {"gpt2", "gpt_bigcode"});
-  const bool layer_norm_family = gpt2_like || whisper || bert || one_of(t, {"gptj", "bloom", "falcon", "gpt_neox", "opt", "phi"});
+  const bool layer_norm_family = gpt2_like || whisper || bert || one_of(t, {"gptj", "bloom", "falcon", "gpt_neox", "opt", "phi", "mpt"});
   a.layer_norm_bias = layer_norm_family;
   a.gated_mlp = !layer_norm_family && !t5;
   if (t5) {
@@ -114,6 +114,11 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   a.tied_embeddings = flag(r, c, path, "tie_word_embeddings", !untied_by_default);
   if (gpt2_like) a.position_embeddings = a.max_positions;
   if (t == "opt") a.position_embeddings = a.max_positions + 2;  // OPT's learned positions are offset by 2
+  if (t == "mpt") {  // MPT: learned positions unless ALiBi; biases unless no_bias
+    if (flag(r, c, path, "learned_pos_emb", true) && !flag(r, c, path, "alibi", false)) a.position_embeddings = a.max_positions;
+    a.qkv_bias = a.out_bias = a.mlp_bias = !flag(r, c, path, "no_bias", true);
+    a.layer_norm_bias = !flag(r, c, path, "no_bias", true);
+  }
   if (bert) {
     a.position_embeddings = a.max_positions;
     a.type_vocab = first_number(r, c, path, {"type_vocab_size"}, 2, kOptional);

@@ -478,15 +478,35 @@ const NamedModel* Catalog::model(const std::string& key) const {
 }
 
 const GpuSpec* Catalog::gpu(const std::string& name) const {
-  // Exact key first, then the GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
+  // Exact key first, then a GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
   const std::string k = lower(name);
   for (const auto& [key, spec] : gpus) {
     if (lower(key) == k) return &spec;
   }
+  // Several GPUs share the prefix ("H100" -> SXM and NVL): the one most instances carry.
+  const GpuSpec* best = nullptr;
+  std::size_t best_count = 0;
   for (const auto& [key, spec] : gpus) {
-    if (lower(key).rfind(k, 0) == 0) return &spec;
+    if (lower(key).rfind(k, 0) != 0) continue;
+    const std::size_t count = static_cast<std::size_t>(
+        std::count_if(instances.begin(), instances.end(), [&](const InstanceType& it) { return it.gpu_model == key; }));
+    if (!best || count > best_count) {
+      best = &spec;
+      best_count = count;
+    }
   }
-  return nullptr;
+  return best;
+}
+
+DeviceSpec Catalog::device(const GpuSpec& spec) const {
+  DeviceSpec d;
+  d.name = spec.name;
+  d.memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * 1024 * 1024 * 1024;
+  d.bandwidth_gb_per_s = spec.memory_bandwidth_gb_per_s.value_or(0);
+  d.tflops = spec.tflops;
+  auto link = throughput.link_gb_per_s.find(spec.name);
+  d.link_gb_per_s = link != throughput.link_gb_per_s.end() ? link->second : 0;
+  return d;
 }
 
 CatalogLoad load_catalog(const CatalogSources& sources) {

@@ -187,7 +187,12 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     result["kv_cache_capacity"] = {{"tokens", *e.kv_pool_tokens}, {"gib", gib(*e.kv_pool_bytes)},
                                    {"concurrent_sequences", e.max_concurrent_sequences.value_or(0)}};
   }
-  result["notes"] = e.notes;
+  Json notes = e.notes;
+  if (q->arch.max_positions > 0 && q->sequence + q->new_tokens > q->arch.max_positions) {
+    notes.push_back("the context (" + report::short_number(q->sequence + q->new_tokens) + " tokens) is longer than the model's window of " +
+                    report::short_number(q->arch.max_positions) + " tokens");
+  }
+  result["notes"] = notes;
   result["basis"] = "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
   if (gpu && q->gpu_memory_bytes) {
     const double capacity = *q->gpu_memory_bytes;
@@ -201,7 +206,9 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     if (q->engine != "vllm") {
       g["largest_batch"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
       // Never beyond the model's own context window.
-      const double window = q->arch.max_positions > 0 ? q->arch.max_positions : kMaxTokens;
+      const double window = q->arch.max_positions > 0   ? q->arch.max_positions
+                            : q->arch.target_positions > 0 ? q->arch.target_positions
+                                                           : kMaxTokens;
       g["largest_context"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
       if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && e.total_bytes <= capacity) {
         const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
@@ -213,7 +220,10 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   }
   // Which GPUs hold it (with this many GPUs per model copy).
   Json which = Json::array();
+  const bool cuda_engine = q->engine != "llama.cpp" && q->engine != "whisper.cpp";
   for (const auto& [key, spec] : catalog.gpus) {
+    // Neuron devices run their own SDK, not the CUDA engines this estimate describes.
+    if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
     MemoryQuestion other = *q;
     other.gpu_memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
     auto a = estimate_memory(catalog.memory, other);
@@ -365,6 +375,141 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
   return {{"models", rows}, {"hours_per_month", hours},
           {"basis", "memory from the architecture-aware model at each request's settings (batch, context, engine); the cheapest "
                     "on-demand GPU instance whose GPUs hold it, split by tensor parallelism over up to all of its GPUs"}};
+}
+
+}  // namespace gpufleet::detail
+
+namespace gpufleet::detail {
+
+// How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
+Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  if (!catalog.throughput.present) {
+    r.fail("cannot_answer", "", "the catalog has no throughput_model block in model_config.json");
+    return nullptr;
+  }
+  auto model = read_model(catalog, r, req);
+  if (!model) return nullptr;
+  const GpuSpec* gpu = nullptr;
+  auto mq = read_question(catalog, r, req, *model, gpu);
+  if (!mq) return nullptr;
+  // An instance names the GPU too; a GPU alone is priced on the cheapest instance that has it.
+  const InstanceType* instance = nullptr;
+  if (auto name = r.string(req, "instance", "", false)) {
+    instance = catalog.instance(*name);
+    if (!instance) {
+      if (const Family* f = catalog.family(*name)) instance = &catalog.instances[f->instances.front()];
+    }
+    if (!instance) {
+      r.fail("unknown_name", "/instance", "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
+      return nullptr;
+    }
+    if (!gpu && !instance->gpu_model.empty()) gpu = catalog.gpu(instance->gpu_model);
+  }
+  if (!gpu) {
+    r.fail("missing_field", "/gpu", "expected \"gpu\" (a GPU of gpu_instances.json) or an \"instance\" whose GPU the catalog knows");
+    return nullptr;
+  }
+  const double tp = mq->tensor_parallel;
+  if (!instance) {
+    for (const auto& it : catalog.instances) {
+      if (it.gpu_model != gpu->name || it.gpus < tp || !it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
+      if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour) instance = &it;
+    }
+  }
+  ThroughputQuestion q;
+  q.arch = mq->arch;
+  q.params = count_parameters(q.arch);
+  mq->mode = TrainMode::kLoadOnly;
+  MemoryAnswer ma = estimate_memory(catalog.memory, *mq);
+  for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
+  if (!ma.estimate) return nullptr;
+  q.weight_bytes = ma.estimate->weights_bytes;
+  q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
+  q.device = catalog.device(*gpu);
+  q.tensor_parallel = tp;
+  q.gpus = mq->gpus;
+  std::string precision = mq->weight_format;
+  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos || precision == "nf4" || precision == "fp4") precision = "fp16";
+  q.compute = precision;
+  const bool training = lower(r.string(req, "phase", "", false).value_or("inference")) == "training";
+  q.input_tokens = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  q.output_tokens = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  q.batch = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
+  q.sequence = mq->sequence;
+  if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16})) q.dataset_tokens = *tokens;
+  const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
+  if (q.dataset_tokens) *q.dataset_tokens *= epochs;
+  if (!r.ok()) return nullptr;
+
+  Json result;
+  result["model"] = {{"name", model->label}, {"parameters_billion", round_to(q.params.total / 1e9, 3)},
+                     {"active_parameters_billion", round_to(q.params.active / 1e9, 3)}, {"weights_gb", report::gb(q.weight_bytes)},
+                     {"kv_cache_kib_per_token", round_to(q.kv_bytes_per_token / 1024, 3)}};
+  result["device"] = {{"gpu", gpu->name}, {"bandwidth_gb_per_s", q.device.bandwidth_gb_per_s},
+                      {"peak_tflops", q.device.tflops.count(precision) ? q.device.tflops.at(precision) : 0.0}, {"precision", precision},
+                      {"tensor_parallel", tp}, {"link_gb_per_s", q.device.link_gb_per_s}};
+  if (gpu->vendor != "nvidia" && gpu->vendor != "amd") result["device"]["note"] = "estimate from the device's datasheet figures; its kernels are not calibrated";
+  double usd_per_hour = 0, spot_per_hour = 0, replicas = 1;
+  if (instance && instance->on_demand_usd_per_hour) {
+    replicas = std::max(1.0, std::floor(instance->gpus / tp));
+    usd_per_hour = *instance->on_demand_usd_per_hour;
+    spot_per_hour = instance->spot_usd_per_hour.value_or(0);
+    result["instance"] = {{"instance", instance->name}, {"provider", instance->provider}, {"gpus", instance->gpus},
+                          {"model_copies", replicas}, {"usd_per_hour", usd_per_hour}, {"spot_usd_per_hour", spot_per_hour},
+                          {"price_source", instance->source}};
+  }
+  auto per_million = [](double usd_per_hour, double tokens_per_s) {
+    return usd_per_hour > 0 && tokens_per_s > 0 ? Json(round_to(usd_per_hour / (tokens_per_s * 3600) * 1e6, 4)) : Json(nullptr);
+  };
+  if (training) {
+    const TrainingEstimate t = estimate_training(catalog.throughput, q);
+    Json tr = {{"tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1)}, {"tokens_per_s", round_to(t.tokens_per_s, 1)},
+               {"tflops_per_gpu", round_to(t.tflops_per_gpu, 1)}, {"mfu", t.mfu}, {"gflop_per_token", round_to(t.flops_per_token / 1e9, 3)},
+               {"bound", "compute"}, {"basis", t.basis}};
+    if (t.seconds) {
+      tr["hours"] = round_to(*t.seconds / 3600, 2);
+      tr["gpu_hours"] = round_to(*t.gpu_hours, 1);
+      if (instance && instance->on_demand_usd_per_hour) {
+        const double per_gpu_hour = usd_per_hour / std::max(1.0, instance->gpus);
+        tr["usd_on_demand"] = round_to(*t.gpu_hours * per_gpu_hour, 2);
+        if (spot_per_hour > 0) tr["usd_spot"] = round_to(*t.gpu_hours * spot_per_hour / std::max(1.0, instance->gpus), 2);
+      }
+    }
+    result["training"] = tr;
+  } else {
+    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+    Json inf;
+    inf["concurrency"] = e.batch;
+    inf["max_concurrency_by_kv_cache"] = e.max_batch_by_kv;
+    inf["time_to_first_token_ms"] = round_to(e.ttft_ms, 2);
+    inf["time_per_output_token_ms"] = round_to(e.tpot_ms, 3);
+    inf["end_to_end_latency_ms"] = round_to(e.e2e_ms, 1);
+    inf["output_tokens_per_s"] = round_to(e.output_tokens_per_s, 1);
+    inf["output_tokens_per_s_per_gpu"] = round_to(e.output_tokens_per_s_per_gpu, 1);
+    inf["single_stream_tokens_per_s"] = round_to(e.batch1_decode_tokens_per_s, 1);
+    inf["prefill"] = {{"bound", e.first_token.bound}, {"compute_ms", round_to(e.first_token.compute_s * 1e3, 3)},
+                      {"memory_ms", round_to(e.first_token.memory_s * 1e3, 3)}, {"interconnect_ms", round_to(e.first_token.comm_s * 1e3, 3)},
+                      {"basis", e.first_token.basis}};
+    inf["batch_prefill_ms"] = round_to(e.prefill.seconds * 1e3, 2);
+    inf["decode"] = {{"bound", e.decode.bound}, {"compute_ms", round_to(e.decode.compute_s * 1e3, 3)},
+                     {"memory_ms", round_to(e.decode.memory_s * 1e3, 3)}, {"interconnect_ms", round_to(e.decode.comm_s * 1e3, 3)},
+                     {"basis", e.decode.basis}};
+    inf["limit"] = e.limit;
+    if (usd_per_hour > 0) {
+      const double system_tps = e.output_tokens_per_s * replicas;
+      const double prefill_share = e.prefill.seconds / std::max(1e-12, e.prefill.seconds + q.output_tokens * e.decode.seconds);
+      inf["usd_per_million_output_tokens"] = per_million(usd_per_hour, system_tps);
+      inf["usd_per_million_output_tokens_spot"] = spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
+      // Input tokens pay for the prefill share of the time.
+      inf["usd_per_million_input_tokens"] = per_million(usd_per_hour * prefill_share, e.prefill_tokens_per_s * replicas);
+      inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " + report::short_number(replicas) + " model copies at " +
+                          report::short_number(round_to(system_tps, 0)) + " output tokens/s";
+    }
+    result["inference"] = inf;
+  }
+  result["basis"] = "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; peak-based, calibrated on published measurements (docs/accuracy.md)";
+  return result;
 }
 
 }  // namespace gpufleet::detail

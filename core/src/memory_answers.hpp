@@ -10,5 +10,6 @@ namespace gpufleet::detail {
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req);
 Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req);
 Json answer_right_size(const Catalog& catalog, Session& s, const Json& req);
+Json answer_estimate(const Catalog& catalog, Session& s, const Json& req);
 
 }  // namespace gpufleet::detail

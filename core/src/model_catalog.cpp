@@ -122,11 +122,48 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
   }
 }
 
+void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "throughput_model", "", false);
+  if (!block) return;
+  const std::string root = "/throughput_model";
+  ThroughputConstants& t = catalog.throughput;
+  t.present = true;
+  auto value = [&](const char* key, const char* field, Range range) {
+    const std::string p = root + "/" + key;
+    const Json* obj = r.object(*block, key, root, true);
+    if (!obj) return 0.0;
+    r.string(*obj, "source", p, true);
+    return r.number(*obj, field, p, true, range).value_or(0);
+  };
+  t.decode_bandwidth_efficiency = value("decode_bandwidth_efficiency", "value", {0.01, 1});
+  t.decode_bandwidth_efficiency_multi = value("decode_bandwidth_efficiency_tensor_parallel", "value", {0.01, 1});
+  t.prefill_mfu_short = value("prefill_mfu", "short_prompt", {0.01, 1});
+  t.prefill_mfu_long = value("prefill_mfu", "long_prompt", {0.01, 1});
+  t.long_prompt_tokens = value("prefill_mfu", "long_prompt_tokens", {1, 1e7});
+  t.decode_mfu = value("decode_mfu", "value", {0.01, 1});
+  t.allreduce_latency_us = value("tensor_parallel", "allreduce_latency_us", {0, 1e4});
+  t.interconnect_efficiency = value("tensor_parallel", "interconnect_efficiency", {0.01, 1});
+  t.serving_max_batch = value("serving", "max_batch", {1, 1e6});
+  t.serving_kv_fraction = value("serving", "kv_memory_fraction", {0.05, 1});
+  for (const char* table : {"training_mfu", "link_gb_per_s"}) {
+    const std::string p = root + "/" + table;
+    const Json* obj = r.object(*block, table, root, true);
+    if (!obj) continue;
+    r.string(*obj, "source", p, true);
+    auto& out = std::string(table) == "training_mfu" ? t.training_mfu : t.link_gb_per_s;
+    for (const auto& [key, v] : obj->items()) {
+      if (key == "source" || key == "source_date") continue;
+      out[key] = r.number(*obj, key, p, true, {0, 1e5}).value_or(0);
+    }
+  }
+}
+
 }  // namespace
 
 void read_model_catalog(const Reader& r, const Json& doc, Catalog& catalog) {
   read_models(r, doc, catalog);
   read_memory_model(r, doc, catalog);
+  read_throughput_model(r, doc, catalog);
 }
 
 }  // namespace gpufleet::detail

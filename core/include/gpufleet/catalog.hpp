@@ -11,6 +11,7 @@
 
 #include "gpufleet/errors.hpp"
 #include "gpufleet/memory_model.hpp"
+#include "gpufleet/throughput.hpp"
 
 namespace gpufleet {
 
@@ -159,6 +160,7 @@ struct Catalog {
   std::map<std::string, ProviderTerms> providers;
   std::vector<NamedModel> models;  // concrete models (model_config.json "models")
   MemoryConstants memory;          // model_config.json "memory_model"
+  ThroughputConstants throughput;  // model_config.json "throughput_model"
   Errors warnings;  // faults that do not stop loading (suspect prices); flagged rows are not ranked
 
   // Raw documents, kept for the catalog viewer.
@@ -170,7 +172,8 @@ struct Catalog {
   const InstanceType* instance(const std::string& name) const;  // case-insensitive
   const ModelSize* model_size(const std::string& key) const;    // case-insensitive
   const NamedModel* model(const std::string& key) const;        // key, alias or HF id, case-insensitive
-  const GpuSpec* gpu(const std::string& name) const;            // "A100-40GB", "H100": case-insensitive prefix
+  const GpuSpec* gpu(const std::string& name) const;
+  DeviceSpec device(const GpuSpec& spec) const;  // what the throughput model needs of a GPU            // "A100-40GB", "H100": case-insensitive prefix
   const Precision* precision(const std::string& key) const;     // case-insensitive
   const Workload* workload(const std::string& id) const;
   const ProviderTerms* provider(const std::string& key) const;
