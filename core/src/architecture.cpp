@@ -16,6 +16,10 @@ bool one_of(const std::string& type, std::initializer_list<const char*> types) {
 }
 
 // The first of `keys` that the config holds as a number (validated to `range`), else fallback.
+bool has_any(const Json& c, std::initializer_list<const char*> keys) {
+  return std::any_of(keys.begin(), keys.end(), [&](const char* k) { auto it = c.find(k); return it != c.end() && !it->is_null(); });
+}
+
 double first_number(const Reader& r, const Json& c, const std::string& path,
                     std::initializer_list<const char*> keys, double fallback, Range range) {
   for (const char* key : keys) {
@@ -55,7 +59,7 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   a.kind = whisper || t5 ? ArchKind::kEncoderDecoder : bert ? ArchKind::kEncoder : ArchKind::kDecoder;
 
   a.hidden = first_number(r, c, path, {"hidden_size", "n_embd", "d_model", "dim"}, 0, kWidth);
-  if (a.hidden == 0) r.fail("missing_field", Reader::child(path, "hidden_size"), "expected the model width (hidden_size, n_embd or d_model)");
+  if (a.hidden == 0 && !has_any(c, {"hidden_size", "n_embd", "d_model", "dim"})) r.fail("missing_field", Reader::child(path, "hidden_size"), "expected the model width (hidden_size, n_embd or d_model)");
   if (whisper) {
     a.layers = first_number(r, c, path, {"decoder_layers", "num_hidden_layers"}, 0, kCount);
     a.encoder_layers = first_number(r, c, path, {"encoder_layers", "num_hidden_layers"}, 0, kCount);
@@ -77,10 +81,10 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
     a.heads = first_number(r, c, path, {"num_attention_heads", "n_head", "num_heads"}, 0, kCount);
     a.intermediate = first_number(r, c, path, {"intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"}, 4 * a.hidden, kWidth);
   }
-  if (a.layers == 0) r.fail("missing_field", Reader::child(path, "num_hidden_layers"), "expected the number of layers");
-  if (a.heads == 0) r.fail("missing_field", Reader::child(path, "num_attention_heads"), "expected the number of attention heads");
+  if (a.layers == 0 && !has_any(c, {"num_hidden_layers", "n_layer", "num_layers", "n_layers", "decoder_layers", "encoder_layers"})) r.fail("missing_field", Reader::child(path, "num_hidden_layers"), "expected the number of layers");
+  if (a.heads == 0 && !has_any(c, {"num_attention_heads", "n_head", "num_heads", "decoder_attention_heads"})) r.fail("missing_field", Reader::child(path, "num_attention_heads"), "expected the number of attention heads");
   a.vocab = first_number(r, c, path, {"vocab_size", "padded_vocab_size"}, 0, kVocab);
-  if (a.vocab == 0) r.fail("missing_field", Reader::child(path, "vocab_size"), "expected the vocabulary size");
+  if (a.vocab == 0 && !has_any(c, {"vocab_size", "padded_vocab_size"})) r.fail("missing_field", Reader::child(path, "vocab_size"), "expected the vocabulary size");
   if (errors.size() > before) return std::nullopt;
 
   const bool multi_query = flag(r, c, path, "multi_query", false);

@@ -488,8 +488,9 @@ const GpuSpec* Catalog::gpu(const std::string& name) const {
   std::size_t best_count = 0;
   for (const auto& [key, spec] : gpus) {
     if (lower(key).rfind(k, 0) != 0) continue;
+    const std::string& model = key;  // clang 14 cannot capture a structured binding
     const std::size_t count = static_cast<std::size_t>(
-        std::count_if(instances.begin(), instances.end(), [&](const InstanceType& it) { return it.gpu_model == key; }));
+        std::count_if(instances.begin(), instances.end(), [&](const InstanceType& it) { return it.gpu_model == model; }));
     if (!best || count > best_count) {
       best = &spec;
       best_count = count;

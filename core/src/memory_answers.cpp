@@ -34,6 +34,10 @@ std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const J
            "expected exactly one of \"name\" (a model of model_config.json) or \"hf_config\" (a Hugging Face config.json object)");
     return std::nullopt;
   }
+  for (const auto& [key, _] : m->items()) {
+    if (key != "name" && key != "hf_config") r.fail("unknown_field", Reader::child("/model", key), "\"model\" takes \"name\" or \"hf_config\"; got \"" + key + "\"");
+  }
+  if (!r.ok()) return std::nullopt;
   ModelChoice choice;
   if (has_name) {
     auto name = r.string(*m, "name", "/model", true);
@@ -87,6 +91,9 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
   q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
   if (const Json* lora = r.object(req, "lora", "", false)) {
+    for (const auto& [key, _] : lora->items()) {
+      if (key != "rank" && key != "target_modules") r.fail("unknown_field", Reader::child("/lora", key), "\"lora\" takes \"rank\" and \"target_modules\"; got \"" + key + "\"");
+    }
     q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
     q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
   }
@@ -459,8 +466,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
                           {"model_copies", replicas}, {"usd_per_hour", usd_per_hour}, {"spot_usd_per_hour", spot_per_hour},
                           {"price_source", instance->source}};
   }
-  auto per_million = [](double usd_per_hour, double tokens_per_s) {
-    return usd_per_hour > 0 && tokens_per_s > 0 ? Json(round_to(usd_per_hour / (tokens_per_s * 3600) * 1e6, 4)) : Json(nullptr);
+  auto per_million = [](double usd_hour, double tokens_per_s) {
+    return usd_hour > 0 && tokens_per_s > 0 ? Json(round_to(usd_hour / (tokens_per_s * 3600) * 1e6, 4)) : Json(nullptr);
   };
   if (training) {
     const TrainingEstimate t = estimate_training(catalog.throughput, q);

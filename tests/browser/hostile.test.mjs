@@ -17,7 +17,7 @@ const FAMILY = '<img src=https://evil.example/f.png onerror=alert(5)>';
 
 // Values that other fields refer to by name, or that are enums, keep their meaning.
 const REFERENCES = new Set(['gpu_model', 'provider', 'accelerator_kind', 'current_instance', 'model_size',
-  'workload_type', 'precision', 'priority', 'region']);
+  'workload_type', 'precision', 'priority', 'region', 'model_type', 'kv_cache']);
 
 function poison(value, key) {
   if (typeof value === 'string') return REFERENCES.has(key) ? value : `${value} ${PAYLOAD}`;
@@ -69,11 +69,14 @@ test('a catalog full of script and HTML payloads executes nothing and the page s
   assert.deepEqual(await injected(), none);
 
   // Every screen still answers with the hostile catalog in use.
-  for (const view of ['fit', 'precisions', 'recommend', 'migrate', 'workloads', 'catalog']) {
-    await page.getByRole('tab', { name: new RegExp(view === 'fit' ? 'Fit' : view, 'i') }).click();
+  for (const view of ['fit', 'precisions', 'memory', 'recommend', 'migrate', 'workloads', 'catalog']) {
+    await page.getByTestId(`tab-${view}`).click();
     await page.waitForTimeout(150);
     assert.deepEqual(await injected(), none, `after opening ${view}`);
   }
+  await page.getByTestId('tab-memory').click();
+  assert.equal(await screen(page).getByTestId('memory-result').getAttribute('data-state'), 'ready', 'Model memory answers');
+  assert.ok((await text(page, 'mem-model-name')).includes(PAYLOAD), 'the model name with its payload is shown as text');
   await page.getByRole('tab', { name: /Fit/ }).click();
   const status = await screen(page).getByTestId('fit-status').first().textContent().catch(() => '');
   assert.match(status ?? '', /FITS|CANNOT FIT/);

@@ -103,5 +103,28 @@ check "--format json equals --json" test "$("$bin" --format json precisions --si
 check "no colour when not a terminal" test "$(grep -c $'\x1b' <("$bin" fit --size small --instance G6e))" = 0
 check "--format rejects unknown values" test "$(exit_code "$bin" --format yaml precisions --size small)" = 2
 
+# A concrete model (the "memory" question) and the accuracy harness.
+"$bin" fit --model llama-3-8b --precision bf16 --context 8192 --batch 1 --gpu A100-40GB >"$tmp/out"
+check "fit --model llama-3-8b: weights 14.96 GiB" grep -Eq "^Weights +14\.96 GiB" "$tmp/out"
+check "  KV cache 128.0 KiB per token" grep -q "KV cache 128.0 KiB per token" "$tmp/out"
+check "  fits an A100-40GB" grep -q "^A100-40GB: FITS" "$tmp/out"
+check "fit --model nosuch exits 3" test "$(exit_code "$bin" fit --model nosuch --gpu A100-40GB)" = 3
+check "  and names the request path" grep -q "request at /model/name" "$tmp/err"
+python3 -c "import json; print(json.dumps(json.load(open('$root/config/model_config.json'))['models']['llama-3-8b']['config']))" >"$tmp/config.json"
+check "fit --hf-config FILE answers like --model" \
+  test "$("$bin" --json fit --hf-config "$tmp/config.json" --precision bf16 --context 8192 --gpu A100-40GB | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["per_gpu"])')" \
+     = "$("$bin" --json fit --model llama-3-8b --precision bf16 --context 8192 --gpu A100-40GB | python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["per_gpu"])')"
+echo '{"model_type": "llama", "hidden_size": 4096' >"$tmp/broken_config.json"
+check "fit --hf-config with broken JSON exits 3" test "$(exit_code "$bin" fit --hf-config "$tmp/broken_config.json")" = 3
+summary='^memory: n=[0-9]+ median_abs_err_pct=[0-9.]+ p90_abs_err_pct=[0-9.]+ max_abs_err_pct=[0-9.]+ skipped=[0-9]+$'
+"$bin" accuracy "$root/tests/data/cases/memory_cases_dev.json" "$root/tests/data/cases/throughput_cases_dev.json" >"$tmp/out"
+check "accuracy prints one row per case" test "$(grep -Ec '^(GT|GGUF-|[DPST][0-9])' "$tmp/out")" = \
+  "$(python3 -c "import json; print(sum(len(json.load(open('$root/tests/data/cases/' + f))) for f in ('memory_cases_dev.json', 'throughput_cases_dev.json')))")"
+check "  then the memory summary line" grep -Eq "$summary" <(tail -n 2 "$tmp/out" | head -n 1)
+check "  and the throughput summary line last" grep -Eq "^throughput: n=[0-9]+ median_abs_err_pct=[0-9.]+ p90_abs_err_pct=[0-9.]+ max_abs_err_pct=[0-9.]+ skipped=[0-9]+$" <(tail -n 1 "$tmp/out")
+check "  memory: n=40 skipped=0" grep -Eq "^memory: n=40 .* skipped=0$" "$tmp/out"
+check "accuracy of a missing file exits 3" test "$(exit_code "$bin" accuracy "$tmp/nosuch.json")" = 3
+check "scripts/accuracy.sh ends with the summary lines" grep -Eq "$summary" <(GPUFLEET_BIN="$bin" "$root/scripts/accuracy.sh" "$root/tests/data/cases/memory_cases_dev.json" | tail -n 2)
+
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0

@@ -14,9 +14,10 @@ import { createCatalogScreen } from './screens/catalog.js';
 import { createPlanScreen } from './screens/plan.js';
 import { createPlacementScreen } from './screens/placement.js';
 import { createDecideScreen } from './screens/decide.js';
+import { createMemoryScreen } from './screens/memory.js';
 import { copyText } from './export.js';
 
-const FACTORIES = [createFitScreen, createPrecisionsScreen, createRecommendScreen, createMigrateScreen, createPlanScreen,
+const FACTORIES = [createFitScreen, createPrecisionsScreen, createMemoryScreen, createRecommendScreen, createMigrateScreen, createPlanScreen,
   createPlacementScreen, createDecideScreen, createWorkloadsScreen, createCatalogScreen];
 
 const params = new URLSearchParams(location.search);

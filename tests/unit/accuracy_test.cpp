@@ -1,0 +1,173 @@
+// The accuracy harness ("accuracy" question) over the measurement cases of tests/data/cases (copies
+// of the reference data, schema in tests/data/cases/CASES.md): the summary line's bounds, every
+// case accounted for, and cases the harness cannot predict skipped with a reason instead of
+// dropped.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <set>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+// Regression guards for the memory summary over memory_cases_dev.json. The targets are
+// p90 <= 12 % and max <= 25 %; the model does not meet them yet (p90 20.7 %, max 57.7 % when this
+// test was written). Tighten these two towards the targets as the model improves.
+constexpr double kMedianAbsErrPctBound = 5;
+constexpr double kP90AbsErrPctBound = 25;  // target: 12
+constexpr double kMaxAbsErrPctBound = 60;  // target: 25
+
+Json case_file(const char* name) {
+  return Json::parse(test::read_file(test::source_path(std::string("tests/data/cases/") + name)));
+}
+
+Json accuracy(const Json& cases) {
+  const Json answer = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", cases}});
+  INFO(answer.dump().substr(0, 600));
+  REQUIRE(answer["ok"] == true);
+  return answer["result"];
+}
+
+const Json& row(const Json& result, const std::string& id) {
+  for (const auto& r : result["cases"]) {
+    if (r["id"] == id) return r;
+  }
+  FAIL("no row for " << id);
+  static const Json none;
+  return none;
+}
+
+}  // namespace
+
+TEST_CASE("memory cases: the summary over the high- and medium-confidence cases") {
+  const Json cases = case_file("memory_cases_dev.json");
+  const Json r = accuracy(cases);
+  const Json& s = r["summary"]["memory"];
+  INFO(s.dump());
+  CHECK(s["n"] == 40.0);
+  CHECK(s["skipped"] == 0.0);
+  CHECK(s["median_abs_err_pct"].get<double>() <= kMedianAbsErrPctBound);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= kP90AbsErrPctBound);
+  CHECK(s["max_abs_err_pct"].get<double>() <= kMaxAbsErrPctBound);
+  CHECK(s["median_abs_err_pct"].get<double>() <= s["p90_abs_err_pct"].get<double>());
+  CHECK(s["p90_abs_err_pct"].get<double>() <= s["max_abs_err_pct"].get<double>());
+}
+
+TEST_CASE("every case gets a row, in order, predicted or skipped with a reason") {
+  const Json cases = case_file("memory_cases_dev.json");
+  const Json r = accuracy(cases);
+  REQUIRE(r["cases"].size() == cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Json& row = r["cases"][i];
+    INFO(row.dump().substr(0, 400));
+    CHECK(row["id"] == cases[i]["id"]);
+    CHECK(row["measured"] == cases[i]["measured"]["value"]);
+    CHECK(row["unit"] == cases[i]["measured"]["unit"]);
+    if (row.contains("skipped")) {
+      CHECK_FALSE(row["skipped"].get<std::string>().empty());
+      CHECK(cases[i]["confidence"] == "low");  // only low-confidence memory cases may be left out
+    } else {
+      CHECK(row["predicted"].get<double>() > 0);
+      CHECK(row["error_pct"].get<double>() ==
+            Approx((row["predicted"].get<double>() - row["measured"].get<double>()) /
+                   row["measured"].get<double>() * 100)
+                .margin(0.01));
+      CHECK(row.contains("per_gpu"));
+    }
+  }
+}
+
+TEST_CASE("weights-only cases are within 1 %: GGUF files and vLLM's loaded weights") {
+  const Json r = accuracy(case_file("memory_cases_dev.json"));
+  int checked = 0;
+  for (const auto& row : r["cases"]) {
+    const std::string id = row["id"];
+    if (id.rfind("GGUF-", 0) != 0 && id != "GT32") continue;
+    INFO(row.dump().substr(0, 300));
+    REQUIRE(row["metric"] == "weights_only");
+    CHECK(std::abs(row["error_pct"].get<double>()) <= 1.0);
+    ++checked;
+  }
+  CHECK(checked == 7);  // six GGUF quantizations of Llama-3.1-8B and vLLM's Llama-3-8B (14.96 GiB)
+  CHECK(row(r, "GGUF-L31-8B-Q4_K_M")["predicted"].get<double>() == Approx(4.58).epsilon(0.01));
+  CHECK(row(r, "GT32")["predicted"].get<double>() == Approx(14.96).epsilon(0.01));
+}
+
+TEST_CASE("a case with an unknown metric or unit is skipped with a reason, not dropped") {
+  Json cases = case_file("memory_cases_dev.json");
+  Json odd_metric = cases[1];
+  odd_metric["id"] = "ODD-METRIC";
+  odd_metric["measured"]["metric"] = "peak_rss";
+  Json odd_unit = cases[1];
+  odd_unit["id"] = "ODD-UNIT";
+  odd_unit["measured"]["unit"] = "furlongs";
+  const Json r = accuracy(Json::array({odd_metric, odd_unit, cases[1]}));
+  REQUIRE(r["cases"].size() == 3);
+  CHECK(row(r, "ODD-METRIC")["skipped"].get<std::string>().find("peak_rss") != std::string::npos);
+  CHECK(row(r, "ODD-UNIT")["skipped"].get<std::string>().find("furlongs") != std::string::npos);
+  CHECK_FALSE(row(r, cases[1]["id"])["skipped"].is_string());
+  // Both are high-confidence: counted as skipped in the summary, and out of n.
+  CHECK(r["summary"]["memory"]["skipped"] == 2.0);
+  CHECK(r["summary"]["memory"]["n"] == 1.0);
+}
+
+TEST_CASE("throughput cases each get a row: predicted, or skipped with a reason") {
+  const Json cases = case_file("throughput_cases_dev.json");
+  const Json r = accuracy(cases);
+  REQUIRE(r["cases"].size() == cases.size());
+  double counted = 0, predicted = 0, skipped = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const Json& row = r["cases"][i];
+    INFO(row.dump().substr(0, 300));
+    CHECK(row["id"] == cases[i]["id"]);
+    CHECK(row["quantity"] == "throughput");
+    const bool counts = cases[i]["confidence"] != "low";
+    if (counts) counted += 1;
+    if (row.contains("skipped")) {
+      CHECK_FALSE(row["skipped"].get<std::string>().empty());
+      if (counts) skipped += 1;
+    } else {
+      CHECK(std::isfinite(row["error_pct"].get<double>()));
+      if (counts) predicted += 1;
+    }
+  }
+  CHECK(r["summary"]["throughput"]["n"] == predicted);
+  CHECK(r["summary"]["throughput"]["skipped"] == skipped);
+  CHECK(predicted + skipped == counted);
+  CHECK(r["summary"]["memory"]["n"] == 0.0);
+  // A throughput metric the harness does not know is skipped with a reason, not dropped.
+  Json odd = cases[0];
+  odd["id"] = "ODD-THROUGHPUT";
+  odd["measured"]["metric"] = "joules_per_token";
+  const Json one = accuracy(Json::array({odd}));
+  REQUIRE(one["cases"].size() == 1);
+  REQUIRE(one["cases"][0]["skipped"].is_string());
+  CHECK_FALSE(one["cases"][0]["skipped"].get<std::string>().empty());
+}
+
+TEST_CASE("case files may be given as one array per file") {
+  const Json memory_cases = case_file("memory_cases_dev.json");
+  const Json throughput_cases = case_file("throughput_cases_dev.json");
+  const Json both = accuracy(Json::array({memory_cases, throughput_cases}));
+  CHECK(both["cases"].size() == memory_cases.size() + throughput_cases.size());
+  CHECK(both["summary"]["memory"] == accuracy(memory_cases)["summary"]["memory"]);
+  std::set<std::string> ids;
+  for (const auto& row : both["cases"]) ids.insert(row["id"].get<std::string>());
+  CHECK(ids.count("GT01") == 1);
+  CHECK(ids.count("T21") == 1);
+}
+
+TEST_CASE("bad accuracy requests name the path") {
+  auto errors = [](const Json& request) {
+    const Json answer = test::ask(test::shipped(), request);
+    REQUIRE(answer["ok"] == false);
+    return answer["errors"][0];
+  };
+  CHECK(errors({{"question", "accuracy"}})["path"] == "/cases");
+  CHECK(errors({{"question", "accuracy"}, {"cases", "GT01"}})["code"] == "wrong_type");
+  const Json e = errors({{"question", "accuracy"}, {"cases", Json::array({Json::array({1})})}});
+  CHECK(e["code"] == "wrong_type");
+  CHECK(e["path"] == "/cases/0/0");
+}

@@ -1,0 +1,210 @@
+// Architectures read from Hugging Face config.json objects, and the parameter counts and KV-cache
+// sizes that follow: the shipped catalog against its published figures, the measurement cases of
+// tests/data/cases against their exact safetensors totals, and bad configs named by JSON path.
+#include "gpufleet/architecture.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+// Significant digits of a whole number: 8030261248 has 10, 7610000000 has 3.
+int significant_digits(double value) {
+  std::string digits = std::to_string(static_cast<long long>(std::llround(value)));
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  return static_cast<int>(digits.size());
+}
+
+const Json& memory_cases() {
+  static const Json cases =
+      Json::parse(test::read_file(test::source_path("tests/data/cases/memory_cases_dev.json")));
+  return cases;
+}
+
+// The architecture of a measurement case (tests/data/cases/memory_cases_dev.json) by its id.
+Architecture case_architecture(const std::string& id) {
+  for (const auto& c : memory_cases()) {
+    if (c["id"] != id) continue;
+    Errors errors;
+    auto arch =
+        read_architecture(c["model"]["architecture"], "case " + id, "/model/architecture", errors);
+    INFO(id << (errors.empty() ? std::string()
+                               : ": " + errors.front().path + " " + errors.front().message));
+    REQUIRE(arch);
+    return *arch;
+  }
+  FAIL("no case " << id);
+  return {};
+}
+
+Architecture from_config(const Json& config) {
+  Errors errors;
+  auto arch = read_architecture(config, "test", "/config", errors);
+  INFO((errors.empty() ? std::string() : errors.front().path + " " + errors.front().message));
+  REQUIRE(arch);
+  return *arch;
+}
+
+const NamedModel& named(const std::string& key) {
+  const NamedModel* m = test::shipped().catalog()->model(key);
+  INFO(key);
+  REQUIRE(m);
+  return *m;
+}
+
+Json llama_3_8b_config() {
+  return {{"model_type", "llama"},     {"num_hidden_layers", 32},      {"hidden_size", 4096},
+          {"num_attention_heads", 32}, {"num_key_value_heads", 8},     {"intermediate_size", 14336},
+          {"vocab_size", 128256},      {"tie_word_embeddings", false}, {"hidden_act", "silu"}};
+}
+
+}  // namespace
+
+TEST_CASE("every catalog model's computed parameters match its published figure") {
+  const auto& models = test::shipped().catalog()->models;
+  REQUIRE(models.size() >= 30);
+  for (const auto& m : models) {
+    INFO(m.key << ": computed " << m.params.total << ", published " << m.published_parameters);
+    REQUIRE(m.published_parameters > 0);
+    const double rel = std::fabs(m.params.total - m.published_parameters) / m.published_parameters;
+    if (significant_digits(m.published_parameters) > 4) {
+      CHECK(rel <= 1e-4);  // an exact count (safetensors total)
+    } else {
+      // A rounded model-card figure (124M, 9.24B); whisper's README sizes run 1-3 % above.
+      CHECK(rel <= 0.035);
+    }
+    CHECK(m.params.active <= m.params.total);
+    CHECK(m.params.linear > 0);
+    CHECK(m.params.linear + m.params.embedding + m.params.lm_head + m.params.other ==
+          Approx(m.params.total).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("parameter counts of the measurement cases' architectures are exact") {
+  struct Expected {
+    const char* id;
+    double params;
+  };
+  // model.params of each case: safetensors totals from the model repositories.
+  const Expected expected[] = {
+      {"GT12", 15517456384},  // bigcode/octocoder (gpt_bigcode, multi-query)
+      {"GT17", 2849757184},   // bigscience/T0_3B (t5)
+      {"GT20", 12921057280},  // bigscience/mt0-xxl (mt5)
+      {"GT23", 7069016064},   // bigscience/bloomz-7b1
+      {"GT24", 8030261248},   // meta-llama/Llama-3.1-8B
+      {"GT29", 70553706496},  // meta-llama/Llama-3.1-70B
+      {"GT34", 4022468096},   // Qwen/Qwen3-4B
+      {"GT36", 6050882784},   // EleutherAI/gpt-j-6b
+      {"GT40", 1543304960},   // openai/whisper-large-v2
+  };
+  for (const auto& e : expected) {
+    INFO(e.id);
+    CHECK(count_parameters(case_architecture(e.id)).total == e.params);
+  }
+}
+
+TEST_CASE("BERT-large: 335,141,888 parameters, plus 2,050 for a 2-label classification head") {
+  const auto& bert = named("bert-large-uncased");
+  CHECK(bert.params.total == 335141888);
+  // GT02's architecture is AutoModelForSequenceClassification with 2 labels: 1024 x 2 + 2.
+  CHECK(count_parameters(case_architecture("GT02")).total == 335141888 + 2050);
+}
+
+TEST_CASE("catalog models that match the cases exactly") {
+  CHECK(named("llama-3.1-8b").params.total == 8030261248);
+  CHECK(named("llama-3-8b").params.total == 8030261248);
+  CHECK(named("llama-3.1-70b").params.total == 70553706496);
+  CHECK(named("octocoder").params.total == 15517456384);
+  CHECK(named("whisper-large-v2").params.total == 1543304960);
+  CHECK(named("gpt-j-6b").params.total == 6050882784);
+  CHECK(named("qwen3-4b").params.total == 4022468096);
+}
+
+TEST_CASE("mixture of experts: active parameters are what one token passes through") {
+  const auto& mixtral = named("mixtral-8x7b-v0.1");
+  CHECK(mixtral.params.total == Approx(46.70e9).epsilon(0.001));
+  CHECK(mixtral.params.active == Approx(12.9e9).epsilon(0.01));  // 2 of 8 experts
+  const auto& deepseek = named("deepseek-v3");
+  CHECK(deepseek.params.total == Approx(671e9).epsilon(0.01));
+  CHECK(deepseek.params.active == Approx(37e9).epsilon(0.035));  // 8 of 256 routed + 1 shared
+  CHECK(deepseek.arch.moe());
+  CHECK(deepseek.arch.mla());
+  // A dense model is all active.
+  CHECK(named("llama-3-8b").params.active == named("llama-3-8b").params.total);
+}
+
+TEST_CASE("KV-cache elements per token per layer") {
+  SECTION(
+      "Llama-3-8B, grouped-query: 2 x 8 KV heads x 128 = 2048; 128 KiB per token in bf16 over 32 "
+      "layers") {
+    const auto& arch = named("llama-3-8b").arch;
+    CHECK(kv_elements_per_token_per_layer(arch) == 2048);
+    CHECK(kv_elements_per_token_per_layer(arch) * 2 * arch.layers == 128 * 1024);
+  }
+  SECTION("DeepSeek-V3, multi-head latent attention: the 512 latent + the 64 rope key") {
+    CHECK(kv_elements_per_token_per_layer(named("deepseek-v3").arch) == 512 + 64);
+  }
+  SECTION("octocoder, multi-query: one K and one V head of 128") {
+    CHECK(kv_elements_per_token_per_layer(named("octocoder").arch) == 256);
+    CHECK(kv_elements_per_token_per_layer(case_architecture("GT12")) == 256);
+  }
+  SECTION("a config without num_key_value_heads is multi-head") {
+    Json config = llama_3_8b_config();
+    config.erase("num_key_value_heads");
+    CHECK(kv_elements_per_token_per_layer(from_config(config)) == 2 * 32 * 128);
+  }
+}
+
+TEST_CASE("a config.json read from a request equals the catalog's architecture") {
+  const Architecture a = from_config(llama_3_8b_config());
+  CHECK(a.kind == ArchKind::kDecoder);
+  CHECK(a.head_dim == 128);
+  CHECK(a.gated_mlp);
+  CHECK_FALSE(a.tied_embeddings);
+  CHECK(count_parameters(a).total == 8030261248);
+}
+
+TEST_CASE("bad configs are errors naming the JSON path") {
+  auto errors_of = [](const Json& config) {
+    Errors errors;
+    auto arch = read_architecture(config, "request", "/model/hf_config", errors);
+    CHECK_FALSE(arch);
+    return errors;
+  };
+  auto has = [](const Errors& errors, const std::string& code, const std::string& path) {
+    for (const auto& e : errors) {
+      if (e.code == code && e.path == path && e.file == "request" && !e.message.empty())
+        return true;
+    }
+    return false;
+  };
+  SECTION("missing hidden_size") {
+    Json config = llama_3_8b_config();
+    config.erase("hidden_size");
+    CHECK(has(errors_of(config), "missing_field", "/model/hf_config/hidden_size"));
+  }
+  SECTION("hidden_size of the wrong type") {
+    Json config = llama_3_8b_config();
+    config["hidden_size"] = "4096";
+    CHECK(has(errors_of(config), "wrong_type", "/model/hf_config/hidden_size"));
+  }
+  SECTION("a negative layer count") {
+    Json config = llama_3_8b_config();
+    config["num_hidden_layers"] = -1;
+    CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_hidden_layers"));
+  }
+  SECTION("missing model_type") {
+    Json config = llama_3_8b_config();
+    config.erase("model_type");
+    CHECK(has(errors_of(config), "missing_field", "/model/hf_config/model_type"));
+  }
+  SECTION("not an object") {
+    CHECK(has(errors_of(Json::array({1, 2})), "wrong_type", "/model/hf_config"));
+  }
+}

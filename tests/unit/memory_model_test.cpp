@@ -1,0 +1,344 @@
+// The architecture-aware memory model, through the "memory" question: the per-GPU breakdown of a
+// concrete model (weights in every format, KV cache, activations, training states, parallelism,
+// serving engines), the capacity answers, and its errors.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <random>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+Json memory(Json request) {
+  request["question"] = "memory";
+  if (!request.contains("model")) request["model"] = {{"name", "llama-3-8b"}};
+  const Json answer = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << answer.dump().substr(0, 600));
+  REQUIRE(answer["ok"] == true);
+  return answer["result"];
+}
+
+// Bytes of one line of the per-GPU breakdown; 0 when the line is absent.
+double line(const Json& result, const std::string& key) {
+  for (const auto& l : result["per_gpu"]) {
+    if (l["key"] == key) return l["bytes"].get<double>();
+  }
+  return 0;
+}
+
+const NamedModel& named(const std::string& key) {
+  const NamedModel* m = test::shipped().catalog()->model(key);
+  INFO(key);
+  REQUIRE(m);
+  return *m;
+}
+
+Json error_of(Json request) {
+  request["question"] = "memory";
+  if (!request.contains("model")) request["model"] = {{"name", "llama-3-8b"}};
+  const Json answer = test::ask(test::shipped(), request);
+  INFO(request.dump());
+  REQUIRE(answer["ok"] == false);
+  REQUIRE(!answer["errors"].empty());
+  return answer["errors"];
+}
+
+bool has_error(const Json& errors, const std::string& code, const std::string& path) {
+  for (const auto& e : errors) {
+    if (e["code"] == code && e["path"] == path && e["file"] == "request") return true;
+  }
+  return false;
+}
+
+int non_finite_numbers(const Json& value) {
+  if (value.is_number_float()) return std::isfinite(value.get<double>()) ? 0 : 1;
+  int count = 0;
+  if (value.is_structured()) {
+    for (const auto& child : value) count += non_finite_numbers(child);
+  }
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Llama-3-8B in bf16, 8K context, batch 1, on an A100-40GB: 14.96 GiB of weights, 128 KiB per "
+    "token") {
+  const Json r =
+      memory({{"weight_format", "bf16"}, {"context", 8192}, {"batch", 1}, {"gpu", "A100-40GB"}});
+  CHECK(r["model"]["parameters"] == 8030261248.0);
+  CHECK(r["model"]["kv_cache_kib_per_token"] == 128.0);
+  CHECK(r["weights_gib"].get<double>() == Approx(14.96).epsilon(0.01));
+  CHECK(line(r, "weights") / kGiB == Approx(14.96).epsilon(0.01));
+  CHECK(line(r, "kv_cache") == 8192.0 * 128 * 1024);
+  CHECK(r["gpu"]["fits"] == true);
+  CHECK(r["gpu"]["capacity_gib"] == 40.0);
+  // The lines add up to the total.
+  double sum = 0;
+  for (const auto& l : r["per_gpu"]) sum += l["bytes"].get<double>();
+  CHECK(sum == Approx(r["total_bytes"].get<double>()).epsilon(1e-6));
+  CHECK(r["tensors_gib"].get<double>() <= r["total_gib"].get<double>());
+}
+
+TEST_CASE("the KV cache grows linearly with batch and context") {
+  const double one = line(memory({{"batch", 1}, {"context", 2048}}), "kv_cache");
+  REQUIRE(one == 2048.0 * 128 * 1024);
+  CHECK(line(memory({{"batch", 4}, {"context", 2048}}), "kv_cache") == Approx(4 * one));
+  CHECK(line(memory({{"batch", 1}, {"context", 4096}}), "kv_cache") == Approx(2 * one));
+  CHECK(line(memory({{"batch", 3}, {"context", 6144}}), "kv_cache") == Approx(9 * one));
+  // Generated tokens are cached too.
+  CHECK(line(memory({{"batch", 1}, {"context", 1024}, {"new_tokens", 1024}}), "kv_cache") ==
+        Approx(one));
+}
+
+TEST_CASE(
+    "grouped-query attention caches less than the same model with as many KV heads as heads") {
+  Json gqa = test::shipped().catalog()->model_config_doc["models"]["llama-3-8b"]["config"];
+  Json mha = gqa;
+  mha["num_key_value_heads"] = mha["num_attention_heads"];
+  const Json a = memory({{"model", {{"hf_config", gqa}}}, {"context", 4096}});
+  const Json b = memory({{"model", {{"hf_config", mha}}}, {"context", 4096}});
+  CHECK(line(a, "kv_cache") < line(b, "kv_cache"));
+  CHECK(line(b, "kv_cache") == Approx(4 * line(a, "kv_cache")));  // 32 / 8 heads
+  CHECK(b["model"]["kv_cache_kib_per_token"] == 512.0);
+}
+
+TEST_CASE("a sliding window caps the KV cache at the window") {
+  const auto& mistral = named("mistral-7b-v0.1");
+  REQUIRE(mistral.arch.sliding_window == 4096);
+  const double window_bytes =
+      4096.0 * 128 * 1024;  // 32 layers x 2 x 8 KV heads x 128 x 2 bytes per token
+  CHECK(line(memory({{"model", {{"name", "mistral-7b-v0.1"}}}, {"context", 32768}}), "kv_cache") ==
+        Approx(window_bytes));
+  CHECK(line(memory({{"model", {{"name", "mistral-7b-v0.1"}}}, {"context", 2048}}), "kv_cache") ==
+        Approx(window_bytes / 2));
+}
+
+TEST_CASE("KV-cache formats: fp8 halves bf16, q8_0 stores 34 bytes per 32 elements") {
+  const Json bf16 = memory({{"context", 4096}});
+  const Json fp8 = memory({{"context", 4096}, {"kv_cache_format", "fp8"}});
+  const Json q8 = memory({{"context", 4096}, {"kv_cache_format", "q8_0"}});
+  CHECK(line(fp8, "kv_cache") == Approx(line(bf16, "kv_cache") / 2));
+  CHECK(fp8["model"]["kv_cache_kib_per_token"] == 64.0);
+  CHECK(line(q8, "kv_cache") == Approx(4096.0 * 2048 * 32 * 34 / 32));
+  CHECK(q8["model"]["kv_cache_kib_per_token"] == 68.0);
+}
+
+TEST_CASE("weight formats: nf4 < int8 < bf16, with embeddings and the head left unquantized") {
+  const ParameterCount& p = named("llama-3-8b").params;
+  const double bf16 = line(memory({{"weight_format", "bf16"}}), "weights");
+  const double int8 = line(memory({{"weight_format", "int8"}}), "weights");
+  const double nf4 = line(memory({{"weight_format", "nf4"}}), "weights");
+  CHECK(bf16 == 2 * p.total);
+  CHECK(nf4 < int8);
+  CHECK(int8 < bf16);
+  // nf4 = 4.5 bits per linear weight (64-weight blocks, fp32 absmax) + 16-bit everything else.
+  CHECK(nf4 > p.linear * 0.5625);
+  CHECK(nf4 == Approx(p.linear * 4.5 / 8 + (p.total - p.linear) * 2).epsilon(1e-6));
+  CHECK(int8 == Approx(p.linear + (p.total - p.linear) * 2).epsilon(1e-6));
+}
+
+TEST_CASE("GGUF Q4_K_M of Llama-3.1-8B weighs 4.58 GiB (llama.cpp quantize README)") {
+  const Json r = memory({{"model", {{"name", "llama-3.1-8b"}}},
+                         {"weight_format", "gguf_q4_k_m"},
+                         {"engine", "llama.cpp"}});
+  CHECK(line(r, "weights") / kGiB == Approx(4.58).epsilon(0.01));
+}
+
+TEST_CASE("training states: optimizer bytes per parameter") {
+  const double params = named("llama-3-8b").params.total;
+  const Json base = {{"mode", "full_finetune"}, {"context", 512}};
+  auto with = [&](const char* optimizer) {
+    Json request = base;
+    request["optimizer"] = optimizer;
+    return memory(request);
+  };
+  CHECK(line(with("adamw"), "optimizer") == Approx(8 * params));
+  CHECK(line(with("adamw_8bit"), "optimizer") == Approx(2 * params));
+  CHECK(line(with("sgd"), "optimizer") == 0);
+  CHECK(line(with("adamw"), "gradients") == Approx(2 * params));  // bf16 gradients
+  CHECK(line(memory({{"context", 512}}), "optimizer") == 0);      // inference keeps none
+}
+
+TEST_CASE("LoRA trains only the adapters") {
+  const Json r =
+      memory({{"mode", "lora"}, {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}}});
+  // q_proj: 4096 -> 4096; v_proj: 4096 -> 1024 (8 KV heads x 128); 32 layers.
+  const double expected = 8.0 * (4096 + 4096) * 32 + 8.0 * (4096 + 1024) * 32;
+  CHECK(r["trainable_parameters"] == expected);
+  CHECK(line(r, "optimizer") == Approx(8 * expected));
+  CHECK(line(r, "weights") == Approx(2 * named("llama-3-8b").params.total).epsilon(0.001));
+}
+
+TEST_CASE("ZeRO-2 over 8 GPUs divides gradients and optimizer states by 8, not the weights") {
+  const Json one = memory({{"mode", "full_finetune"}, {"context", 512}});
+  const Json zero2 =
+      memory({{"mode", "full_finetune"}, {"context", 512}, {"gpus", 8}, {"sharding", "zero2"}});
+  CHECK(line(zero2, "gradients") == Approx(line(one, "gradients") / 8));
+  CHECK(line(zero2, "optimizer") == Approx(line(one, "optimizer") / 8));
+  CHECK(line(zero2, "weights") == Approx(line(one, "weights")));
+}
+
+TEST_CASE("gradient checkpointing lowers the activations") {
+  const Json plain = memory({{"mode", "full_finetune"}, {"context", 2048}});
+  const Json gc =
+      memory({{"mode", "full_finetune"}, {"context", 2048}, {"gradient_checkpointing", true}});
+  CHECK(line(gc, "activations") < line(plain, "activations"));
+  CHECK(gc["total_bytes"].get<double>() < plain["total_bytes"].get<double>());
+}
+
+TEST_CASE("tensor parallelism over 2 GPUs halves the weights and the KV cache per GPU") {
+  const Json one = memory({{"context", 4096}});
+  const Json tp2 = memory({{"context", 4096}, {"tensor_parallel", 2}});
+  CHECK(line(tp2, "weights") == Approx(line(one, "weights") / 2).epsilon(0.01));
+  CHECK(line(tp2, "kv_cache") == Approx(line(one, "kv_cache") / 2));
+  CHECK(tp2["settings"]["gpus"] == 2.0);
+}
+
+TEST_CASE("vLLM on an A100-40GB reports its KV-cache pool and concurrent sequences") {
+  const Json r = memory({{"engine", "vllm"}, {"gpu", "A100-40GB"}, {"max_model_len", 8192}});
+  REQUIRE(r.contains("kv_cache_capacity"));
+  const Json& kv = r["kv_cache_capacity"];
+  CHECK(kv["tokens"].get<double>() > 0);
+  CHECK(kv["concurrent_sequences"].get<double>() >= 1);
+  // tokens x 128 KiB = the pool (to the rounding of GiB to 3 decimals).
+  CHECK(kv["tokens"].get<double>() * 128 * 1024 / kGiB ==
+        Approx(kv["gib"].get<double>()).epsilon(0.001));
+  CHECK(kv["concurrent_sequences"].get<double>() == std::floor(kv["tokens"].get<double>() / 8192));
+  // The pool is taken from gpu_memory_utilization (0.9 by default) of the device.
+  CHECK(r["total_gib"].get<double>() <= 40.0);
+  const Json smaller = memory({{"engine", "vllm"},
+                               {"gpu", "A100-40GB"},
+                               {"max_model_len", 8192},
+                               {"gpu_memory_utilization", 0.7}});
+  REQUIRE(smaller.contains("kv_cache_capacity"));
+  CHECK(smaller["kv_cache_capacity"]["tokens"].get<double>() < kv["tokens"].get<double>());
+  // Too small a share for weights and the profiled activations: no pool, and a note says why.
+  const Json none = memory({{"engine", "vllm"},
+                            {"gpu", "A100-40GB"},
+                            {"max_model_len", 8192},
+                            {"gpu_memory_utilization", 0.3}});
+  CHECK_FALSE(none.contains("kv_cache_capacity"));
+  CHECK_FALSE(none["notes"].empty());
+}
+
+TEST_CASE("largest batch and largest context are the last that fit") {
+  SECTION("batch") {
+    const Json base = {{"context", 8192}, {"gpu", "A100-40GB"}};
+    const Json r = memory(base);
+    const double largest = r["gpu"]["largest_batch"].get<double>();
+    REQUIRE(largest >= 1);
+    Json at = base, over = base;
+    at["batch"] = largest;
+    over["batch"] = largest + 1;
+    CHECK(memory(at)["gpu"]["fits"] == true);
+    CHECK(memory(over)["gpu"]["fits"] == false);
+  }
+  SECTION("context (below the model's window)") {
+    const Json base = {{"model", {{"name", "llama-3.1-8b"}}}, {"batch", 8}, {"gpu", "A100-40GB"}};
+    const Json r = memory(base);
+    const double largest = r["gpu"]["largest_context"].get<double>();
+    REQUIRE(largest >= 1);
+    REQUIRE(largest < named("llama-3.1-8b").arch.max_positions);
+    Json at = base, over = base;
+    at["context"] = largest;
+    over["context"] = largest + 1;
+    CHECK(memory(at)["gpu"]["fits"] == true);
+    CHECK(memory(over)["gpu"]["fits"] == false);
+  }
+  SECTION("context is capped at the model's window") {
+    CHECK(memory({{"gpu", "H200-SXM-141GB"}})["gpu"]["largest_context"] == 8192.0);
+  }
+}
+
+TEST_CASE("a Hugging Face config in the request answers like the named model") {
+  const Json config = test::shipped().catalog()->model_config_doc["models"]["llama-3-8b"]["config"];
+  const Json settings = {
+      {"context", 8192}, {"batch", 2}, {"gpu", "A100-40GB"}, {"mode", "full_finetune"}};
+  Json by_name = settings, by_config = settings;
+  by_name["model"] = {{"name", "llama-3-8b"}};
+  by_config["model"] = {{"hf_config", config}};
+  const Json a = memory(by_name), b = memory(by_config);
+  CHECK(a["per_gpu"] == b["per_gpu"]);
+  CHECK(a["gpu"] == b["gpu"]);
+  CHECK(a["model"]["parameters"] == b["model"]["parameters"]);
+  CHECK(b["model"]["model_type"] == "llama");
+}
+
+TEST_CASE("model names are found by key, alias and Hugging Face id, case-insensitively") {
+  CHECK(memory({{"model", {{"name", "Meta-Llama-3-8B"}}}})["model"]["key"] == "llama-3-8b");
+  CHECK(memory({{"model", {{"name", "meta-llama/Meta-Llama-3-8B"}}}})["model"]["key"] ==
+        "llama-3-8b");
+}
+
+TEST_CASE("bad memory requests name the field") {
+  CHECK(has_error(error_of({{"engine", "nosuch"}}), "unknown_name", "/engine"));
+  CHECK(has_error(error_of({{"weight_format", "int3"}}), "unknown_name", "/weight_format"));
+  CHECK(has_error(error_of({{"mode", "full_finetune"}, {"optimizer", "adamx"}}), "unknown_name",
+                  "/optimizer"));
+  CHECK(has_error(error_of({{"kv_cache_format", "int2"}}), "unknown_name", "/kv_cache_format"));
+  CHECK(has_error(error_of({{"mode", "sleep"}}), "unknown_name", "/mode"));
+  CHECK(has_error(error_of({{"gpu", "Z100"}}), "unknown_name", "/gpu"));
+  CHECK(has_error(error_of({{"model", {{"name", "nosuch"}}}}), "unknown_name", "/model/name"));
+  CHECK(
+      has_error(error_of({{"model", {{"hf_config", "llama"}}}}), "wrong_type", "/model/hf_config"));
+  CHECK(has_error(error_of({{"model", Json::object()}}), "missing_field", "/model"));
+  CHECK(has_error(error_of({{"batch", 0}}), "out_of_range", "/batch"));
+  CHECK(has_error(error_of({{"context", -5}}), "out_of_range", "/context"));
+  CHECK(has_error(error_of({{"batch", "4"}}), "wrong_type", "/batch"));
+  Json config = test::shipped().catalog()->model_config_doc["models"]["llama-3-8b"]["config"];
+  config["num_hidden_layers"] = -1;
+  CHECK(has_error(error_of({{"model", {{"hf_config", config}}}}), "out_of_range",
+                  "/model/hf_config/num_hidden_layers"));
+}
+
+TEST_CASE("every model in every mode and weight format answers with finite numbers only") {
+  const Catalog& c = *test::shipped().catalog();
+  std::vector<std::string> formats, engines, gpus;
+  for (const auto& [key, _] : c.memory.weight_formats) formats.push_back(key);
+  for (const auto& [key, _] : c.memory.engines) engines.push_back(key);
+  for (const auto& [key, _] : c.gpus) gpus.push_back(key);
+  const std::vector<std::string> modes{"load_only", "inference", "full_finetune",
+                                       "lora",      "qlora",     "pretraining"};
+  REQUIRE(formats.size() >= 10);
+  std::mt19937 rng(20261123);
+  auto pick = [&](const std::vector<std::string>& items) {
+    return items[std::uniform_int_distribution<std::size_t>(0, items.size() - 1)(rng)];
+  };
+  int answered = 0;
+  for (const auto& model : c.models) {
+    for (const auto& mode : modes) {
+      for (const auto& format : formats) {
+        Json request{{"question", "memory"},
+                     {"model", {{"name", model.key}}},
+                     {"mode", mode},
+                     {"weight_format", format}};
+        // Every fourth request also varies the rest: engine, parallelism, GPU (and its bisections).
+        if (answered % 4 == 0) {
+          request.update({{"engine", pick(engines)},
+                          {"batch", std::uniform_int_distribution<int>(1, 64)(rng)},
+                          {"context", std::uniform_int_distribution<int>(1, 32768)(rng)},
+                          {"new_tokens", std::uniform_int_distribution<int>(0, 512)(rng)},
+                          {"gpus", 8},
+                          {"tensor_parallel", std::uniform_int_distribution<int>(1, 2)(rng)},
+                          {"sharding", pick({"none", "zero1", "zero2", "zero3", "fsdp"})},
+                          {"gradient_checkpointing", std::bernoulli_distribution(0.5)(rng)},
+                          {"cpu_offload", std::bernoulli_distribution(0.2)(rng)},
+                          {"kv_cache_format", pick({"fp16", "bf16", "fp8", "q8_0", "q4_0"})},
+                          {"gpu", pick(gpus)}});
+        }
+        INFO(request.dump());
+        const Json answer = test::shipped().analyze(request);
+        REQUIRE(answer["ok"] == true);
+        REQUIRE(non_finite_numbers(answer) == 0);
+        CHECK(answer["result"]["total_bytes"].get<double>() > 0);
+        ++answered;
+      }
+    }
+  }
+  CHECK(answered == static_cast<int>(c.models.size() * modes.size() * formats.size()));
+}
