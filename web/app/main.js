@@ -39,8 +39,8 @@ const appAlert = alertRegion('app-errors');
 document.getElementById('app-alert').append(appAlert.node);
 
 async function start() {
-  const [gpufleet, texts] = await Promise.all([loadGpufleet(), fetchShippedTexts('./config/')]);
-  const store = new CatalogStore(gpufleet, texts);
+  const [gpufleet, shipped] = await Promise.all([loadGpufleet(), fetchShippedTexts('./config/')]);
+  const store = new CatalogStore(gpufleet, shipped);
   const main = document.getElementById('main');
   const built = new Map(); // id -> screen
   const stale = new Set(); // built screens whose inputs predate the catalog in use
