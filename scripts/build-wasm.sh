@@ -11,8 +11,11 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 # and its cold translation units for size (-Oz); the hot questions keep -O3, which the sweep
 # budget needs (-Os there is 3x slower). Passed on every run so that an existing build tree
 # follows them; configuring again is quick and rebuilds only what changed.
-emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${WASM_BUILD_TYPE:-Release}" \
-  -DCMAKE_CXX_FLAGS="-flto -mllvm -inline-threshold=100" -DGPUFLEET_WASM_COLD_OPT="-Oz" >/dev/null
+if ! log=$(emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${WASM_BUILD_TYPE:-Release}" \
+    -DCMAKE_CXX_FLAGS="-flto -mllvm -inline-threshold=100" -DGPUFLEET_WASM_COLD_OPT="-Oz" 2>&1); then
+  echo "$log" >&2
+  exit 1
+fi
 cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
 out="$build/wasm"
 for f in "$out/gpufleet_core.mjs" "$out/gpufleet_core.wasm"; do
