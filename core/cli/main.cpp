@@ -136,8 +136,27 @@ int main(int argc, char** argv) {
   double f_gpus = 1;
   fit->add_option("--workload", f_workload, "inference | fine_tuning | training")->capture_default_str();
   fit->add_option("--precision", f_precision, "fp32 | fp16 | bf16 | fp8 | int8")->capture_default_str();
-  fit->add_option("--instance", f_instance, "instance family (P5) or type (p5.48xlarge)")->required();
+  fit->add_option("--instance", f_instance, "instance family (P5) or type (p5.48xlarge); not with --model");
   fit->add_option("--gpus", f_gpus, "GPUs used")->capture_default_str();
+  // A concrete model: the architecture-aware breakdown (the "memory" question).
+  std::string f_named, f_hf_config, f_gpu, f_engine, f_kv, f_mode, f_optimizer, f_sharding;
+  double f_context = 0, f_batch = 0, f_new = 0, f_tp = 0, f_lora_rank = 0;
+  bool f_gc = false, f_offload = false;
+  auto* f_model_opt = fit->add_option("--model", f_named, "a model of model_config.json (llama-3-8b, mixtral-8x7b-v0.1, ...)");
+  fit->add_option("--hf-config", f_hf_config, "your model: a Hugging Face config.json file")->excludes(f_model_opt);
+  fit->add_option("--gpu", f_gpu, "a GPU of gpu_instances.json (A100-40GB, H100, L4, ...)");
+  fit->add_option("--context", f_context, "tokens per sequence (prompt, or training length)");
+  fit->add_option("--batch", f_batch, "sequences per batch");
+  fit->add_option("--new-tokens", f_new, "generated tokens per sequence");
+  fit->add_option("--mode", f_mode, "load_only | inference | full_finetune | lora | qlora | pretraining (default from --workload)");
+  fit->add_option("--optimizer", f_optimizer, "adamw | adamw_8bit | paged_adamw_8bit | adafactor | sgd | sgd_momentum | lion");
+  fit->add_option("--engine", f_engine, "transformers | vllm | llama.cpp | torchtune | ctranslate2 | whisper.cpp | accelerate");
+  fit->add_option("--kv-cache", f_kv, "KV-cache format: fp16 | bf16 | fp8 | int8 | q8_0 | q4_0 ...");
+  fit->add_option("--tp", f_tp, "tensor-parallel GPUs");
+  fit->add_option("--sharding", f_sharding, "none | zero1 | zero2 | zero3 | fsdp");
+  fit->add_flag("--cpu-offload", f_offload, "optimizer states (and with zero3/fsdp parameters) on the CPU");
+  fit->add_flag("--gradient-checkpointing", f_gc, "recompute activations in backward");
+  fit->add_option("--lora-rank", f_lora_rank, "LoRA rank (with --mode lora or qlora)");
 
   auto* cost = app.add_subcommand("cost", "hourly and monthly cost of N GPUs of an instance, on-demand and spot");
   std::string c_instance;
@@ -182,6 +201,41 @@ int main(int argc, char** argv) {
   mig->add_option("--precision", m_precision, "precision format")->capture_default_str();
   m_billing.add(mig);
   mig->add_option("--priority", m_priority, "cost | performance | balanced")->capture_default_str();
+
+  auto* rs = app.add_subcommand("right-size", "seed 000's right-sizing: memory, smallest GPU and cheapest instance per model");
+  std::vector<std::string> rs_models;
+  std::string rs_format = "fp16", rs_mode = "inference", rs_engine;
+  double rs_context = 0, rs_batch = 0, rs_beams = 0;
+  rs->add_option("--model", rs_models, "a model of model_config.json (repeat)")->required();
+  rs->add_option("--precision", rs_format, "weight format (fp16, bf16, int8, nf4, gguf_q4_k_m, ...)")->capture_default_str();
+  rs->add_option("--mode", rs_mode, "inference | full_finetune | lora | qlora | pretraining")->capture_default_str();
+  rs->add_option("--engine", rs_engine, "transformers | vllm | llama.cpp | ctranslate2 | whisper.cpp | ...");
+  rs->add_option("--context", rs_context, "tokens per sequence");
+  rs->add_option("--batch", rs_batch, "sequences per batch");
+  rs->add_option("--beams", rs_beams, "beam width (speech models)");
+  std::vector<std::string> rs_providers;
+  rs->add_option("--provider", rs_providers, "only these providers: aws, gcp, azure (repeat)");
+
+  auto* est = app.add_subcommand("estimate", "throughput, latency and cost per token (or training time and cost) on a GPU or instance");
+  std::string e_model, e_format = "bf16", e_gpu, e_instance, e_kv, e_phase = "inference";
+  double e_input = 0, e_output = 0, e_concurrency = -1, e_tp = 0, e_tokens = 0, e_epochs = 0, e_seq = 0;
+  est->add_option("--model", e_model, "a model of model_config.json")->required();
+  est->add_option("--precision", e_format, "weight format (bf16, fp16, fp8, int8, gptq_int4, gguf_q4_k_m, ...)")->capture_default_str();
+  est->add_option("--gpu", e_gpu, "a GPU of gpu_instances.json (H100, A100-80GB, L4, ...)");
+  est->add_option("--instance", e_instance, "an instance type or family (priced); default: the cheapest with the GPU");
+  est->add_option("--tp", e_tp, "tensor-parallel GPUs per model copy");
+  est->add_option("--input", e_input, "prompt tokens per request (default 1000)");
+  est->add_option("--output", e_output, "output tokens per request (default 1000)");
+  est->add_option("--concurrency", e_concurrency, "concurrent requests (default: as many as the KV cache holds, up to 512)");
+  est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
+  est->add_option("--phase", e_phase, "inference | training")->capture_default_str();
+  est->add_option("--tokens", e_tokens, "training: dataset tokens");
+  est->add_option("--epochs", e_epochs, "training: passes over the dataset");
+  est->add_option("--seq", e_seq, "training: sequence length");
+
+  auto* acc = app.add_subcommand("accuracy", "predict measurement cases (shared/data/CASES.md schema) and compare");
+  std::vector<std::string> acc_files;
+  acc->add_option("FILE", acc_files, "case files (JSON arrays of cases)")->required();
 
   auto* plan = app.add_subcommand("plan", "monthly cost of a fleet plan (environments of workloads), per provider");
   std::string plan_file;
@@ -257,7 +311,82 @@ int main(int argc, char** argv) {
       return Json::parse(answer).value("ok", false) ? kExitOk : kExitInvalid;
     } else if (*precisions) {
       request = {{"question", "precisions"}, {"model", need_model(p_model)}};
+    } else if (*fit && (!f_named.empty() || !f_hf_config.empty())) {
+      request = {{"question", "memory"}, {"weight_format", f_precision}, {"gpus", f_gpus}};
+      const std::string mode = !f_mode.empty() ? f_mode
+                               : f_workload == "training" ? "pretraining"
+                               : f_workload == "fine_tuning" ? "full_finetune" : f_workload;
+      request["mode"] = mode;
+      if (!f_named.empty()) request["model"] = {{"name", f_named}};
+      if (!f_gpu.empty()) request["gpu"] = f_gpu;
+      if (f_context > 0) request["context"] = f_context;
+      if (f_batch > 0) request["batch"] = f_batch;
+      if (f_new > 0) request["new_tokens"] = f_new;
+      if (!f_optimizer.empty()) request["optimizer"] = f_optimizer;
+      if (!f_engine.empty()) request["engine"] = f_engine;
+      if (!f_kv.empty()) request["kv_cache_format"] = f_kv;
+      if (f_tp > 0) request["tensor_parallel"] = f_tp;
+      if (!f_sharding.empty()) request["sharding"] = f_sharding;
+      if (f_offload) request["cpu_offload"] = true;
+      if (f_gc) request["gradient_checkpointing"] = true;
+      if (f_lora_rank > 0) request["lora"] = {{"rank", f_lora_rank}};
+      if (!f_hf_config.empty()) {
+        // The config file is untrusted text: splice it into the request for the guarded parser.
+        auto text = read_input(f_hf_config);
+        if (!text) return kExitInvalid;
+        const std::string rest = request.dump();
+        const Json response = Json::parse(ask_raw(config_dir, "{\"model\": {\"hf_config\": " + *text + "\n}, " + rest.substr(1)));
+        if (as_json) {
+          std::cout << response.dump(2) << "\n";
+        } else {
+          gpufleet::cli::print(std::cout, std::cerr, response, print_options);
+        }
+        return response.value("ok", false) ? kExitOk : kExitInvalid;
+      }
+    } else if (*rs) {
+      Json list = Json::array();
+      for (const auto& name : rs_models) {
+        Json m = {{"model", {{"name", name}}}, {"weight_format", rs_format}, {"mode", rs_mode}};
+        if (!rs_engine.empty()) m["engine"] = rs_engine;
+        if (rs_context > 0) m["context"] = rs_context;
+        if (rs_batch > 0) m["batch"] = rs_batch;
+        if (rs_beams > 0) m["beams"] = rs_beams;
+        list.push_back(m);
+      }
+      request = {{"question", "right_size"}, {"models", list}};
+      if (!rs_providers.empty()) request["providers"] = rs_providers;
+    } else if (*est) {
+      request = {{"question", "estimate"}, {"model", {{"name", e_model}}}, {"weight_format", e_format}, {"phase", e_phase}};
+      if (!e_gpu.empty()) request["gpu"] = e_gpu;
+      if (!e_instance.empty()) request["instance"] = e_instance;
+      if (e_tp > 0) {
+        request["tensor_parallel"] = e_tp;
+        request["gpus"] = e_tp;
+      }
+      if (e_input > 0) request["input_tokens"] = e_input;
+      if (e_output > 0) request["output_tokens"] = e_output;
+      if (e_concurrency >= 0) request["concurrency"] = e_concurrency;
+      if (!e_kv.empty()) request["kv_cache_format"] = e_kv;
+      if (e_tokens > 0) request["dataset_tokens"] = e_tokens;
+      if (e_epochs > 0) request["epochs"] = e_epochs;
+      if (e_seq > 0) request["context"] = e_seq;
+    } else if (*acc) {
+      // Case files are untrusted text: spliced into one request for the guarded parser.
+      std::string cases = "[";
+      for (std::size_t i = 0; i < acc_files.size(); ++i) {
+        auto text = read_input(acc_files[i]);
+        if (!text) return kExitInvalid;
+        cases += (i ? ",\n" : "") + *text;
+      }
+      const Json response = Json::parse(ask_raw(config_dir, "{\"question\": \"accuracy\", \"cases\": " + cases + "\n]}"));
+      if (as_json) {
+        std::cout << response.dump(2) << "\n";
+      } else {
+        gpufleet::cli::print(std::cout, std::cerr, response, print_options);
+      }
+      return response.value("ok", false) ? kExitOk : kExitInvalid;
     } else if (*fit) {
+      if (f_instance.empty()) throw CLI::RequiredError("--instance (or --model / --hf-config)");
       request = {{"question", "fit"},        {"model", need_model(f_model)}, {"workload", f_workload},
                  {"precision", f_precision}, {"instance", f_instance},       {"gpus", f_gpus}};
     } else if (*cost) {

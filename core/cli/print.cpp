@@ -323,6 +323,98 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       out << "\n";
     }
     if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
+  } else if (question == "memory") {
+    const Json& m = r["model"];
+    out << text(m["name"]) << ": " << num(m["parameters_billion"], 3) << " B parameters";
+    if (m.contains("active_parameters_billion")) out << " (" << num(m["active_parameters_billion"], 3) << " B active)";
+    out << ", KV cache " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
+    const Json& st = r["settings"];
+    out << text(st["mode"]) << ", " << text(st["weight_format"]) << " weights, " << text(st["compute_precision"]) << " compute, batch "
+        << num(st["batch"], 0) << ", context " << num(st["context"], 0) << ", engine " << text(st["engine"]) << ", " << num(st["gpus"], 0)
+        << " GPU(s)\n";
+    std::vector<Row> rows;
+    for (const auto& l : r["per_gpu"]) rows.push_back({text(l["label"]), num(l["gib"], 2) + " GiB", text(l["basis"])});
+    rows.push_back({"Total per GPU", num(r["total_gib"], 2) + " GiB", "tensors " + num(r["tensors_gib"], 2) + " GiB + runtime"});
+    table(out, {"memory per GPU", "size", "how"}, rows);
+    if (r.contains("kv_cache_capacity")) {
+      const Json& kv = r["kv_cache_capacity"];
+      out << "KV-cache pool: " << num(kv["tokens"], 0) << " tokens (" << num(kv["gib"], 2) << " GiB), "
+          << num(kv["concurrent_sequences"], 0) << " sequences at full length\n";
+    }
+    if (r.contains("gpu")) {
+      const Json& g = r["gpu"];
+      out << text(g["gpu"]) << ": " << paint(g["fits"].get<bool>() ? "FITS" : "DOES NOT FIT", g["fits"].get<bool>() ? "32;1" : "31;1")
+          << ", " << num(g["used_gib"], 2) << " of " << num(g["capacity_gib"], 2) << " GiB (" << num(g["utilization_pct"], 1) << "%)";
+      if (g.contains("largest_batch")) out << "; largest batch " << num(g["largest_batch"], 0) << ", largest context " << num(g["largest_context"], 0);
+      if (g.contains("kv_cache_tokens_that_fit")) out << "; room for " << num(g["kv_cache_tokens_that_fit"], 0) << " KV tokens";
+      out << "\n";
+    }
+    std::string fitting;
+    for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
+    out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+  } else if (question == "estimate") {
+    const Json& m = r["model"];
+    const Json& d = r["device"];
+    out << text(m["name"]) << " on " << text(d["gpu"]) << " (" << text(d["precision"]) << ", " << num(d["peak_tflops"], 1) << " TFLOPS, "
+        << num(d["bandwidth_gb_per_s"], 0) << " GB/s" << (d["tensor_parallel"].get<double>() > 1 ? ", TP " + num(d["tensor_parallel"], 0) : "")
+        << "): weights " << num(m["weights_gb"], 2) << " GB, KV " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
+    if (r.contains("instance")) {
+      const Json& it = r["instance"];
+      out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
+          << num(it["model_copies"], 0) << " model copy/copies)\n";
+    }
+    if (r.contains("inference")) {
+      const Json& e = r["inference"];
+      std::vector<Row> rows{
+          {"Time to first token", num(e["time_to_first_token_ms"], 1) + " ms", text(e["prefill"]["bound"]) + " bound; " + text(e["prefill"]["basis"])},
+          {"Time per output token", num(e["time_per_output_token_ms"], 2) + " ms", text(e["decode"]["bound"]) + " bound; " + text(e["decode"]["basis"])},
+          {"End-to-end latency", num(e["end_to_end_latency_ms"], 0) + " ms", "first token + (output - 1) x time per token"},
+          {"Output tokens/s", num(e["output_tokens_per_s"], 0), "at concurrency " + num(e["concurrency"], 0) + " (the KV cache holds " +
+                                                                    num(e["max_concurrency_by_kv_cache"], 0) + ")"},
+          {"Single stream", num(e["single_stream_tokens_per_s"], 1) + " tokens/s", "one request alone"}};
+      if (!e["usd_per_million_output_tokens"].is_null()) {
+        rows.push_back({"$ per 1M output tokens", money(e["usd_per_million_output_tokens"]), text(e["cost_basis"])});
+        if (!e["usd_per_million_output_tokens_spot"].is_null()) rows.push_back({"  on spot", money(e["usd_per_million_output_tokens_spot"]), ""});
+        if (!e["usd_per_million_input_tokens"].is_null()) rows.push_back({"$ per 1M input tokens", money(e["usd_per_million_input_tokens"]), "the prefill share of the time"});
+      }
+      table(out, {"figure", "value", "how"}, rows);
+      out << "Limit: " << text(e["limit"]) << "\n";
+    } else {
+      const Json& t = r["training"];
+      std::vector<Row> rows{{"Tokens/s per GPU", num(t["tokens_per_s_per_gpu"], 0), text(t["basis"])},
+                            {"TFLOPS per GPU", num(t["tflops_per_gpu"], 1), "compute bound"}};
+      if (t.contains("hours")) rows.push_back({"Time to train", num(t["hours"], 1) + " h", num(t["gpu_hours"], 0) + " GPU-hours"});
+      if (t.contains("usd_on_demand")) rows.push_back({"Cost on demand", money(t["usd_on_demand"]), ""});
+      if (t.contains("usd_spot")) rows.push_back({"Cost on spot", money(t["usd_spot"]), "plus restarts after interruptions"});
+      table(out, {"figure", "value", "how"}, rows);
+    }
+  } else if (question == "right_size") {
+    std::vector<Row> rows;
+    for (const auto& m : r["models"]) {
+      const Json& c = m["cheapest_instance"];
+      rows.push_back({text(m["model"]), num(m["weights_gb"], 2) + " GB", num(m["min_vram_gb"], 2) + " GB", text(m["smallest_gpu"]),
+                      c.is_null() ? "-" : text(c["instance"]) + " (" + num(c["gpus_used"], 0) + " x " + text(c["gpu_type"]) + ")",
+                      c.is_null() ? "-" : money(c["usd_per_month"])});
+    }
+    table(out, {"model", "weights", "min VRAM", "smallest GPU", "cheapest instance", "monthly"}, rows);
+    out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
+  } else if (question == "accuracy") {
+    std::vector<Row> rows;
+    for (const auto& c : r["cases"]) {
+      if (c.contains("skipped")) {
+        rows.push_back({text(c["id"]), text(c["confidence"]), "-", num(c["measured"], 4) + " " + text(c["unit"]), "skipped: " + text(c["skipped"])});
+      } else {
+        rows.push_back({text(c["id"]), text(c["confidence"]), num(c["predicted"], 4), num(c["measured"], 4) + " " + text(c["unit"]),
+                        num(c["error_pct"], 1) + "%"});
+      }
+    }
+    table(out, {"id", "confidence", "predicted", "measured", "error"}, rows);
+    for (const char* q : {"memory", "throughput"}) {
+      const Json& s = r["summary"][q];
+      out << q << ": n=" << num(s["n"], 0) << " median_abs_err_pct=" << num(s["median_abs_err_pct"], 2)
+          << " p90_abs_err_pct=" << num(s["p90_abs_err_pct"], 2) << " max_abs_err_pct=" << num(s["max_abs_err_pct"], 2)
+          << " skipped=" << num(s["skipped"], 0) << "\n";
+    }
   } else {
     out << r.dump(2) << "\n";
   }

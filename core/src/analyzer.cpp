@@ -11,6 +11,7 @@
 #include "gpufleet/plan.hpp"
 #include "gpufleet/recommend.hpp"
 #include "fleet_answers.hpp"
+#include "memory_answers.hpp"
 #include "guarded.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
@@ -335,6 +336,27 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     }
     result["model_sizes"] = sizes;
     result["memory_planning"] = catalog.model_config_doc.value("memory_planning", Json::object());
+    // Concrete models and the memory model's menus (formats, KV-cache formats, optimizers, engines).
+    Json named = Json::array();
+    for (const auto& m : catalog.models) {
+      named.push_back({{"key", m.key}, {"name", m.name}, {"hf_id", m.hf_id}, {"model_type", m.arch.model_type},
+                       {"parameters_billion", round_to(m.params.total / 1e9, 3)},
+                       {"max_context", m.arch.max_positions}, {"source", m.source}});
+    }
+    result["concrete_models"] = named;
+    Json menus;
+    auto keys = [](const auto& map) {
+      Json list = Json::array();
+      for (const auto& [key, _] : map) list.push_back(key);
+      return list;
+    };
+    menus["weight_formats"] = keys(catalog.memory.weight_formats);
+    menus["kv_cache_formats"] = keys(catalog.memory.kv_bytes);
+    menus["optimizers"] = keys(catalog.memory.optimizers);
+    Json engines = Json::array();
+    for (const auto& [key, e] : catalog.memory.engines) engines.push_back({{"key", key}, {"name", e.name}});
+    menus["engines"] = engines;
+    result["memory_menus"] = menus;
   }
   if (all || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
   if (all || section == "workloads") result["workloads"] = answer_workloads(catalog);
@@ -396,6 +418,16 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
       {"workloads", {}},
       {"catalog", {"section"}},
       {"validate", {}},
+      {"memory",
+       {"model", "mode", "weight_format", "compute_precision", "optimizer", "batch", "context", "new_tokens", "beams",
+        "gradient_checkpointing", "flash_attention", "chunked_loss", "optimizer_in_backward", "master_weights",
+        "kv_cache_format", "lora", "gpus", "tensor_parallel", "pipeline_parallel", "sharding", "cpu_offload", "engine",
+        "cuda_eager_loading", "gpu_memory_utilization", "max_model_len", "gpu"}},
+      {"accuracy", {"cases"}},
+      {"right_size", {"models", "hours_per_month", "providers"}},
+      {"estimate",
+       {"model", "phase", "weight_format", "kv_cache_format", "compute_precision", "gpu", "instance", "gpus", "tensor_parallel",
+        "input_tokens", "output_tokens", "concurrency", "context", "dataset_tokens", "epochs", "engine", "batch"}},
   };
   return kQuestions;
 }
@@ -472,6 +504,10 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
     else if (q == "workloads") result = answer_workloads(*catalog_);
     else if (q == "catalog") result = answer_catalog(*catalog_, s, request);
+    else if (q == "memory") result = detail::answer_memory(*catalog_, s, request);
+    else if (q == "accuracy") result = detail::answer_accuracy(*catalog_, s, request);
+    else if (q == "right_size") result = detail::answer_right_size(*catalog_, s, request);
+    else if (q == "estimate") result = detail::answer_estimate(*catalog_, s, request);
     else result = answer_validate(*catalog_);
     if (!errors.empty() || result.is_null()) {
       if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});

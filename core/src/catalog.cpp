@@ -6,6 +6,7 @@
 
 #include "json_guard.hpp"
 #include "json_reader.hpp"
+#include "model_catalog.hpp"
 
 namespace gpufleet {
 namespace {
@@ -465,6 +466,49 @@ bool Catalog::precision_native(const Precision& p, const InstanceType& it) const
                      [&](const std::string& a) { return arch.rfind(lower(a), 0) == 0; });
 }
 
+const NamedModel* Catalog::model(const std::string& key) const {
+  const std::string k = lower(key);
+  for (const NamedModel& m : models) {
+    if (m.key == k || lower(m.hf_id) == k) return &m;
+    for (const auto& alias : m.aliases) {
+      if (lower(alias) == k) return &m;
+    }
+  }
+  return nullptr;
+}
+
+const GpuSpec* Catalog::gpu(const std::string& name) const {
+  // Exact key first, then a GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
+  const std::string k = lower(name);
+  for (const auto& [key, spec] : gpus) {
+    if (lower(key) == k) return &spec;
+  }
+  // Several GPUs share the prefix ("H100" -> SXM and NVL): the one most instances carry.
+  const GpuSpec* best = nullptr;
+  std::size_t best_count = 0;
+  for (const auto& [key, spec] : gpus) {
+    if (lower(key).rfind(k, 0) != 0) continue;
+    const std::size_t count = static_cast<std::size_t>(
+        std::count_if(instances.begin(), instances.end(), [&](const InstanceType& it) { return it.gpu_model == key; }));
+    if (!best || count > best_count) {
+      best = &spec;
+      best_count = count;
+    }
+  }
+  return best;
+}
+
+DeviceSpec Catalog::device(const GpuSpec& spec) const {
+  DeviceSpec d;
+  d.name = spec.name;
+  d.memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * 1024 * 1024 * 1024;
+  d.bandwidth_gb_per_s = spec.memory_bandwidth_gb_per_s.value_or(0);
+  d.tflops = spec.tflops;
+  auto link = throughput.link_gb_per_s.find(spec.name);
+  d.link_gb_per_s = link != throughput.link_gb_per_s.end() ? link->second : 0;
+  return d;
+}
+
 CatalogLoad load_catalog(const CatalogSources& sources) {
   CatalogLoad load;
   Catalog catalog;
@@ -482,6 +526,7 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
   }
   if (model_doc) {
     read_model_config(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
+    detail::read_model_catalog(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
     catalog.model_config_doc = std::move(*model_doc);
   }
   // Workloads refer to the other two files; check them only when those loaded.

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "gpufleet/errors.hpp"
+#include "gpufleet/memory_model.hpp"
+#include "gpufleet/throughput.hpp"
 
 namespace gpufleet {
 
@@ -156,6 +158,9 @@ struct Catalog {
   std::vector<Workload> workloads;
   std::vector<std::pair<std::string, std::vector<std::string>>> workload_sets;
   std::map<std::string, ProviderTerms> providers;
+  std::vector<NamedModel> models;  // concrete models (model_config.json "models")
+  MemoryConstants memory;          // model_config.json "memory_model"
+  ThroughputConstants throughput;  // model_config.json "throughput_model"
   Errors warnings;  // faults that do not stop loading (suspect prices); flagged rows are not ranked
 
   // Raw documents, kept for the catalog viewer.
@@ -166,6 +171,9 @@ struct Catalog {
   const Family* family(const std::string& key) const;           // case-insensitive
   const InstanceType* instance(const std::string& name) const;  // case-insensitive
   const ModelSize* model_size(const std::string& key) const;    // case-insensitive
+  const NamedModel* model(const std::string& key) const;        // key, alias or HF id, case-insensitive
+  const GpuSpec* gpu(const std::string& name) const;
+  DeviceSpec device(const GpuSpec& spec) const;  // what the throughput model needs of a GPU            // "A100-40GB", "H100": case-insensitive prefix
   const Precision* precision(const std::string& key) const;     // case-insensitive
   const Workload* workload(const std::string& id) const;
   const ProviderTerms* provider(const std::string& key) const;

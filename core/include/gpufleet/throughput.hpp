@@ -1,0 +1,98 @@
+#pragma once
+// How fast: a roofline model of inference (prefill compute-bound, decode memory-bound, each phase
+// the maximum of its compute and memory times, plus tensor-parallel communication) and of
+// training (6 x parameters FLOPs per token at a model-FLOPs utilisation). The efficiency factors
+// live in model_config.json under "throughput_model", each with its source.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpufleet/architecture.hpp"
+
+namespace gpufleet {
+
+struct ThroughputConstants {
+  double decode_bandwidth_efficiency = 0;        // share of peak bandwidth a decode step reaches
+  double decode_bandwidth_efficiency_multi = 0;  // the same with tensor parallelism
+  double prefill_mfu_short = 0;                  // prompts under `long_prompt_tokens`
+  double prefill_mfu_long = 0;
+  double long_prompt_tokens = 1024;
+  double decode_mfu = 0;                          // large-batch decode when compute-bound
+  double allreduce_latency_us = 0;                // per all-reduce, tensor parallel
+  double interconnect_efficiency = 0;
+  double serving_max_batch = 0;                   // scheduler's cap when the source lets it choose
+  double serving_kv_fraction = 0;                 // device share the KV pool may take
+  std::map<std::string, double> training_mfu;     // by GPU key, "default" for the rest
+  std::map<std::string, double> link_gb_per_s;    // per GPU key, one direction
+  bool present = false;
+};
+
+// One device: what the roofline needs.
+struct DeviceSpec {
+  std::string name;
+  double memory_bytes = 0;
+  double bandwidth_gb_per_s = 0;
+  std::map<std::string, double> tflops;  // dense, by precision
+  double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = PCIe-class)
+  std::string kind = "gpu";              // gpu | trainium | inferentia | cpu | apple
+};
+
+struct ThroughputQuestion {
+  Architecture arch;
+  ParameterCount params;
+  double weight_bytes = 0;      // whole model, in its format
+  double kv_bytes_per_token = 0;  // whole model (all layers)
+  std::string compute = "fp16";   // precision whose peak the matmuls use
+  DeviceSpec device;
+  double gpus = 1;
+  double tensor_parallel = 1;
+  double pipeline_parallel = 1;
+  double batch = 1;          // concurrent sequences; 0 = as many as the KV cache allows
+  double input_tokens = 512;
+  double output_tokens = 128;
+  // Training.
+  double sequence = 2048;
+  bool full_recompute = false;
+  std::optional<double> dataset_tokens;
+};
+
+struct Phase {
+  double seconds = 0;
+  double compute_s = 0, memory_s = 0, comm_s = 0;
+  std::string bound;  // compute | memory bandwidth | interconnect
+  std::string basis;
+};
+
+struct InferenceEstimate {
+  Phase prefill;             // the whole batch's prompts (what throughput pays)
+  Phase first_token;         // one request's prompt: its time to first token
+  Phase decode;              // one step at the mean context
+  double ttft_ms = 0;
+  double tpot_ms = 0;
+  double e2e_ms = 0;
+  double batch = 1;
+  double max_batch_by_kv = 0;
+  double output_tokens_per_s = 0;        // whole system
+  double output_tokens_per_s_per_gpu = 0;
+  double batch1_decode_tokens_per_s = 0;
+  double prefill_tokens_per_s = 0;
+  std::string limit;  // what limits the serving throughput
+};
+
+struct TrainingEstimate {
+  double flops_per_token = 0;
+  double mfu = 0;
+  double tokens_per_s_per_gpu = 0;
+  double tokens_per_s = 0;
+  double tflops_per_gpu = 0;
+  std::optional<double> seconds;     // for dataset_tokens
+  std::optional<double> gpu_hours;
+  std::string basis;
+};
+
+InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q);
+TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q);
+
+}  // namespace gpufleet

@@ -1,0 +1,403 @@
+#include "gpufleet/accuracy.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "json_reader.hpp"
+#include "report.hpp"
+#include "gpufleet/throughput.hpp"
+
+namespace gpufleet {
+namespace {
+
+using detail::lower;
+
+const Json* at(const Json& obj, std::initializer_list<const char*> path) {
+  const Json* cur = &obj;
+  for (const char* key : path) {
+    if (!cur->is_object()) return nullptr;
+    auto it = cur->find(key);
+    if (it == cur->end() || it->is_null()) return nullptr;
+    cur = &*it;
+  }
+  return cur;
+}
+
+std::optional<double> number_at(const Json& obj, std::initializer_list<const char*> path) {
+  const Json* v = at(obj, path);
+  if (!v || !v->is_number()) return std::nullopt;
+  const double x = v->get<double>();
+  return std::isfinite(x) ? std::optional(x) : std::nullopt;
+}
+
+std::string string_at(const Json& obj, std::initializer_list<const char*> path) {
+  const Json* v = at(obj, path);
+  return v && v->is_string() ? v->get<std::string>() : "";
+}
+
+bool bool_at(const Json& obj, std::initializer_list<const char*> path, bool fallback) {
+  const Json* v = at(obj, path);
+  return v && v->is_boolean() ? v->get<bool>() : fallback;
+}
+
+std::optional<double> unit_bytes(const std::string& unit) {
+  if (unit == "GB") return 1e9;
+  if (unit == "GiB") return 1024.0 * 1024 * 1024;
+  if (unit == "MB") return 1e6;
+  if (unit == "MiB") return 1024.0 * 1024;
+  if (unit == "B" || unit == "bytes") return 1;
+  return std::nullopt;
+}
+
+// The engine whose longest name fragment occurs in the framework's name; transformers otherwise.
+std::string engine_for(const MemoryConstants& k, const std::string& framework) {
+  const std::string f = lower(framework);
+  std::string best = "transformers";
+  std::size_t best_len = 0;
+  for (const auto& [key, engine] : k.engines) {
+    for (const auto& m : engine.matches) {
+      if (m.size() > best_len && f.find(m) != std::string::npos) {
+        best = key;
+        best_len = m.size();
+      }
+    }
+  }
+  return best;
+}
+
+// "CUDA 11.2" in the runtime or notes: before 11.7 every kernel module is loaded at start.
+std::optional<bool> eager_cuda(const std::string& text) {
+  for (std::size_t pos = text.find("CUDA "); pos != std::string::npos; pos = text.find("CUDA ", pos + 1)) {
+    std::size_t i = pos + 5;
+    double major = 0, minor = 0;
+    bool any = false;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) major = major * 10 + (text[i++] - '0'), any = true;
+    if (!any) continue;
+    if (i < text.size() && text[i] == '.') {
+      ++i;
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) minor = minor * 10 + (text[i++] - '0');
+    }
+    return major < 11 || (major == 11 && minor < 7);
+  }
+  return std::nullopt;
+}
+
+// Device memory: the catalog's GPU, else an "NNGB" in the name (taken as GiB, as labels are).
+std::optional<double> device_bytes(const Catalog& catalog, const std::string& name) {
+  if (const GpuSpec* spec = catalog.gpu(name)) {
+    if (spec->usable_memory_mib) return *spec->usable_memory_mib * 1024 * 1024;
+    return spec->memory_gb * 1024 * 1024 * 1024;
+  }
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i])) || (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1])))) continue;
+    std::size_t j = i;
+    double x = 0;
+    while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) x = x * 10 + (name[j++] - '0');
+    if (name.compare(j, 2, "GB") == 0 && x > 0) return x * 1024 * 1024 * 1024;
+  }
+  return std::nullopt;
+}
+
+// Throughput cases: the device, the model's weights and KV cache from the memory model, then the
+// roofline estimate of the phase the case measured.
+CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutcome& out) {
+  auto skip = [&](const std::string& reason) {
+    out.skipped = true;
+    out.reason = reason;
+    return out;
+  };
+  auto note = [&](const std::string& text) { out.assumptions.push_back(text); };
+  if (!catalog.throughput.present) return skip("the catalog has no throughput_model block");
+  if (!(out.measured > 0)) return skip("measured.value is not a positive number");
+  const Json* w = at(c, {"workload"});
+  const Json* hw = at(c, {"hardware"});
+  const Json* arch_json = at(c, {"model", "architecture"});
+  if (!w || !hw || !arch_json) return skip("the case has no workload, hardware or model.architecture");
+  const Json empty = Json::object();
+  const Json& settings = at(c, {"runtime", "settings"}) ? *at(c, {"runtime", "settings"}) : empty;
+  Errors errors;
+  auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
+  if (!arch) return skip("architecture: " + (errors.empty() ? std::string("unreadable") : errors.front().path + ": " + errors.front().message));
+
+  ThroughputQuestion q;
+  q.arch = *arch;
+  q.params = count_parameters(q.arch);
+  // The device: the catalog's GPU, else the datasheet figures the case carries.
+  const std::string gpu_name = string_at(*hw, {"gpu"});
+  if (const GpuSpec* spec = catalog.gpu(gpu_name)) {
+    q.device = catalog.device(*spec);
+  } else if (const Json* missing = at(*hw, {"gpu_specs_if_missing"})) {
+    q.device.name = gpu_name;
+    q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
+    q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
+    for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
+      if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()})) q.device.tflops[p] = *tf;
+    }
+  } else {
+    return skip("unknown device \"" + gpu_name + "\" and no gpu_specs_if_missing");
+  }
+  const std::string phase = string_at(*w, {"phase"});
+  std::string format = lower(string_at(*w, {"weight_format"}));
+  if (format.empty()) format = "bf16";
+  std::string compute = lower(string_at(*w, {"compute_precision"}));
+  if (compute.rfind("amp_", 0) == 0) compute = compute.substr(4);
+  if (compute.empty()) compute = format.rfind("gguf", 0) == 0 || format.find("int4") != std::string::npos ? "fp16" : format;
+  q.compute = compute;
+  // Weights and KV cache through the memory model (same formats, same architecture).
+  MemoryQuestion mq;
+  mq.arch = q.arch;
+  mq.weight_format = format == "fp4" ? "nf4" : format;
+  if (format == "fp4") note("fp4 weights sized like 4-bit blockwise formats (4.5 bits)");
+  mq.kv_format = lower(string_at(*w, {"kv_cache_format"}));
+  if (mq.kv_format.empty()) mq.kv_format = format == "fp8" || format == "fp4" ? "fp8" : "fp16";
+  mq.compute = compute == "fp32" ? "fp32" : "bf16";
+  mq.mode = TrainMode::kLoadOnly;
+  MemoryAnswer ma = estimate_memory(catalog.memory, mq);
+  if (!ma.estimate) return skip(ma.faults.empty() ? "no memory estimate" : ma.faults.front().first + ": " + ma.faults.front().second);
+  q.weight_bytes = ma.estimate->weights_bytes;
+  q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
+  const double gpus = number_at(*hw, {"gpu_count"}).value_or(1);
+  q.gpus = gpus;
+  auto tp = number_at(*hw, {"tensor_parallel"});
+  q.tensor_parallel = tp.value_or(1);
+  double replicas = 1;
+  if (phase == "serving" || phase == "decode" || phase == "prefill") {
+    if (!tp) {
+      // No layout given: the fewest GPUs per model copy whose memory holds the weights with room
+      // for the KV cache (half the device), the rest are replicas.
+      double need = 1;
+      while (need < gpus && q.weight_bytes / need > 0.5 * std::max(1.0, q.device.memory_bytes)) need *= 2;
+      q.tensor_parallel = need;
+      note("tensor parallel " + report::short_number(need) + " (not stated)");
+    }
+    replicas = std::max(1.0, std::floor(gpus / q.tensor_parallel));
+  }
+  const double batch = number_at(*w, {"batch_size"}).value_or(number_at(*w, {"concurrency"}).value_or(0));
+  q.batch = batch;
+  q.input_tokens = number_at(*w, {"input_length"}).value_or(number_at(*w, {"sequence_length"}).value_or(-1));
+  q.output_tokens = number_at(*w, {"output_length"}).value_or(number_at(*w, {"new_tokens"}).value_or(-1));
+  if (q.output_tokens < 0) {
+    q.output_tokens = number_at(settings, {"tokens_per_sample_this_run"}).value_or(256);
+    note("output length " + report::short_number(q.output_tokens) + " (not stated)");
+  }
+  if (q.input_tokens < 0) {
+    q.input_tokens = 512;
+    note("input length 512 (not stated)");
+  }
+  const std::string metric = out.metric;
+  double predicted = -1;
+  if (phase == "training") {
+    q.sequence = number_at(*w, {"sequence_length"}).value_or(2048);
+    q.full_recompute = bool_at(*w, {"gradient_checkpointing"}, false);
+    q.dataset_tokens = number_at(*w, {"tokens"});
+    const TrainingEstimate t = estimate_training(catalog.throughput, q);
+    if (metric == "tokens_per_second_per_gpu") predicted = t.tokens_per_s_per_gpu;
+    if (metric == "tflops_per_gpu") predicted = t.tflops_per_gpu;
+    if (metric == "mfu_percent") predicted = t.mfu * 100;
+    if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0) predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
+    if (metric == "seconds_per_iteration") {
+      const double global = number_at(*w, {"global_batch_size"}).value_or(number_at(*w, {"batch_size"}).value_or(0));
+      if (global > 0 && t.tokens_per_s_per_gpu > 0) predicted = global * q.sequence / (t.tokens_per_s_per_gpu * gpus);
+    }
+  } else {
+    if (phase == "decode" || phase == "prefill") {
+      if (q.batch <= 0) q.batch = 1;
+      if (phase == "decode" && q.input_tokens == 0) q.input_tokens = 1;
+    }
+    if (phase == "decode" && settings.contains("effective_decode_context")) {
+      // llama-bench pp with ubatch 1: one token at a time over a context growing from zero.
+      q.output_tokens = q.input_tokens;
+      q.input_tokens = 1;
+    }
+    const bool prefill_only = phase == "prefill";
+    if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
+    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+    if (metric == "ms_per_token") predicted = e.tpot_ms;
+    if (metric == "time_to_first_token_ms") predicted = e.ttft_ms;
+    if (metric == "tokens_per_second") predicted = prefill_only ? e.prefill_tokens_per_s : 1000 / e.tpot_ms * (q.batch > 0 ? q.batch : 1);
+    if (metric == "output_tokens_per_second") predicted = e.output_tokens_per_s * replicas;
+    if (metric == "output_tokens_per_second_per_gpu") predicted = e.output_tokens_per_s_per_gpu;
+    if (prefill_only && q.device.tflops.empty()) return skip("the device's compute peak is not known (prefill is compute-bound)");
+  }
+  if (predicted < 0) return skip("metric \"" + metric + "\" is not predicted for phase \"" + phase + "\"");
+  if (!std::isfinite(predicted)) return skip("the estimate is not finite");
+  out.predicted = predicted;
+  out.error_pct = (predicted - out.measured) / out.measured * 100;
+  return out;
+}
+
+}  // namespace
+
+CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
+  CaseOutcome out;
+  out.id = string_at(c, {"id"});
+  out.quantity = string_at(c, {"quantity"});
+  out.confidence = string_at(c, {"confidence"});
+  out.metric = string_at(c, {"measured", "metric"});
+  out.unit = string_at(c, {"measured", "unit"});
+  out.measured = number_at(c, {"measured", "value"}).value_or(0);
+  auto skip = [&](const std::string& reason) {
+    out.skipped = true;
+    out.reason = reason;
+    return out;
+  };
+  if (out.id.empty()) out.id = "(no id)";
+  if (out.quantity == "throughput") return evaluate_throughput(catalog, c, out);
+  if (out.quantity != "memory") return skip("unknown quantity \"" + out.quantity + "\"");
+  const auto unit = unit_bytes(out.unit);
+  if (!unit) return skip("unknown unit \"" + out.unit + "\"");
+  if (!(out.measured > 0)) return skip("measured.value is not a positive number");
+  static const char* kMetrics[] = {"nvidia_smi_used", "torch_max_allocated", "per_gpu_peak", "weights_only",
+                                   "kv_cache_capacity", "capacity_boundary"};
+  if (std::find(std::begin(kMetrics), std::end(kMetrics), out.metric) == std::end(kMetrics)) {
+    return skip("unknown metric \"" + out.metric + "\"");
+  }
+  const MemoryConstants& k = catalog.memory;
+  const Json* w = at(c, {"workload"});
+  const Json* hw = at(c, {"hardware"});
+  const Json* rt = at(c, {"runtime"});
+  if (!w || !hw) return skip("the case has no workload or hardware object");
+  const Json empty = Json::object();
+  const Json& settings = rt && at(*rt, {"settings"}) ? *at(*rt, {"settings"}) : empty;
+  const std::string notes = string_at(c, {"notes"}) + " " + string_at(c, {"runtime", "version"});
+
+  MemoryQuestion q;
+  const Json* arch_json = at(c, {"model", "architecture"});
+  const double params = number_at(c, {"model", "params"}).value_or(-1);
+  if (!arch_json) return skip("the case has no model.architecture");
+  if (params == 0 || string_at(*arch_json, {"model_type"}) == "none") {
+    q.arch = Architecture{};  // nothing loaded: the runtime alone
+  } else {
+    Errors errors;
+    auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
+    if (!arch) return skip("architecture: " + (errors.empty() ? std::string("unreadable") : errors.front().path + ": " + errors.front().message));
+    q.arch = *arch;
+  }
+  const std::string mode = string_at(*w, {"mode"});
+  auto m = parse_train_mode(mode);
+  if (!m) return skip("unknown workload.mode \"" + mode + "\"");
+  q.mode = *m;
+  q.engine = engine_for(k, string_at(c, {"runtime", "framework"}));
+  auto note = [&](const std::string& text) { out.assumptions.push_back(text); };
+
+  q.weight_format = lower(string_at(*w, {"weight_format"}));
+  if (q.weight_format.empty()) q.weight_format = "fp32";
+  if (q.weight_format == "nf4" && (q.engine == "torchtune" || notes.find("double-quantized") != std::string::npos)) {
+    q.weight_format = "nf4_double_quant";
+    note("NF4 with double quantization (torchao NF4 / QLoRA paper)");
+  }
+  std::string compute = lower(string_at(*w, {"compute_precision"}));
+  if (compute.empty()) {
+    compute = q.weight_format == "fp32" ? "fp32" : q.weight_format == "fp16" ? "fp16" : "bf16";
+    note("compute precision " + compute + " (not stated)");
+  }
+  q.compute = compute;
+  q.optimizer = lower(string_at(*w, {"optimizer"}));
+  if (q.optimizer.empty()) q.optimizer = lower(string_at(settings, {"probable", "optimizer"}));
+  if (q.optimizer.empty()) {
+    q.optimizer = "adamw";
+    if (q.mode != TrainMode::kInference && q.mode != TrainMode::kLoadOnly) note("optimizer adamw (not stated)");
+  }
+  q.batch = number_at(*w, {"batch_size"}).value_or(number_at(settings, {"probable", "batch_size"}).value_or(
+      number_at(settings, {"batch_size"}).value_or(1)));
+  auto seq = number_at(*w, {"sequence_length"});
+  if (!seq) seq = number_at(settings, {"max_model_len"});
+  if (!seq) seq = number_at(settings, {"num_ctx"});
+  if (!seq) seq = number_at(settings, {"probable", "sequence_length"});
+  if (!seq) {
+    // Unstated lengths: a 512-token prompt for generation, short inputs (64 tokens) for
+    // fine-tuning runs that pad to the longest sample.
+    const bool generating = q.mode == TrainMode::kInference;
+    seq = generating ? 512 : 64;
+    if (q.arch.kind != ArchKind::kEncoderDecoder || !generating) note("sequence length " + report::short_number(*seq) + " (not stated)");
+  }
+  q.sequence = *seq;
+  q.new_tokens = number_at(*w, {"new_tokens"}).value_or(0);
+  q.beams = number_at(settings, {"beam_size"}).value_or(1);
+  q.gradient_checkpointing = bool_at(*w, {"gradient_checkpointing"}, false);
+  q.flash_attention = bool_at(*w, {"flash_attention"}, false);
+  q.kv_format = lower(string_at(*w, {"kv_cache_format"}));
+  if (const Json* lora = at(*w, {"lora"})) {
+    q.lora_rank = number_at(*lora, {"rank"}).value_or(0);
+    if (const Json* t = at(*lora, {"target_modules"}); t && t->is_array()) {
+      for (const auto& x : *t) {
+        if (x.is_string()) q.lora_targets.push_back(x.get<std::string>());
+      }
+    }
+  }
+  q.gpus = number_at(*hw, {"gpu_count"}).value_or(1);
+  q.tensor_parallel = number_at(*hw, {"tensor_parallel"}).value_or(1);
+  q.pipeline_parallel = number_at(*hw, {"pipeline_parallel"}).value_or(1);
+  if (q.engine == "accelerate" && q.gpus > 1 && q.pipeline_parallel == 1) q.pipeline_parallel = q.gpus;  // device_map="auto" splits layers
+  q.sharding = lower(string_at(*hw, {"data_parallel_sharding"}));
+  if (q.sharding.empty()) q.sharding = "none";
+  q.cpu_offload = bool_at(*hw, {"cpu_offload"}, false);
+  // CUDA version: stated in the case, else pre-Ampere GPUs are taken as older software stacks.
+  const std::string gpu_name = lower(string_at(*hw, {"gpu"}));
+  const auto stated = eager_cuda(notes);
+  q.cuda_eager_loading = stated ? *stated
+                                : (gpu_name.find("v100") != std::string::npos || gpu_name.find("t4") != std::string::npos ||
+                                   gpu_name.find("titan") != std::string::npos);
+  if (!stated && q.cuda_eager_loading) note("CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
+  q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);
+  const std::string loss = string_at(settings, {"loss"});
+  q.chunked_loss = loss.empty() ? k.engines.at(q.engine).chunked_loss : loss.find("Chunked") != std::string::npos;
+  q.master_weights = lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
+                     q.weight_format != "fp32";
+  if (auto total = number_at(settings, {"total_gpu_memory_gib"})) {
+    q.gpu_memory_bytes = *total * 1024 * 1024 * 1024;
+  } else {
+    q.gpu_memory_bytes = device_bytes(catalog, string_at(*hw, {"gpu"}));
+  }
+  if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
+  if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
+
+  if (out.metric == "capacity_boundary") return skip("capacity boundaries are low-confidence and not predicted yet");
+  MemoryAnswer answer = estimate_memory(k, q);
+  if (!answer.estimate) {
+    return skip(answer.faults.empty() ? "no estimate" : answer.faults.front().first + ": " + answer.faults.front().second);
+  }
+  const MemoryEstimate& e = *answer.estimate;
+  double bytes = 0;
+  if (out.metric == "nvidia_smi_used") bytes = e.total_bytes;
+  if (out.metric == "torch_max_allocated" || out.metric == "per_gpu_peak") bytes = e.tensor_bytes;
+  if (out.metric == "weights_only") bytes = e.weights_bytes;
+  if (out.metric == "kv_cache_capacity") {
+    if (!e.kv_pool_bytes) return skip("kv_cache_capacity needs a serving engine with a KV pool and the device's memory");
+    bytes = *e.kv_pool_bytes;
+  }
+  out.predicted = bytes / *unit;
+  out.error_pct = (out.predicted - out.measured) / out.measured * 100;
+  out.estimate = e;
+  return out;
+}
+
+AccuracySummary summarize(const std::vector<CaseOutcome>& outcomes, const std::string& quantity) {
+  AccuracySummary s;
+  std::vector<double> errs;
+  for (const auto& o : outcomes) {
+    if (o.quantity != quantity) continue;
+    if (o.confidence != "high" && o.confidence != "medium") continue;
+    if (o.skipped) {
+      s.skipped += 1;
+      continue;
+    }
+    errs.push_back(std::fabs(o.error_pct));
+  }
+  s.n = static_cast<double>(errs.size());
+  if (errs.empty()) return s;
+  std::sort(errs.begin(), errs.end());
+  auto pct = [&](double p) {
+    // Linear interpolation between closest ranks (numpy's default).
+    const double pos = p * (errs.size() - 1);
+    const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+    const std::size_t hi = std::min(errs.size() - 1, lo + 1);
+    return errs[lo] + (errs[hi] - errs[lo]) * (pos - lo);
+  };
+  s.median_abs_err_pct = pct(0.5);
+  s.p90_abs_err_pct = pct(0.9);
+  s.max_abs_err_pct = errs.back();
+  return s;
+}
+
+}  // namespace gpufleet

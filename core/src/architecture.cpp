@@ -1,0 +1,262 @@
+#include "gpufleet/architecture.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "json_reader.hpp"
+
+namespace gpufleet {
+namespace {
+
+using detail::Range;
+using detail::Reader;
+
+bool one_of(const std::string& type, std::initializer_list<const char*> types) {
+  return std::any_of(types.begin(), types.end(), [&](const char* t) { return type == t; });
+}
+
+// The first of `keys` that the config holds as a number (validated to `range`), else fallback.
+double first_number(const Reader& r, const Json& c, const std::string& path,
+                    std::initializer_list<const char*> keys, double fallback, Range range) {
+  for (const char* key : keys) {
+    auto it = c.find(key);
+    if (it == c.end() || it->is_null()) continue;
+    return r.number(c, key, path, true, range).value_or(fallback);
+  }
+  return fallback;
+}
+
+bool flag(const Reader& r, const Json& c, const std::string& path, const char* key, bool fallback) {
+  auto it = c.find(key);
+  if (it == c.end() || it->is_null()) return fallback;
+  return r.boolean(c, key, path, true).value_or(fallback);
+}
+
+constexpr Range kCount{1, 1e6};
+constexpr Range kWidth{1, 1e7};
+constexpr Range kVocab{1, 1e8};
+constexpr Range kOptional{0, 1e8};
+
+}  // namespace
+
+std::optional<Architecture> read_architecture(const Json& c, const std::string& file,
+                                              const std::string& path, Errors& errors) {
+  const std::size_t before = errors.size();
+  Reader r(file, errors);
+  if (!r.expect_object(c, path)) return std::nullopt;
+  Architecture a;
+  a.model_type = detail::lower(r.string(c, "model_type", path, true).value_or(""));
+  const std::string& t = a.model_type;
+  if (errors.size() > before) return std::nullopt;
+
+  const bool whisper = t == "whisper";
+  const bool t5 = one_of(t, {"t5", "mt5", "umt5"});
+  const bool bert = one_of(t, {"bert", "roberta", "xlm-roberta", "distilbert"});
+  a.kind = whisper || t5 ? ArchKind::kEncoderDecoder : bert ? ArchKind::kEncoder : ArchKind::kDecoder;
+
+  a.hidden = first_number(r, c, path, {"hidden_size", "n_embd", "d_model", "dim"}, 0, kWidth);
+  if (a.hidden == 0) r.fail("missing_field", Reader::child(path, "hidden_size"), "expected the model width (hidden_size, n_embd or d_model)");
+  if (whisper) {
+    a.layers = first_number(r, c, path, {"decoder_layers", "num_hidden_layers"}, 0, kCount);
+    a.encoder_layers = first_number(r, c, path, {"encoder_layers", "num_hidden_layers"}, 0, kCount);
+    a.heads = first_number(r, c, path, {"decoder_attention_heads", "num_attention_heads"}, 0, kCount);
+    a.intermediate = first_number(r, c, path, {"decoder_ffn_dim", "intermediate_size"}, 4 * a.hidden, kWidth);
+    a.encoder_intermediate = first_number(r, c, path, {"encoder_ffn_dim", "intermediate_size"}, a.intermediate, kWidth);
+    a.mel_bins = first_number(r, c, path, {"num_mel_bins"}, 80, kCount);
+    a.source_positions = first_number(r, c, path, {"max_source_positions"}, 1500, kCount);
+    a.target_positions = first_number(r, c, path, {"max_target_positions"}, 448, kCount);
+  } else if (t5) {
+    a.encoder_layers = first_number(r, c, path, {"num_layers", "num_hidden_layers"}, 0, kCount);
+    a.layers = first_number(r, c, path, {"num_decoder_layers"}, a.encoder_layers, kCount);
+    a.heads = first_number(r, c, path, {"num_heads", "num_attention_heads"}, 0, kCount);
+    a.intermediate = first_number(r, c, path, {"d_ff", "intermediate_size"}, 4 * a.hidden, kWidth);
+    a.encoder_intermediate = a.intermediate;
+    a.relative_attention_buckets = first_number(r, c, path, {"relative_attention_num_buckets"}, 32, kOptional);
+  } else {
+    a.layers = first_number(r, c, path, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 0, kCount);
+    a.heads = first_number(r, c, path, {"num_attention_heads", "n_head", "num_heads"}, 0, kCount);
+    a.intermediate = first_number(r, c, path, {"intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"}, 4 * a.hidden, kWidth);
+  }
+  if (a.layers == 0) r.fail("missing_field", Reader::child(path, "num_hidden_layers"), "expected the number of layers");
+  if (a.heads == 0) r.fail("missing_field", Reader::child(path, "num_attention_heads"), "expected the number of attention heads");
+  a.vocab = first_number(r, c, path, {"vocab_size", "padded_vocab_size"}, 0, kVocab);
+  if (a.vocab == 0) r.fail("missing_field", Reader::child(path, "vocab_size"), "expected the vocabulary size");
+  if (errors.size() > before) return std::nullopt;
+
+  const bool multi_query = flag(r, c, path, "multi_query", false);
+  a.kv_heads = multi_query ? 1 : first_number(r, c, path, {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, a.heads, kCount);
+  if (t == "falcon" && !flag(r, c, path, "new_decoder_architecture", false) && !c.contains("num_kv_heads")) {
+    a.kv_heads = flag(r, c, path, "multi_query", true) ? 1 : a.heads;  // Falcon-7B: multi-query by default
+  }
+  a.head_dim = first_number(r, c, path, {"head_dim", "d_kv"}, a.hidden / a.heads, kWidth);
+  a.max_positions = first_number(r, c, path, {"max_position_embeddings", "n_positions", "seq_length", "n_ctx"}, 0, kOptional);
+
+  // Per-family structure (the transformers modeling_*.py of each model_type).
+  const bool gpt2_like = one_of(t, {"gpt2", "gpt_bigcode"});
+  const bool layer_norm_family = gpt2_like || whisper || bert || one_of(t, {"gptj", "bloom", "falcon", "gpt_neox", "opt", "phi", "mpt"});
+  a.layer_norm_bias = layer_norm_family;
+  a.gated_mlp = !layer_norm_family && !t5;
+  if (t5) {
+    const std::string proj = c.contains("feed_forward_proj") && c["feed_forward_proj"].is_string() ? c["feed_forward_proj"].get<std::string>() : "relu";
+    a.gated_mlp = proj.rfind("gated", 0) == 0;
+  }
+  a.qkv_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "qwen2", "qwen2_moe", "gpt_neox", "opt", "phi"}) ||
+               flag(r, c, path, "attention_bias", false) || flag(r, c, path, "qkv_bias", false);
+  a.out_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "gpt_neox", "opt", "phi"}) || flag(r, c, path, "attention_bias", false);
+  a.mlp_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "gptj", "gpt_neox", "opt", "phi"}) || flag(r, c, path, "mlp_bias", false);
+  if (t == "falcon") a.qkv_bias = a.out_bias = a.mlp_bias = flag(r, c, path, "bias", false);
+  a.lm_head_bias = t == "gptj";
+  if (t == "gptj") a.norms_per_layer = 1;
+  if (t == "falcon") a.norms_per_layer = flag(r, c, path, "new_decoder_architecture", false) ? 2 : 1;
+  if (one_of(t, {"gemma2", "gemma3", "gemma3_text"})) a.norms_per_layer = 4;
+  const bool untied_by_default = one_of(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi3",
+                                            "deepseek_v2", "deepseek_v3", "gptj", "t5", "mt5", "gpt_neox", "olmo", "granite"});
+  a.tied_embeddings = flag(r, c, path, "tie_word_embeddings", !untied_by_default);
+  if (gpt2_like) a.position_embeddings = a.max_positions;
+  if (t == "opt") a.position_embeddings = a.max_positions + 2;  // OPT's learned positions are offset by 2
+  if (t == "mpt") {  // MPT: learned positions unless ALiBi; biases unless no_bias
+    if (flag(r, c, path, "learned_pos_emb", true) && !flag(r, c, path, "alibi", false)) a.position_embeddings = a.max_positions;
+    a.qkv_bias = a.out_bias = a.mlp_bias = !flag(r, c, path, "no_bias", true);
+    a.layer_norm_bias = !flag(r, c, path, "no_bias", true);
+  }
+  if (bert) {
+    a.position_embeddings = a.max_positions;
+    a.type_vocab = first_number(r, c, path, {"type_vocab_size"}, 2, kOptional);
+    a.pooler = true;
+    a.tied_embeddings = true;
+    if (auto it = c.find("num_labels"); it != c.end() && it->is_number()) {
+      a.num_labels = r.number(c, "num_labels", path, true, {0, 1e6}).value_or(0);
+    }
+    a.hidden_dropout = first_number(r, c, path, {"hidden_dropout_prob"}, 0.1, {0, 1});
+    a.attention_dropout = first_number(r, c, path, {"attention_probs_dropout_prob"}, 0.1, {0, 1});
+  } else if (gpt2_like) {
+    a.hidden_dropout = first_number(r, c, path, {"resid_pdrop"}, 0.1, {0, 1});
+    a.attention_dropout = first_number(r, c, path, {"attn_pdrop"}, 0.1, {0, 1});
+  } else if (t5) {
+    a.hidden_dropout = a.attention_dropout = first_number(r, c, path, {"dropout_rate"}, 0.1, {0, 1});
+  } else if (whisper) {
+    a.hidden_dropout = first_number(r, c, path, {"dropout"}, 0, {0, 1});
+    a.attention_dropout = first_number(r, c, path, {"attention_dropout"}, 0, {0, 1});
+  } else {
+    a.attention_dropout = first_number(r, c, path, {"attention_dropout", "attn_pdrop"}, 0, {0, 1});
+  }
+
+  // Mixture of experts (Mixtral: num_local_experts; DeepSeek/Qwen-MoE: n_routed_experts, num_experts).
+  a.experts = first_number(r, c, path, {"num_local_experts", "n_routed_experts", "num_experts"}, 0, kOptional);
+  if (a.experts > 0) {
+    a.experts_per_token = first_number(r, c, path, {"num_experts_per_tok", "moe_topk"}, 2, kCount);
+    a.shared_experts = first_number(r, c, path, {"n_shared_experts"}, 0, kOptional);
+    a.moe_intermediate = first_number(r, c, path, {"moe_intermediate_size"}, a.intermediate, kWidth);
+    a.dense_layers = std::min(a.layers, first_number(r, c, path, {"first_k_dense_replace"}, 0, kOptional));
+  }
+  // Multi-head latent attention.
+  a.kv_lora_rank = first_number(r, c, path, {"kv_lora_rank"}, 0, kOptional);
+  if (a.kv_lora_rank > 0) {
+    a.q_lora_rank = first_number(r, c, path, {"q_lora_rank"}, 0, kOptional);
+    a.qk_nope_head_dim = first_number(r, c, path, {"qk_nope_head_dim"}, 128, kWidth);
+    a.qk_rope_head_dim = first_number(r, c, path, {"qk_rope_head_dim"}, 64, kWidth);
+    a.v_head_dim = first_number(r, c, path, {"v_head_dim"}, 128, kWidth);
+  }
+  // Sliding windows: Mistral applies one to every layer; Gemma 2 to every other layer; Qwen2 only
+  // when use_sliding_window is set.
+  a.sliding_window = first_number(r, c, path, {"sliding_window"}, 0, kOptional);
+  if (a.sliding_window > 0) {
+    if (one_of(t, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"}) && !flag(r, c, path, "use_sliding_window", false)) {
+      a.sliding_window = 0;
+    } else {
+      a.sliding_layer_share = one_of(t, {"gemma2"}) ? 0.5 : one_of(t, {"gemma3", "gemma3_text"}) ? 5.0 / 6.0 : 1.0;
+    }
+  }
+  if (errors.size() > before) return std::nullopt;
+  return a;
+}
+
+namespace {
+
+// Attention projections of one layer: {weights, biases}.
+std::pair<double, double> attention_params(const Architecture& a, double heads, double kv_heads, double head_dim) {
+  const double h = a.hidden;
+  if (a.mla()) {
+    const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
+    double w = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * heads * qk : h * heads * qk;
+    w += h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim);
+    w += heads * a.v_head_dim * h;
+    const double norms = a.q_lora_rank + a.kv_lora_rank;  // q_a_layernorm, kv_a_layernorm
+    return {w, norms};
+  }
+  const double q = heads * head_dim, kv = kv_heads * head_dim;
+  const double w = h * q + 2 * h * kv + q * h;
+  double b = 0;
+  if (a.qkv_bias) b += q + 2 * kv - (a.model_type == "whisper" ? kv : 0);  // Whisper's k_proj has no bias
+  if (a.out_bias) b += h;
+  if (a.model_type == "qwen3" || a.model_type == "qwen3_moe") b += 2 * head_dim;  // q_norm, k_norm
+  return {w, b};
+}
+
+std::pair<double, double> mlp_params(const Architecture& a, double width) {
+  const double w = (a.gated_mlp ? 3 : 2) * a.hidden * width;
+  const double b = a.mlp_bias ? width * (a.gated_mlp ? 2 : 1) + a.hidden : 0;
+  return {w, b};
+}
+
+double norm_params(const Architecture& a, double count) { return count * a.hidden * (a.layer_norm_bias ? 2 : 1); }
+
+}  // namespace
+
+ParameterCount count_parameters(const Architecture& a) {
+  ParameterCount p;
+  const double h = a.hidden;
+  p.embedding = a.vocab * h + a.position_embeddings * h + a.type_vocab * h;
+  p.lm_head = a.tied_embeddings ? 0 : a.vocab * h;
+  if (a.lm_head_bias) p.other += a.vocab;
+
+  if (a.kind == ArchKind::kEncoderDecoder) {
+    const bool whisper = a.model_type == "whisper";
+    const double self_heads = a.heads;
+    auto [attn_w, attn_b] = attention_params(a, self_heads, self_heads, a.head_dim);
+    auto [enc_mlp_w, enc_mlp_b] = mlp_params(a, a.encoder_intermediate);
+    auto [dec_mlp_w, dec_mlp_b] = mlp_params(a, a.intermediate);
+    p.linear = a.encoder_layers * (attn_w + enc_mlp_w) + a.layers * (2 * attn_w + dec_mlp_w);
+    p.other += a.encoder_layers * (attn_b + enc_mlp_b + norm_params(a, 2)) +
+               a.layers * (2 * attn_b + dec_mlp_b + norm_params(a, 3)) + norm_params(a, 2);
+    if (whisper) {
+      p.other += a.mel_bins * h * 3 + h + h * h * 3 + h;  // two conv layers of the audio front end
+      p.embedding += (a.source_positions + a.target_positions) * h;
+    } else {
+      p.other += 2 * a.relative_attention_buckets * a.heads;  // relative position biases
+    }
+  } else {
+    auto [attn_w, attn_b] = attention_params(a, a.heads, a.kv_heads, a.head_dim);
+    const double moe_layers = a.moe() ? a.layers - a.dense_layers : 0;
+    auto [dense_w, dense_b] = mlp_params(a, a.intermediate);
+    double expert_w = 0, expert_b = 0;
+    if (a.moe()) {
+      auto [w, b] = mlp_params(a, a.moe_intermediate);
+      expert_w = w;
+      expert_b = b;
+    }
+    p.expert_linear = moe_layers * a.experts * expert_w;
+    p.linear = a.layers * attn_w + (a.layers - moe_layers) * dense_w + p.expert_linear +
+               moe_layers * a.shared_experts * expert_w;
+    p.other += a.layers * (attn_b + norm_params(a, a.norms_per_layer)) + (a.layers - moe_layers) * dense_b +
+               moe_layers * ((a.experts + a.shared_experts) * expert_b + a.experts * h);  // routers
+    if (a.moe() && (a.model_type == "deepseek_v3")) p.other += moe_layers * a.experts;  // e_score_correction_bias
+    p.other += norm_params(a, 1);  // final norm
+    if (a.kind == ArchKind::kEncoder) {  // the embedding LayerNorm stands where the final norm is counted
+      if (a.pooler) p.other += h * h + h;
+      p.other += a.num_labels * h + a.num_labels;
+    }
+    if (a.model_type == "bloom") p.other += norm_params(a, 1);  // word_embeddings_layernorm
+  }
+  p.total = p.embedding + p.lm_head + p.linear + p.other;
+  p.active = p.total;
+  if (a.moe() && a.experts > 0) p.active -= p.expert_linear * (1 - a.experts_per_token / a.experts);
+  return p;
+}
+
+double kv_elements_per_token_per_layer(const Architecture& a) {
+  if (a.mla()) return a.kv_lora_rank + a.qk_rope_head_dim;
+  return 2 * a.kv_heads * a.head_dim;
+}
+
+}  // namespace gpufleet

@@ -1,0 +1,515 @@
+// The memory questions: "memory" (a concrete model's per-GPU breakdown against a GPU, the largest
+// batch and context that fit, the KV-cache capacity, which GPUs hold it) and "accuracy" (the
+// harness over measurement cases).
+#include "memory_answers.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gpufleet/accuracy.hpp"
+#include "report.hpp"
+
+namespace gpufleet::detail {
+namespace {
+
+using report::round_to;
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr double kMaxTokens = 1e8;
+
+double gib(double bytes) { return round_to(bytes / kGiB, 3); }
+
+struct ModelChoice {
+  Architecture arch;
+  std::string label;
+  const NamedModel* named = nullptr;
+};
+
+std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const Json& req) {
+  const Json* m = r.object(req, "model", "", true);
+  if (!m) return std::nullopt;
+  const bool has_name = m->contains("name"), has_config = m->contains("hf_config");
+  if (has_name == has_config) {
+    r.fail(has_name ? "wrong_type" : "missing_field", "/model",
+           "expected exactly one of \"name\" (a model of model_config.json) or \"hf_config\" (a Hugging Face config.json object)");
+    return std::nullopt;
+  }
+  ModelChoice choice;
+  if (has_name) {
+    auto name = r.string(*m, "name", "/model", true);
+    if (!name) return std::nullopt;
+    const NamedModel* named = catalog.model(*name);
+    if (!named) {
+      std::vector<std::string> keys;
+      for (const auto& x : catalog.models) keys.push_back(x.key);
+      r.fail("unknown_name", "/model/name", "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
+      return std::nullopt;
+    }
+    choice.arch = named->arch;
+    choice.label = named->name;
+    choice.named = named;
+    return choice;
+  }
+  Errors errors;
+  auto arch = read_architecture((*m)["hf_config"], kRequest, "/model/hf_config", errors);
+  for (auto& e : errors) r.fail(e.code, e.path, e.message);
+  if (!arch) return std::nullopt;
+  choice.arch = *arch;
+  choice.label = "your model (" + arch->model_type + ")";
+  return choice;
+}
+
+std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req, ModelChoice& model,
+                                            const GpuSpec*& gpu) {
+  MemoryQuestion q;
+  q.arch = model.arch;
+  if (auto mode = r.string(req, "mode", "", false)) {
+    auto m = parse_train_mode(*mode);
+    if (!m) {
+      r.fail("unknown_name", "/mode", "expected one of load_only, inference, full_finetune, lora, qlora, pretraining, got \"" + *mode + "\"");
+    } else {
+      q.mode = *m;
+    }
+  }
+  q.weight_format = lower(r.string(req, "weight_format", "", false).value_or("bf16"));
+  const std::string default_compute = q.weight_format == "fp32" ? "fp32" : q.weight_format == "fp16" ? "fp16" : "bf16";
+  q.compute = lower(r.string(req, "compute_precision", "", false).value_or(default_compute));
+  q.optimizer = lower(r.string(req, "optimizer", "", false).value_or("adamw"));
+  q.batch = r.number(req, "batch", "", false, {1, 1e6}).value_or(1);
+  q.sequence = r.number(req, "context", "", false, {1, kMaxTokens}).value_or(
+      std::min(model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
+  q.new_tokens = r.number(req, "new_tokens", "", false, {0, kMaxTokens}).value_or(0);
+  q.beams = r.number(req, "beams", "", false, {1, 64}).value_or(1);
+  q.gradient_checkpointing = r.boolean(req, "gradient_checkpointing", "", false).value_or(false);
+  q.flash_attention = r.boolean(req, "flash_attention", "", false).value_or(true);
+  q.chunked_loss = r.boolean(req, "chunked_loss", "", false).value_or(false);
+  q.optimizer_in_backward = r.boolean(req, "optimizer_in_backward", "", false).value_or(false);
+  q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
+  q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
+  if (const Json* lora = r.object(req, "lora", "", false)) {
+    q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
+    q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
+  }
+  q.gpus = r.number(req, "gpus", "", false, {1, kMaxGpus}).value_or(1);
+  q.tensor_parallel = r.number(req, "tensor_parallel", "", false, {1, kMaxGpus}).value_or(1);
+  q.pipeline_parallel = r.number(req, "pipeline_parallel", "", false, {1, kMaxGpus}).value_or(1);
+  if (q.tensor_parallel * q.pipeline_parallel > q.gpus) q.gpus = q.tensor_parallel * q.pipeline_parallel;
+  q.sharding = lower(r.string(req, "sharding", "", false).value_or("none"));
+  q.cpu_offload = r.boolean(req, "cpu_offload", "", false).value_or(false);
+  q.engine = lower(r.string(req, "engine", "", false).value_or("transformers"));
+  q.cuda_eager_loading = r.boolean(req, "cuda_eager_loading", "", false).value_or(false);
+  if (auto u = r.number(req, "gpu_memory_utilization", "", false, {0.05, 1})) q.gpu_memory_utilization = *u;
+  if (auto len = r.number(req, "max_model_len", "", false, {1, kMaxTokens})) q.max_model_len = *len;
+  if (auto name = r.string(req, "gpu", "", false)) {
+    gpu = catalog.gpu(*name);
+    if (!gpu) {
+      std::vector<std::string> keys;
+      for (const auto& [key, _] : catalog.gpus) keys.push_back(key);
+      r.fail("unknown_name", "/gpu", "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
+    }
+  }
+  if (gpu) q.gpu_memory_bytes = gpu->usable_memory_mib ? *gpu->usable_memory_mib * 1024 * 1024 : gpu->memory_gb * kGiB;
+  if (!r.ok()) return std::nullopt;
+  return q;
+}
+
+bool fits(const MemoryConstants& k, const MemoryQuestion& q, double capacity) {
+  auto a = estimate_memory(k, q);
+  return a.estimate && a.estimate->total_bytes <= capacity;
+}
+
+// The largest value of `field` (1 .. limit) for which the question still fits, by bisection.
+double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capacity, double MemoryQuestion::*field, double limit) {
+  q.*field = 1;
+  if (!fits(k, q, capacity)) return 0;
+  double lo = 1, hi = 2;
+  while (hi <= limit) {
+    q.*field = hi;
+    if (!fits(k, q, capacity)) break;
+    lo = hi;
+    hi *= 2;
+  }
+  hi = std::min(hi, limit + 1);
+  while (hi - lo > 1) {
+    const double mid = std::floor((lo + hi) / 2);
+    q.*field = mid;
+    (fits(k, q, capacity) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
+Json breakdown(const MemoryEstimate& e) {
+  Json lines = Json::array();
+  for (const auto& l : e.lines) {
+    lines.push_back({{"key", l.key}, {"label", l.label}, {"gib", gib(l.bytes)}, {"bytes", round_to(l.bytes, 0)}, {"basis", l.basis}});
+  }
+  return lines;
+}
+
+}  // namespace
+
+Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  auto model = read_model(catalog, r, req);
+  if (!model) return nullptr;
+  const GpuSpec* gpu = nullptr;
+  auto q = read_question(catalog, r, req, *model, gpu);
+  if (!q) return nullptr;
+  MemoryAnswer answer = estimate_memory(catalog.memory, *q);
+  for (const auto& [field, message] : answer.faults) r.fail("unknown_name", "/" + field, message);
+  if (!answer.estimate) return nullptr;
+  const MemoryEstimate& e = *answer.estimate;
+  Json result;
+  Json m;
+  m["name"] = model->label;
+  if (model->named) {
+    m["key"] = model->named->key;
+    m["hf_id"] = model->named->hf_id;
+    m["source"] = model->named->source;
+  }
+  m["model_type"] = q->arch.model_type;
+  m["parameters"] = round_to(e.params.total, 0);
+  m["parameters_billion"] = round_to(e.params.total / 1e9, 3);
+  if (q->arch.moe()) m["active_parameters_billion"] = round_to(e.params.active / 1e9, 3);
+  m["kv_cache_kib_per_token"] = round_to(e.kv_bytes_per_token / 1024, 3);
+  result["model"] = m;
+  result["settings"] = {{"mode", to_string(q->mode)}, {"weight_format", q->weight_format}, {"compute_precision", q->compute},
+                        {"batch", q->batch}, {"context", q->sequence}, {"new_tokens", q->new_tokens}, {"engine", q->engine},
+                        {"gpus", q->gpus}, {"tensor_parallel", q->tensor_parallel}, {"pipeline_parallel", q->pipeline_parallel},
+                        {"sharding", q->sharding}};
+  result["per_gpu"] = breakdown(e);
+  result["total_gib"] = gib(e.total_bytes);
+  result["total_bytes"] = round_to(e.total_bytes, 0);
+  result["tensors_gib"] = gib(e.tensor_bytes);
+  result["weights_gib"] = gib(e.weights_bytes);
+  if (e.trainable_parameters > 0) result["trainable_parameters"] = round_to(e.trainable_parameters, 0);
+  if (e.kv_pool_tokens) {
+    result["kv_cache_capacity"] = {{"tokens", *e.kv_pool_tokens}, {"gib", gib(*e.kv_pool_bytes)},
+                                   {"concurrent_sequences", e.max_concurrent_sequences.value_or(0)}};
+  }
+  Json notes = e.notes;
+  if (q->arch.max_positions > 0 && q->sequence + q->new_tokens > q->arch.max_positions) {
+    notes.push_back("the context (" + report::short_number(q->sequence + q->new_tokens) + " tokens) is longer than the model's window of " +
+                    report::short_number(q->arch.max_positions) + " tokens");
+  }
+  result["notes"] = notes;
+  result["basis"] = "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
+  if (gpu && q->gpu_memory_bytes) {
+    const double capacity = *q->gpu_memory_bytes;
+    Json g;
+    g["gpu"] = gpu->name.empty() ? "" : gpu->name;
+    g["capacity_gib"] = gib(capacity);
+    g["used_gib"] = gib(e.total_bytes);
+    g["utilization_pct"] = round_to(e.total_bytes / capacity * 100, 1);
+    g["fits"] = e.total_bytes <= capacity;
+    g["headroom_gib"] = gib(capacity - e.total_bytes);
+    if (q->engine != "vllm") {
+      g["largest_batch"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
+      // Never beyond the model's own context window.
+      const double window = q->arch.max_positions > 0   ? q->arch.max_positions
+                            : q->arch.target_positions > 0 ? q->arch.target_positions
+                                                           : kMaxTokens;
+      g["largest_context"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
+      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && e.total_bytes <= capacity) {
+        const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
+        g["kv_cache_tokens_that_fit"] = std::floor(spare / e.kv_bytes_per_token);
+        g["concurrent_sequences_at_context"] = std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
+      }
+    }
+    result["gpu"] = g;
+  }
+  // Which GPUs hold it (with this many GPUs per model copy).
+  Json which = Json::array();
+  const bool cuda_engine = q->engine != "llama.cpp" && q->engine != "whisper.cpp";
+  for (const auto& [key, spec] : catalog.gpus) {
+    // Neuron devices run their own SDK, not the CUDA engines this estimate describes.
+    if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
+    MemoryQuestion other = *q;
+    other.gpu_memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+    auto a = estimate_memory(catalog.memory, other);
+    if (!a.estimate) continue;
+    which.push_back({{"gpu", key}, {"capacity_gib", gib(*other.gpu_memory_bytes)}, {"used_gib", gib(a.estimate->total_bytes)},
+                     {"fits", a.estimate->total_bytes <= *other.gpu_memory_bytes}});
+  }
+  result["gpus"] = which;
+  return result;
+}
+
+Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* cases = r.member(req, "cases", "", true);
+  if (!cases) return nullptr;
+  if (!cases->is_array()) {
+    r.fail("wrong_type", "/cases", "expected an array of measurement cases (shared/data/CASES.md), got " + Reader::describe(*cases));
+    return nullptr;
+  }
+  // One array of cases, or one array per case file.
+  std::vector<std::pair<const Json*, std::string>> flat;
+  for (std::size_t i = 0; i < cases->size(); ++i) {
+    const Json& item = (*cases)[i];
+    if (item.is_array()) {
+      for (std::size_t j = 0; j < item.size(); ++j) flat.emplace_back(&item[j], "/cases/" + std::to_string(i) + "/" + std::to_string(j));
+    } else {
+      flat.emplace_back(&item, "/cases/" + std::to_string(i));
+    }
+  }
+  std::vector<CaseOutcome> outcomes;
+  Json rows = Json::array();
+  for (const auto& [item, path] : flat) {
+    const Json& c = *item;
+    if (!c.is_object()) {
+      r.fail("wrong_type", path, "expected a measurement case object, got " + Reader::describe(c));
+      return nullptr;
+    }
+    CaseOutcome o = evaluate_case(catalog, c);
+    Json row = {{"id", o.id}, {"quantity", o.quantity}, {"confidence", o.confidence}, {"metric", o.metric}, {"unit", o.unit},
+                {"measured", o.measured}};
+    if (o.skipped) {
+      row["skipped"] = o.reason;
+    } else {
+      row["predicted"] = round_to(o.predicted, 4);
+      row["error_pct"] = round_to(o.error_pct, 2);
+      if (o.estimate) row["per_gpu"] = breakdown(*o.estimate);
+    }
+    row["assumptions"] = o.assumptions;
+    rows.push_back(row);
+    outcomes.push_back(std::move(o));
+  }
+  Json summary;
+  for (const char* quantity : {"memory", "throughput"}) {
+    const AccuracySummary s2 = summarize(outcomes, quantity);
+    summary[quantity] = {{"n", s2.n}, {"median_abs_err_pct", round_to(s2.median_abs_err_pct, 2)},
+                         {"p90_abs_err_pct", round_to(s2.p90_abs_err_pct, 2)}, {"max_abs_err_pct", round_to(s2.max_abs_err_pct, 2)},
+                         {"skipped", s2.skipped}};
+  }
+  return {{"cases", rows}, {"summary", summary},
+          {"basis", "error = (predicted - measured) / measured; the summary counts high- and medium-confidence cases"}};
+}
+
+}  // namespace gpufleet::detail
+
+namespace gpufleet::detail {
+
+// Seed 000's right-sizing: for each model, the memory it needs (the memory model at the request's
+// settings), the smallest GPU that holds it, and the cheapest instance that does (with as many GPUs
+// as tensor parallelism needs), priced per month.
+Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  const Json* models = r.member(req, "models", "", true);
+  if (!models) return nullptr;
+  if (!models->is_array() || models->empty() || models->size() > 64) {
+    r.fail("wrong_type", "/models", "expected an array of 1 to 64 requests like {\"model\": {\"name\": ...}, \"weight_format\": ...}, got " + Reader::describe(*models));
+    return nullptr;
+  }
+  const double hours = r.number(req, "hours_per_month", "", false, {1, kMaxHoursPerMonth}).value_or(720);
+  const std::vector<std::string> providers = s.providers(req, "");
+  Json rows = Json::array();
+  for (std::size_t i = 0; i < models->size(); ++i) {
+    const Json& item = (*models)[i];
+    const std::string path = "/models/" + std::to_string(i);
+    if (!r.expect_object(item, path)) return nullptr;
+    Errors local;
+    Reader lr(kRequest, local);
+    auto model = read_model(catalog, lr, item);
+    const GpuSpec* unused = nullptr;
+    std::optional<MemoryQuestion> q;
+    if (model) q = read_question(catalog, lr, item, *model, unused);
+    if (q) {
+      MemoryAnswer a = estimate_memory(catalog.memory, *q);
+      for (const auto& [field, message] : a.faults) lr.fail("unknown_name", "/" + field, message);
+    }
+    for (auto& e : local) r.fail(e.code, path + e.path, e.message);
+    if (!r.ok()) return nullptr;
+    const MemoryEstimate e = *estimate_memory(catalog.memory, *q).estimate;
+    Json row;
+    row["model"] = model->label;
+    row["key"] = model->named ? model->named->key : "";
+    row["weights_gb"] = report::gb(e.weights_bytes);
+    row["min_vram_gb"] = report::gb(e.total_bytes);
+    row["min_vram_gib"] = gib(e.total_bytes);
+    // The smallest GPU of the catalog that holds it on its own.
+    const GpuSpec* smallest = nullptr;
+    double smallest_bytes = 0;
+    for (const auto& [key, spec] : catalog.gpus) {
+      const double cap = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+      if (cap >= e.total_bytes && (!smallest || cap < smallest_bytes)) {
+        smallest = &spec;
+        smallest_bytes = cap;
+      }
+    }
+    row["smallest_gpu"] = smallest ? Json(smallest->name) : Json(nullptr);
+    // The cheapest priced GPU instance that holds it, splitting over its GPUs when one is too small.
+    const InstanceType* best = nullptr;
+    double best_price = 0, best_gpus = 0;
+    for (const auto& it : catalog.instances) {
+      if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() || it.gpus < 1) continue;
+      if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+      double need = 1;
+      while (need <= it.gpus) {
+        MemoryQuestion split = *q;
+        split.tensor_parallel = need;
+        split.gpus = need;
+        auto a = estimate_memory(catalog.memory, split);
+        if (a.estimate && a.estimate->total_bytes <= it.memory_per_gpu_bytes) break;
+        need *= 2;
+      }
+      if (need > it.gpus) continue;
+      const double price = *it.on_demand_usd_per_hour;
+      if (!best || price < best_price) {
+        best = &it;
+        best_price = price;
+        best_gpus = need;
+      }
+    }
+    if (best) {
+      row["cheapest_instance"] = {{"instance", best->name}, {"provider", best->provider}, {"gpu_type", best->gpu_type},
+                                  {"gpus_used", best_gpus}, {"gpus_per_instance", best->gpus},
+                                  {"usd_per_hour", best_price}, {"usd_per_month", round_to(best_price * hours, 2)},
+                                  {"basis", "$" + report::short_number(best_price) + "/h x " + report::short_number(hours) + " h"}};
+    } else {
+      row["cheapest_instance"] = nullptr;
+    }
+    row["per_gpu"] = breakdown(e);
+    rows.push_back(row);
+  }
+  return {{"models", rows}, {"hours_per_month", hours},
+          {"basis", "memory from the architecture-aware model at each request's settings (batch, context, engine); the cheapest "
+                    "on-demand GPU instance whose GPUs hold it, split by tensor parallelism over up to all of its GPUs"}};
+}
+
+}  // namespace gpufleet::detail
+
+namespace gpufleet::detail {
+
+// How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
+Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  if (!catalog.throughput.present) {
+    r.fail("cannot_answer", "", "the catalog has no throughput_model block in model_config.json");
+    return nullptr;
+  }
+  auto model = read_model(catalog, r, req);
+  if (!model) return nullptr;
+  const GpuSpec* gpu = nullptr;
+  auto mq = read_question(catalog, r, req, *model, gpu);
+  if (!mq) return nullptr;
+  // An instance names the GPU too; a GPU alone is priced on the cheapest instance that has it.
+  const InstanceType* instance = nullptr;
+  if (auto name = r.string(req, "instance", "", false)) {
+    instance = catalog.instance(*name);
+    if (!instance) {
+      if (const Family* f = catalog.family(*name)) instance = &catalog.instances[f->instances.front()];
+    }
+    if (!instance) {
+      r.fail("unknown_name", "/instance", "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
+      return nullptr;
+    }
+    if (!gpu && !instance->gpu_model.empty()) gpu = catalog.gpu(instance->gpu_model);
+  }
+  if (!gpu) {
+    r.fail("missing_field", "/gpu", "expected \"gpu\" (a GPU of gpu_instances.json) or an \"instance\" whose GPU the catalog knows");
+    return nullptr;
+  }
+  const double tp = mq->tensor_parallel;
+  if (!instance) {
+    for (const auto& it : catalog.instances) {
+      if (it.gpu_model != gpu->name || it.gpus < tp || !it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
+      if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour) instance = &it;
+    }
+  }
+  ThroughputQuestion q;
+  q.arch = mq->arch;
+  q.params = count_parameters(q.arch);
+  mq->mode = TrainMode::kLoadOnly;
+  MemoryAnswer ma = estimate_memory(catalog.memory, *mq);
+  for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
+  if (!ma.estimate) return nullptr;
+  q.weight_bytes = ma.estimate->weights_bytes;
+  q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
+  q.device = catalog.device(*gpu);
+  q.tensor_parallel = tp;
+  q.gpus = mq->gpus;
+  std::string precision = mq->weight_format;
+  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos || precision == "nf4" || precision == "fp4") precision = "fp16";
+  q.compute = precision;
+  const bool training = lower(r.string(req, "phase", "", false).value_or("inference")) == "training";
+  q.input_tokens = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  q.output_tokens = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  q.batch = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
+  q.sequence = mq->sequence;
+  if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16})) q.dataset_tokens = *tokens;
+  const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
+  if (q.dataset_tokens) *q.dataset_tokens *= epochs;
+  if (!r.ok()) return nullptr;
+
+  Json result;
+  result["model"] = {{"name", model->label}, {"parameters_billion", round_to(q.params.total / 1e9, 3)},
+                     {"active_parameters_billion", round_to(q.params.active / 1e9, 3)}, {"weights_gb", report::gb(q.weight_bytes)},
+                     {"kv_cache_kib_per_token", round_to(q.kv_bytes_per_token / 1024, 3)}};
+  result["device"] = {{"gpu", gpu->name}, {"bandwidth_gb_per_s", q.device.bandwidth_gb_per_s},
+                      {"peak_tflops", q.device.tflops.count(precision) ? q.device.tflops.at(precision) : 0.0}, {"precision", precision},
+                      {"tensor_parallel", tp}, {"link_gb_per_s", q.device.link_gb_per_s}};
+  if (gpu->vendor != "nvidia" && gpu->vendor != "amd") result["device"]["note"] = "estimate from the device's datasheet figures; its kernels are not calibrated";
+  double usd_per_hour = 0, spot_per_hour = 0, replicas = 1;
+  if (instance && instance->on_demand_usd_per_hour) {
+    replicas = std::max(1.0, std::floor(instance->gpus / tp));
+    usd_per_hour = *instance->on_demand_usd_per_hour;
+    spot_per_hour = instance->spot_usd_per_hour.value_or(0);
+    result["instance"] = {{"instance", instance->name}, {"provider", instance->provider}, {"gpus", instance->gpus},
+                          {"model_copies", replicas}, {"usd_per_hour", usd_per_hour}, {"spot_usd_per_hour", spot_per_hour},
+                          {"price_source", instance->source}};
+  }
+  auto per_million = [](double usd_per_hour, double tokens_per_s) {
+    return usd_per_hour > 0 && tokens_per_s > 0 ? Json(round_to(usd_per_hour / (tokens_per_s * 3600) * 1e6, 4)) : Json(nullptr);
+  };
+  if (training) {
+    const TrainingEstimate t = estimate_training(catalog.throughput, q);
+    Json tr = {{"tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1)}, {"tokens_per_s", round_to(t.tokens_per_s, 1)},
+               {"tflops_per_gpu", round_to(t.tflops_per_gpu, 1)}, {"mfu", t.mfu}, {"gflop_per_token", round_to(t.flops_per_token / 1e9, 3)},
+               {"bound", "compute"}, {"basis", t.basis}};
+    if (t.seconds) {
+      tr["hours"] = round_to(*t.seconds / 3600, 2);
+      tr["gpu_hours"] = round_to(*t.gpu_hours, 1);
+      if (instance && instance->on_demand_usd_per_hour) {
+        const double per_gpu_hour = usd_per_hour / std::max(1.0, instance->gpus);
+        tr["usd_on_demand"] = round_to(*t.gpu_hours * per_gpu_hour, 2);
+        if (spot_per_hour > 0) tr["usd_spot"] = round_to(*t.gpu_hours * spot_per_hour / std::max(1.0, instance->gpus), 2);
+      }
+    }
+    result["training"] = tr;
+  } else {
+    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+    Json inf;
+    inf["concurrency"] = e.batch;
+    inf["max_concurrency_by_kv_cache"] = e.max_batch_by_kv;
+    inf["time_to_first_token_ms"] = round_to(e.ttft_ms, 2);
+    inf["time_per_output_token_ms"] = round_to(e.tpot_ms, 3);
+    inf["end_to_end_latency_ms"] = round_to(e.e2e_ms, 1);
+    inf["output_tokens_per_s"] = round_to(e.output_tokens_per_s, 1);
+    inf["output_tokens_per_s_per_gpu"] = round_to(e.output_tokens_per_s_per_gpu, 1);
+    inf["single_stream_tokens_per_s"] = round_to(e.batch1_decode_tokens_per_s, 1);
+    inf["prefill"] = {{"bound", e.first_token.bound}, {"compute_ms", round_to(e.first_token.compute_s * 1e3, 3)},
+                      {"memory_ms", round_to(e.first_token.memory_s * 1e3, 3)}, {"interconnect_ms", round_to(e.first_token.comm_s * 1e3, 3)},
+                      {"basis", e.first_token.basis}};
+    inf["batch_prefill_ms"] = round_to(e.prefill.seconds * 1e3, 2);
+    inf["decode"] = {{"bound", e.decode.bound}, {"compute_ms", round_to(e.decode.compute_s * 1e3, 3)},
+                     {"memory_ms", round_to(e.decode.memory_s * 1e3, 3)}, {"interconnect_ms", round_to(e.decode.comm_s * 1e3, 3)},
+                     {"basis", e.decode.basis}};
+    inf["limit"] = e.limit;
+    if (usd_per_hour > 0) {
+      const double system_tps = e.output_tokens_per_s * replicas;
+      const double prefill_share = e.prefill.seconds / std::max(1e-12, e.prefill.seconds + q.output_tokens * e.decode.seconds);
+      inf["usd_per_million_output_tokens"] = per_million(usd_per_hour, system_tps);
+      inf["usd_per_million_output_tokens_spot"] = spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
+      // Input tokens pay for the prefill share of the time.
+      inf["usd_per_million_input_tokens"] = per_million(usd_per_hour * prefill_share, e.prefill_tokens_per_s * replicas);
+      inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " + report::short_number(replicas) + " model copies at " +
+                          report::short_number(round_to(system_tps, 0)) + " output tokens/s";
+    }
+    result["inference"] = inf;
+  }
+  result["basis"] = "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; peak-based, calibrated on published measurements (docs/accuracy.md)";
+  return result;
+}
+
+}  // namespace gpufleet::detail
