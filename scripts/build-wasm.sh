@@ -6,8 +6,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${WASM_BUILD_DIR:-$root/build-wasm}"
 # Debian's emcc runs its JS optimizer with the machine's node, which needs Debian's module folder.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-if [ ! -f "$build/CMakeCache.txt" ] || [ ! -f "$build/Makefile" ]; then
-  emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${WASM_BUILD_TYPE:-Release} >/dev/null
+# Size settings measured by scripts/bench.sh (README "Performance"): the core compiled for
+# link-time optimization with a lower inlining threshold (wasm/CMakeLists.txt links with the same)
+# and its cold translation units for size (-Oz); the hot questions keep -O3, which the sweep
+# budget needs (-Os there is 3x slower). Passed on every run so that an existing build tree
+# follows them; configuring again is quick and rebuilds only what changed.
+if ! log=$(emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${WASM_BUILD_TYPE:-Release}" \
+    -DCMAKE_CXX_FLAGS="-flto -mllvm -inline-threshold=100" -DGPUFLEET_WASM_COLD_OPT="-Oz" 2>&1); then
+  echo "$log" >&2
+  exit 1
 fi
 cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
 out="$build/wasm"

@@ -1,15 +1,53 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly core and stages the static site in build-wasm/site (SITE_DIR overrides):
-# web/ + the wasm module and facade under gpufleet/ + the catalogs under config/.
+# web/ + the wasm module and facade under gpufleet/ + the catalogs under config/. What is staged is
+# what is served, so it is made small here: the page's modules bundled into one minified module
+# (app/main.js), CSS and the other scripts minified, the catalogs without whitespace. web/ and
+# config/ stay readable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${WASM_BUILD_DIR:-$root/build-wasm}"
 site="${SITE_DIR:-$build/site}"
+esbuild="$root/node_modules/.bin/esbuild"
+if [ ! -x "$esbuild" ]; then
+  echo "stage-site: $esbuild is missing; run scripts/setup.sh (npm ci) first" >&2
+  exit 1
+fi
 "$root/scripts/build-wasm.sh"
 rm -rf "$site"
-mkdir -p "$site/gpufleet" "$site/config"
-cp -R "$root/web/." "$site/"
-cp "$build/wasm/gpufleet.js" "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.mjs" \
-   "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/"
-cp "$root"/config/*.json "$site/config/"
+mkdir -p "$site/app" "$site/gpufleet" "$site/config"
+min=("$esbuild" --minify --target=es2022 --log-level=warning)
+cp "$root/web/index.html" "$root/web/embed-demo.html" "$site/"
+# The facade stays a module of its own: embedders and the benchmarks import it by its path.
+"${min[@]}" "$root/web/app/main.js" --bundle --format=esm --external:../gpufleet/gpufleet.js \
+  --outfile="$site/app/main.js"
+"${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
+"${min[@]}" "$root/web/embed.js" --outfile="$site/embed.js"
+"${min[@]}" "$build/wasm/gpufleet.js" --outfile="$site/gpufleet/gpufleet.js"
+"${min[@]}" "$build/wasm/gpufleet_core.mjs" --outfile="$site/gpufleet/gpufleet_core.mjs"
+cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/"
+# Catalogs: whitespace outside strings removed, every token kept as written (1.0 stays 1.0).
+python3 - "$site/config" "$root"/config/*.json <<'PY'
+import os, sys
+out_dir, files = sys.argv[1], sys.argv[2:]
+for path in files:
+    text = open(path, encoding="utf-8").read()
+    out, in_string, escaped = [], False, False
+    for ch in text:
+        if in_string:
+            out.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+            out.append(ch)
+        elif ch not in " \t\r\n":
+            out.append(ch)
+    with open(os.path.join(out_dir, os.path.basename(path)), "w", encoding="utf-8") as f:
+        f.write("".join(out))
+PY
 echo "site staged in $site"

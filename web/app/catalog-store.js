@@ -7,14 +7,19 @@ export const FILES = [
   { key: 'workloads', file: 'workloads.json' },
 ];
 
+/** The shipped files as UTF-8 bytes (what the core reads, copied in at once) and as text (what
+ *  the Catalog screen shows and downloads). */
 export async function fetchShippedTexts(base = './config/') {
   const texts = {};
+  const bytes = {};
+  const decoder = new TextDecoder();
   await Promise.all(FILES.map(async ({ key, file }) => {
     const res = await fetch(new URL(file, new URL(base, document.baseURI)), { cache: 'no-cache' });
     if (!res.ok) throw new Error(`could not load ${file}: HTTP ${res.status}`);
-    texts[key] = await res.text();
+    bytes[key] = new Uint8Array(await res.arrayBuffer());
+    texts[key] = decoder.decode(bytes[key]);
   }));
-  return texts;
+  return { texts, bytes };
 }
 
 /** Reads what the page needs from an analyzer; {ok:false, errors} when the catalog is invalid
@@ -38,10 +43,12 @@ function describe(analyzer) {
 export class CatalogStore extends EventTarget {
   #g;
   #shipped;
-  constructor(gpufleet, shippedTexts) {
+  #shippedBytes;
+  constructor(gpufleet, { texts, bytes }) {
     super();
     this.#g = gpufleet;
-    this.#shipped = { ...shippedTexts };
+    this.#shipped = { ...texts };
+    this.#shippedBytes = bytes;
     this.texts = null;
     this.analyzer = null;
     this.state = null; // describe() of the catalog in use
@@ -50,7 +57,8 @@ export class CatalogStore extends EventTarget {
 
   /** Builds an analyzer from the shipped catalog; returns describe()'s answer. */
   loadShipped() {
-    const analyzer = this.#g.createAnalyzer(this.#shipped);
+    // Bytes cross into the core with one copy; a string is re-encoded character by character.
+    const analyzer = this.#g.createAnalyzer(this.#shippedBytes);
     analyzer.texts = this.#shipped;
     const state = describe(analyzer);
     // Even an invalid shipped catalog is kept, so that every question reports its errors.

@@ -17,8 +17,20 @@ import { createDecideScreen } from './screens/decide.js';
 import { createMemoryScreen } from './screens/memory.js';
 import { copyText } from './export.js';
 
-const FACTORIES = [createFitScreen, createPrecisionsScreen, createMemoryScreen, createRecommendScreen, createMigrateScreen, createPlanScreen,
-  createPlacementScreen, createDecideScreen, createWorkloadsScreen, createCatalogScreen];
+// Tab order. A screen is built and filled from the catalog the first time it is shown, so the
+// first answer waits only for the screen it shows.
+const SCREENS = [
+  { id: 'fit', title: 'Fit & memory', make: createFitScreen },
+  { id: 'precisions', title: 'Precisions', make: createPrecisionsScreen },
+  { id: 'memory', title: 'Model memory', make: createMemoryScreen },
+  { id: 'recommend', title: 'Recommend', make: createRecommendScreen },
+  { id: 'migrate', title: 'Migrate', make: createMigrateScreen },
+  { id: 'plan', title: 'Plan', make: createPlanScreen },
+  { id: 'placement', title: 'Placement', make: createPlacementScreen },
+  { id: 'decide', title: 'Decide', make: createDecideScreen },
+  { id: 'workloads', title: 'Workloads', make: createWorkloadsScreen },
+  { id: 'catalog', title: 'Catalog', make: createCatalogScreen },
+];
 
 const params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';
@@ -29,14 +41,15 @@ const appAlert = alertRegion('app-errors');
 document.getElementById('app-alert').append(appAlert.node);
 
 async function start() {
-  const [gpufleet, texts] = await Promise.all([loadGpufleet(), fetchShippedTexts('./config/')]);
-  const store = new CatalogStore(gpufleet, texts);
-  const screens = FACTORIES.map((make) => make(store));
-  const byId = new Map(screens.map((s) => [s.id, s]));
-  let active = byId.get(params.get('view')) ?? screens[0];
-  const dirty = new Set(screens);
-
+  const [gpufleet, shipped] = await Promise.all([loadGpufleet(), fetchShippedTexts('./config/')]);
+  const store = new CatalogStore(gpufleet, shipped);
   const main = document.getElementById('main');
+  const built = new Map(); // id -> screen
+  const stale = new Set(); // built screens whose inputs predate the catalog in use
+  const dirty = new Set(); // built screens whose answer is out of date
+  let tabs = null;
+  let active = null;
+
   const updateUrl = () => {
     const p = new URLSearchParams();
     if (embed) p.set('embed', '1');
@@ -45,23 +58,36 @@ async function start() {
     history.replaceState(null, '', `${location.pathname}?${p}`);
     if (embedLink) embedLink.href = fullPageUrl();
   };
-  const show = (screen) => {
-    active = screen;
-    if (dirty.has(screen)) { screen.render(); dirty.delete(screen); }
+  /** The screen, built on first use: inputs from the catalog, then from `p` (or defaults). */
+  const screenOf = (id, p = new URLSearchParams()) => {
+    let screen = built.get(id);
+    if (!screen) {
+      const i = SCREENS.findIndex((s) => s.id === id);
+      screen = SCREENS[i].make(store);
+      screen.onChange = (s) => { s.render(); dirty.delete(s); updateUrl(); };
+      screen.fill(store);
+      screen.fromParams(p);
+      built.set(id, screen);
+      dirty.add(screen);
+      if (tabs) tabs.panels[i].append(screen.panel);
+      else main.append(h('section', { class: 'embed-panel', 'aria-labelledby': `${id}-title` }, screen.panel));
+    } else if (stale.has(screen)) {
+      screen.fill(store);
+      stale.delete(screen);
+    }
+    return screen;
+  };
+  const show = (id) => {
+    active = screenOf(id);
+    if (dirty.has(active)) { active.render(); dirty.delete(active); }
     updateUrl();
   };
 
-  let tabs = null;
-  if (embed) {
-    main.append(h('section', { class: 'embed-panel', 'aria-labelledby': `${active.id}-title` }, active.panel));
-  } else {
-    tabs = createTabs(screens, { selected: active.id, onSelect: (id) => show(byId.get(id)) });
+  const firstId = SCREENS.some((s) => s.id === params.get('view')) ? params.get('view') : SCREENS[0].id;
+  if (!embed) {
+    tabs = createTabs(SCREENS, { selected: firstId, onSelect: show });
     document.getElementById('tabs').append(tabs.tablist);
     main.append(...tabs.panels);
-  }
-
-  for (const screen of screens) {
-    screen.onChange = (s) => { s.render(); dirty.delete(s); updateUrl(); };
   }
 
   const catalogLine = document.getElementById('catalog-line');
@@ -83,16 +109,14 @@ async function start() {
   store.loadShipped();
   showCatalog();
   // The chosen view restores its inputs from the URL; the others start from their defaults.
-  for (const s of screens) {
-    s.fill(store);
-    s.fromParams(s === active ? params : new URLSearchParams());
-  }
-  show(active);
-  // A catalog loaded later refills every screen; the active one answers again at once.
+  screenOf(firstId, params);
+  show(firstId);
+  // A catalog loaded later refills the active screen and answers again at once; the others
+  // refill when next shown.
   store.addEventListener('change', () => {
     showCatalog();
-    for (const s of screens) { s.fill(store); dirty.add(s); }
-    show(active);
+    for (const s of built.values()) { stale.add(s); dirty.add(s); }
+    show(active.id);
   });
   if (embed) reportHeight();
   else addCopyLink();
