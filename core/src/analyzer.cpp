@@ -341,7 +341,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     for (const auto& m : catalog.models) {
       named.push_back({{"key", m.key}, {"name", m.name}, {"hf_id", m.hf_id}, {"model_type", m.arch.model_type},
                        {"parameters_billion", round_to(m.params.total / 1e9, 3)},
-                       {"max_context", m.arch.max_positions}, {"source", m.source}});
+                       {"max_context", m.arch.max_positions}});  // sources: the memory answer and catalog files
     }
     result["concrete_models"] = named;
     Json menus;
