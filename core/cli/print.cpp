@@ -361,7 +361,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     if (r.contains("instance")) {
       const Json& it = r["instance"];
       out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
-          << num(it["model_copies"], 0) << " model copy/copies)\n";
+          << num(it["model_copies"], 0) << (it["model_copies"].get<double>() == 1 ? " model copy" : " model copies") << ")\n";
     }
     if (r.contains("inference")) {
       const Json& e = r["inference"];

@@ -411,10 +411,18 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
       r.fail("unknown_name", "/instance", "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
       return nullptr;
     }
+    if (gpu && !instance->gpu_model.empty() && gpu->name != instance->gpu_model) {
+      r.fail("wrong_type", "/instance", instance->name + " carries " + instance->gpu_model + ", not the " + gpu->name + " asked for in \"gpu\"");
+      return nullptr;
+    }
     if (!gpu && !instance->gpu_model.empty()) gpu = catalog.gpu(instance->gpu_model);
   }
   if (!gpu) {
     r.fail("missing_field", "/gpu", "expected \"gpu\" (a GPU of gpu_instances.json) or an \"instance\" whose GPU the catalog knows");
+    return nullptr;
+  }
+  if (!gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) {
+    r.fail("cannot_answer", "/gpu", gpu->name + " has no memory bandwidth or TFLOPS in gpu_instances.json: its speed cannot be estimated");
     return nullptr;
   }
   const double tp = mq->tensor_parallel;
@@ -463,7 +471,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     usd_per_hour = *instance->on_demand_usd_per_hour;
     spot_per_hour = instance->spot_usd_per_hour.value_or(0);
     result["instance"] = {{"instance", instance->name}, {"provider", instance->provider}, {"gpus", instance->gpus},
-                          {"model_copies", replicas}, {"usd_per_hour", usd_per_hour}, {"spot_usd_per_hour", spot_per_hour},
+                          {"model_copies", replicas}, {"usd_per_hour", usd_per_hour},
+                          {"spot_usd_per_hour", instance->spot_usd_per_hour ? Json(spot_per_hour) : Json(nullptr)},
                           {"price_source", instance->source}};
   }
   auto per_million = [](double usd_hour, double tokens_per_s) {
@@ -510,7 +519,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
       inf["usd_per_million_output_tokens_spot"] = spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
       // Input tokens pay for the prefill share of the time.
       inf["usd_per_million_input_tokens"] = per_million(usd_per_hour * prefill_share, e.prefill_tokens_per_s * replicas);
-      inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " + report::short_number(replicas) + " model copies at " +
+      inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " + report::short_number(replicas) +
+                          (replicas == 1 ? " model copy at " : " model copies at ") +
                           report::short_number(round_to(system_tps, 0)) + " output tokens/s";
     }
     result["inference"] = inf;

@@ -107,7 +107,7 @@ TEST_CASE("a case with an unknown metric or unit is skipped with a reason, not d
   REQUIRE(r["cases"].size() == 3);
   CHECK(row(r, "ODD-METRIC")["skipped"].get<std::string>().find("peak_rss") != std::string::npos);
   CHECK(row(r, "ODD-UNIT")["skipped"].get<std::string>().find("furlongs") != std::string::npos);
-  CHECK_FALSE(row(r, cases[1]["id"])["skipped"].is_string());
+  CHECK_FALSE(row(r, cases[1]["id"]).contains("skipped"));
   // Both are high-confidence: counted as skipped in the summary, and out of n.
   CHECK(r["summary"]["memory"]["skipped"] == 2.0);
   CHECK(r["summary"]["memory"]["n"] == 1.0);

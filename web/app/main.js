@@ -15,6 +15,7 @@ import { createPlanScreen } from './screens/plan.js';
 import { createPlacementScreen } from './screens/placement.js';
 import { createDecideScreen } from './screens/decide.js';
 import { createMemoryScreen } from './screens/memory.js';
+import { createThroughputScreen } from './screens/throughput.js';
 import { copyText } from './export.js';
 
 // Tab order. A screen is built and filled from the catalog the first time it is shown, so the
@@ -23,6 +24,7 @@ const SCREENS = [
   { id: 'fit', title: 'Fit & memory', make: createFitScreen },
   { id: 'precisions', title: 'Precisions', make: createPrecisionsScreen },
   { id: 'memory', title: 'Model memory', make: createMemoryScreen },
+  { id: 'throughput', title: 'Speed & cost per token', make: createThroughputScreen },
   { id: 'recommend', title: 'Recommend', make: createRecommendScreen },
   { id: 'migrate', title: 'Migrate', make: createMigrateScreen },
   { id: 'plan', title: 'Plan', make: createPlanScreen },
