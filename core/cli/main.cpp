@@ -232,6 +232,13 @@ int main(int argc, char** argv) {
   est->add_option("--tokens", e_tokens, "training: dataset tokens");
   est->add_option("--epochs", e_epochs, "training: passes over the dataset");
   est->add_option("--seq", e_seq, "training: sequence length");
+  bool e_rank = false;
+  double e_max_ttft = 0, e_max_tpot = 0;
+  std::vector<std::string> e_providers;
+  est->add_flag("--rank", e_rank, "rank every priced GPU instance by $ per 1M output tokens (instead of --gpu)");
+  est->add_option("--max-ttft-ms", e_max_ttft, "with --rank: latency target for the time to first token");
+  est->add_option("--max-tpot-ms", e_max_tpot, "with --rank: latency target for the time per output token");
+  est->add_option("--provider", e_providers, "with --rank: only these providers (repeat)");
 
   auto* acc = app.add_subcommand("accuracy", "predict measurement cases (shared/data/CASES.md schema) and compare");
   std::vector<std::string> acc_files;
@@ -370,6 +377,10 @@ int main(int argc, char** argv) {
       if (e_tokens > 0) request["dataset_tokens"] = e_tokens;
       if (e_epochs > 0) request["epochs"] = e_epochs;
       if (e_seq > 0) request["context"] = e_seq;
+      if (e_rank) request["rank"] = true;
+      if (e_max_ttft > 0) request["max_ttft_ms"] = e_max_ttft;
+      if (e_max_tpot > 0) request["max_tpot_ms"] = e_max_tpot;
+      if (!e_providers.empty()) request["providers"] = e_providers;
     } else if (*acc) {
       // Case files are untrusted text: spliced into one request for the guarded parser.
       std::string cases = "[";

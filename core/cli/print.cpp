@@ -352,6 +352,17 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     std::string fitting;
     for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
     out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+  } else if (question == "estimate" && r.contains("ranked")) {
+    out << text(r["model"]["name"]) << ": " << num(r["settings"]["input_tokens"], 0) << " tokens in, " << num(r["settings"]["output_tokens"], 0)
+        << " out; " << num(r["candidates"], 0) << " instances meet the targets, cheapest per token first\n";
+    std::vector<Row> rows;
+    for (const auto& c : r["ranked"]) {
+      rows.push_back({text(c["instance"]), text(c["provider"]), text(c["gpu"]) + " x" + num(c["gpus"], 0), "TP " + num(c["tensor_parallel"], 0),
+                      num(c["time_to_first_token_ms"], 1) + " ms", num(c["time_per_output_token_ms"], 2) + " ms", num(c["output_tokens_per_s"], 0),
+                      money(c["usd_per_million_output_tokens"]), num(c["output_tokens_per_usd"], 0)});
+    }
+    table(out, {"instance", "provider", "gpus", "layout", "TTFT", "TPOT", "out tok/s", "$/1M out", "tokens per $"}, rows);
+    out << text(r["basis"]) << "\n";
   } else if (question == "estimate") {
     const Json& m = r["model"];
     const Json& d = r["device"];

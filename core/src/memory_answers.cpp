@@ -388,6 +388,124 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
 
 namespace gpufleet::detail {
 
+namespace {
+
+struct TokenSettings {
+  double input = 1000, output = 1000, concurrency = 0;
+  std::optional<double> max_ttft_ms, max_tpot_ms;
+};
+
+// The throughput question for one device and tensor-parallel degree.
+ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuestion& mq, const GpuSpec& gpu, double tp,
+                                       const TokenSettings& t, double weight_bytes, double kv_bytes_per_token) {
+  ThroughputQuestion q;
+  q.arch = mq.arch;
+  q.params = count_parameters(q.arch);
+  q.weight_bytes = weight_bytes;
+  q.kv_bytes_per_token = kv_bytes_per_token;
+  q.device = catalog.device(gpu);
+  q.tensor_parallel = tp;
+  q.gpus = tp;
+  std::string precision = mq.weight_format;
+  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos || precision == "nf4" || precision == "fp4") precision = "fp16";
+  q.compute = precision;
+  q.input_tokens = t.input;
+  q.output_tokens = t.output;
+  q.batch = t.concurrency;
+  return q;
+}
+
+// Every priced GPU instance that holds the model (the fewest GPUs per copy by tensor parallelism),
+// ranked by $ per 1M output tokens, with latency targets honoured.
+Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const ModelChoice& model, MemoryQuestion mq, const TokenSettings& t,
+                    const std::vector<std::string>& providers) {
+  mq.mode = TrainMode::kLoadOnly;
+  MemoryAnswer ma = estimate_memory(catalog.memory, mq);
+  for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
+  if (!ma.estimate) return nullptr;
+  const double weights = ma.estimate->weights_bytes, kv = ma.estimate->kv_bytes_per_token;
+  const double limit = r.number(req, "limit", "", false, {1, 1000}).value_or(20);
+  Json rows = Json::array(), excluded = Json::array();
+  for (const auto& it : catalog.instances) {
+    if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() || it.gpus < 1) continue;
+    if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+    const GpuSpec* gpu = catalog.gpu(it.gpu_model);
+    if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) continue;
+    // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
+    // weights with room for one full sequence; at each, the largest concurrency that meets the
+    // latency targets (time per token grows with the batch); the layout with the lowest $ per
+    // token wins.
+    const double cap = it.memory_per_gpu_bytes * catalog.throughput.serving_kv_fraction;
+    const double price = *it.on_demand_usd_per_hour;
+    std::optional<InferenceEstimate> best;
+    double best_tp = 0, best_usd = 0, best_tps = 0;
+    std::string why = "the weights do not fit its " + report::short_number(it.gpus) + " GPU(s)";
+    for (double tp = 1; tp <= it.gpus; tp *= 2) {
+      if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
+      TokenSettings at = t;
+      auto run = [&](double batch) {
+        at.concurrency = batch;
+        return estimate_inference(catalog.throughput, throughput_question(catalog, mq, *gpu, tp, at, weights, kv));
+      };
+      auto meets = [&](const InferenceEstimate& e) {
+        return (!t.max_ttft_ms || e.ttft_ms <= *t.max_ttft_ms) && (!t.max_tpot_ms || e.tpot_ms <= *t.max_tpot_ms);
+      };
+      InferenceEstimate e = run(t.concurrency);
+      if (!meets(e) && t.concurrency <= 0) {
+        // Bisect the concurrency between 1 and what the KV cache holds.
+        double lo = 0, hi = e.batch;
+        while (hi - lo > 1) {
+          const double mid = std::floor((lo + hi) / 2);
+          (meets(run(mid)) ? lo : hi) = mid;
+        }
+        if (lo >= 1) e = run(lo);
+      }
+      if (!meets(e)) {
+        why = "misses the latency target at every concurrency (time to first token " + report::short_number(round_to(e.ttft_ms, 1)) +
+              " ms, time per output token " + report::short_number(round_to(e.tpot_ms, 2)) + " ms)";
+        continue;
+      }
+      const double copies = std::max(1.0, std::floor(it.gpus / tp));
+      const double tps = e.output_tokens_per_s * copies;
+      const double usd = tps > 0 ? price / (tps * 3600) * 1e6 : 0;
+      if (tps > 0 && (!best || usd < best_usd)) {
+        best = e;
+        best_tp = tp;
+        best_usd = usd;
+        best_tps = tps;
+      }
+    }
+    if (!best) {
+      excluded.push_back({{"instance", it.name}, {"reason", why}});
+      continue;
+    }
+    const InferenceEstimate& e = *best;
+    rows.push_back({{"instance", it.name}, {"provider", it.provider}, {"region", it.region}, {"gpu", gpu->name}, {"gpus", it.gpus},
+                    {"tensor_parallel", best_tp}, {"model_copies", std::max(1.0, std::floor(it.gpus / best_tp))}, {"concurrency_per_copy", e.batch},
+                    {"time_to_first_token_ms", round_to(e.ttft_ms, 2)}, {"time_per_output_token_ms", round_to(e.tpot_ms, 3)},
+                    {"output_tokens_per_s", round_to(best_tps, 1)}, {"usd_per_hour", price},
+                    {"usd_per_million_output_tokens", round_to(best_usd, 4)},
+                    {"output_tokens_per_usd", round_to(best_tps * 3600 / price, 0)}, {"bound", e.limit}, {"price_source", it.source}});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) {
+    return a["usd_per_million_output_tokens"].get<double>() < b["usd_per_million_output_tokens"].get<double>();
+  });
+  const double total = static_cast<double>(rows.size());
+  if (rows.size() > limit) rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(limit), rows.end());
+  Json result;
+  result["model"] = {{"name", model.label}, {"weights_gb", report::gb(weights)}, {"kv_cache_kib_per_token", round_to(kv / 1024, 3)}};
+  result["settings"] = {{"input_tokens", t.input}, {"output_tokens", t.output}, {"concurrency", t.concurrency},
+                        {"max_ttft_ms", t.max_ttft_ms ? Json(*t.max_ttft_ms) : Json(nullptr)},
+                        {"max_tpot_ms", t.max_tpot_ms ? Json(*t.max_tpot_ms) : Json(nullptr)}};
+  result["ranked"] = rows;
+  result["candidates"] = total;
+  result["excluded"] = excluded;
+  result["basis"] = "every priced GPU instance, each model copy on the fewest GPUs that hold the weights and one full sequence, every copy of the instance serving; ranked by on-demand $ per 1M output tokens";
+  return result;
+}
+
+}  // namespace
+
 // How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
 Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
@@ -400,6 +518,17 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const GpuSpec* gpu = nullptr;
   auto mq = read_question(catalog, r, req, *model, gpu);
   if (!mq) return nullptr;
+  if (r.boolean(req, "rank", "", false).value_or(false)) {
+    TokenSettings t;
+    t.input = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+    t.output = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+    t.concurrency = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
+    if (auto x = r.number(req, "max_ttft_ms", "", false, {0, 1e9, true})) t.max_ttft_ms = *x;
+    if (auto x = r.number(req, "max_tpot_ms", "", false, {0, 1e9, true})) t.max_tpot_ms = *x;
+    const std::vector<std::string> providers = s.providers(req, "");
+    if (!r.ok()) return nullptr;
+    return rank_per_token(catalog, r, req, *model, *mq, t, providers);
+  }
   // An instance names the GPU too; a GPU alone is priced on the cheapest instance that has it.
   const InstanceType* instance = nullptr;
   if (auto name = r.string(req, "instance", "", false)) {

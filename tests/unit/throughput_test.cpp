@@ -1,0 +1,119 @@
+// The throughput model ("estimate" question, core/src/throughput.cpp): the must-show
+// figures, the roofline's arithmetic, properties that follow from it, ranking by $ per token with
+// latency targets, and the accuracy summary over the throughput dev cases.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json estimate(Json request) {
+  request["question"] = "estimate";
+  const Json r = test::ask(test::shipped(), request);
+  INFO(r.dump().substr(0, 600));
+  REQUIRE(r["ok"] == true);
+  return r["result"];
+}
+
+Json llama8b(const std::string& gpu, const std::string& format = "fp8", double concurrency = 64) {
+  return {{"model", {{"name", "llama-3.1-8b"}}}, {"weight_format", format}, {"gpu", gpu},
+          {"input_tokens", 1000}, {"output_tokens", 1000}, {"concurrency", concurrency}};
+}
+
+}  // namespace
+
+TEST_CASE("estimate: Llama 3.1 8B fp8 on an H100, 1000 in / 1000 out at 64 concurrent requests") {
+  const Json r = estimate(llama8b("H100"));
+  const Json& e = r["inference"];
+  CHECK(r["device"]["gpu"] == "H100-SXM-80GB");  // "H100" means the SXM part most instances carry
+  CHECK(e["prefill"]["bound"] == "compute");
+  CHECK(e["decode"]["bound"] == "memory bandwidth");
+  CHECK(e["time_to_first_token_ms"].get<double>() > 0);
+  // Throughput = concurrency x output / (batch prefill + output x time per token).
+  const double tps = 64 * 1000 / ((e["batch_prefill_ms"].get<double>() + 1000 * e["time_per_output_token_ms"].get<double>()) / 1000);
+  CHECK(e["output_tokens_per_s"].get<double>() == Approx(tps).epsilon(0.01));
+  // $ per 1M output tokens = $/h / (tokens/s x 3600) x 1e6 on the instance it was priced on.
+  const double usd = r["instance"]["usd_per_hour"].get<double>() /
+                     (e["output_tokens_per_s"].get<double>() * r["instance"]["model_copies"].get<double>() * 3600) * 1e6;
+  CHECK(e["usd_per_million_output_tokens"].get<double>() == Approx(usd).epsilon(0.01));
+  // Decode reads the fp8 weights and the KV cache of 64 sequences at the mean context each step.
+  const double bytes = r["model"]["weights_gb"].get<double>() * 1e9 + 64 * 1500 * 131072.0;  // 128 KiB of KV per token
+  CHECK(e["decode"]["memory_ms"].get<double>() == Approx(bytes / (3350e9 * 0.75) * 1e3).epsilon(0.03));
+}
+
+TEST_CASE("estimate: more bandwidth, fewer weight bytes and tensor parallelism shorten the decode step") {
+  const double h100 = estimate(llama8b("H100"))["inference"]["time_per_output_token_ms"];
+  const double h200 = estimate(llama8b("H200"))["inference"]["time_per_output_token_ms"];
+  const double bf16 = estimate(llama8b("H100", "bf16"))["inference"]["time_per_output_token_ms"];
+  Json tp2 = llama8b("H100");
+  tp2["tensor_parallel"] = 2;
+  tp2["gpus"] = 2;
+  const double split = estimate(tp2)["inference"]["time_per_output_token_ms"];
+  CHECK(h200 < h100);
+  CHECK(bf16 > h100);
+  CHECK(split < h100);
+  // More concurrent requests: more tokens per second, each token a little later.
+  const Json one = estimate(llama8b("H100", "fp8", 1))["inference"];
+  const Json many = estimate(llama8b("H100", "fp8", 128))["inference"];
+  CHECK(many["output_tokens_per_s"].get<double>() > 10 * one["output_tokens_per_s"].get<double>());
+  CHECK(many["time_per_output_token_ms"].get<double>() > one["time_per_output_token_ms"].get<double>());
+}
+
+TEST_CASE("estimate: training throughput, time and cost follow 6N FLOPs per token at the GPU's MFU") {
+  const Json r = estimate({{"model", {{"name", "llama-3.1-8b"}}}, {"weight_format", "bf16"}, {"gpu", "H100"}, {"phase", "training"},
+                           {"context", 2048}, {"dataset_tokens", 1e9}, {"tensor_parallel", 8}, {"gpus", 8}});
+  const Json& t = r["training"];
+  CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
+        Approx(989.5e12 * t["mfu"].get<double>() / (t["gflop_per_token"].get<double>() * 1e9)).epsilon(0.01));
+  CHECK(t["gpu_hours"].get<double>() == Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
+  CHECK(t["usd_on_demand"].get<double>() > 0);
+}
+
+TEST_CASE("ranking by $ per 1M output tokens honours the latency target") {
+  const Json base = {{"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "fp8"}, {"rank", true},
+                     {"input_tokens", 1000}, {"output_tokens", 500}, {"limit", 1000}};
+  Json loose = base, tight = base;
+  loose["max_tpot_ms"] = 60;
+  tight["max_tpot_ms"] = 25;
+  const Json a = estimate(loose), b = estimate(tight);
+  REQUIRE(a["ranked"].size() > 3);
+  double previous = 0;
+  for (const auto& row : a["ranked"]) {
+    CHECK(row["usd_per_million_output_tokens"].get<double>() >= previous);
+    previous = row["usd_per_million_output_tokens"].get<double>();
+    CHECK(row["time_per_output_token_ms"].get<double>() <= 60);
+  }
+  for (const auto& row : b["ranked"]) CHECK(row["time_per_output_token_ms"].get<double>() <= 25);
+  CHECK(b["ranked"].size() <= a["ranked"].size());  // a tighter target never adds candidates
+  for (const auto& x : a["excluded"]) CHECK_FALSE(x["reason"].get<std::string>().empty());
+}
+
+TEST_CASE("estimate refuses what it cannot estimate, naming the field") {
+  Json no_specs = llama8b("RTX-PRO-6000-Server");
+  Json r = test::ask(test::shipped(), (no_specs["question"] = "estimate", no_specs));
+  REQUIRE(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/gpu");
+  Json clash = llama8b("A100-40GB");
+  clash["instance"] = "p5.48xlarge";
+  clash["question"] = "estimate";
+  r = test::ask(test::shipped(), clash);
+  REQUIRE(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/instance");
+}
+
+TEST_CASE("throughput summary over the dev cases: median <= 20 % and p90 <= 45 %") {
+  const Json cases = Json::parse(test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")));
+  const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", cases}});
+  REQUIRE(r["ok"] == true);
+  const Json& s = r["result"]["summary"]["throughput"];
+  INFO(s.dump());
+  CHECK(s["median_abs_err_pct"].get<double>() <= 20);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= 45);
+  CHECK(s["n"].get<double>() >= 39);
+  // Two prefill cases name devices without a compute peak (RTX 4090, M2 Ultra): listed, skipped.
+  CHECK(s["skipped"].get<double>() <= 2);
+}
