@@ -95,6 +95,18 @@ std::string ask_raw(const std::string& config_dir, const std::string& request) {
   return gpufleet::Analyzer(files.sources).analyze_json(request);
 }
 
+// Sends request text to the analyzer and prints the answer; the exit code says whether it was ok.
+int print_raw(const std::string& config_dir, const std::string& request, bool as_json,
+              const gpufleet::cli::PrintOptions& options) {
+  const Json response = Json::parse(ask_raw(config_dir, request));
+  if (as_json) {
+    std::cout << response.dump(2) << "\n";
+  } else {
+    gpufleet::cli::print(std::cout, std::cerr, response, options);
+  }
+  return response.value("ok", false) ? kExitOk : kExitInvalid;
+}
+
 std::string default_config_dir() {
   if (const char* env = std::getenv("GPUFLEET_CONFIG")) return env;
   return GPUFLEET_DEFAULT_CONFIG_DIR;
@@ -342,13 +354,7 @@ int main(int argc, char** argv) {
         auto text = read_input(f_hf_config);
         if (!text) return kExitInvalid;
         const std::string rest = request.dump();
-        const Json response = Json::parse(ask_raw(config_dir, "{\"model\": {\"hf_config\": " + *text + "\n}, " + rest.substr(1)));
-        if (as_json) {
-          std::cout << response.dump(2) << "\n";
-        } else {
-          gpufleet::cli::print(std::cout, std::cerr, response, print_options);
-        }
-        return response.value("ok", false) ? kExitOk : kExitInvalid;
+        return print_raw(config_dir, "{\"model\": {\"hf_config\": " + *text + "\n}, " + rest.substr(1), as_json, print_options);
       }
     } else if (*rs) {
       Json list = Json::array();
@@ -389,13 +395,7 @@ int main(int argc, char** argv) {
         if (!text) return kExitInvalid;
         cases += (i ? ",\n" : "") + *text;
       }
-      const Json response = Json::parse(ask_raw(config_dir, "{\"question\": \"accuracy\", \"cases\": " + cases + "\n]}"));
-      if (as_json) {
-        std::cout << response.dump(2) << "\n";
-      } else {
-        gpufleet::cli::print(std::cout, std::cerr, response, print_options);
-      }
-      return response.value("ok", false) ? kExitOk : kExitInvalid;
+      return print_raw(config_dir, "{\"question\": \"accuracy\", \"cases\": " + cases + "\n]}", as_json, print_options);
     } else if (*fit) {
       if (f_instance.empty()) throw CLI::RequiredError("--instance (or --model / --hf-config)");
       request = {{"question", "fit"},        {"model", need_model(f_model)}, {"workload", f_workload},
@@ -426,13 +426,7 @@ int main(int argc, char** argv) {
       // The plan file is untrusted text: the analyzer's guarded parser reads it.
       auto text = read_input(plan_file);
       if (!text) return kExitInvalid;
-      const Json response = Json::parse(ask_raw(config_dir, "{\"question\": \"plan\", \"plan\": " + *text + "\n}"));
-      if (as_json) {
-        std::cout << response.dump(2) << "\n";
-      } else {
-        gpufleet::cli::print(std::cout, std::cerr, response, print_options);
-      }
-      return response.value("ok", false) ? kExitOk : kExitInvalid;
+      return print_raw(config_dir, "{\"question\": \"plan\", \"plan\": " + *text + "\n}", as_json, print_options);
     } else if (*placement) {
       Json models = Json::array();
       for (const auto& spec : pl_models) {

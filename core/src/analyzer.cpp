@@ -344,6 +344,17 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
                        {"max_context", m.arch.max_positions}});  // sources: the memory answer and catalog files
     }
     result["concrete_models"] = named;
+    // The GPUs a model can be sized against, smallest usable memory first.
+    Json gpus = Json::array();
+    for (const auto& [key, g] : catalog.gpus) {
+      const double mib = g.usable_memory_mib.value_or(g.memory_gb * 1024);
+      gpus.push_back({{"key", key}, {"vendor", g.vendor}, {"capacity_gib", round_to(mib / 1024, 3)},
+                      {"estimable", g.memory_bandwidth_gb_per_s.has_value() && !g.tflops.empty()}});
+    }
+    std::stable_sort(gpus.begin(), gpus.end(), [](const Json& a, const Json& b) {
+      return a["capacity_gib"].get<double>() < b["capacity_gib"].get<double>();
+    });
+    result["gpus"] = gpus;
     Json menus;
     auto keys = [](const auto& map) {
       Json list = Json::array();

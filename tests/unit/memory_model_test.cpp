@@ -54,15 +54,6 @@ bool has_error(const Json& errors, const std::string& code, const std::string& p
   return false;
 }
 
-int non_finite_numbers(const Json& value) {
-  if (value.is_number_float()) return std::isfinite(value.get<double>()) ? 0 : 1;
-  int count = 0;
-  if (value.is_structured()) {
-    for (const auto& child : value) count += non_finite_numbers(child);
-  }
-  return count;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -334,7 +325,7 @@ TEST_CASE("every model in every mode and weight format answers with finite numbe
         INFO(request.dump());
         const Json answer = test::shipped().analyze(request);
         REQUIRE(answer["ok"] == true);
-        REQUIRE(non_finite_numbers(answer) == 0);
+        REQUIRE(test::non_finite_numbers(answer) == 0);
         CHECK(answer["result"]["total_bytes"].get<double>() > 0);
         ++answered;
       }

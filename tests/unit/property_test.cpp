@@ -9,19 +9,6 @@
 
 using namespace gpufleet;
 
-namespace {
-
-int non_finite_numbers(const Json& value) {
-  if (value.is_number_float()) return std::isfinite(value.get<double>()) ? 0 : 1;
-  int count = 0;
-  if (value.is_structured()) {
-    for (const auto& child : value) count += non_finite_numbers(child);
-  }
-  return count;
-}
-
-}  // namespace
-
 TEST_CASE("random valid requests never produce NaN or infinity") {
   const Analyzer& analyzer = test::shipped();
   const Catalog& c = *analyzer.catalog();
@@ -64,7 +51,7 @@ TEST_CASE("random valid requests never produce NaN or infinity") {
     INFO(request.dump());
     const Json answer = analyzer.analyze(request);
     REQUIRE(answer["ok"] == true);
-    REQUIRE(non_finite_numbers(answer) == 0);
+    REQUIRE(test::non_finite_numbers(answer) == 0);
     ++answered;
   }
   CHECK(answered == 3000);

@@ -1,5 +1,7 @@
 #include "support.hpp"
 
+#include <cmath>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -41,6 +43,15 @@ const Analyzer& shipped() {
 
 Json ask(const Analyzer& analyzer, const Json& request) {
   return Json::parse(analyzer.analyze_json(request.dump()));
+}
+
+int non_finite_numbers(const Json& value) {
+  if (value.is_number_float()) return std::isfinite(value.get<double>()) ? 0 : 1;
+  int count = 0;
+  if (value.is_structured()) {
+    for (const auto& child : value) count += non_finite_numbers(child);
+  }
+  return count;
 }
 
 }  // namespace gpufleet::test

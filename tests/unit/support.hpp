@@ -18,5 +18,6 @@ CatalogSources edited(const char* file, const std::function<void(Json&)>& edit,
 
 const Analyzer& shipped();  // the analyzer over config/
 Json ask(const Analyzer& analyzer, const Json& request);
+int non_finite_numbers(const Json& value);  // NaN and infinities anywhere in a document
 
 }  // namespace gpufleet::test

@@ -202,3 +202,19 @@ export function kindsControl(prefix, legend = 'Accelerator kinds (none checked =
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };
 }
+
+/** The catalog's concrete models (model_config.json "models"). */
+export const concreteModels = (store) => store.state?.data?.concrete_models ?? [];
+
+/** The catalog's GPUs, smallest usable memory first; `estimable`: bandwidth and TFLOPS are known. */
+export const catalogGpus = (store) => store.state?.data?.gpus ?? [];
+
+/** The memory model's weight formats, GGUF types in their own group. */
+export function weightFormatGroups(store) {
+  const all = store.state?.data?.memory_menus?.weight_formats ?? [];
+  const label = (k) => k.toUpperCase().replaceAll('_', ' ');
+  return [
+    { group: 'Floating point and quantized', options: all.filter((k) => !k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k) })) },
+    { group: 'GGUF (llama.cpp)', options: all.filter((k) => k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k.slice(5)) })) },
+  ].filter((g) => g.options.length);
+}

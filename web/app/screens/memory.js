@@ -4,7 +4,7 @@
 import { h, facts, card, table, basis, selectField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
-import { controlSet, selectControl, numberControl, checkboxControl } from '../controls.js';
+import { controlSet, selectControl, numberControl, checkboxControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
 import { usageBar, statusBadge } from '../parts.js';
 import { barChart } from '../charts.js';
 
@@ -45,17 +45,9 @@ const tokens = (v) => (Number.isFinite(v) ? `${f.num(v, 0)} tokens` : f.DASH);
 const upper = (s) => String(s ?? '').toUpperCase();
 
 const menus = (store) => store.state?.data?.memory_menus ?? {};
-const concreteModels = (store) => store.state?.data?.concrete_models ?? [];
 
-/** The catalog's GPUs (key and usable GiB): the memory answer lists every one of them. */
-function gpuOptions(store) {
-  const first = concreteModels(store)[0];
-  if (!first) return [];
-  const r = store.ask({ question: 'memory', model: { name: first.key }, context: 1 });
-  const list = r.ok ? [...r.result.gpus] : [];
-  list.sort((a, b) => a.capacity_gib - b.capacity_gib || a.gpu.localeCompare(b.gpu));
-  return list.map((g) => ({ value: g.gpu, label: `${g.gpu} (${f.num(g.capacity_gib, 1)} GiB usable)` }));
-}
+/** The catalog's GPUs with their usable memory, smallest first. */
+const gpuOptions = (store) => catalogGpus(store).map((g) => ({ value: g.key, label: `${g.key} (${f.num(g.capacity_gib, 1)} GiB usable)` }));
 
 const EXAMPLE = '{"model_type": "llama", "hidden_size": 2048, "intermediate_size": 5632, "num_hidden_layers": 22, "num_attention_heads": 32, "num_key_value_heads": 4, "vocab_size": 32000, "max_position_embeddings": 2048}';
 
@@ -120,15 +112,7 @@ export function createMemoryScreen(store) {
   const mode = selectControl({ id: 'mem-mode', key: 'mode', label: 'Mode', options: MODES, def: 'inference' });
   const format = selectControl({
     id: 'mem-format', key: 'format', label: 'Weight format', def: 'bf16',
-    fill: (s) => {
-      const all = menus(s).weight_formats ?? [];
-      const plain = all.filter((k) => !k.startsWith('gguf_'));
-      const gguf = all.filter((k) => k.startsWith('gguf_'));
-      return [
-        { group: 'Floating point and quantized', options: plain.map((k) => ({ value: k, label: upper(k).replaceAll('_', ' ') })) },
-        { group: 'GGUF (llama.cpp)', options: gguf.map((k) => ({ value: k, label: upper(k.slice(5)) })) },
-      ].filter((g) => g.options.length);
-    },
+    fill: weightFormatGroups,
   });
   const context = numberControl({ id: 'mem-context', key: 'context', label: 'Context', unit: 'tokens', def: '8192', min: 1, step: 1, optional: true });
   const batch = numberControl({ id: 'mem-batch', key: 'batch', label: 'Batch', unit: 'sequences', def: '1', min: 1, step: 1, optional: true });

@@ -5,7 +5,7 @@
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
-import { selectControl, numberControl } from '../controls.js';
+import { selectControl, numberControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
 import { scatterChart, paretoFrontier } from '../charts.js';
 
 const DEFAULT_MODEL = 'llama-3.1-8b';
@@ -19,17 +19,8 @@ const upper = (s) => String(s ?? '').toUpperCase();
 const ms = (v, d) => (Number.isFinite(v) ? `${f.num(v, d)} ms` : f.DASH);
 const tps = (v) => (Number.isFinite(v) ? `${f.num(v, 1)} tokens/s` : f.DASH);
 const perM = (v) => (Number.isFinite(v) ? `$${f.num(v, 4)}` : f.DASH);
-const concreteModels = (store) => store.state?.data?.concrete_models ?? [];
-
-/** The catalog's GPUs: the memory answer lists every one (as on the Model memory screen). */
-export function catalogGpus(store) {
-  const first = concreteModels(store)[0];
-  if (!first) return [];
-  const r = store.ask({ question: 'memory', model: { name: first.key }, context: 1 });
-  const list = r.ok ? [...r.result.gpus] : [];
-  list.sort((a, b) => a.capacity_gib - b.capacity_gib || a.gpu.localeCompare(b.gpu));
-  return list;
-}
+/** GPUs whose speed can be estimated: NVIDIA and AMD with bandwidth and TFLOPS in the catalog. */
+const speedGpus = (store) => catalogGpus(store).filter((g) => g.estimable && (g.vendor === 'nvidia' || g.vendor === 'amd'));
 
 /** Instance types with GPUs, by family; '' = the cheapest instance with the chosen GPU. */
 function instanceOptions(store) {
@@ -56,20 +47,12 @@ export function createThroughputScreen(store) {
   });
   const format = selectControl({
     id: 'thr-format', key: 'format', label: 'Weight format', def: 'fp8',
-    fill: (s) => {
-      const all = s.state?.data?.memory_menus?.weight_formats ?? [];
-      const plain = all.filter((k) => !k.startsWith('gguf_'));
-      const gguf = all.filter((k) => k.startsWith('gguf_'));
-      return [
-        { group: 'Floating point and quantized', options: plain.map((k) => ({ value: k, label: upper(k).replaceAll('_', ' ') })) },
-        { group: 'GGUF (llama.cpp)', options: gguf.map((k) => ({ value: k, label: upper(k.slice(5)) })) },
-      ].filter((g) => g.options.length);
-    },
+    fill: weightFormatGroups,
   });
   const phase = selectControl({ id: 'thr-phase', key: 'phase', label: 'Mode', options: PHASES, def: 'inference' });
   const gpu = selectControl({
     id: 'thr-gpu', key: 'gpu', label: 'GPU', def: DEFAULT_GPU,
-    fill: (s) => catalogGpus(s).map((g) => ({ value: g.gpu, label: `${g.gpu} (${f.num(g.capacity_gib, 1)} GiB usable)` })),
+    fill: (s) => speedGpus(s).map((g) => ({ value: g.key, label: `${g.key} (${f.num(g.capacity_gib, 1)} GiB usable)` })),
   });
   const instance = selectControl({
     id: 'thr-instance', key: 'instance', label: 'Priced on', fill: instanceOptions,
@@ -134,9 +117,9 @@ export function createThroughputScreen(store) {
       if (errors) return { errors };
       const r = response.result;
       // The same settings on every GPU of the catalog; answers with ok:false are left out.
-      const candidates = catalogGpus(store).map((g) => {
-        const a = store.ask(request({ gpu: g.gpu }));
-        return a.ok ? { gpu: g.gpu, r: a.result } : null;
+      const candidates = speedGpus(store).map((g) => {
+        const a = store.ask(request({ gpu: g.key }));
+        return a.ok ? { gpu: g.key, r: a.result } : null;
       }).filter(Boolean);
       return { nodes: isTraining() ? renderTraining(r, candidates) : renderInference(r, candidates) };
     },
