@@ -176,13 +176,14 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   q.batch = batch;
   q.input_tokens = number_at(*w, {"input_length"}).value_or(number_at(*w, {"sequence_length"}).value_or(-1));
   q.output_tokens = number_at(*w, {"output_length"}).value_or(number_at(*w, {"new_tokens"}).value_or(-1));
+  const bool serving = phase != "training";  // lengths matter to inference phases only
   if (q.output_tokens < 0) {
     q.output_tokens = number_at(settings, {"tokens_per_sample_this_run"}).value_or(256);
-    note("output length " + report::short_number(q.output_tokens) + " (not stated)");
+    if (serving) note("output length " + report::short_number(q.output_tokens) + " (not stated)");
   }
   if (q.input_tokens < 0) {
     q.input_tokens = 512;
-    note("input length 512 (not stated)");
+    if (serving) note("input length 512 (not stated)");
   }
   const std::string metric = out.metric;
   double predicted = -1;
