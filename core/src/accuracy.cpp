@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpufleet/throughput.hpp"
 #include "json_reader.hpp"
 #include "report.hpp"
-#include "gpufleet/throughput.hpp"
 
 namespace gpufleet {
 namespace {
@@ -67,15 +67,18 @@ std::string engine_for(const MemoryConstants& k, const std::string& framework) {
 
 // "CUDA 11.2" in the runtime or notes: before 11.7 every kernel module is loaded at start.
 std::optional<bool> eager_cuda(const std::string& text) {
-  for (std::size_t pos = text.find("CUDA "); pos != std::string::npos; pos = text.find("CUDA ", pos + 1)) {
+  for (std::size_t pos = text.find("CUDA "); pos != std::string::npos;
+       pos = text.find("CUDA ", pos + 1)) {
     std::size_t i = pos + 5;
     double major = 0, minor = 0;
     bool any = false;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) major = major * 10 + (text[i++] - '0'), any = true;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      major = major * 10 + (text[i++] - '0'), any = true;
     if (!any) continue;
     if (i < text.size() && text[i] == '.') {
       ++i;
-      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) minor = minor * 10 + (text[i++] - '0');
+      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+        minor = minor * 10 + (text[i++] - '0');
     }
     return major < 11 || (major == 11 && minor < 7);
   }
@@ -89,10 +92,13 @@ std::optional<double> device_bytes(const Catalog& catalog, const std::string& na
     return spec->memory_gb * 1024 * 1024 * 1024;
   }
   for (std::size_t i = 0; i < name.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(name[i])) || (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1])))) continue;
+    if (!std::isdigit(static_cast<unsigned char>(name[i])) ||
+        (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1]))))
+      continue;
     std::size_t j = i;
     double x = 0;
-    while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j]))) x = x * 10 + (name[j++] - '0');
+    while (j < name.size() && std::isdigit(static_cast<unsigned char>(name[j])))
+      x = x * 10 + (name[j++] - '0');
     if (name.compare(j, 2, "GB") == 0 && x > 0) return x * 1024 * 1024 * 1024;
   }
   return std::nullopt;
@@ -112,12 +118,16 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   const Json* w = at(c, {"workload"});
   const Json* hw = at(c, {"hardware"});
   const Json* arch_json = at(c, {"model", "architecture"});
-  if (!w || !hw || !arch_json) return skip("the case has no workload, hardware or model.architecture");
+  if (!w || !hw || !arch_json)
+    return skip("the case has no workload, hardware or model.architecture");
   const Json empty = Json::object();
   const Json& settings = at(c, {"runtime", "settings"}) ? *at(c, {"runtime", "settings"}) : empty;
   Errors errors;
   auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
-  if (!arch) return skip("architecture: " + (errors.empty() ? std::string("unreadable") : errors.front().path + ": " + errors.front().message));
+  if (!arch)
+    return skip("architecture: " + (errors.empty()
+                                        ? std::string("unreadable")
+                                        : errors.front().path + ": " + errors.front().message));
 
   ThroughputQuestion q;
   q.arch = *arch;
@@ -131,7 +141,8 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
     q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
     for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
-      if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()})) q.device.tflops[p] = *tf;
+      if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()}))
+        q.device.tflops[p] = *tf;
     }
   } else {
     return skip("unknown device \"" + gpu_name + "\" and no gpu_specs_if_missing");
@@ -141,7 +152,9 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   if (format.empty()) format = "bf16";
   std::string compute = lower(string_at(*w, {"compute_precision"}));
   if (compute.rfind("amp_", 0) == 0) compute = compute.substr(4);
-  if (compute.empty()) compute = format.rfind("gguf", 0) == 0 || format.find("int4") != std::string::npos ? "fp16" : format;
+  if (compute.empty())
+    compute =
+        format.rfind("gguf", 0) == 0 || format.find("int4") != std::string::npos ? "fp16" : format;
   q.compute = compute;
   // Weights and KV cache through the memory model (same formats, same architecture).
   MemoryQuestion mq;
@@ -153,7 +166,9 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   mq.compute = compute == "fp32" ? "fp32" : "bf16";
   mq.mode = TrainMode::kLoadOnly;
   MemoryAnswer ma = estimate_memory(catalog.memory, mq);
-  if (!ma.estimate) return skip(ma.faults.empty() ? "no memory estimate" : ma.faults.front().first + ": " + ma.faults.front().second);
+  if (!ma.estimate)
+    return skip(ma.faults.empty() ? "no memory estimate"
+                                  : ma.faults.front().first + ": " + ma.faults.front().second);
   q.weight_bytes = ma.estimate->weights_bytes;
   q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
   const double gpus = number_at(*hw, {"gpu_count"}).value_or(1);
@@ -166,16 +181,20 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
       // No layout given: the fewest GPUs per model copy whose memory holds the weights with room
       // for the KV cache (half the device), the rest are replicas.
       double need = 1;
-      while (need < gpus && q.weight_bytes / need > 0.5 * std::max(1.0, q.device.memory_bytes)) need *= 2;
+      while (need < gpus && q.weight_bytes / need > 0.5 * std::max(1.0, q.device.memory_bytes))
+        need *= 2;
       q.tensor_parallel = need;
       note("tensor parallel " + report::short_number(need) + " (not stated)");
     }
     replicas = std::max(1.0, std::floor(gpus / q.tensor_parallel));
   }
-  const double batch = number_at(*w, {"batch_size"}).value_or(number_at(*w, {"concurrency"}).value_or(0));
+  const double batch =
+      number_at(*w, {"batch_size"}).value_or(number_at(*w, {"concurrency"}).value_or(0));
   q.batch = batch;
-  q.input_tokens = number_at(*w, {"input_length"}).value_or(number_at(*w, {"sequence_length"}).value_or(-1));
-  q.output_tokens = number_at(*w, {"output_length"}).value_or(number_at(*w, {"new_tokens"}).value_or(-1));
+  q.input_tokens =
+      number_at(*w, {"input_length"}).value_or(number_at(*w, {"sequence_length"}).value_or(-1));
+  q.output_tokens =
+      number_at(*w, {"output_length"}).value_or(number_at(*w, {"new_tokens"}).value_or(-1));
   const bool serving = phase != "training";  // lengths matter to inference phases only
   if (q.output_tokens < 0) {
     q.output_tokens = number_at(settings, {"tokens_per_sample_this_run"}).value_or(256);
@@ -195,10 +214,13 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     if (metric == "tokens_per_second_per_gpu") predicted = t.tokens_per_s_per_gpu;
     if (metric == "tflops_per_gpu") predicted = t.tflops_per_gpu;
     if (metric == "mfu_percent") predicted = t.mfu * 100;
-    if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0) predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
+    if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0)
+      predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
     if (metric == "seconds_per_iteration") {
-      const double global = number_at(*w, {"global_batch_size"}).value_or(number_at(*w, {"batch_size"}).value_or(0));
-      if (global > 0 && t.tokens_per_s_per_gpu > 0) predicted = global * q.sequence / (t.tokens_per_s_per_gpu * gpus);
+      const double global =
+          number_at(*w, {"global_batch_size"}).value_or(number_at(*w, {"batch_size"}).value_or(0));
+      if (global > 0 && t.tokens_per_s_per_gpu > 0)
+        predicted = global * q.sequence / (t.tokens_per_s_per_gpu * gpus);
     }
   } else {
     if (phase == "decode" || phase == "prefill") {
@@ -215,12 +237,16 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);
     if (metric == "ms_per_token") predicted = e.tpot_ms;
     if (metric == "time_to_first_token_ms") predicted = e.ttft_ms;
-    if (metric == "tokens_per_second") predicted = prefill_only ? e.prefill_tokens_per_s : 1000 / e.tpot_ms * (q.batch > 0 ? q.batch : 1);
+    if (metric == "tokens_per_second")
+      predicted =
+          prefill_only ? e.prefill_tokens_per_s : 1000 / e.tpot_ms * (q.batch > 0 ? q.batch : 1);
     if (metric == "output_tokens_per_second") predicted = e.output_tokens_per_s * replicas;
     if (metric == "output_tokens_per_second_per_gpu") predicted = e.output_tokens_per_s_per_gpu;
-    if (prefill_only && q.device.tflops.empty()) return skip("the device's compute peak is not known (prefill is compute-bound)");
+    if (prefill_only && q.device.tflops.empty())
+      return skip("the device's compute peak is not known (prefill is compute-bound)");
   }
-  if (predicted < 0) return skip("metric \"" + metric + "\" is not predicted for phase \"" + phase + "\"");
+  if (predicted < 0)
+    return skip("metric \"" + metric + "\" is not predicted for phase \"" + phase + "\"");
   if (!std::isfinite(predicted)) return skip("the estimate is not finite");
   out.predicted = predicted;
   out.error_pct = (predicted - out.measured) / out.measured * 100;
@@ -248,8 +274,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   const auto unit = unit_bytes(out.unit);
   if (!unit) return skip("unknown unit \"" + out.unit + "\"");
   if (!(out.measured > 0)) return skip("measured.value is not a positive number");
-  static const char* kMetrics[] = {"nvidia_smi_used", "torch_max_allocated", "per_gpu_peak", "weights_only",
-                                   "kv_cache_capacity", "capacity_boundary"};
+  static const char* kMetrics[] = {"nvidia_smi_used", "torch_max_allocated", "per_gpu_peak",
+                                   "weights_only",    "kv_cache_capacity",   "capacity_boundary"};
   if (std::find(std::begin(kMetrics), std::end(kMetrics), out.metric) == std::end(kMetrics)) {
     return skip("unknown metric \"" + out.metric + "\"");
   }
@@ -271,7 +297,10 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   } else {
     Errors errors;
     auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
-    if (!arch) return skip("architecture: " + (errors.empty() ? std::string("unreadable") : errors.front().path + ": " + errors.front().message));
+    if (!arch)
+      return skip("architecture: " + (errors.empty()
+                                          ? std::string("unreadable")
+                                          : errors.front().path + ": " + errors.front().message));
     q.arch = *arch;
   }
   const std::string mode = string_at(*w, {"mode"});
@@ -283,7 +312,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
 
   q.weight_format = lower(string_at(*w, {"weight_format"}));
   if (q.weight_format.empty()) q.weight_format = "fp32";
-  if (q.weight_format == "nf4" && (q.engine == "torchtune" || notes.find("double-quantized") != std::string::npos)) {
+  if (q.weight_format == "nf4" &&
+      (q.engine == "torchtune" || notes.find("double-quantized") != std::string::npos)) {
     q.weight_format = "nf4_double_quant";
     note("NF4 with double quantization (torchao NF4 / QLoRA paper)");
   }
@@ -297,10 +327,12 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (q.optimizer.empty()) q.optimizer = lower(string_at(settings, {"probable", "optimizer"}));
   if (q.optimizer.empty()) {
     q.optimizer = "adamw";
-    if (q.mode != TrainMode::kInference && q.mode != TrainMode::kLoadOnly) note("optimizer adamw (not stated)");
+    if (q.mode != TrainMode::kInference && q.mode != TrainMode::kLoadOnly)
+      note("optimizer adamw (not stated)");
   }
-  q.batch = number_at(*w, {"batch_size"}).value_or(number_at(settings, {"probable", "batch_size"}).value_or(
-      number_at(settings, {"batch_size"}).value_or(1)));
+  q.batch = number_at(*w, {"batch_size"})
+                .value_or(number_at(settings, {"probable", "batch_size"})
+                              .value_or(number_at(settings, {"batch_size"}).value_or(1)));
   auto seq = number_at(*w, {"sequence_length"});
   if (!seq) seq = number_at(settings, {"max_model_len"});
   if (!seq) seq = number_at(settings, {"num_ctx"});
@@ -310,7 +342,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     // fine-tuning runs that pad to the longest sample.
     const bool generating = q.mode == TrainMode::kInference;
     seq = generating ? 512 : 64;
-    if (q.arch.kind != ArchKind::kEncoderDecoder || !generating) note("sequence length " + report::short_number(*seq) + " (not stated)");
+    if (q.arch.kind != ArchKind::kEncoderDecoder || !generating)
+      note("sequence length " + report::short_number(*seq) + " (not stated)");
   }
   q.sequence = *seq;
   q.new_tokens = number_at(*w, {"new_tokens"}).value_or(0);
@@ -329,7 +362,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   q.gpus = number_at(*hw, {"gpu_count"}).value_or(1);
   q.tensor_parallel = number_at(*hw, {"tensor_parallel"}).value_or(1);
   q.pipeline_parallel = number_at(*hw, {"pipeline_parallel"}).value_or(1);
-  if (q.engine == "accelerate" && q.gpus > 1 && q.pipeline_parallel == 1) q.pipeline_parallel = q.gpus;  // device_map="auto" splits layers
+  if (q.engine == "accelerate" && q.gpus > 1 && q.pipeline_parallel == 1)
+    q.pipeline_parallel = q.gpus;  // device_map="auto" splits layers
   q.sharding = lower(string_at(*hw, {"data_parallel_sharding"}));
   if (q.sharding.empty()) q.sharding = "none";
   q.cpu_offload = bool_at(*hw, {"cpu_offload"}, false);
@@ -337,14 +371,19 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   const std::string gpu_name = lower(string_at(*hw, {"gpu"}));
   const auto stated = eager_cuda(notes);
   q.cuda_eager_loading = stated ? *stated
-                                : (gpu_name.find("v100") != std::string::npos || gpu_name.find("t4") != std::string::npos ||
+                                : (gpu_name.find("v100") != std::string::npos ||
+                                   gpu_name.find("t4") != std::string::npos ||
                                    gpu_name.find("titan") != std::string::npos);
-  if (!stated && q.cuda_eager_loading) note("CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
+  if (!stated && q.cuda_eager_loading)
+    note(
+        "CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
   q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);
   const std::string loss = string_at(settings, {"loss"});
-  q.chunked_loss = loss.empty() ? k.engines.at(q.engine).chunked_loss : loss.find("Chunked") != std::string::npos;
-  q.master_weights = lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
-                     q.weight_format != "fp32";
+  q.chunked_loss = loss.empty() ? k.engines.at(q.engine).chunked_loss
+                                : loss.find("Chunked") != std::string::npos;
+  q.master_weights =
+      lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
+      q.weight_format != "fp32";
   if (auto total = number_at(settings, {"total_gpu_memory_gib"})) {
     q.gpu_memory_bytes = *total * 1024 * 1024 * 1024;
   } else {
@@ -353,10 +392,13 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
   if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
 
-  if (out.metric == "capacity_boundary") return skip("capacity boundaries are low-confidence and not predicted yet");
+  if (out.metric == "capacity_boundary")
+    return skip("capacity boundaries are low-confidence and not predicted yet");
   MemoryAnswer answer = estimate_memory(k, q);
   if (!answer.estimate) {
-    return skip(answer.faults.empty() ? "no estimate" : answer.faults.front().first + ": " + answer.faults.front().second);
+    return skip(answer.faults.empty()
+                    ? "no estimate"
+                    : answer.faults.front().first + ": " + answer.faults.front().second);
   }
   const MemoryEstimate& e = *answer.estimate;
   double bytes = 0;
@@ -364,7 +406,9 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (out.metric == "torch_max_allocated" || out.metric == "per_gpu_peak") bytes = e.tensor_bytes;
   if (out.metric == "weights_only") bytes = e.weights_bytes;
   if (out.metric == "kv_cache_capacity") {
-    if (!e.kv_pool_bytes) return skip("kv_cache_capacity needs a serving engine with a KV pool and the device's memory");
+    if (!e.kv_pool_bytes)
+      return skip(
+          "kv_cache_capacity needs a serving engine with a KV pool and the device's memory");
     bytes = *e.kv_pool_bytes;
   }
   out.predicted = bytes / *unit;

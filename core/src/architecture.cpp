@@ -17,7 +17,10 @@ bool one_of(const std::string& type, std::initializer_list<const char*> types) {
 
 // The first of `keys` that the config holds as a number (validated to `range`), else fallback.
 bool has_any(const Json& c, std::initializer_list<const char*> keys) {
-  return std::any_of(keys.begin(), keys.end(), [&](const char* k) { auto it = c.find(k); return it != c.end() && !it->is_null(); });
+  return std::any_of(keys.begin(), keys.end(), [&](const char* k) {
+    auto it = c.find(k);
+    return it != c.end() && !it->is_null();
+  });
 }
 
 double first_number(const Reader& r, const Json& c, const std::string& path,
@@ -56,16 +59,23 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   const bool whisper = t == "whisper";
   const bool t5 = one_of(t, {"t5", "mt5", "umt5"});
   const bool bert = one_of(t, {"bert", "roberta", "xlm-roberta", "distilbert"});
-  a.kind = whisper || t5 ? ArchKind::kEncoderDecoder : bert ? ArchKind::kEncoder : ArchKind::kDecoder;
+  a.kind = whisper || t5 ? ArchKind::kEncoderDecoder
+           : bert        ? ArchKind::kEncoder
+                         : ArchKind::kDecoder;
 
   a.hidden = first_number(r, c, path, {"hidden_size", "n_embd", "d_model", "dim"}, 0, kWidth);
-  if (a.hidden == 0 && !has_any(c, {"hidden_size", "n_embd", "d_model", "dim"})) r.fail("missing_field", Reader::child(path, "hidden_size"), "expected the model width (hidden_size, n_embd or d_model)");
+  if (a.hidden == 0 && !has_any(c, {"hidden_size", "n_embd", "d_model", "dim"}))
+    r.fail("missing_field", Reader::child(path, "hidden_size"),
+           "expected the model width (hidden_size, n_embd or d_model)");
   if (whisper) {
     a.layers = first_number(r, c, path, {"decoder_layers", "num_hidden_layers"}, 0, kCount);
     a.encoder_layers = first_number(r, c, path, {"encoder_layers", "num_hidden_layers"}, 0, kCount);
-    a.heads = first_number(r, c, path, {"decoder_attention_heads", "num_attention_heads"}, 0, kCount);
-    a.intermediate = first_number(r, c, path, {"decoder_ffn_dim", "intermediate_size"}, 4 * a.hidden, kWidth);
-    a.encoder_intermediate = first_number(r, c, path, {"encoder_ffn_dim", "intermediate_size"}, a.intermediate, kWidth);
+    a.heads =
+        first_number(r, c, path, {"decoder_attention_heads", "num_attention_heads"}, 0, kCount);
+    a.intermediate =
+        first_number(r, c, path, {"decoder_ffn_dim", "intermediate_size"}, 4 * a.hidden, kWidth);
+    a.encoder_intermediate =
+        first_number(r, c, path, {"encoder_ffn_dim", "intermediate_size"}, a.intermediate, kWidth);
     a.mel_bins = first_number(r, c, path, {"num_mel_bins"}, 80, kCount);
     a.source_positions = first_number(r, c, path, {"max_source_positions"}, 1500, kCount);
     a.target_positions = first_number(r, c, path, {"max_target_positions"}, 448, kCount);
@@ -75,51 +85,80 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
     a.heads = first_number(r, c, path, {"num_heads", "num_attention_heads"}, 0, kCount);
     a.intermediate = first_number(r, c, path, {"d_ff", "intermediate_size"}, 4 * a.hidden, kWidth);
     a.encoder_intermediate = a.intermediate;
-    a.relative_attention_buckets = first_number(r, c, path, {"relative_attention_num_buckets"}, 32, kOptional);
+    a.relative_attention_buckets =
+        first_number(r, c, path, {"relative_attention_num_buckets"}, 32, kOptional);
   } else {
-    a.layers = first_number(r, c, path, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 0, kCount);
+    a.layers = first_number(r, c, path, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"},
+                            0, kCount);
     a.heads = first_number(r, c, path, {"num_attention_heads", "n_head", "num_heads"}, 0, kCount);
-    a.intermediate = first_number(r, c, path, {"intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"}, 4 * a.hidden, kWidth);
+    a.intermediate =
+        first_number(r, c, path, {"intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"},
+                     4 * a.hidden, kWidth);
   }
-  if (a.layers == 0 && !has_any(c, {"num_hidden_layers", "n_layer", "num_layers", "n_layers", "decoder_layers", "encoder_layers"})) r.fail("missing_field", Reader::child(path, "num_hidden_layers"), "expected the number of layers");
-  if (a.heads == 0 && !has_any(c, {"num_attention_heads", "n_head", "num_heads", "decoder_attention_heads"})) r.fail("missing_field", Reader::child(path, "num_attention_heads"), "expected the number of attention heads");
+  if (a.layers == 0 && !has_any(c, {"num_hidden_layers", "n_layer", "num_layers", "n_layers",
+                                    "decoder_layers", "encoder_layers"}))
+    r.fail("missing_field", Reader::child(path, "num_hidden_layers"),
+           "expected the number of layers");
+  if (a.heads == 0 &&
+      !has_any(c, {"num_attention_heads", "n_head", "num_heads", "decoder_attention_heads"}))
+    r.fail("missing_field", Reader::child(path, "num_attention_heads"),
+           "expected the number of attention heads");
   a.vocab = first_number(r, c, path, {"vocab_size", "padded_vocab_size"}, 0, kVocab);
-  if (a.vocab == 0 && !has_any(c, {"vocab_size", "padded_vocab_size"})) r.fail("missing_field", Reader::child(path, "vocab_size"), "expected the vocabulary size");
+  if (a.vocab == 0 && !has_any(c, {"vocab_size", "padded_vocab_size"}))
+    r.fail("missing_field", Reader::child(path, "vocab_size"), "expected the vocabulary size");
   if (errors.size() > before) return std::nullopt;
 
   const bool multi_query = flag(r, c, path, "multi_query", false);
-  a.kv_heads = multi_query ? 1 : first_number(r, c, path, {"num_key_value_heads", "num_kv_heads", "n_head_kv"}, a.heads, kCount);
-  if (t == "falcon" && !flag(r, c, path, "new_decoder_architecture", false) && !c.contains("num_kv_heads")) {
-    a.kv_heads = flag(r, c, path, "multi_query", true) ? 1 : a.heads;  // Falcon-7B: multi-query by default
+  a.kv_heads = multi_query
+                   ? 1
+                   : first_number(r, c, path, {"num_key_value_heads", "num_kv_heads", "n_head_kv"},
+                                  a.heads, kCount);
+  if (t == "falcon" && !flag(r, c, path, "new_decoder_architecture", false) &&
+      !c.contains("num_kv_heads")) {
+    a.kv_heads =
+        flag(r, c, path, "multi_query", true) ? 1 : a.heads;  // Falcon-7B: multi-query by default
   }
   a.head_dim = first_number(r, c, path, {"head_dim", "d_kv"}, a.hidden / a.heads, kWidth);
-  a.max_positions = first_number(r, c, path, {"max_position_embeddings", "n_positions", "seq_length", "n_ctx"}, 0, kOptional);
+  a.max_positions = first_number(
+      r, c, path, {"max_position_embeddings", "n_positions", "seq_length", "n_ctx"}, 0, kOptional);
 
   // Per-family structure (the transformers modeling_*.py of each model_type).
   const bool gpt2_like = one_of(t, {"gpt2", "gpt_bigcode"});
-  const bool layer_norm_family = gpt2_like || whisper || bert || one_of(t, {"gptj", "bloom", "falcon", "gpt_neox", "opt", "phi", "mpt"});
+  const bool layer_norm_family =
+      gpt2_like || whisper || bert ||
+      one_of(t, {"gptj", "bloom", "falcon", "gpt_neox", "opt", "phi", "mpt"});
   a.layer_norm_bias = layer_norm_family;
   a.gated_mlp = !layer_norm_family && !t5;
   if (t5) {
-    const std::string proj = c.contains("feed_forward_proj") && c["feed_forward_proj"].is_string() ? c["feed_forward_proj"].get<std::string>() : "relu";
+    const std::string proj = c.contains("feed_forward_proj") && c["feed_forward_proj"].is_string()
+                                 ? c["feed_forward_proj"].get<std::string>()
+                                 : "relu";
     a.gated_mlp = proj.rfind("gated", 0) == 0;
   }
-  a.qkv_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "qwen2", "qwen2_moe", "gpt_neox", "opt", "phi"}) ||
+  a.qkv_bias = gpt2_like || whisper || bert ||
+               one_of(t, {"bloom", "qwen2", "qwen2_moe", "gpt_neox", "opt", "phi"}) ||
                flag(r, c, path, "attention_bias", false) || flag(r, c, path, "qkv_bias", false);
-  a.out_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "gpt_neox", "opt", "phi"}) || flag(r, c, path, "attention_bias", false);
-  a.mlp_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "gptj", "gpt_neox", "opt", "phi"}) || flag(r, c, path, "mlp_bias", false);
+  a.out_bias = gpt2_like || whisper || bert || one_of(t, {"bloom", "gpt_neox", "opt", "phi"}) ||
+               flag(r, c, path, "attention_bias", false);
+  a.mlp_bias = gpt2_like || whisper || bert ||
+               one_of(t, {"bloom", "gptj", "gpt_neox", "opt", "phi"}) ||
+               flag(r, c, path, "mlp_bias", false);
   if (t == "falcon") a.qkv_bias = a.out_bias = a.mlp_bias = flag(r, c, path, "bias", false);
   a.lm_head_bias = t == "gptj";
   if (t == "gptj") a.norms_per_layer = 1;
-  if (t == "falcon") a.norms_per_layer = flag(r, c, path, "new_decoder_architecture", false) ? 2 : 1;
+  if (t == "falcon")
+    a.norms_per_layer = flag(r, c, path, "new_decoder_architecture", false) ? 2 : 1;
   if (one_of(t, {"gemma2", "gemma3", "gemma3_text"})) a.norms_per_layer = 4;
-  const bool untied_by_default = one_of(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi3",
-                                            "deepseek_v2", "deepseek_v3", "gptj", "t5", "mt5", "gpt_neox", "olmo", "granite"});
+  const bool untied_by_default =
+      one_of(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi3",
+                 "deepseek_v2", "deepseek_v3", "gptj", "t5", "mt5", "gpt_neox", "olmo", "granite"});
   a.tied_embeddings = flag(r, c, path, "tie_word_embeddings", !untied_by_default);
   if (gpt2_like) a.position_embeddings = a.max_positions;
-  if (t == "opt") a.position_embeddings = a.max_positions + 2;  // OPT's learned positions are offset by 2
+  if (t == "opt")
+    a.position_embeddings = a.max_positions + 2;  // OPT's learned positions are offset by 2
   if (t == "mpt") {  // MPT: learned positions unless ALiBi; biases unless no_bias
-    if (flag(r, c, path, "learned_pos_emb", true) && !flag(r, c, path, "alibi", false)) a.position_embeddings = a.max_positions;
+    if (flag(r, c, path, "learned_pos_emb", true) && !flag(r, c, path, "alibi", false))
+      a.position_embeddings = a.max_positions;
     a.qkv_bias = a.out_bias = a.mlp_bias = !flag(r, c, path, "no_bias", true);
     a.layer_norm_bias = !flag(r, c, path, "no_bias", true);
   }
@@ -137,7 +176,8 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
     a.hidden_dropout = first_number(r, c, path, {"resid_pdrop"}, 0.1, {0, 1});
     a.attention_dropout = first_number(r, c, path, {"attn_pdrop"}, 0.1, {0, 1});
   } else if (t5) {
-    a.hidden_dropout = a.attention_dropout = first_number(r, c, path, {"dropout_rate"}, 0.1, {0, 1});
+    a.hidden_dropout = a.attention_dropout =
+        first_number(r, c, path, {"dropout_rate"}, 0.1, {0, 1});
   } else if (whisper) {
     a.hidden_dropout = first_number(r, c, path, {"dropout"}, 0, {0, 1});
     a.attention_dropout = first_number(r, c, path, {"attention_dropout"}, 0, {0, 1});
@@ -145,13 +185,17 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
     a.attention_dropout = first_number(r, c, path, {"attention_dropout", "attn_pdrop"}, 0, {0, 1});
   }
 
-  // Mixture of experts (Mixtral: num_local_experts; DeepSeek/Qwen-MoE: n_routed_experts, num_experts).
-  a.experts = first_number(r, c, path, {"num_local_experts", "n_routed_experts", "num_experts"}, 0, kOptional);
+  // Mixture of experts (Mixtral: num_local_experts; DeepSeek/Qwen-MoE: n_routed_experts,
+  // num_experts).
+  a.experts = first_number(r, c, path, {"num_local_experts", "n_routed_experts", "num_experts"}, 0,
+                           kOptional);
   if (a.experts > 0) {
     a.experts_per_token = first_number(r, c, path, {"num_experts_per_tok", "moe_topk"}, 2, kCount);
     a.shared_experts = first_number(r, c, path, {"n_shared_experts"}, 0, kOptional);
-    a.moe_intermediate = first_number(r, c, path, {"moe_intermediate_size"}, a.intermediate, kWidth);
-    a.dense_layers = std::min(a.layers, first_number(r, c, path, {"first_k_dense_replace"}, 0, kOptional));
+    a.moe_intermediate =
+        first_number(r, c, path, {"moe_intermediate_size"}, a.intermediate, kWidth);
+    a.dense_layers =
+        std::min(a.layers, first_number(r, c, path, {"first_k_dense_replace"}, 0, kOptional));
   }
   // Multi-head latent attention.
   a.kv_lora_rank = first_number(r, c, path, {"kv_lora_rank"}, 0, kOptional);
@@ -165,10 +209,13 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   // when use_sliding_window is set.
   a.sliding_window = first_number(r, c, path, {"sliding_window"}, 0, kOptional);
   if (a.sliding_window > 0) {
-    if (one_of(t, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"}) && !flag(r, c, path, "use_sliding_window", false)) {
+    if (one_of(t, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"}) &&
+        !flag(r, c, path, "use_sliding_window", false)) {
       a.sliding_window = 0;
     } else {
-      a.sliding_layer_share = one_of(t, {"gemma2"}) ? 0.5 : one_of(t, {"gemma3", "gemma3_text"}) ? 5.0 / 6.0 : 1.0;
+      a.sliding_layer_share = one_of(t, {"gemma2"})                  ? 0.5
+                              : one_of(t, {"gemma3", "gemma3_text"}) ? 5.0 / 6.0
+                                                                     : 1.0;
     }
   }
   if (errors.size() > before) return std::nullopt;
@@ -178,12 +225,14 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
 namespace {
 
 // Attention projections of one layer: {weights, biases}.
-std::pair<double, double> attention_params(const Architecture& a, double heads, double kv_heads, double head_dim) {
+std::pair<double, double> attention_params(const Architecture& a, double heads, double kv_heads,
+                                           double head_dim) {
   const double h = a.hidden;
   if (a.mla()) {
     const double qk = a.qk_nope_head_dim + a.qk_rope_head_dim;
     double w = a.q_lora_rank > 0 ? h * a.q_lora_rank + a.q_lora_rank * heads * qk : h * heads * qk;
-    w += h * (a.kv_lora_rank + a.qk_rope_head_dim) + a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim);
+    w += h * (a.kv_lora_rank + a.qk_rope_head_dim) +
+         a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim);
     w += heads * a.v_head_dim * h;
     const double norms = a.q_lora_rank + a.kv_lora_rank;  // q_a_layernorm, kv_a_layernorm
     return {w, norms};
@@ -191,7 +240,8 @@ std::pair<double, double> attention_params(const Architecture& a, double heads, 
   const double q = heads * head_dim, kv = kv_heads * head_dim;
   const double w = h * q + 2 * h * kv + q * h;
   double b = 0;
-  if (a.qkv_bias) b += q + 2 * kv - (a.model_type == "whisper" ? kv : 0);  // Whisper's k_proj has no bias
+  if (a.qkv_bias)
+    b += q + 2 * kv - (a.model_type == "whisper" ? kv : 0);  // Whisper's k_proj has no bias
   if (a.out_bias) b += h;
   if (a.model_type == "qwen3" || a.model_type == "qwen3_moe") b += 2 * head_dim;  // q_norm, k_norm
   return {w, b};
@@ -203,7 +253,9 @@ std::pair<double, double> mlp_params(const Architecture& a, double width) {
   return {w, b};
 }
 
-double norm_params(const Architecture& a, double count) { return count * a.hidden * (a.layer_norm_bias ? 2 : 1); }
+double norm_params(const Architecture& a, double count) {
+  return count * a.hidden * (a.layer_norm_bias ? 2 : 1);
+}
 
 }  // namespace
 
@@ -242,11 +294,14 @@ ParameterCount count_parameters(const Architecture& a) {
     p.expert_linear = moe_layers * a.experts * expert_w;
     p.linear = a.layers * attn_w + (a.layers - moe_layers) * dense_w + p.expert_linear +
                moe_layers * a.shared_experts * expert_w;
-    p.other += a.layers * (attn_b + norm_params(a, a.norms_per_layer)) + (a.layers - moe_layers) * dense_b +
+    p.other += a.layers * (attn_b + norm_params(a, a.norms_per_layer)) +
+               (a.layers - moe_layers) * dense_b +
                moe_layers * ((a.experts + a.shared_experts) * expert_b + a.experts * h);  // routers
-    if (a.moe() && (a.model_type == "deepseek_v3")) p.other += moe_layers * a.experts;  // e_score_correction_bias
-    p.other += norm_params(a, 1);  // final norm
-    if (a.kind == ArchKind::kEncoder) {  // the embedding LayerNorm stands where the final norm is counted
+    if (a.moe() && (a.model_type == "deepseek_v3"))
+      p.other += moe_layers * a.experts;  // e_score_correction_bias
+    p.other += norm_params(a, 1);         // final norm
+    if (a.kind ==
+        ArchKind::kEncoder) {  // the embedding LayerNorm stands where the final norm is counted
       if (a.pooler) p.other += h * h + h;
       p.other += a.num_labels * h + a.num_labels;
     }

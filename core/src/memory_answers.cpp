@@ -31,11 +31,14 @@ std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const J
   const bool has_name = m->contains("name"), has_config = m->contains("hf_config");
   if (has_name == has_config) {
     r.fail(has_name ? "wrong_type" : "missing_field", "/model",
-           "expected exactly one of \"name\" (a model of model_config.json) or \"hf_config\" (a Hugging Face config.json object)");
+           "expected exactly one of \"name\" (a model of model_config.json) or \"hf_config\" (a "
+           "Hugging Face config.json object)");
     return std::nullopt;
   }
   for (const auto& [key, _] : m->items()) {
-    if (key != "name" && key != "hf_config") r.fail("unknown_field", Reader::child("/model", key), "\"model\" takes \"name\" or \"hf_config\"; got \"" + key + "\"");
+    if (key != "name" && key != "hf_config")
+      r.fail("unknown_field", Reader::child("/model", key),
+             "\"model\" takes \"name\" or \"hf_config\"; got \"" + key + "\"");
   }
   if (!r.ok()) return std::nullopt;
   ModelChoice choice;
@@ -46,7 +49,9 @@ std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const J
     if (!named) {
       std::vector<std::string> keys;
       for (const auto& x : catalog.models) keys.push_back(x.key);
-      r.fail("unknown_name", "/model/name", "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
+      r.fail(
+          "unknown_name", "/model/name",
+          "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
       return std::nullopt;
     }
     choice.arch = named->arch;
@@ -63,25 +68,31 @@ std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const J
   return choice;
 }
 
-std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req, ModelChoice& model,
-                                            const GpuSpec*& gpu) {
+std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req,
+                                            ModelChoice& model, const GpuSpec*& gpu) {
   MemoryQuestion q;
   q.arch = model.arch;
   if (auto mode = r.string(req, "mode", "", false)) {
     auto m = parse_train_mode(*mode);
     if (!m) {
-      r.fail("unknown_name", "/mode", "expected one of load_only, inference, full_finetune, lora, qlora, pretraining, got \"" + *mode + "\"");
+      r.fail(
+          "unknown_name", "/mode",
+          "expected one of load_only, inference, full_finetune, lora, qlora, pretraining, got \"" +
+              *mode + "\"");
     } else {
       q.mode = *m;
     }
   }
   q.weight_format = lower(r.string(req, "weight_format", "", false).value_or("bf16"));
-  const std::string default_compute = q.weight_format == "fp32" ? "fp32" : q.weight_format == "fp16" ? "fp16" : "bf16";
+  const std::string default_compute = q.weight_format == "fp32"   ? "fp32"
+                                      : q.weight_format == "fp16" ? "fp16"
+                                                                  : "bf16";
   q.compute = lower(r.string(req, "compute_precision", "", false).value_or(default_compute));
   q.optimizer = lower(r.string(req, "optimizer", "", false).value_or("adamw"));
   q.batch = r.number(req, "batch", "", false, {1, 1e6}).value_or(1);
-  q.sequence = r.number(req, "context", "", false, {1, kMaxTokens}).value_or(
-      std::min(model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
+  q.sequence = r.number(req, "context", "", false, {1, kMaxTokens})
+                   .value_or(std::min(
+                       model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
   q.new_tokens = r.number(req, "new_tokens", "", false, {0, kMaxTokens}).value_or(0);
   q.beams = r.number(req, "beams", "", false, {1, 64}).value_or(1);
   q.gradient_checkpointing = r.boolean(req, "gradient_checkpointing", "", false).value_or(false);
@@ -92,7 +103,9 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
   if (const Json* lora = r.object(req, "lora", "", false)) {
     for (const auto& [key, _] : lora->items()) {
-      if (key != "rank" && key != "target_modules") r.fail("unknown_field", Reader::child("/lora", key), "\"lora\" takes \"rank\" and \"target_modules\"; got \"" + key + "\"");
+      if (key != "rank" && key != "target_modules")
+        r.fail("unknown_field", Reader::child("/lora", key),
+               "\"lora\" takes \"rank\" and \"target_modules\"; got \"" + key + "\"");
     }
     q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
     q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
@@ -100,22 +113,28 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.gpus = r.number(req, "gpus", "", false, {1, kMaxGpus}).value_or(1);
   q.tensor_parallel = r.number(req, "tensor_parallel", "", false, {1, kMaxGpus}).value_or(1);
   q.pipeline_parallel = r.number(req, "pipeline_parallel", "", false, {1, kMaxGpus}).value_or(1);
-  if (q.tensor_parallel * q.pipeline_parallel > q.gpus) q.gpus = q.tensor_parallel * q.pipeline_parallel;
+  if (q.tensor_parallel * q.pipeline_parallel > q.gpus)
+    q.gpus = q.tensor_parallel * q.pipeline_parallel;
   q.sharding = lower(r.string(req, "sharding", "", false).value_or("none"));
   q.cpu_offload = r.boolean(req, "cpu_offload", "", false).value_or(false);
   q.engine = lower(r.string(req, "engine", "", false).value_or("transformers"));
   q.cuda_eager_loading = r.boolean(req, "cuda_eager_loading", "", false).value_or(false);
-  if (auto u = r.number(req, "gpu_memory_utilization", "", false, {0.05, 1})) q.gpu_memory_utilization = *u;
+  if (auto u = r.number(req, "gpu_memory_utilization", "", false, {0.05, 1}))
+    q.gpu_memory_utilization = *u;
   if (auto len = r.number(req, "max_model_len", "", false, {1, kMaxTokens})) q.max_model_len = *len;
   if (auto name = r.string(req, "gpu", "", false)) {
     gpu = catalog.gpu(*name);
     if (!gpu) {
       std::vector<std::string> keys;
       for (const auto& [key, _] : catalog.gpus) keys.push_back(key);
-      r.fail("unknown_name", "/gpu", "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
+      r.fail(
+          "unknown_name", "/gpu",
+          "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
     }
   }
-  if (gpu) q.gpu_memory_bytes = gpu->usable_memory_mib ? *gpu->usable_memory_mib * 1024 * 1024 : gpu->memory_gb * kGiB;
+  if (gpu)
+    q.gpu_memory_bytes =
+        gpu->usable_memory_mib ? *gpu->usable_memory_mib * 1024 * 1024 : gpu->memory_gb * kGiB;
   if (!r.ok()) return std::nullopt;
   return q;
 }
@@ -126,7 +145,8 @@ bool fits(const MemoryConstants& k, const MemoryQuestion& q, double capacity) {
 }
 
 // The largest value of `field` (1 .. limit) for which the question still fits, by bisection.
-double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capacity, double MemoryQuestion::*field, double limit) {
+double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capacity,
+                       double MemoryQuestion::*field, double limit) {
   q.*field = 1;
   if (!fits(k, q, capacity)) return 0;
   double lo = 1, hi = 2;
@@ -148,7 +168,11 @@ double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capaci
 Json breakdown(const MemoryEstimate& e) {
   Json lines = Json::array();
   for (const auto& l : e.lines) {
-    lines.push_back({{"key", l.key}, {"label", l.label}, {"gib", gib(l.bytes)}, {"bytes", round_to(l.bytes, 0)}, {"basis", l.basis}});
+    lines.push_back({{"key", l.key},
+                     {"label", l.label},
+                     {"gib", gib(l.bytes)},
+                     {"bytes", round_to(l.bytes, 0)},
+                     {"basis", l.basis}});
   }
   return lines;
 }
@@ -180,27 +204,40 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   if (q->arch.moe()) m["active_parameters_billion"] = round_to(e.params.active / 1e9, 3);
   m["kv_cache_kib_per_token"] = round_to(e.kv_bytes_per_token / 1024, 3);
   result["model"] = m;
-  result["settings"] = {{"mode", to_string(q->mode)}, {"weight_format", q->weight_format}, {"compute_precision", q->compute},
-                        {"batch", q->batch}, {"context", q->sequence}, {"new_tokens", q->new_tokens}, {"engine", q->engine},
-                        {"gpus", q->gpus}, {"tensor_parallel", q->tensor_parallel}, {"pipeline_parallel", q->pipeline_parallel},
+  result["settings"] = {{"mode", to_string(q->mode)},
+                        {"weight_format", q->weight_format},
+                        {"compute_precision", q->compute},
+                        {"batch", q->batch},
+                        {"context", q->sequence},
+                        {"new_tokens", q->new_tokens},
+                        {"engine", q->engine},
+                        {"gpus", q->gpus},
+                        {"tensor_parallel", q->tensor_parallel},
+                        {"pipeline_parallel", q->pipeline_parallel},
                         {"sharding", q->sharding}};
   result["per_gpu"] = breakdown(e);
   result["total_gib"] = gib(e.total_bytes);
   result["total_bytes"] = round_to(e.total_bytes, 0);
   result["tensors_gib"] = gib(e.tensor_bytes);
   result["weights_gib"] = gib(e.weights_bytes);
-  if (e.trainable_parameters > 0) result["trainable_parameters"] = round_to(e.trainable_parameters, 0);
+  if (e.trainable_parameters > 0)
+    result["trainable_parameters"] = round_to(e.trainable_parameters, 0);
   if (e.kv_pool_tokens) {
-    result["kv_cache_capacity"] = {{"tokens", *e.kv_pool_tokens}, {"gib", gib(*e.kv_pool_bytes)},
-                                   {"concurrent_sequences", e.max_concurrent_sequences.value_or(0)}};
+    result["kv_cache_capacity"] = {
+        {"tokens", *e.kv_pool_tokens},
+        {"gib", gib(*e.kv_pool_bytes)},
+        {"concurrent_sequences", e.max_concurrent_sequences.value_or(0)}};
   }
   Json notes = e.notes;
   if (q->arch.max_positions > 0 && q->sequence + q->new_tokens > q->arch.max_positions) {
-    notes.push_back("the context (" + report::short_number(q->sequence + q->new_tokens) + " tokens) is longer than the model's window of " +
+    notes.push_back("the context (" + report::short_number(q->sequence + q->new_tokens) +
+                    " tokens) is longer than the model's window of " +
                     report::short_number(q->arch.max_positions) + " tokens");
   }
   result["notes"] = notes;
-  result["basis"] = "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
+  result["basis"] =
+      "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated "
+      "shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
   if (gpu && q->gpu_memory_bytes) {
     const double capacity = *q->gpu_memory_bytes;
     Json g;
@@ -211,16 +248,20 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     g["fits"] = e.total_bytes <= capacity;
     g["headroom_gib"] = gib(capacity - e.total_bytes);
     if (q->engine != "vllm") {
-      g["largest_batch"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
+      g["largest_batch"] =
+          largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
       // Never beyond the model's own context window.
-      const double window = q->arch.max_positions > 0   ? q->arch.max_positions
+      const double window = q->arch.max_positions > 0      ? q->arch.max_positions
                             : q->arch.target_positions > 0 ? q->arch.target_positions
                                                            : kMaxTokens;
-      g["largest_context"] = largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
-      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && e.total_bytes <= capacity) {
+      g["largest_context"] =
+          largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
+      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 &&
+          e.total_bytes <= capacity) {
         const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
         g["kv_cache_tokens_that_fit"] = std::floor(spare / e.kv_bytes_per_token);
-        g["concurrent_sequences_at_context"] = std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
+        g["concurrent_sequences_at_context"] =
+            std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
       }
     }
     result["gpu"] = g;
@@ -232,10 +273,13 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     // Neuron devices run their own SDK, not the CUDA engines this estimate describes.
     if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
     MemoryQuestion other = *q;
-    other.gpu_memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+    other.gpu_memory_bytes =
+        spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
     auto a = estimate_memory(catalog.memory, other);
     if (!a.estimate) continue;
-    which.push_back({{"gpu", key}, {"capacity_gib", gib(*other.gpu_memory_bytes)}, {"used_gib", gib(a.estimate->total_bytes)},
+    which.push_back({{"gpu", key},
+                     {"capacity_gib", gib(*other.gpu_memory_bytes)},
+                     {"used_gib", gib(a.estimate->total_bytes)},
                      {"fits", a.estimate->total_bytes <= *other.gpu_memory_bytes}});
   }
   result["gpus"] = which;
@@ -247,7 +291,9 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
   const Json* cases = r.member(req, "cases", "", true);
   if (!cases) return nullptr;
   if (!cases->is_array()) {
-    r.fail("wrong_type", "/cases", "expected an array of measurement cases (shared/data/CASES.md), got " + Reader::describe(*cases));
+    r.fail("wrong_type", "/cases",
+           "expected an array of measurement cases (shared/data/CASES.md), got " +
+               Reader::describe(*cases));
     return nullptr;
   }
   // One array of cases, or one array per case file.
@@ -255,7 +301,8 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
   for (std::size_t i = 0; i < cases->size(); ++i) {
     const Json& item = (*cases)[i];
     if (item.is_array()) {
-      for (std::size_t j = 0; j < item.size(); ++j) flat.emplace_back(&item[j], "/cases/" + std::to_string(i) + "/" + std::to_string(j));
+      for (std::size_t j = 0; j < item.size(); ++j)
+        flat.emplace_back(&item[j], "/cases/" + std::to_string(i) + "/" + std::to_string(j));
     } else {
       flat.emplace_back(&item, "/cases/" + std::to_string(i));
     }
@@ -269,8 +316,8 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
       return nullptr;
     }
     CaseOutcome o = evaluate_case(catalog, c);
-    Json row = {{"id", o.id}, {"quantity", o.quantity}, {"confidence", o.confidence}, {"metric", o.metric}, {"unit", o.unit},
-                {"measured", o.measured}};
+    Json row = {{"id", o.id},         {"quantity", o.quantity}, {"confidence", o.confidence},
+                {"metric", o.metric}, {"unit", o.unit},         {"measured", o.measured}};
     if (o.skipped) {
       row["skipped"] = o.reason;
     } else {
@@ -285,12 +332,17 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
   Json summary;
   for (const char* quantity : {"memory", "throughput"}) {
     const AccuracySummary s2 = summarize(outcomes, quantity);
-    summary[quantity] = {{"n", s2.n}, {"median_abs_err_pct", round_to(s2.median_abs_err_pct, 2)},
-                         {"p90_abs_err_pct", round_to(s2.p90_abs_err_pct, 2)}, {"max_abs_err_pct", round_to(s2.max_abs_err_pct, 2)},
+    summary[quantity] = {{"n", s2.n},
+                         {"median_abs_err_pct", round_to(s2.median_abs_err_pct, 2)},
+                         {"p90_abs_err_pct", round_to(s2.p90_abs_err_pct, 2)},
+                         {"max_abs_err_pct", round_to(s2.max_abs_err_pct, 2)},
                          {"skipped", s2.skipped}};
   }
-  return {{"cases", rows}, {"summary", summary},
-          {"basis", "error = (predicted - measured) / measured; the summary counts high- and medium-confidence cases"}};
+  return {{"cases", rows},
+          {"summary", summary},
+          {"basis",
+           "error = (predicted - measured) / measured; the summary counts high- and "
+           "medium-confidence cases"}};
 }
 
 }  // namespace gpufleet::detail
@@ -305,10 +357,14 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
   const Json* models = r.member(req, "models", "", true);
   if (!models) return nullptr;
   if (!models->is_array() || models->empty() || models->size() > 64) {
-    r.fail("wrong_type", "/models", "expected an array of 1 to 64 requests like {\"model\": {\"name\": ...}, \"weight_format\": ...}, got " + Reader::describe(*models));
+    r.fail("wrong_type", "/models",
+           "expected an array of 1 to 64 requests like {\"model\": {\"name\": ...}, "
+           "\"weight_format\": ...}, got " +
+               Reader::describe(*models));
     return nullptr;
   }
-  const double hours = r.number(req, "hours_per_month", "", false, {1, kMaxHoursPerMonth}).value_or(720);
+  const double hours =
+      r.number(req, "hours_per_month", "", false, {1, kMaxHoursPerMonth}).value_or(720);
   const std::vector<std::string> providers = s.providers(req, "");
   Json rows = Json::array();
   for (std::size_t i = 0; i < models->size(); ++i) {
@@ -338,19 +394,25 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     const GpuSpec* smallest = nullptr;
     double smallest_bytes = 0;
     for (const auto& [key, spec] : catalog.gpus) {
-      const double cap = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+      const double cap =
+          spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
       if (cap >= e.total_bytes && (!smallest || cap < smallest_bytes)) {
         smallest = &spec;
         smallest_bytes = cap;
       }
     }
     row["smallest_gpu"] = smallest ? Json(smallest->name) : Json(nullptr);
-    // The cheapest priced GPU instance that holds it, splitting over its GPUs when one is too small.
+    // The cheapest priced GPU instance that holds it, splitting over its GPUs when one is too
+    // small.
     const InstanceType* best = nullptr;
     double best_price = 0, best_gpus = 0;
     for (const auto& it : catalog.instances) {
-      if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() || it.gpus < 1) continue;
-      if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+      if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() ||
+          it.gpus < 1)
+        continue;
+      if (!providers.empty() &&
+          std::find(providers.begin(), providers.end(), it.provider) == providers.end())
+        continue;
       double need = 1;
       while (need <= it.gpus) {
         MemoryQuestion split = *q;
@@ -369,19 +431,28 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
       }
     }
     if (best) {
-      row["cheapest_instance"] = {{"instance", best->name}, {"provider", best->provider}, {"gpu_type", best->gpu_type},
-                                  {"gpus_used", best_gpus}, {"gpus_per_instance", best->gpus},
-                                  {"usd_per_hour", best_price}, {"usd_per_month", round_to(best_price * hours, 2)},
-                                  {"basis", "$" + report::short_number(best_price) + "/h x " + report::short_number(hours) + " h"}};
+      row["cheapest_instance"] = {{"instance", best->name},
+                                  {"provider", best->provider},
+                                  {"gpu_type", best->gpu_type},
+                                  {"gpus_used", best_gpus},
+                                  {"gpus_per_instance", best->gpus},
+                                  {"usd_per_hour", best_price},
+                                  {"usd_per_month", round_to(best_price * hours, 2)},
+                                  {"basis", "$" + report::short_number(best_price) + "/h x " +
+                                                report::short_number(hours) + " h"}};
     } else {
       row["cheapest_instance"] = nullptr;
     }
     row["per_gpu"] = breakdown(e);
     rows.push_back(row);
   }
-  return {{"models", rows}, {"hours_per_month", hours},
-          {"basis", "memory from the architecture-aware model at each request's settings (batch, context, engine); the cheapest "
-                    "on-demand GPU instance whose GPUs hold it, split by tensor parallelism over up to all of its GPUs"}};
+  return {{"models", rows},
+          {"hours_per_month", hours},
+          {"basis",
+           "memory from the architecture-aware model at each request's settings (batch, context, "
+           "engine); the cheapest "
+           "on-demand GPU instance whose GPUs hold it, split by tensor parallelism over up to all "
+           "of its GPUs"}};
 }
 
 }  // namespace gpufleet::detail
@@ -396,8 +467,9 @@ struct TokenSettings {
 };
 
 // The throughput question for one device and tensor-parallel degree.
-ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuestion& mq, const GpuSpec& gpu, double tp,
-                                       const TokenSettings& t, double weight_bytes, double kv_bytes_per_token) {
+ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuestion& mq,
+                                       const GpuSpec& gpu, double tp, const TokenSettings& t,
+                                       double weight_bytes, double kv_bytes_per_token) {
   ThroughputQuestion q;
   q.arch = mq.arch;
   q.params = count_parameters(q.arch);
@@ -407,7 +479,9 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuest
   q.tensor_parallel = tp;
   q.gpus = tp;
   std::string precision = mq.weight_format;
-  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos || precision == "nf4" || precision == "fp4") precision = "fp16";
+  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos ||
+      precision == "nf4" || precision == "fp4")
+    precision = "fp16";
   q.compute = precision;
   q.input_tokens = t.input;
   q.output_tokens = t.output;
@@ -417,7 +491,8 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuest
 
 // Every priced GPU instance that holds the model (the fewest GPUs per copy by tensor parallelism),
 // ranked by $ per 1M output tokens, with latency targets honoured.
-Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const ModelChoice& model, MemoryQuestion mq, const TokenSettings& t,
+Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const ModelChoice& model,
+                    MemoryQuestion mq, const TokenSettings& t,
                     const std::vector<std::string>& providers) {
   mq.mode = TrainMode::kLoadOnly;
   MemoryAnswer ma = estimate_memory(catalog.memory, mq);
@@ -427,8 +502,12 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   const double limit = r.number(req, "limit", "", false, {1, 1000}).value_or(20);
   Json rows = Json::array(), excluded = Json::array();
   for (const auto& it : catalog.instances) {
-    if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() || it.gpus < 1) continue;
-    if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+    if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() ||
+        it.gpus < 1)
+      continue;
+    if (!providers.empty() &&
+        std::find(providers.begin(), providers.end(), it.provider) == providers.end())
+      continue;
     const GpuSpec* gpu = catalog.gpu(it.gpu_model);
     if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) continue;
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
@@ -445,10 +524,12 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
       TokenSettings at = t;
       auto run = [&](double batch) {
         at.concurrency = batch;
-        return estimate_inference(catalog.throughput, throughput_question(catalog, mq, *gpu, tp, at, weights, kv));
+        return estimate_inference(catalog.throughput,
+                                  throughput_question(catalog, mq, *gpu, tp, at, weights, kv));
       };
       auto meets = [&](const InferenceEstimate& e) {
-        return (!t.max_ttft_ms || e.ttft_ms <= *t.max_ttft_ms) && (!t.max_tpot_ms || e.tpot_ms <= *t.max_tpot_ms);
+        return (!t.max_ttft_ms || e.ttft_ms <= *t.max_ttft_ms) &&
+               (!t.max_tpot_ms || e.tpot_ms <= *t.max_tpot_ms);
       };
       InferenceEstimate e = run(t.concurrency);
       if (!meets(e) && t.concurrency <= 0) {
@@ -461,8 +542,9 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
         if (lo >= 1) e = run(lo);
       }
       if (!meets(e)) {
-        why = "misses the latency target at every concurrency (time to first token " + report::short_number(round_to(e.ttft_ms, 1)) +
-              " ms, time per output token " + report::short_number(round_to(e.tpot_ms, 2)) + " ms)";
+        why = "misses the latency target at every concurrency (time to first token " +
+              report::short_number(round_to(e.ttft_ms, 1)) + " ms, time per output token " +
+              report::short_number(round_to(e.tpot_ms, 2)) + " ms)";
         continue;
       }
       const double copies = std::max(1.0, std::floor(it.gpus / tp));
@@ -480,27 +562,46 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
       continue;
     }
     const InferenceEstimate& e = *best;
-    rows.push_back({{"instance", it.name}, {"provider", it.provider}, {"region", it.region}, {"gpu", gpu->name}, {"gpus", it.gpus},
-                    {"tensor_parallel", best_tp}, {"model_copies", std::max(1.0, std::floor(it.gpus / best_tp))}, {"concurrency_per_copy", e.batch},
-                    {"time_to_first_token_ms", round_to(e.ttft_ms, 2)}, {"time_per_output_token_ms", round_to(e.tpot_ms, 3)},
-                    {"output_tokens_per_s", round_to(best_tps, 1)}, {"usd_per_hour", price},
+    rows.push_back({{"instance", it.name},
+                    {"provider", it.provider},
+                    {"region", it.region},
+                    {"gpu", gpu->name},
+                    {"gpus", it.gpus},
+                    {"tensor_parallel", best_tp},
+                    {"model_copies", std::max(1.0, std::floor(it.gpus / best_tp))},
+                    {"concurrency_per_copy", e.batch},
+                    {"time_to_first_token_ms", round_to(e.ttft_ms, 2)},
+                    {"time_per_output_token_ms", round_to(e.tpot_ms, 3)},
+                    {"output_tokens_per_s", round_to(best_tps, 1)},
+                    {"usd_per_hour", price},
                     {"usd_per_million_output_tokens", round_to(best_usd, 4)},
-                    {"output_tokens_per_usd", round_to(best_tps * 3600 / price, 0)}, {"bound", e.limit}, {"price_source", it.source}});
+                    {"output_tokens_per_usd", round_to(best_tps * 3600 / price, 0)},
+                    {"bound", e.limit},
+                    {"price_source", it.source}});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) {
-    return a["usd_per_million_output_tokens"].get<double>() < b["usd_per_million_output_tokens"].get<double>();
+    return a["usd_per_million_output_tokens"].get<double>() <
+           b["usd_per_million_output_tokens"].get<double>();
   });
   const double total = static_cast<double>(rows.size());
-  if (rows.size() > limit) rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(limit), rows.end());
+  if (rows.size() > limit)
+    rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(limit), rows.end());
   Json result;
-  result["model"] = {{"name", model.label}, {"weights_gb", report::gb(weights)}, {"kv_cache_kib_per_token", round_to(kv / 1024, 3)}};
-  result["settings"] = {{"input_tokens", t.input}, {"output_tokens", t.output}, {"concurrency", t.concurrency},
+  result["model"] = {{"name", model.label},
+                     {"weights_gb", report::gb(weights)},
+                     {"kv_cache_kib_per_token", round_to(kv / 1024, 3)}};
+  result["settings"] = {{"input_tokens", t.input},
+                        {"output_tokens", t.output},
+                        {"concurrency", t.concurrency},
                         {"max_ttft_ms", t.max_ttft_ms ? Json(*t.max_ttft_ms) : Json(nullptr)},
                         {"max_tpot_ms", t.max_tpot_ms ? Json(*t.max_tpot_ms) : Json(nullptr)}};
   result["ranked"] = rows;
   result["candidates"] = total;
   result["excluded"] = excluded;
-  result["basis"] = "every priced GPU instance, each model copy on the fewest GPUs that hold the weights and one full sequence, every copy of the instance serving; ranked by on-demand $ per 1M output tokens";
+  result["basis"] =
+      "every priced GPU instance, each model copy on the fewest GPUs that hold the weights and one "
+      "full sequence, every copy of the instance serving; ranked by on-demand $ per 1M output "
+      "tokens";
   return result;
 }
 
@@ -534,31 +635,43 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   if (auto name = r.string(req, "instance", "", false)) {
     instance = catalog.instance(*name);
     if (!instance) {
-      if (const Family* f = catalog.family(*name)) instance = &catalog.instances[f->instances.front()];
+      if (const Family* f = catalog.family(*name))
+        instance = &catalog.instances[f->instances.front()];
     }
     if (!instance) {
-      r.fail("unknown_name", "/instance", "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
+      r.fail("unknown_name", "/instance",
+             "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
       return nullptr;
     }
     if (gpu && !instance->gpu_model.empty() && gpu->name != instance->gpu_model) {
-      r.fail("wrong_type", "/instance", instance->name + " carries " + instance->gpu_model + ", not the " + gpu->name + " asked for in \"gpu\"");
+      r.fail("wrong_type", "/instance",
+             instance->name + " carries " + instance->gpu_model + ", not the " + gpu->name +
+                 " asked for in \"gpu\"");
       return nullptr;
     }
     if (!gpu && !instance->gpu_model.empty()) gpu = catalog.gpu(instance->gpu_model);
   }
   if (!gpu) {
-    r.fail("missing_field", "/gpu", "expected \"gpu\" (a GPU of gpu_instances.json) or an \"instance\" whose GPU the catalog knows");
+    r.fail("missing_field", "/gpu",
+           "expected \"gpu\" (a GPU of gpu_instances.json) or an \"instance\" whose GPU the "
+           "catalog knows");
     return nullptr;
   }
   if (!gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) {
-    r.fail("cannot_answer", "/gpu", gpu->name + " has no memory bandwidth or TFLOPS in gpu_instances.json: its speed cannot be estimated");
+    r.fail("cannot_answer", "/gpu",
+           gpu->name +
+               " has no memory bandwidth or TFLOPS in gpu_instances.json: its speed cannot be "
+               "estimated");
     return nullptr;
   }
   const double tp = mq->tensor_parallel;
   if (!instance) {
     for (const auto& it : catalog.instances) {
-      if (it.gpu_model != gpu->name || it.gpus < tp || !it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
-      if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour) instance = &it;
+      if (it.gpu_model != gpu->name || it.gpus < tp || !it.on_demand_usd_per_hour ||
+          !it.price_flags.empty())
+        continue;
+      if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour)
+        instance = &it;
     }
   }
   ThroughputQuestion q;
@@ -574,51 +687,75 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   q.tensor_parallel = tp;
   q.gpus = mq->gpus;
   std::string precision = mq->weight_format;
-  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos || precision == "nf4" || precision == "fp4") precision = "fp16";
+  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos ||
+      precision == "nf4" || precision == "fp4")
+    precision = "fp16";
   q.compute = precision;
-  const bool training = lower(r.string(req, "phase", "", false).value_or("inference")) == "training";
+  const bool training =
+      lower(r.string(req, "phase", "", false).value_or("inference")) == "training";
   q.input_tokens = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
   q.output_tokens = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
   q.batch = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
   q.sequence = mq->sequence;
-  if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16})) q.dataset_tokens = *tokens;
+  if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16}))
+    q.dataset_tokens = *tokens;
   const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
   if (q.dataset_tokens) *q.dataset_tokens *= epochs;
   if (!r.ok()) return nullptr;
 
   Json result;
-  result["model"] = {{"name", model->label}, {"parameters_billion", round_to(q.params.total / 1e9, 3)},
-                     {"active_parameters_billion", round_to(q.params.active / 1e9, 3)}, {"weights_gb", report::gb(q.weight_bytes)},
+  result["model"] = {{"name", model->label},
+                     {"parameters_billion", round_to(q.params.total / 1e9, 3)},
+                     {"active_parameters_billion", round_to(q.params.active / 1e9, 3)},
+                     {"weights_gb", report::gb(q.weight_bytes)},
                      {"kv_cache_kib_per_token", round_to(q.kv_bytes_per_token / 1024, 3)}};
-  result["device"] = {{"gpu", gpu->name}, {"bandwidth_gb_per_s", q.device.bandwidth_gb_per_s},
-                      {"peak_tflops", q.device.tflops.count(precision) ? q.device.tflops.at(precision) : 0.0}, {"precision", precision},
-                      {"tensor_parallel", tp}, {"link_gb_per_s", q.device.link_gb_per_s}};
-  if (gpu->vendor != "nvidia" && gpu->vendor != "amd") result["device"]["note"] = "estimate from the device's datasheet figures; its kernels are not calibrated";
+  result["device"] = {
+      {"gpu", gpu->name},
+      {"bandwidth_gb_per_s", q.device.bandwidth_gb_per_s},
+      {"peak_tflops", q.device.tflops.count(precision) ? q.device.tflops.at(precision) : 0.0},
+      {"precision", precision},
+      {"tensor_parallel", tp},
+      {"link_gb_per_s", q.device.link_gb_per_s}};
+  if (gpu->vendor != "nvidia" && gpu->vendor != "amd")
+    result["device"]["note"] =
+        "estimate from the device's datasheet figures; its kernels are not calibrated";
   double usd_per_hour = 0, spot_per_hour = 0, replicas = 1;
   if (instance && instance->on_demand_usd_per_hour) {
     replicas = std::max(1.0, std::floor(instance->gpus / tp));
     usd_per_hour = *instance->on_demand_usd_per_hour;
     spot_per_hour = instance->spot_usd_per_hour.value_or(0);
-    result["instance"] = {{"instance", instance->name}, {"provider", instance->provider}, {"gpus", instance->gpus},
-                          {"model_copies", replicas}, {"usd_per_hour", usd_per_hour},
-                          {"spot_usd_per_hour", instance->spot_usd_per_hour ? Json(spot_per_hour) : Json(nullptr)},
-                          {"price_source", instance->source}};
+    result["instance"] = {
+        {"instance", instance->name},
+        {"provider", instance->provider},
+        {"gpus", instance->gpus},
+        {"model_copies", replicas},
+        {"usd_per_hour", usd_per_hour},
+        {"spot_usd_per_hour", instance->spot_usd_per_hour ? Json(spot_per_hour) : Json(nullptr)},
+        {"price_source", instance->source}};
   }
   auto per_million = [](double usd_hour, double tokens_per_s) {
-    return usd_hour > 0 && tokens_per_s > 0 ? Json(round_to(usd_hour / (tokens_per_s * 3600) * 1e6, 4)) : Json(nullptr);
+    return usd_hour > 0 && tokens_per_s > 0
+               ? Json(round_to(usd_hour / (tokens_per_s * 3600) * 1e6, 4))
+               : Json(nullptr);
   };
   if (training) {
     const TrainingEstimate t = estimate_training(catalog.throughput, q);
-    Json tr = {{"tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1)}, {"tokens_per_s", round_to(t.tokens_per_s, 1)},
-               {"tflops_per_gpu", round_to(t.tflops_per_gpu, 1)}, {"mfu", t.mfu}, {"gflop_per_token", round_to(t.flops_per_token / 1e9, 3)},
-               {"bound", "compute"}, {"basis", t.basis}};
+    Json tr = {{"tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1)},
+               {"tokens_per_s", round_to(t.tokens_per_s, 1)},
+               {"tflops_per_gpu", round_to(t.tflops_per_gpu, 1)},
+               {"mfu", t.mfu},
+               {"gflop_per_token", round_to(t.flops_per_token / 1e9, 3)},
+               {"bound", "compute"},
+               {"basis", t.basis}};
     if (t.seconds) {
       tr["hours"] = round_to(*t.seconds / 3600, 2);
       tr["gpu_hours"] = round_to(*t.gpu_hours, 1);
       if (instance && instance->on_demand_usd_per_hour) {
         const double per_gpu_hour = usd_per_hour / std::max(1.0, instance->gpus);
         tr["usd_on_demand"] = round_to(*t.gpu_hours * per_gpu_hour, 2);
-        if (spot_per_hour > 0) tr["usd_spot"] = round_to(*t.gpu_hours * spot_per_hour / std::max(1.0, instance->gpus), 2);
+        if (spot_per_hour > 0)
+          tr["usd_spot"] =
+              round_to(*t.gpu_hours * spot_per_hour / std::max(1.0, instance->gpus), 2);
       }
     }
     result["training"] = tr;
@@ -633,28 +770,40 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     inf["output_tokens_per_s"] = round_to(e.output_tokens_per_s, 1);
     inf["output_tokens_per_s_per_gpu"] = round_to(e.output_tokens_per_s_per_gpu, 1);
     inf["single_stream_tokens_per_s"] = round_to(e.batch1_decode_tokens_per_s, 1);
-    inf["prefill"] = {{"bound", e.first_token.bound}, {"compute_ms", round_to(e.first_token.compute_s * 1e3, 3)},
-                      {"memory_ms", round_to(e.first_token.memory_s * 1e3, 3)}, {"interconnect_ms", round_to(e.first_token.comm_s * 1e3, 3)},
+    inf["prefill"] = {{"bound", e.first_token.bound},
+                      {"compute_ms", round_to(e.first_token.compute_s * 1e3, 3)},
+                      {"memory_ms", round_to(e.first_token.memory_s * 1e3, 3)},
+                      {"interconnect_ms", round_to(e.first_token.comm_s * 1e3, 3)},
                       {"basis", e.first_token.basis}};
     inf["batch_prefill_ms"] = round_to(e.prefill.seconds * 1e3, 2);
-    inf["decode"] = {{"bound", e.decode.bound}, {"compute_ms", round_to(e.decode.compute_s * 1e3, 3)},
-                     {"memory_ms", round_to(e.decode.memory_s * 1e3, 3)}, {"interconnect_ms", round_to(e.decode.comm_s * 1e3, 3)},
+    inf["decode"] = {{"bound", e.decode.bound},
+                     {"compute_ms", round_to(e.decode.compute_s * 1e3, 3)},
+                     {"memory_ms", round_to(e.decode.memory_s * 1e3, 3)},
+                     {"interconnect_ms", round_to(e.decode.comm_s * 1e3, 3)},
                      {"basis", e.decode.basis}};
     inf["limit"] = e.limit;
     if (usd_per_hour > 0) {
       const double system_tps = e.output_tokens_per_s * replicas;
-      const double prefill_share = e.prefill.seconds / std::max(1e-12, e.prefill.seconds + q.output_tokens * e.decode.seconds);
+      const double prefill_share =
+          e.prefill.seconds /
+          std::max(1e-12, e.prefill.seconds + q.output_tokens * e.decode.seconds);
       inf["usd_per_million_output_tokens"] = per_million(usd_per_hour, system_tps);
-      inf["usd_per_million_output_tokens_spot"] = spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
+      inf["usd_per_million_output_tokens_spot"] =
+          spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
       // Input tokens pay for the prefill share of the time.
-      inf["usd_per_million_input_tokens"] = per_million(usd_per_hour * prefill_share, e.prefill_tokens_per_s * replicas);
-      inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " + report::short_number(replicas) +
+      inf["usd_per_million_input_tokens"] =
+          per_million(usd_per_hour * prefill_share, e.prefill_tokens_per_s * replicas);
+      inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " +
+                          report::short_number(replicas) +
                           (replicas == 1 ? " model copy at " : " model copies at ") +
                           report::short_number(round_to(system_tps, 0)) + " output tokens/s";
     }
     result["inference"] = inf;
   }
-  result["basis"] = "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; peak-based, calibrated on published measurements (docs/accuracy.md)";
+  result["basis"] =
+      "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) "
+      "and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; "
+      "peak-based, calibrated on published measurements (docs/accuracy.md)";
   return result;
 }
 

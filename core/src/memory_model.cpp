@@ -16,7 +16,9 @@ std::string lower(std::string s) {
 }
 
 std::string num(double x) { return report::short_number(x); }
-std::string gib(double bytes) { return report::short_number(std::round(bytes / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB"; }
+std::string gib(double bytes) {
+  return report::short_number(std::round(bytes / (1024.0 * 1024 * 1024) * 100) / 100) + " GiB";
+}
 
 template <class Map>
 std::string keys_of(const Map& m) {
@@ -37,7 +39,8 @@ struct Target {
 };
 
 std::optional<Target> lora_target(const Architecture& a, const std::string& name) {
-  const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim, I = a.intermediate;
+  const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim,
+               I = a.intermediate;
   const double attn_blocks = a.kind == ArchKind::kEncoderDecoder ? 2 : 1;  // self + cross attention
   const std::string n = lower(name);
   auto is = [&](std::initializer_list<const char*> names) {
@@ -46,11 +49,14 @@ std::optional<Target> lora_target(const Architecture& a, const std::string& name
   if (is({"q_proj", "q", "query", "wq"})) return Target{h, q, attn_blocks};
   if (is({"k_proj", "k", "key", "wk"})) return Target{h, kv, attn_blocks};
   if (is({"v_proj", "v", "value", "wv"})) return Target{h, kv, attn_blocks};
-  if (is({"o_proj", "o", "out_proj", "output_proj", "dense", "wo_attn", "c_proj"})) return Target{q, h, attn_blocks};
+  if (is({"o_proj", "o", "out_proj", "output_proj", "dense", "wo_attn", "c_proj"}))
+    return Target{q, h, attn_blocks};
   if (is({"query_key_value", "c_attn", "qkv_proj", "wqkv"})) return Target{h, q + 2 * kv, 1};
   const double experts = a.moe() ? a.experts + a.shared_experts : 1;
   const double width = a.moe() ? a.moe_intermediate : I;
-  if (is({"gate_proj", "up_proj", "wi_0", "wi_1", "wi", "w1", "w3", "fc1", "c_fc", "dense_h_to_4h"})) return Target{h, width, experts};
+  if (is({"gate_proj", "up_proj", "wi_0", "wi_1", "wi", "w1", "w3", "fc1", "c_fc",
+          "dense_h_to_4h"}))
+    return Target{h, width, experts};
   if (is({"down_proj", "wo", "w2", "fc2", "dense_4h_to_h"})) return Target{width, h, experts};
   return std::nullopt;
 }
@@ -82,7 +88,8 @@ std::optional<TrainMode> parse_train_mode(const std::string& text) {
   const std::string t = lower(text);
   if (t == "load_only") return TrainMode::kLoadOnly;
   if (t == "inference") return TrainMode::kInference;
-  if (t == "full_finetune" || t == "fine_tuning" || t == "full_fine_tuning") return TrainMode::kFullFinetune;
+  if (t == "full_finetune" || t == "fine_tuning" || t == "full_fine_tuning")
+    return TrainMode::kFullFinetune;
   if (t == "lora") return TrainMode::kLora;
   if (t == "qlora") return TrainMode::kQlora;
   if (t == "pretraining" || t == "training") return TrainMode::kPretraining;
@@ -91,33 +98,45 @@ std::optional<TrainMode> parse_train_mode(const std::string& text) {
 
 std::string to_string(TrainMode mode) {
   switch (mode) {
-    case TrainMode::kLoadOnly: return "load_only";
-    case TrainMode::kInference: return "inference";
-    case TrainMode::kFullFinetune: return "full_finetune";
-    case TrainMode::kLora: return "lora";
-    case TrainMode::kQlora: return "qlora";
-    case TrainMode::kPretraining: return "pretraining";
+    case TrainMode::kLoadOnly:
+      return "load_only";
+    case TrainMode::kInference:
+      return "inference";
+    case TrainMode::kFullFinetune:
+      return "full_finetune";
+    case TrainMode::kLora:
+      return "lora";
+    case TrainMode::kQlora:
+      return "qlora";
+    case TrainMode::kPretraining:
+      return "pretraining";
   }
   return "inference";
 }
 
 MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) {
   MemoryAnswer answer;
-  auto fault = [&](const std::string& field, const std::string& message) { answer.faults.emplace_back(field, message); };
+  auto fault = [&](const std::string& field, const std::string& message) {
+    answer.faults.emplace_back(field, message);
+  };
   if (!k.present) {
     fault("model", "the catalog has no memory_model block in model_config.json");
     return answer;
   }
   const auto fmt_it = k.weight_formats.find(lower(q.weight_format));
-  if (fmt_it == k.weight_formats.end()) fault("weight_format", "expected one of " + keys_of(k.weight_formats) + ", got \"" + q.weight_format + "\"");
+  if (fmt_it == k.weight_formats.end())
+    fault("weight_format",
+          "expected one of " + keys_of(k.weight_formats) + ", got \"" + q.weight_format + "\"");
   const auto engine_it = k.engines.find(lower(q.engine));
-  if (engine_it == k.engines.end()) fault("engine", "expected one of " + keys_of(k.engines) + ", got \"" + q.engine + "\"");
+  if (engine_it == k.engines.end())
+    fault("engine", "expected one of " + keys_of(k.engines) + ", got \"" + q.engine + "\"");
   const bool training = is_training(q.mode);
   const OptimizerSpec* opt = nullptr;
   if (training) {
     auto it = k.optimizers.find(lower(q.optimizer));
     if (it == k.optimizers.end()) {
-      fault("optimizer", "expected one of " + keys_of(k.optimizers) + ", got \"" + q.optimizer + "\"");
+      fault("optimizer",
+            "expected one of " + keys_of(k.optimizers) + ", got \"" + q.optimizer + "\"");
     } else {
       opt = &it->second;
     }
@@ -125,13 +144,15 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   static const char* kComputes[] = {"fp32", "amp_fp16", "amp_bf16", "bf16", "fp16", "fp8"};
   const std::string compute = lower(q.compute);
   if (std::find(std::begin(kComputes), std::end(kComputes), compute) == std::end(kComputes)) {
-    fault("compute_precision", "expected one of fp32, amp_fp16, amp_bf16, bf16, fp16, fp8, got \"" + q.compute + "\"");
+    fault("compute_precision",
+          "expected one of fp32, amp_fp16, amp_bf16, bf16, fp16, fp8, got \"" + q.compute + "\"");
   }
   double kv_el = compute == "fp32" ? 4 : 2;
   if (!q.kv_format.empty()) {
     auto it = k.kv_bytes.find(lower(q.kv_format));
     if (it == k.kv_bytes.end()) {
-      fault("kv_cache_format", "expected one of " + keys_of(k.kv_bytes) + ", got \"" + q.kv_format + "\"");
+      fault("kv_cache_format",
+            "expected one of " + keys_of(k.kv_bytes) + ", got \"" + q.kv_format + "\"");
     } else {
       kv_el = it->second;
     }
@@ -139,7 +160,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   static const char* kShardings[] = {"none", "zero1", "zero2", "zero3", "fsdp", "fsdp_full_shard"};
   const std::string sharding = lower(q.sharding);
   if (std::find(std::begin(kShardings), std::end(kShardings), sharding) == std::end(kShardings)) {
-    fault("data_parallel_sharding", "expected one of none, zero1, zero2, zero3, fsdp, got \"" + q.sharding + "\"");
+    fault("data_parallel_sharding",
+          "expected one of none, zero1, zero2, zero3, fsdp, got \"" + q.sharding + "\"");
   }
   if (!answer.faults.empty()) return answer;
 
@@ -152,23 +174,28 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   const double act = compute == "fp32" ? 4 : 2;
   const double tp = std::max(1.0, q.tensor_parallel), pp = std::max(1.0, q.pipeline_parallel);
   const double dp = std::max(1.0, std::floor(q.gpus / (tp * pp)));
-  const bool full_shard = sharding == "zero3" || sharding == "fsdp" || sharding == "fsdp_full_shard";
+  const bool full_shard =
+      sharding == "zero3" || sharding == "fsdp" || sharding == "fsdp_full_shard";
   const bool grads_sharded = full_shard || sharding == "zero2";
   const bool states_sharded = grads_sharded || sharding == "zero1";
-  auto add = [&](const std::string& key, const std::string& label, double bytes, const std::string& basis) {
+  auto add = [&](const std::string& key, const std::string& label, double bytes,
+                 const std::string& basis) {
     if (bytes > 0) e.lines.push_back({key, label, bytes, basis});
   };
 
   // ---- Weights -------------------------------------------------------------------------------
   const double unquantized = p.total - p.linear;
-  double weights_all = fmt.whole_model ? p.total * fmt.linear_bits / 8
-                                       : p.linear * fmt.linear_bits / 8 + unquantized * fmt.other_bytes;
+  double weights_all = fmt.whole_model
+                           ? p.total * fmt.linear_bits / 8
+                           : p.linear * fmt.linear_bits / 8 + unquantized * fmt.other_bytes;
   e.weights_bytes = weights_all;
   std::string wbasis = fmt.whole_model
-                           ? num(p.total / 1e9) + " B parameters x " + num(fmt.linear_bits) + " bits (" + fmt.basis + ")"
-                           : num(p.linear / 1e9) + " B linear-layer parameters x " + num(fmt.linear_bits) + " bits + " +
-                                 num(unquantized / 1e9) + " B others (embeddings, head, norms, biases) x " + num(fmt.other_bytes) +
-                                 " bytes (" + fmt.basis + ")";
+                           ? num(p.total / 1e9) + " B parameters x " + num(fmt.linear_bits) +
+                                 " bits (" + fmt.basis + ")"
+                           : num(p.linear / 1e9) + " B linear-layer parameters x " +
+                                 num(fmt.linear_bits) + " bits + " + num(unquantized / 1e9) +
+                                 " B others (embeddings, head, norms, biases) x " +
+                                 num(fmt.other_bytes) + " bytes (" + fmt.basis + ")";
   double weights_gpu = weights_all / (tp * pp);
   if (tp * pp > 1) wbasis += "; split over " + num(tp * pp) + " GPUs (tensor x pipeline parallel)";
   const double bytes_per_param = weights_all / std::max(1.0, p.total);
@@ -183,13 +210,18 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double vocab_matrices = a.vocab * a.hidden * 2;
       weights_gpu = (live + vocab_matrices) * bytes_per_param;
       wbasis += "; ZeRO-3 with parameters offloaded to the CPU: up to " + num(live / 1e9) +
-                " B gathered parameters stay resident (stage3_max_live_parameters), plus the gathered embedding and output matrices (" +
+                " B gathered parameters stay resident (stage3_max_live_parameters), plus the "
+                "gathered embedding and output matrices (" +
                 gib(vocab_matrices * bytes_per_param) + ")";
     } else if (q.cpu_offload) {
-      // FSDP: parameters live on the host; a GPU gathers one unit at a time and prefetches the next.
+      // FSDP: parameters live on the host; a GPU gathers one unit at a time and prefetches the
+      // next.
       const double unit = std::max(layer_params, p.embedding) * bytes_per_param;
       weights_gpu = 2 * unit;
-      wbasis += "; sharded and offloaded to the CPU: the GPU holds the gathered unit being computed and the one prefetched (2 x " + gib(unit) + ")";
+      wbasis +=
+          "; sharded and offloaded to the CPU: the GPU holds the gathered unit being computed and "
+          "the one prefetched (2 x " +
+          gib(unit) + ")";
     } else {
       weights_gpu = weights_gpu / dp + 2 * layer_params * bytes_per_param;
       wbasis += "; sharded over " + num(dp) + " data-parallel GPUs, plus two gathered layers";
@@ -199,11 +231,15 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     // Layers fill the first GPU up to its free memory less room for the largest module, then the
     // next (accelerate's device_map="auto"); the fuller of the first two is reported.
     const double largest = std::max({layer_params, p.embedding, p.lm_head}) * bytes_per_param;
-    const double context = eng.pytorch ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB : eng.context_mib * kMiB;
+    const double context =
+        eng.pytorch
+            ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB
+            : eng.context_mib * kMiB;
     const double budget = std::max(0.0, *q.gpu_memory_bytes - context - largest);
     const double first = std::min(weights_all, budget);
     weights_gpu = std::max(first, weights_all - first);
-    wbasis = wbasis.substr(0, wbasis.find(';')) + "; layers fill GPU 0 up to its free memory less the largest module (" + gib(budget) +
+    wbasis = wbasis.substr(0, wbasis.find(';')) +
+             "; layers fill GPU 0 up to its free memory less the largest module (" + gib(budget) +
              "), the rest go to the next GPU; the fuller GPU is shown";
   }
   add("weights", "Weights", weights_gpu, wbasis);
@@ -219,18 +255,23 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       std::vector<std::string> targets = q.lora_targets;
       if (targets.empty()) {
         auto it = k.lora_default_targets.find(a.model_type);
-        targets = it != k.lora_default_targets.end() ? it->second : std::vector<std::string>{"q_proj", "v_proj"};
+        targets = it != k.lora_default_targets.end() ? it->second
+                                                     : std::vector<std::string>{"q_proj", "v_proj"};
       }
       for (const auto& name : targets) {
         auto t = lora_target(a, name);
         if (!t) {
-          fault("lora/target_modules", "unknown module \"" + name + "\": expected q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj or their T5/GPT/BLOOM names");
+          fault("lora/target_modules",
+                "unknown module \"" + name +
+                    "\": expected q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj or "
+                    "their T5/GPT/BLOOM names");
           return answer;
         }
         // Encoder-decoders: attention modules sit once per encoder layer and twice per decoder
         // layer (self and cross attention); MLP modules once per layer.
         const double copies = a.kind == ArchKind::kEncoderDecoder
-                                  ? (t->per_layer == 2 ? a.encoder_layers + 2 * a.layers : a.encoder_layers + a.layers)
+                                  ? (t->per_layer == 2 ? a.encoder_layers + 2 * a.layers
+                                                       : a.encoder_layers + a.layers)
                                   : t->per_layer * a.layers;
         trainable += rank * (t->in + t->out) * copies;
       }
@@ -241,10 +282,13 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     // 16-bit training 2 bytes.
     const double grad_bytes = adapters || bytes_per_param >= 4 ? 4 : 2;
     double grads = trainable * grad_bytes / (tp * pp);
-    std::string gbasis = num(trainable / 1e6) + " M trainable parameters x " + num(grad_bytes) + " bytes";
+    std::string gbasis =
+        num(trainable / 1e6) + " M trainable parameters x " + num(grad_bytes) + " bytes";
     if (q.optimizer_in_backward && !adapters) {
       grads = std::max(p.embedding, p.lm_head) * grad_bytes;
-      gbasis = "optimizer step fused into backward: one parameter's gradient at a time (the largest, " + gib(grads) + ")";
+      gbasis =
+          "optimizer step fused into backward: one parameter's gradient at a time (the largest, " +
+          gib(grads) + ")";
     } else if (grads_sharded) {
       grads /= dp;
       gbasis += " / " + num(dp) + " (sharded)";
@@ -260,20 +304,26 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       states = 0;
     }
     if (opt->paged) {
-      paged_states = states;  // placed after everything else: they stay on the GPU only while there is room
+      paged_states =
+          states;  // placed after everything else: they stay on the GPU only while there is room
     } else {
-      add("optimizer", "Optimizer states", states, opt->basis + (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : ""));
+      add("optimizer", "Optimizer states", states,
+          opt->basis + (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : ""));
     }
-    if (q.master_weights && bytes_per_param < 4 && !adapters && !(q.cpu_offload && states_sharded)) {
-      add("master_weights", "FP32 master weights", trainable * 4 / (tp * pp * shard), "mixed precision keeps an fp32 copy of the trainable weights");
+    if (q.master_weights && bytes_per_param < 4 && !adapters &&
+        !(q.cpu_offload && states_sharded)) {
+      add("master_weights", "FP32 master weights", trainable * 4 / (tp * pp * shard),
+          "mixed precision keeps an fp32 copy of the trainable weights");
     }
     if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4) {
       add("weight_casts", "16-bit weight copies (autocast)", p.linear * 2 / (tp * pp),
-          "autocast casts each linear weight to 16 bits in the forward pass and keeps the copy for backward");
+          "autocast casts each linear weight to 16 bits in the forward pass and keeps the copy for "
+          "backward");
     }
   }
 
-  // ---- KV cache ----------------------------------------------------------------------------------
+  // ---- KV cache
+  // ----------------------------------------------------------------------------------
   const double kv_split = a.mla() ? 1 : std::min(tp, std::max(1.0, a.kv_heads));
   const double kv_layer_token = kv_elements_per_token_per_layer(a) * kv_el / kv_split;
   const double layers_here = a.layers / pp;
@@ -295,17 +345,26 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double enc = a.source_positions > 0 ? a.source_positions : q.sequence;
       const double cross_copies = eng.cross_cache_per_beam ? seqs : q.batch;
       kv = kv_layer_token * layers_here * (seqs * dec + cross_copies * enc);
-      basis = num(seqs) + " sequences x " + num(dec) + " decoder tokens + " + num(cross_copies) + " x " + num(enc) +
-              " cross-attention tokens, " + num(kv_layer_token * layers_here / 1024) + " KiB per token";
+      basis = num(seqs) + " sequences x " + num(dec) + " decoder tokens + " + num(cross_copies) +
+              " x " + num(enc) + " cross-attention tokens, " +
+              num(kv_layer_token * layers_here / 1024) + " KiB per token";
     } else {
       const double sliding = a.sliding_window > 0 ? a.sliding_layer_share : 0;
-      const double window_tokens = a.sliding_window > 0 ? std::min(tokens, a.sliding_window) : tokens;
-      const double per_seq = kv_layer_token * layers_here * ((1 - sliding) * tokens + sliding * window_tokens);
+      const double window_tokens =
+          a.sliding_window > 0 ? std::min(tokens, a.sliding_window) : tokens;
+      const double per_seq =
+          kv_layer_token * layers_here * ((1 - sliding) * tokens + sliding * window_tokens);
       kv = seqs * per_seq;
-      basis = num(seqs) + " sequences x " + num(tokens) + " tokens x " + num(kv_layer_token * layers_here / 1024) +
-              " KiB per token (" + num(kv_elements_per_token_per_layer(a)) + " elements per layer" +
-              (a.mla() ? ", MLA latent" : a.kv_heads < a.heads ? ", " + num(a.kv_heads) + " KV heads" : "") + ", " + num(kv_el) +
-              " bytes each" + (sliding > 0 ? "; sliding-window layers keep " + num(window_tokens) + " tokens" : "") + ")";
+      basis =
+          num(seqs) + " sequences x " + num(tokens) + " tokens x " +
+          num(kv_layer_token * layers_here / 1024) + " KiB per token (" +
+          num(kv_elements_per_token_per_layer(a)) + " elements per layer" +
+          (a.mla()                ? ", MLA latent"
+           : a.kv_heads < a.heads ? ", " + num(a.kv_heads) + " KV heads"
+                                  : "") +
+          ", " + num(kv_el) + " bytes each" +
+          (sliding > 0 ? "; sliding-window layers keep " + num(window_tokens) + " tokens" : "") +
+          ")";
     }
     e.kv_cache_bytes = kv;
     add("kv_cache", "KV cache", kv, basis);
@@ -323,51 +382,66 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const bool encdec = a.kind == ArchKind::kEncoderDecoder;
       const double s = encdec && a.source_positions > 0 ? a.source_positions : q.sequence;
       const double tokens = q.batch * s;
-      const double layer = tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
-      const double scores = flash ? 0 : q.batch * a.heads * s * s * (act + (eng.softmax_fp32 ? 4 : 0));
-      const double logit_rows = eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
+      const double layer =
+          tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
+      const double scores =
+          flash ? 0 : q.batch * a.heads * s * s * (act + (eng.softmax_fp32 ? 4 : 0));
+      const double logit_rows =
+          eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
       const double logits = logit_rows * a.vocab * (act + 4);
       double peak = std::max(layer + scores, logits);
       // An encoder runs before its decoder fills the cache: the two do not coexist.
       if (encdec) peak = std::max(0.0, peak - e.kv_cache_bytes);
       transient += peak;
-      add("activations", encdec ? "Activations (encoder peak beyond the KV cache)" : "Activations (prefill peak)", peak / pp,
-          "max of one layer's intermediates over " + num(tokens) + " tokens" + (scores > 0 ? " + materialised attention scores (" + gib(scores) + ")" : "") +
-              " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) + " vocabulary (" + gib(logits) + ", 16-bit + fp32)");
+      add("activations",
+          encdec ? "Activations (encoder peak beyond the KV cache)" : "Activations (prefill peak)",
+          peak / pp,
+          "max of one layer's intermediates over " + num(tokens) + " tokens" +
+              (scores > 0 ? " + materialised attention scores (" + gib(scores) + ")" : "") +
+              " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
+              " vocabulary (" + gib(logits) + ", 16-bit + fp32)");
     }
     if (fmt.linear_bits < 8 && !fmt.whole_model && generates) {
       const double largest = a.hidden * active_width * (compute == "fp32" ? 4 : 2);
       transient += largest;
-      add("dequantization", "Dequantized weight (transient)", largest, "the largest linear layer dequantized to the compute type for its matmul");
+      add("dequantization", "Dequantized weight (transient)", largest,
+          "the largest linear layer dequantized to the compute type for its matmul");
     }
   } else {
     const double s = q.sequence, b = q.batch;
-    const double per_token = layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count);
+    const double per_token =
+        layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count);
     const double all_layers = a.layers + a.encoder_layers;
     double acts = 0;
     std::string basis;
     if (q.gradient_checkpointing) {
       acts = b * s * (a.hidden * act * all_layers / pp + 2 * per_token);
-      basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " + num(act) +
-              " bytes) + one layer recomputed and its backward";
+      basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
+              num(act) + " bytes) + one layer recomputed and its backward";
     } else {
       acts = b * s * per_token * all_layers / pp;
       basis = "b x s x " + num(per_token) + " bytes per token per layer x " + num(all_layers / pp) +
-              " layers (Korthikanti et al. 2022" + (flash ? ", no score matrix with fused attention" : ", score matrix materialised") + ")";
+              " layers (Korthikanti et al. 2022" +
+              (flash ? ", no score matrix with fused attention" : ", score matrix materialised") +
+              ")";
     }
     transient += acts;
     add("activations", "Activations", acts, basis);
     const double vocab_rows = b * s;
-    const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + 4 + 4) / (a.kind == ArchKind::kEncoder ? a.vocab : 1);
+    const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + 4 + 4) /
+                          (a.kind == ArchKind::kEncoder ? a.vocab : 1);
     if (a.kind != ArchKind::kEncoder) {
       transient += logits;
       add("logits", "Logits and loss", logits,
-          num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " + (q.chunked_loss ? num(act) + " bytes (chunked loss)" : num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"));
+          num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
+              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
+                              : num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"));
     }
     if (q.mode == TrainMode::kQlora) {
       const double largest = a.hidden * active_width * act;
       transient += largest;
-      add("dequantization", "Dequantized weight (transient)", largest, "the largest 4-bit linear layer dequantized for its matmul");
+      add("dequantization", "Dequantized weight (transient)", largest,
+          "the largest 4-bit linear layer dequantized for its matmul");
     }
   }
 
@@ -376,7 +450,9 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     // Paged optimizer states (unified memory) are evicted to host memory only under pressure: on
     // a device of known size they occupy what the rest leaves free.
     const double context_guess = (eng.pytorch ? k.cuda_context_lazy_mib : eng.context_mib) * kMiB;
-    const double room = q.gpu_memory_bytes ? std::max(0.0, *q.gpu_memory_bytes - e.tensor_bytes - context_guess) : paged_states;
+    const double room = q.gpu_memory_bytes
+                            ? std::max(0.0, *q.gpu_memory_bytes - e.tensor_bytes - context_guess)
+                            : paged_states;
     const double resident = std::min(paged_states, room);
     add("optimizer", "Optimizer states (paged)", resident,
         opt->basis + "; " + gib(resident) + " of " + gib(paged_states) + " resident on the GPU" +
@@ -385,30 +461,40 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   }
 
   // ---- Runtime --------------------------------------------------------------------------------
-  const double context = eng.pytorch ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB
-                                     : eng.context_mib * kMiB;
+  const double context =
+      eng.pytorch
+          ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB
+          : eng.context_mib * kMiB;
   double runtime = 0;
-  auto add_runtime = [&](const std::string& key, const std::string& label, double bytes, const std::string& basis) {
+  auto add_runtime = [&](const std::string& key, const std::string& label, double bytes,
+                         const std::string& basis) {
     if (bytes <= 0) return;
     runtime += bytes;
     add(key, label, bytes, basis);
   };
   add_runtime("cuda_context", "CUDA context", context,
-              eng.pytorch ? (q.cuda_eager_loading ? "PyTorch with every CUDA module loaded at start (CUDA < 11.7)" : "PyTorch with lazy CUDA module loading (CUDA >= 11.7)")
+              eng.pytorch ? (q.cuda_eager_loading
+                                 ? "PyTorch with every CUDA module loaded at start (CUDA < 11.7)"
+                                 : "PyTorch with lazy CUDA module loading (CUDA >= 11.7)")
                           : eng.name + " runtime");
-  add_runtime("compute_buffers", "Compute buffers", eng.compute_buffer_mib * kMiB, eng.name + " scratch buffers");
+  add_runtime("compute_buffers", "Compute buffers", eng.compute_buffer_mib * kMiB,
+              eng.name + " scratch buffers");
   add_runtime("allocator_reserve", "Allocator reserve", eng.allocator_reserve * transient,
-              num(eng.allocator_reserve * 100) + " % of the transient memory stays cached by the allocator (" + eng.name + ")");
+              num(eng.allocator_reserve * 100) +
+                  " % of the transient memory stays cached by the allocator (" + eng.name + ")");
 
   if (eng.kv_policy == "pool" && generates) {
     // The engine profiles one forward pass of its token budget, then gives the rest of its share of
     // the device to the KV-cache pool.
     const double util = q.gpu_memory_utilization.value_or(eng.gpu_memory_utilization);
-    const double tokens = q.max_batched_tokens.value_or(std::min(eng.max_batched_tokens, q.max_model_len.value_or(q.sequence)));
-    const double layer = tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
+    const double tokens = q.max_batched_tokens.value_or(
+        std::min(eng.max_batched_tokens, q.max_model_len.value_or(q.sequence)));
+    const double layer =
+        tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
     const double profile = tokens * a.vocab * eng.profile_logit_bytes + layer;
     add("activations", "Activations (profiled peak)", profile,
-        num(tokens) + " tokens x (" + num(a.vocab) + " vocabulary x " + num(eng.profile_logit_bytes) + " bytes + one layer's intermediates)");
+        num(tokens) + " tokens x (" + num(a.vocab) + " vocabulary x " +
+            num(eng.profile_logit_bytes) + " bytes + one layer's intermediates)");
     e.tensor_bytes += profile;
     if (q.gpu_memory_bytes) {
       const double budget = util * *q.gpu_memory_bytes;
@@ -419,14 +505,18 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
         const double len = q.max_model_len.value_or(q.sequence + q.new_tokens);
         if (len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / len);
         add("kv_cache", "KV cache pool", pool,
-            num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " + num(eng.non_torch_mib) +
-                " MiB non-torch = " + gib(pool) + " = " + num(*e.kv_pool_tokens) + " tokens at " + num(e.kv_bytes_per_token / 1024) + " KiB each");
+            num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " +
+                num(eng.non_torch_mib) + " MiB non-torch = " + gib(pool) + " = " +
+                num(*e.kv_pool_tokens) + " tokens at " + num(e.kv_bytes_per_token / 1024) +
+                " KiB each");
         e.kv_cache_bytes = pool;
         e.tensor_bytes += pool;
       } else {
-        e.notes.push_back("the weights and profiled activations exceed " + num(util) + " of the device: no room for a KV cache");
+        e.notes.push_back("the weights and profiled activations exceed " + num(util) +
+                          " of the device: no room for a KV cache");
       }
-      add_runtime("non_torch", "Non-torch memory", eng.non_torch_mib * kMiB, eng.name + " NCCL/cuBLAS workspaces outside PyTorch");
+      add_runtime("non_torch", "Non-torch memory", eng.non_torch_mib * kMiB,
+                  eng.name + " NCCL/cuBLAS workspaces outside PyTorch");
     }
   }
   e.total_bytes = e.tensor_bytes + runtime;

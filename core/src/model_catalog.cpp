@@ -18,8 +18,10 @@ void read_models(const Reader& r, const Json& doc, Catalog& catalog) {
     m.hf_id = r.string(value, "hf_id", path, false).value_or("");
     m.aliases = r.strings(value, "aliases", path, false);
     m.source = r.string(value, "source", path, true).value_or("");
-    m.published_parameters = r.number(value, "published_parameters", path, false, {0, 1e14}).value_or(0);
-    m.published_active_parameters = r.number(value, "published_active_parameters", path, false, {0, 1e14}).value_or(0);
+    m.published_parameters =
+        r.number(value, "published_parameters", path, false, {0, 1e14}).value_or(0);
+    m.published_active_parameters =
+        r.number(value, "published_active_parameters", path, false, {0, 1e14}).value_or(0);
     const Json* config = r.member(value, "config", path, true);
     if (!config) continue;
     Errors errors;
@@ -53,13 +55,15 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
   const std::string root = "/memory_model";
   MemoryConstants& k = catalog.memory;
   k.present = true;
-  read_table(r, *block, root, "weight_formats", k.weight_formats, [&](WeightFormat& f, const Json& v, const std::string& p) {
-    f.linear_bits = r.number(v, "bits_per_weight", p, true, {0.5, 64}).value_or(16);
-    f.other_bytes = r.number(v, "unquantized_bytes_per_parameter", p, false, {0.5, 8}).value_or(2);
-    f.whole_model = r.boolean(v, "whole_model_average", p, false).value_or(false);
-    f.basis = r.string(v, "basis", p, true).value_or("");
-    r.string(v, "source", p, true);
-  });
+  read_table(r, *block, root, "weight_formats", k.weight_formats,
+             [&](WeightFormat& f, const Json& v, const std::string& p) {
+               f.linear_bits = r.number(v, "bits_per_weight", p, true, {0.5, 64}).value_or(16);
+               f.other_bytes =
+                   r.number(v, "unquantized_bytes_per_parameter", p, false, {0.5, 8}).value_or(2);
+               f.whole_model = r.boolean(v, "whole_model_average", p, false).value_or(false);
+               f.basis = r.string(v, "basis", p, true).value_or("");
+               r.string(v, "source", p, true);
+             });
   if (const Json* kv = r.object(*block, "kv_cache_formats", root, true)) {
     for (const auto& [key, value] : kv->items()) {
       const std::string p = Reader::child(root + "/kv_cache_formats", key);
@@ -68,46 +72,60 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
       r.string(value, "source", p, true);
     }
   }
-  read_table(r, *block, root, "optimizers", k.optimizers, [&](OptimizerSpec& o, const Json& v, const std::string& p) {
-    o.bytes_per_parameter = r.number(v, "bytes_per_parameter", p, true, {0, 64}).value_or(0);
-    o.factored = r.boolean(v, "factored", p, false).value_or(false);
-    o.paged = r.boolean(v, "paged", p, false).value_or(false);
-    o.basis = r.string(v, "basis", p, true).value_or("");
-    r.string(v, "source", p, true);
-  });
-  read_table(r, *block, root, "engines", k.engines, [&](EngineProfile& e, const Json& v, const std::string& p) {
-    e.name = r.string(v, "name", p, true).value_or(e.key);
-    e.matches = r.strings(v, "matches", p, false);
-    for (auto& m : e.matches) m = lower(m);
-    e.pytorch = r.boolean(v, "pytorch", p, true).value_or(true);
-    e.context_mib = r.number(v, "cuda_context_mib", p, !e.pytorch, {0, 65536}).value_or(0);
-    e.allocator_reserve = r.number(v, "allocator_reserve_fraction", p, false, {0, 4}).value_or(0);
-    e.compute_buffer_mib = r.number(v, "compute_buffer_mib", p, false, {0, 65536}).value_or(0);
-    e.kv_policy = r.string(v, "kv_cache", p, false).value_or("dynamic");
-    if (e.kv_policy != "dynamic" && e.kv_policy != "full_context" && e.kv_policy != "pool") {
-      r.fail("unknown_name", Reader::child(p, "kv_cache"), "expected dynamic, full_context or pool, got \"" + e.kv_policy + "\"");
-    }
-    e.logits_all_prompt_tokens = r.boolean(v, "logits_for_every_prompt_token", p, false).value_or(false);
-    e.materialized_attention = r.boolean(v, "materialized_attention", p, false).value_or(true);
-    e.gpu_memory_utilization = r.number(v, "gpu_memory_utilization", p, e.kv_policy == "pool", {0.05, 1}).value_or(0.9);
-    e.non_torch_mib = r.number(v, "non_torch_mib", p, false, {0, 65536}).value_or(0);
-    e.profile_logit_bytes = r.number(v, "profile_bytes_per_logit", p, false, {0, 64}).value_or(0);
-    e.max_batched_tokens = r.number(v, "max_batched_tokens", p, false, {1, 1e7}).value_or(8192);
-    e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
-    e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);
-    e.softmax_fp32 = r.boolean(v, "softmax_fp32", p, false).value_or(true);
-    e.cross_cache_per_beam = r.string(v, "cross_attention_cache", p, false).value_or("per_beam") != "per_input";
-    e.basis = r.string(v, "source", p, true).value_or("");
-  });
+  read_table(
+      r, *block, root, "optimizers", k.optimizers,
+      [&](OptimizerSpec& o, const Json& v, const std::string& p) {
+        o.bytes_per_parameter = r.number(v, "bytes_per_parameter", p, true, {0, 64}).value_or(0);
+        o.factored = r.boolean(v, "factored", p, false).value_or(false);
+        o.paged = r.boolean(v, "paged", p, false).value_or(false);
+        o.basis = r.string(v, "basis", p, true).value_or("");
+        r.string(v, "source", p, true);
+      });
+  read_table(
+      r, *block, root, "engines", k.engines,
+      [&](EngineProfile& e, const Json& v, const std::string& p) {
+        e.name = r.string(v, "name", p, true).value_or(e.key);
+        e.matches = r.strings(v, "matches", p, false);
+        for (auto& m : e.matches) m = lower(m);
+        e.pytorch = r.boolean(v, "pytorch", p, true).value_or(true);
+        e.context_mib = r.number(v, "cuda_context_mib", p, !e.pytorch, {0, 65536}).value_or(0);
+        e.allocator_reserve =
+            r.number(v, "allocator_reserve_fraction", p, false, {0, 4}).value_or(0);
+        e.compute_buffer_mib = r.number(v, "compute_buffer_mib", p, false, {0, 65536}).value_or(0);
+        e.kv_policy = r.string(v, "kv_cache", p, false).value_or("dynamic");
+        if (e.kv_policy != "dynamic" && e.kv_policy != "full_context" && e.kv_policy != "pool") {
+          r.fail("unknown_name", Reader::child(p, "kv_cache"),
+                 "expected dynamic, full_context or pool, got \"" + e.kv_policy + "\"");
+        }
+        e.logits_all_prompt_tokens =
+            r.boolean(v, "logits_for_every_prompt_token", p, false).value_or(false);
+        e.materialized_attention = r.boolean(v, "materialized_attention", p, false).value_or(true);
+        e.gpu_memory_utilization =
+            r.number(v, "gpu_memory_utilization", p, e.kv_policy == "pool", {0.05, 1})
+                .value_or(0.9);
+        e.non_torch_mib = r.number(v, "non_torch_mib", p, false, {0, 65536}).value_or(0);
+        e.profile_logit_bytes =
+            r.number(v, "profile_bytes_per_logit", p, false, {0, 64}).value_or(0);
+        e.max_batched_tokens = r.number(v, "max_batched_tokens", p, false, {1, 1e7}).value_or(8192);
+        e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
+        e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);
+        e.softmax_fp32 = r.boolean(v, "softmax_fp32", p, false).value_or(true);
+        e.cross_cache_per_beam =
+            r.string(v, "cross_attention_cache", p, false).value_or("per_beam") != "per_input";
+        e.basis = r.string(v, "source", p, true).value_or("");
+      });
   if (const Json* cuda = r.object(*block, "cuda_context", root, true)) {
     const std::string p = root + "/cuda_context";
-    k.cuda_context_eager_mib = r.number(*cuda, "pytorch_eager_module_loading_mib", p, true, {0, 65536}).value_or(0);
-    k.cuda_context_lazy_mib = r.number(*cuda, "pytorch_lazy_module_loading_mib", p, true, {0, 65536}).value_or(0);
+    k.cuda_context_eager_mib =
+        r.number(*cuda, "pytorch_eager_module_loading_mib", p, true, {0, 65536}).value_or(0);
+    k.cuda_context_lazy_mib =
+        r.number(*cuda, "pytorch_lazy_module_loading_mib", p, true, {0, 65536}).value_or(0);
     r.string(*cuda, "source", p, true);
   }
   if (const Json* ds = r.object(*block, "deepspeed_zero3", root, true)) {
     const std::string p = root + "/deepspeed_zero3";
-    k.zero3_max_live_parameters = r.number(*ds, "stage3_max_live_parameters", p, true, {0, 1e13}).value_or(1e9);
+    k.zero3_max_live_parameters =
+        r.number(*ds, "stage3_max_live_parameters", p, true, {0, 1e13}).value_or(1e9);
     r.string(*ds, "source", p, true);
   }
   if (const Json* lora = r.object(*block, "lora", root, true)) {
@@ -115,7 +133,8 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
     k.lora_default_rank = r.number(*lora, "default_rank", p, true, {1, 65536}).value_or(8);
     if (const Json* targets = r.object(*lora, "default_target_modules", p, true)) {
       for (const auto& [type, value] : targets->items()) {
-        k.lora_default_targets[lower(type)] = r.strings(*targets, type, p + "/default_target_modules", true);
+        k.lora_default_targets[lower(type)] =
+            r.strings(*targets, type, p + "/default_target_modules", true);
       }
     }
     r.string(*lora, "source", p, true);
@@ -136,7 +155,8 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
     return r.number(*obj, field, p, true, range).value_or(0);
   };
   t.decode_bandwidth_efficiency = value("decode_bandwidth_efficiency", "value", {0.01, 1});
-  t.decode_bandwidth_efficiency_multi = value("decode_bandwidth_efficiency_tensor_parallel", "value", {0.01, 1});
+  t.decode_bandwidth_efficiency_multi =
+      value("decode_bandwidth_efficiency_tensor_parallel", "value", {0.01, 1});
   t.prefill_mfu_short = value("prefill_mfu", "short_prompt", {0.01, 1});
   t.prefill_mfu_long = value("prefill_mfu", "long_prompt", {0.01, 1});
   t.long_prompt_tokens = value("prefill_mfu", "long_prompt_tokens", {1, 1e7});

@@ -26,8 +26,10 @@ double matmul_params(const ParameterCount& p) { return std::max(0.0, p.active - 
 // Ring all-reduce of `bytes` over tp GPUs: 2 (tp - 1) / tp of the data crosses each link.
 double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp, double bytes) {
   if (tp <= 1) return 0;
-  const double link = d.link_gb_per_s > 0 ? d.link_gb_per_s : 16;  // PCIe-class when no link is known
-  return k.allreduce_latency_us * 1e-6 + 2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
+  const double link =
+      d.link_gb_per_s > 0 ? d.link_gb_per_s : 16;  // PCIe-class when no link is known
+  return k.allreduce_latency_us * 1e-6 +
+         2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
 }
 
 Phase roofline(double flops, double peak_flops, double bytes, double bandwidth, double comm_s) {
@@ -37,8 +39,8 @@ Phase roofline(double flops, double peak_flops, double bytes, double bandwidth, 
   ph.comm_s = comm_s;
   ph.seconds = std::max(ph.compute_s, ph.memory_s) + comm_s;
   ph.bound = comm_s > std::max(ph.compute_s, ph.memory_s) ? "interconnect"
-             : ph.compute_s >= ph.memory_s                 ? "compute"
-                                                           : "memory bandwidth";
+             : ph.compute_s >= ph.memory_s                ? "compute"
+                                                          : "memory bandwidth";
   return ph;
 }
 
@@ -48,7 +50,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   InferenceEstimate e;
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
-  const double q_dim = a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+  const double q_dim =
+      a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
   const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double weights = q.weight_bytes;
@@ -72,8 +75,9 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, tokens * comm_bytes_per_token);
     e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
-    e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(q.params) / 1e9) + " B parameters + attention = " +
-                      num(flops / 1e12) + " TFLOP at " + num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
+    e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(q.params) / 1e9) +
+                      " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
+                      num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -83,12 +87,14 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
     e.decode = roofline(flops, peak * k.decode_mfu, bytes, bw * eff, comm);
-    e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights + KV of " + num(batch) + " sequences at " + num(context) +
-                     " tokens) at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP";
+    e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights + KV of " + num(batch) +
+                     " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
+                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP";
     // Batch-1 decode, for the single-stream figure.
     const double bytes1 = weights + context * q.kv_bytes_per_token;
-    Phase one = roofline(2 * matmul_params(q.params) + 4 * layers * q_dim * context, peak * k.decode_mfu, bytes1, bw * eff,
-                         2 * layers * allreduce_s(k, q.device, tp, comm_bytes_per_token));
+    Phase one =
+        roofline(2 * matmul_params(q.params) + 4 * layers * q_dim * context, peak * k.decode_mfu,
+                 bytes1, bw * eff, 2 * layers * allreduce_s(k, q.device, tp, comm_bytes_per_token));
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
   // A request's own prompt: its time to first token (queueing behind other prompts not counted).
@@ -97,7 +103,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
-    e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " + num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
+    e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
+                          num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -106,17 +113,20 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double total_s = e.prefill.seconds + out * e.decode.seconds;
   e.output_tokens_per_s = total_s > 0 ? batch * out / total_s : 0;
   e.output_tokens_per_s_per_gpu = e.output_tokens_per_s / tp;
-  e.limit = e.decode.bound + " in decode" + (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");
+  e.limit = e.decode.bound + " in decode" +
+            (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");
   return e;
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
   TrainingEstimate t;
   const Architecture& a = q.arch;
-  const double q_dim = a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+  const double q_dim =
+      a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
   // Forward + backward: 6 FLOPs per matmul parameter per token, and 12 x layers x width x
   // sequence for attention (Narayanan et al. 2021).
-  const double per_token = 6 * matmul_params(q.params) + 12 * (a.layers + a.encoder_layers) * q_dim * q.sequence;
+  const double per_token =
+      6 * matmul_params(q.params) + 12 * (a.layers + a.encoder_layers) * q_dim * q.sequence;
   // MFU counts model FLOPs only: recomputed activations raise the hardware's work, not the
   // model FLOPs a token needs, and published MFU figures of checkpointed runs are the same.
   t.flops_per_token = per_token;
@@ -131,8 +141,9 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
     t.seconds = *q.dataset_tokens / t.tokens_per_s;
     t.gpu_hours = *t.seconds * std::max(1.0, q.gpus) / 3600;
   }
-  t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " + num(matmul_params(q.params) / 1e9) +
-            " B parameters + attention) at " + num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU";
+  t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
+            num(matmul_params(q.params) / 1e9) + " B parameters + attention) at " +
+            num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU";
   return t;
 }
 

@@ -2,7 +2,6 @@
 // figures, the roofline's arithmetic, properties that follow from it, ranking by $ per token with
 // latency targets, and the accuracy summary over the throughput dev cases.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "support.hpp"
@@ -20,8 +19,12 @@ Json estimate(Json request) {
 }
 
 Json llama8b(const std::string& gpu, const std::string& format = "fp8", double concurrency = 64) {
-  return {{"model", {{"name", "llama-3.1-8b"}}}, {"weight_format", format}, {"gpu", gpu},
-          {"input_tokens", 1000}, {"output_tokens", 1000}, {"concurrency", concurrency}};
+  return {{"model", {{"name", "llama-3.1-8b"}}},
+          {"weight_format", format},
+          {"gpu", gpu},
+          {"input_tokens", 1000},
+          {"output_tokens", 1000},
+          {"concurrency", concurrency}};
 }
 
 }  // namespace
@@ -34,18 +37,26 @@ TEST_CASE("estimate: Llama 3.1 8B fp8 on an H100, 1000 in / 1000 out at 64 concu
   CHECK(e["decode"]["bound"] == "memory bandwidth");
   CHECK(e["time_to_first_token_ms"].get<double>() > 0);
   // Throughput = concurrency x output / (batch prefill + output x time per token).
-  const double tps = 64 * 1000 / ((e["batch_prefill_ms"].get<double>() + 1000 * e["time_per_output_token_ms"].get<double>()) / 1000);
+  const double tps =
+      64 * 1000 /
+      ((e["batch_prefill_ms"].get<double>() + 1000 * e["time_per_output_token_ms"].get<double>()) /
+       1000);
   CHECK(e["output_tokens_per_s"].get<double>() == Approx(tps).epsilon(0.01));
   // $ per 1M output tokens = $/h / (tokens/s x 3600) x 1e6 on the instance it was priced on.
   const double usd = r["instance"]["usd_per_hour"].get<double>() /
-                     (e["output_tokens_per_s"].get<double>() * r["instance"]["model_copies"].get<double>() * 3600) * 1e6;
+                     (e["output_tokens_per_s"].get<double>() *
+                      r["instance"]["model_copies"].get<double>() * 3600) *
+                     1e6;
   CHECK(e["usd_per_million_output_tokens"].get<double>() == Approx(usd).epsilon(0.01));
   // Decode reads the fp8 weights and the KV cache of 64 sequences at the mean context each step.
-  const double bytes = r["model"]["weights_gb"].get<double>() * 1e9 + 64 * 1500 * 131072.0;  // 128 KiB of KV per token
-  CHECK(e["decode"]["memory_ms"].get<double>() == Approx(bytes / (3350e9 * 0.75) * 1e3).epsilon(0.03));
+  const double bytes = r["model"]["weights_gb"].get<double>() * 1e9 +
+                       64 * 1500 * 131072.0;  // 128 KiB of KV per token
+  CHECK(e["decode"]["memory_ms"].get<double>() ==
+        Approx(bytes / (3350e9 * 0.75) * 1e3).epsilon(0.03));
 }
 
-TEST_CASE("estimate: more bandwidth, fewer weight bytes and tensor parallelism shorten the decode step") {
+TEST_CASE(
+    "estimate: more bandwidth, fewer weight bytes and tensor parallelism shorten the decode step") {
   const double h100 = estimate(llama8b("H100"))["inference"]["time_per_output_token_ms"];
   const double h200 = estimate(llama8b("H200"))["inference"]["time_per_output_token_ms"];
   const double bf16 = estimate(llama8b("H100", "bf16"))["inference"]["time_per_output_token_ms"];
@@ -60,22 +71,36 @@ TEST_CASE("estimate: more bandwidth, fewer weight bytes and tensor parallelism s
   const Json one = estimate(llama8b("H100", "fp8", 1))["inference"];
   const Json many = estimate(llama8b("H100", "fp8", 128))["inference"];
   CHECK(many["output_tokens_per_s"].get<double>() > 10 * one["output_tokens_per_s"].get<double>());
-  CHECK(many["time_per_output_token_ms"].get<double>() > one["time_per_output_token_ms"].get<double>());
+  CHECK(many["time_per_output_token_ms"].get<double>() >
+        one["time_per_output_token_ms"].get<double>());
 }
 
-TEST_CASE("estimate: training throughput, time and cost follow 6N FLOPs per token at the GPU's MFU") {
-  const Json r = estimate({{"model", {{"name", "llama-3.1-8b"}}}, {"weight_format", "bf16"}, {"gpu", "H100"}, {"phase", "training"},
-                           {"context", 2048}, {"dataset_tokens", 1e9}, {"tensor_parallel", 8}, {"gpus", 8}});
+TEST_CASE(
+    "estimate: training throughput, time and cost follow 6N FLOPs per token at the GPU's MFU") {
+  const Json r = estimate({{"model", {{"name", "llama-3.1-8b"}}},
+                           {"weight_format", "bf16"},
+                           {"gpu", "H100"},
+                           {"phase", "training"},
+                           {"context", 2048},
+                           {"dataset_tokens", 1e9},
+                           {"tensor_parallel", 8},
+                           {"gpus", 8}});
   const Json& t = r["training"];
   CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
-        Approx(989.5e12 * t["mfu"].get<double>() / (t["gflop_per_token"].get<double>() * 1e9)).epsilon(0.01));
-  CHECK(t["gpu_hours"].get<double>() == Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
+        Approx(989.5e12 * t["mfu"].get<double>() / (t["gflop_per_token"].get<double>() * 1e9))
+            .epsilon(0.01));
+  CHECK(t["gpu_hours"].get<double>() ==
+        Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
   CHECK(t["usd_on_demand"].get<double>() > 0);
 }
 
 TEST_CASE("ranking by $ per 1M output tokens honours the latency target") {
-  const Json base = {{"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "fp8"}, {"rank", true},
-                     {"input_tokens", 1000}, {"output_tokens", 500}, {"limit", 1000}};
+  const Json base = {{"model", {{"name", "llama-3.1-70b"}}},
+                     {"weight_format", "fp8"},
+                     {"rank", true},
+                     {"input_tokens", 1000},
+                     {"output_tokens", 500},
+                     {"limit", 1000}};
   Json loose = base, tight = base;
   loose["max_tpot_ms"] = 60;
   tight["max_tpot_ms"] = 25;
@@ -106,7 +131,8 @@ TEST_CASE("estimate refuses what it cannot estimate, naming the field") {
 }
 
 TEST_CASE("throughput summary over the dev cases: median <= 20 % and p90 <= 45 %") {
-  const Json cases = Json::parse(test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")));
+  const Json cases =
+      Json::parse(test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")));
   const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", cases}});
   REQUIRE(r["ok"] == true);
   const Json& s = r["result"]["summary"]["throughput"];

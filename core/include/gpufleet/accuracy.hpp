@@ -16,12 +16,12 @@ struct CaseOutcome {
   std::string quantity;    // memory | throughput
   std::string confidence;  // high | medium | low
   std::string metric;
-  double predicted = 0;    // in the case's own unit
+  double predicted = 0;  // in the case's own unit
   double measured = 0;
   std::string unit;
-  double error_pct = 0;    // (predicted - measured) / measured x 100
+  double error_pct = 0;  // (predicted - measured) / measured x 100
   bool skipped = false;
-  std::string reason;      // why it was skipped
+  std::string reason;                    // why it was skipped
   std::vector<std::string> assumptions;  // values the case left open and the harness chose
   std::optional<MemoryEstimate> estimate;
 };

@@ -3,10 +3,9 @@
 // from it. Decoder-only transformers (Llama, Mistral, Mixtral, Qwen, Gemma, Phi, DeepSeek MLA/MoE,
 // Falcon, GPT-2, GPT-J, BigCode, BLOOM), BERT encoders, and encoder-decoders (T5, Whisper).
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "gpufleet/errors.hpp"
 
@@ -29,7 +28,7 @@ struct Architecture {
   double encoder_intermediate = 0;  // encoder-decoder only
   double vocab = 0;
   bool tied_embeddings = false;
-  bool gated_mlp = false;      // SwiGLU / GeGLU: gate, up and down projections
+  bool gated_mlp = false;        // SwiGLU / GeGLU: gate, up and down projections
   bool layer_norm_bias = false;  // LayerNorm (weight + bias) instead of RMSNorm (weight)
   bool qkv_bias = false;
   bool out_bias = false;
@@ -40,7 +39,7 @@ struct Architecture {
   double type_vocab = 0;           // BERT token types
   double num_labels = 0;           // classification head (BERT)
   bool pooler = false;
-  double attention_dropout = 0;    // nonzero: the dropout masks are kept for backward
+  double attention_dropout = 0;  // nonzero: the dropout masks are kept for backward
   double hidden_dropout = 0;
   // Mixture of experts.
   double experts = 0;  // routed experts per MoE layer (0 = dense)
@@ -60,8 +59,8 @@ struct Architecture {
   double max_positions = 0;
   // Encoder-decoder extras (Whisper: conv front end, fixed encoder length).
   double mel_bins = 0;
-  double source_positions = 0;  // encoder frames (Whisper 1500)
-  double target_positions = 0;  // decoder positions (Whisper 448)
+  double source_positions = 0;            // encoder frames (Whisper 1500)
+  double target_positions = 0;            // decoder positions (Whisper 448)
   double relative_attention_buckets = 0;  // T5
 
   bool mla() const { return kv_lora_rank > 0; }
@@ -72,12 +71,12 @@ struct Architecture {
 // the working precision (embeddings, the output head, norms, biases, routers, positions).
 struct ParameterCount {
   double total = 0;
-  double active = 0;       // parameters a token passes through (MoE: routed experts only)
-  double embedding = 0;    // token, position and type embeddings
-  double lm_head = 0;      // 0 when tied to the embedding
-  double linear = 0;       // weight matrices of the attention and MLP blocks (quantizable)
+  double active = 0;         // parameters a token passes through (MoE: routed experts only)
+  double embedding = 0;      // token, position and type embeddings
+  double lm_head = 0;        // 0 when tied to the embedding
+  double linear = 0;         // weight matrices of the attention and MLP blocks (quantizable)
   double expert_linear = 0;  // the routed experts' part of `linear`
-  double other = 0;        // norms, biases, routers, conv front end, heads
+  double other = 0;          // norms, biases, routers, conv front end, heads
 };
 
 // Reads a Hugging Face config.json object. Faults are recorded against `file` and `path`.

@@ -14,9 +14,9 @@
 namespace gpufleet {
 
 struct WeightFormat {
-  std::string key;          // "nf4", "gptq_int4", "gguf_q4_k_m", ...
-  double linear_bits = 16;  // bits per weight of the blocks' linear layers, scales included
-  double other_bytes = 2;   // bytes per parameter of what stays unquantized
+  std::string key;           // "nf4", "gptq_int4", "gguf_q4_k_m", ...
+  double linear_bits = 16;   // bits per weight of the blocks' linear layers, scales included
+  double other_bytes = 2;    // bytes per parameter of what stays unquantized
   bool whole_model = false;  // GGUF: linear_bits is the file's average over every tensor
   std::string basis;
 };
@@ -33,11 +33,11 @@ struct OptimizerSpec {
 struct EngineProfile {
   std::string key;
   std::string name;
-  std::vector<std::string> matches;  // lower-case substrings of framework names that mean it
-  bool pytorch = true;               // CUDA context of a PyTorch process (else a lean C++ runtime)
-  double context_mib = 0;            // CUDA context when not PyTorch
-  double allocator_reserve = 0;      // share of transient memory the caching allocator keeps
-  double compute_buffer_mib = 0;     // fixed scratch buffers (llama.cpp, whisper.cpp)
+  std::vector<std::string> matches;   // lower-case substrings of framework names that mean it
+  bool pytorch = true;                // CUDA context of a PyTorch process (else a lean C++ runtime)
+  double context_mib = 0;             // CUDA context when not PyTorch
+  double allocator_reserve = 0;       // share of transient memory the caching allocator keeps
+  double compute_buffer_mib = 0;      // fixed scratch buffers (llama.cpp, whisper.cpp)
   std::string kv_policy = "dynamic";  // dynamic | full_context | pool
   bool logits_all_prompt_tokens = false;
   bool chunked_loss = false;           // the loss is computed in chunks of the vocabulary rows
@@ -46,8 +46,8 @@ struct EngineProfile {
   bool materialized_attention = true;  // eager attention unless flash is asked for
   double gpu_memory_utilization = 0;   // pool engines: share of the device they may take
   double non_torch_mib = 0;
-  double profile_logit_bytes = 0;      // pool engines: bytes per vocab entry per profiled token
-  double max_batched_tokens = 0;       // pool engines: tokens of the profiled forward pass
+  double profile_logit_bytes = 0;        // pool engines: bytes per vocab entry per profiled token
+  double max_batched_tokens = 0;         // pool engines: tokens of the profiled forward pass
   std::string layer_split = "balanced";  // how a model spread over GPUs by layers is placed
   std::string basis;
 };
@@ -57,8 +57,8 @@ struct MemoryConstants {
   std::map<std::string, double> kv_bytes;  // bytes per KV element by cache format
   std::map<std::string, OptimizerSpec> optimizers;
   std::map<std::string, EngineProfile> engines;
-  double cuda_context_eager_mib = 0;  // PyTorch, CUDA < 11.7: every kernel module loaded at init
-  double cuda_context_lazy_mib = 0;   // PyTorch, CUDA >= 11.7: modules loaded on first use
+  double cuda_context_eager_mib = 0;     // PyTorch, CUDA < 11.7: every kernel module loaded at init
+  double cuda_context_lazy_mib = 0;      // PyTorch, CUDA >= 11.7: modules loaded on first use
   double zero3_max_live_parameters = 0;  // DeepSpeed ZeRO-3: gathered parameters kept resident
   double lora_default_rank = 8;
   std::map<std::string, std::vector<std::string>> lora_default_targets;  // by model_type
@@ -126,7 +126,7 @@ struct MemoryEstimate {
   double weights_bytes = 0;
   double kv_bytes_per_token = 0;  // on this GPU
   double kv_cache_bytes = 0;
-  std::optional<double> kv_pool_bytes;    // serving engines that pre-allocate a pool
+  std::optional<double> kv_pool_bytes;  // serving engines that pre-allocate a pool
   std::optional<double> kv_pool_tokens;
   std::optional<double> max_concurrent_sequences;
   ParameterCount params;

@@ -19,13 +19,13 @@ struct ThroughputConstants {
   double prefill_mfu_short = 0;                  // prompts under `long_prompt_tokens`
   double prefill_mfu_long = 0;
   double long_prompt_tokens = 1024;
-  double decode_mfu = 0;                          // large-batch decode when compute-bound
-  double allreduce_latency_us = 0;                // per all-reduce, tensor parallel
+  double decode_mfu = 0;            // large-batch decode when compute-bound
+  double allreduce_latency_us = 0;  // per all-reduce, tensor parallel
   double interconnect_efficiency = 0;
-  double serving_max_batch = 0;                   // scheduler's cap when the source lets it choose
-  double serving_kv_fraction = 0;                 // device share the KV pool may take
-  std::map<std::string, double> training_mfu;     // by GPU key, "default" for the rest
-  std::map<std::string, double> link_gb_per_s;    // per GPU key, one direction
+  double serving_max_batch = 0;                 // scheduler's cap when the source lets it choose
+  double serving_kv_fraction = 0;               // device share the KV pool may take
+  std::map<std::string, double> training_mfu;   // by GPU key, "default" for the rest
+  std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
   bool present = false;
 };
 
@@ -42,14 +42,14 @@ struct DeviceSpec {
 struct ThroughputQuestion {
   Architecture arch;
   ParameterCount params;
-  double weight_bytes = 0;      // whole model, in its format
+  double weight_bytes = 0;        // whole model, in its format
   double kv_bytes_per_token = 0;  // whole model (all layers)
   std::string compute = "fp16";   // precision whose peak the matmuls use
   DeviceSpec device;
   double gpus = 1;
   double tensor_parallel = 1;
   double pipeline_parallel = 1;
-  double batch = 1;          // concurrent sequences; 0 = as many as the KV cache allows
+  double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   double input_tokens = 512;
   double output_tokens = 128;
   // Training.
@@ -66,15 +66,15 @@ struct Phase {
 };
 
 struct InferenceEstimate {
-  Phase prefill;             // the whole batch's prompts (what throughput pays)
-  Phase first_token;         // one request's prompt: its time to first token
-  Phase decode;              // one step at the mean context
+  Phase prefill;      // the whole batch's prompts (what throughput pays)
+  Phase first_token;  // one request's prompt: its time to first token
+  Phase decode;       // one step at the mean context
   double ttft_ms = 0;
   double tpot_ms = 0;
   double e2e_ms = 0;
   double batch = 1;
   double max_batch_by_kv = 0;
-  double output_tokens_per_s = 0;        // whole system
+  double output_tokens_per_s = 0;  // whole system
   double output_tokens_per_s_per_gpu = 0;
   double batch1_decode_tokens_per_s = 0;
   double prefill_tokens_per_s = 0;
@@ -87,7 +87,7 @@ struct TrainingEstimate {
   double tokens_per_s_per_gpu = 0;
   double tokens_per_s = 0;
   double tflops_per_gpu = 0;
-  std::optional<double> seconds;     // for dataset_tokens
+  std::optional<double> seconds;  // for dataset_tokens
   std::optional<double> gpu_hours;
   std::string basis;
 };
