@@ -386,7 +386,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       if (!e["usd_per_million_output_tokens"].is_null()) {
         rows.push_back({"$ per 1M output tokens", money(e["usd_per_million_output_tokens"]), text(e["cost_basis"])});
         if (!e["usd_per_million_output_tokens_spot"].is_null()) rows.push_back({"  on spot", money(e["usd_per_million_output_tokens_spot"]), ""});
-        if (!e["usd_per_million_input_tokens"].is_null()) rows.push_back({"$ per 1M input tokens", money(e["usd_per_million_input_tokens"]), "the prefill share of the time"});
+        if (!e["usd_per_million_input_tokens"].is_null()) rows.push_back({"$ per 1M input tokens", money(e["usd_per_million_input_tokens"]), "$/h over the prompt tokens prefill processes per hour"});
       }
       table(out, {"figure", "value", "how"}, rows);
       out << "Limit: " << text(e["limit"]) << "\n";

@@ -280,6 +280,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     return skip("unknown metric \"" + out.metric + "\"");
   }
   const MemoryConstants& k = catalog.memory;
+  if (!k.present) return skip("the catalog has no memory_model block in model_config.json");
   const Json* w = at(c, {"workload"});
   const Json* hw = at(c, {"hardware"});
   const Json* rt = at(c, {"runtime"});
@@ -379,7 +380,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
         "CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
   q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);
   const std::string loss = string_at(settings, {"loss"});
-  q.chunked_loss = loss.empty() ? k.engines.at(q.engine).chunked_loss
+  const auto engine = k.engines.find(q.engine);
+  q.chunked_loss = loss.empty() ? engine != k.engines.end() && engine->second.chunked_loss
                                 : loss.find("Chunked") != std::string::npos;
   q.master_weights =
       lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
@@ -411,6 +413,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
           "kv_cache_capacity needs a serving engine with a KV pool and the device's memory");
     bytes = *e.kv_pool_bytes;
   }
+  if (!std::isfinite(bytes)) return skip("the estimate is not finite");
   out.predicted = bytes / *unit;
   out.error_pct = (out.predicted - out.measured) / out.measured * 100;
   out.estimate = e;

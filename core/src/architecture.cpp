@@ -95,10 +95,13 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
         first_number(r, c, path, {"intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"},
                      4 * a.hidden, kWidth);
   }
-  if (a.layers == 0 && !has_any(c, {"num_hidden_layers", "n_layer", "num_layers", "n_layers",
-                                    "decoder_layers", "encoder_layers"}))
-    r.fail("missing_field", Reader::child(path, "num_hidden_layers"),
-           "expected the number of layers");
+  if (a.layers == 0 || (a.kind == ArchKind::kEncoderDecoder && a.encoder_layers == 0)) {
+    if (errors.size() == before) {
+      r.fail("missing_field", Reader::child(path, whisper ? "decoder_layers" : "num_hidden_layers"),
+             "expected the number of layers (at least 1 decoder layer, and encoder layers for an "
+             "encoder-decoder)");
+    }
+  }
   if (a.heads == 0 &&
       !has_any(c, {"num_attention_heads", "n_head", "num_heads", "decoder_attention_heads"}))
     r.fail("missing_field", Reader::child(path, "num_attention_heads"),

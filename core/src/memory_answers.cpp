@@ -784,15 +784,11 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     inf["limit"] = e.limit;
     if (usd_per_hour > 0) {
       const double system_tps = e.output_tokens_per_s * replicas;
-      const double prefill_share =
-          e.prefill.seconds /
-          std::max(1e-12, e.prefill.seconds + q.output_tokens * e.decode.seconds);
       inf["usd_per_million_output_tokens"] = per_million(usd_per_hour, system_tps);
       inf["usd_per_million_output_tokens_spot"] =
           spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
-      // Input tokens pay for the prefill share of the time.
-      inf["usd_per_million_input_tokens"] =
-          per_million(usd_per_hour * prefill_share, e.prefill_tokens_per_s * replicas);
+      // Input tokens pay for the prefill time: $/h over the tokens a prefill-hour processes.
+      inf["usd_per_million_input_tokens"] = per_million(usd_per_hour, e.prefill_tokens_per_s * replicas);
       inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " +
                           report::short_number(replicas) +
                           (replicas == 1 ? " model copy at " : " model copies at ") +

@@ -499,7 +499,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     if (q.gpu_memory_bytes) {
       const double budget = util * *q.gpu_memory_bytes;
       const double pool = budget - weights_gpu - profile - eng.non_torch_mib * kMiB;
-      if (pool > 0) {
+      if (pool > 0 && e.kv_bytes_per_token > 0) {
         e.kv_pool_bytes = pool;
         e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
         const double len = q.max_model_len.value_or(q.sequence + q.new_tokens);
