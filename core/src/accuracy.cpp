@@ -104,6 +104,10 @@ std::optional<double> device_bytes(const Catalog& catalog, const std::string& na
   return std::nullopt;
 }
 
+std::string first_error(const Errors& errors) {
+  return errors.empty() ? "unreadable" : errors.front().path + ": " + errors.front().message;
+}
+
 // Throughput cases: the device, the model's weights and KV cache from the memory model, then the
 // roofline estimate of the phase the case measured.
 CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutcome& out) {
@@ -125,9 +129,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   Errors errors;
   auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
   if (!arch)
-    return skip("architecture: " + (errors.empty()
-                                        ? std::string("unreadable")
-                                        : errors.front().path + ": " + errors.front().message));
+    return skip("architecture: " + first_error(errors));
 
   ThroughputQuestion q;
   q.arch = *arch;
@@ -299,9 +301,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     Errors errors;
     auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
     if (!arch)
-      return skip("architecture: " + (errors.empty()
-                                          ? std::string("unreadable")
-                                          : errors.front().path + ": " + errors.front().message));
+      return skip("architecture: " + first_error(errors));
     q.arch = *arch;
   }
   const std::string mode = string_at(*w, {"mode"});

@@ -139,6 +139,14 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   return q;
 }
 
+// A GPU instance with a trustworthy on-demand price, of one of `providers` (all when empty).
+bool priced_gpu_instance(const InstanceType& it, const std::vector<std::string>& providers) {
+  return it.accelerator_kind == "gpu" && it.on_demand_usd_per_hour && it.price_flags.empty() &&
+         it.gpus >= 1 &&
+         (providers.empty() ||
+          std::find(providers.begin(), providers.end(), it.provider) != providers.end());
+}
+
 bool fits(const MemoryConstants& k, const MemoryQuestion& q, double capacity) {
   auto a = estimate_memory(k, q);
   return a.estimate && a.estimate->total_bytes <= capacity;
@@ -407,12 +415,7 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     const InstanceType* best = nullptr;
     double best_price = 0, best_gpus = 0;
     for (const auto& it : catalog.instances) {
-      if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() ||
-          it.gpus < 1)
-        continue;
-      if (!providers.empty() &&
-          std::find(providers.begin(), providers.end(), it.provider) == providers.end())
-        continue;
+      if (!priced_gpu_instance(it, providers)) continue;
       double need = 1;
       while (need <= it.gpus) {
         MemoryQuestion split = *q;
@@ -502,12 +505,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   const double limit = r.number(req, "limit", "", false, {1, 1000}).value_or(20);
   Json rows = Json::array(), excluded = Json::array();
   for (const auto& it : catalog.instances) {
-    if (it.accelerator_kind != "gpu" || !it.on_demand_usd_per_hour || !it.price_flags.empty() ||
-        it.gpus < 1)
-      continue;
-    if (!providers.empty() &&
-        std::find(providers.begin(), providers.end(), it.provider) == providers.end())
-      continue;
+    if (!priced_gpu_instance(it, providers)) continue;
     const GpuSpec* gpu = catalog.gpu(it.gpu_model);
     if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) continue;
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
