@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
   fit->add_option("--new-tokens", f_new, "generated tokens per sequence");
   fit->add_option("--mode", f_mode, "load_only | inference | full_finetune | lora | qlora | pretraining (default from --workload)");
   fit->add_option("--optimizer", f_optimizer, "adamw | adamw_8bit | paged_adamw_8bit | adafactor | sgd | sgd_momentum | lion");
-  fit->add_option("--engine", f_engine, "transformers | vllm | llama.cpp | torchtune | ctranslate2 | whisper.cpp | accelerate");
+  fit->add_option("--engine", f_engine, "transformers | vllm | llama.cpp | torchtune | ctranslate2 | whisper.cpp | openai-whisper | openai-whisper-fp16 | accelerate");
   fit->add_option("--kv-cache", f_kv, "KV-cache format: fp16 | bf16 | fp8 | int8 | q8_0 | q4_0 ...");
   fit->add_option("--tp", f_tp, "tensor-parallel GPUs");
   fit->add_option("--sharding", f_sharding, "none | zero1 | zero2 | zero3 | fsdp");
@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
   rs->add_option("--model", rs_models, "a model of model_config.json (repeat)")->required();
   rs->add_option("--precision", rs_format, "weight format (fp16, bf16, int8, nf4, gguf_q4_k_m, ...)")->capture_default_str();
   rs->add_option("--mode", rs_mode, "inference | full_finetune | lora | qlora | pretraining")->capture_default_str();
-  rs->add_option("--engine", rs_engine, "transformers | vllm | llama.cpp | ctranslate2 | whisper.cpp | ...");
+  rs->add_option("--engine", rs_engine, "transformers | vllm | llama.cpp | ctranslate2 | whisper.cpp | openai-whisper | ...");
   rs->add_option("--context", rs_context, "tokens per sequence");
   rs->add_option("--batch", rs_batch, "sequences per batch");
   rs->add_option("--beams", rs_beams, "beam width (speech models)");

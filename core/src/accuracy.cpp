@@ -65,8 +65,8 @@ std::string engine_for(const MemoryConstants& k, const std::string& framework) {
   return best;
 }
 
-// "CUDA 11.2" in the runtime or notes: before 11.7 every kernel module is loaded at start.
-std::optional<bool> eager_cuda(const std::string& text) {
+// "CUDA 11.2" in the runtime or notes: the CUDA version, major + minor / 10.
+std::optional<double> cuda_version(const std::string& text) {
   for (std::size_t pos = text.find("CUDA "); pos != std::string::npos;
        pos = text.find("CUDA ", pos + 1)) {
     std::size_t i = pos + 5;
@@ -75,12 +75,10 @@ std::optional<bool> eager_cuda(const std::string& text) {
     while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
       major = major * 10 + (text[i++] - '0'), any = true;
     if (!any) continue;
-    if (i < text.size() && text[i] == '.') {
-      ++i;
-      while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
-        minor = minor * 10 + (text[i++] - '0');
-    }
-    return major < 11 || (major == 11 && minor < 7);
+    if (i < text.size() && text[i] == '.' && i + 1 < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[i + 1])))
+      minor = text[i + 1] - '0';
+    return major + minor / 10;
   }
   return std::nullopt;
 }
@@ -310,6 +308,12 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   q.mode = *m;
   q.engine = engine_for(k, string_at(c, {"runtime", "framework"}));
   auto note = [&](const std::string& text) { out.assumptions.push_back(text); };
+  const std::string source = string_at(c, {"source"});
+  if (q.engine == "openai-whisper" && source.find("faster-whisper") != std::string::npos &&
+      source.find("v1.1.0") != std::string::npos && k.engines.count("openai-whisper-fp16")) {
+    q.engine = "openai-whisper-fp16";
+    note("faster-whisper's v1.1.0 benchmark halves openai-whisper's parameters before loading");
+  }
 
   q.weight_format = lower(string_at(*w, {"weight_format"}));
   if (q.weight_format.empty()) q.weight_format = "fp32";
@@ -369,13 +373,17 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (q.sharding.empty()) q.sharding = "none";
   q.cpu_offload = bool_at(*hw, {"cpu_offload"}, false);
   // CUDA version: stated in the case, else pre-Ampere GPUs are taken as older software stacks.
+  // Kernels load lazily from CUDA 11.7 in PyTorch (it sets CUDA_MODULE_LOADING=LAZY itself since
+  // 1.13) and from CUDA 12.2 in every other runtime (the driver's default).
   const std::string gpu_name = lower(string_at(*hw, {"gpu"}));
-  const auto stated = eager_cuda(notes);
-  q.cuda_eager_loading = stated ? *stated
-                                : (gpu_name.find("v100") != std::string::npos ||
-                                   gpu_name.find("t4") != std::string::npos ||
-                                   gpu_name.find("titan") != std::string::npos);
-  if (!stated && q.cuda_eager_loading)
+  const auto version = cuda_version(notes);
+  const auto engine_profile = k.engines.find(q.engine);
+  const bool pytorch = engine_profile == k.engines.end() || engine_profile->second.pytorch;
+  q.cuda_eager_loading = version ? *version < (pytorch ? 11.7 : 12.2)
+                                 : (gpu_name.find("v100") != std::string::npos ||
+                                    gpu_name.find("t4") != std::string::npos ||
+                                    gpu_name.find("titan") != std::string::npos);
+  if (!version && q.cuda_eager_loading)
     note(
         "CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
   q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);

@@ -27,6 +27,13 @@ std::string keys_of(const Map& m) {
   return out;
 }
 
+// The CUDA context and the libraries' kernels: PyTorch by module loading, other runtimes their own.
+double context_bytes(const MemoryConstants& k, const EngineProfile& eng, const MemoryQuestion& q) {
+  if (eng.pytorch)
+    return (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB;
+  return (q.cuda_eager_loading ? eng.eager_context_mib : eng.context_mib) * kMiB;
+}
+
 bool is_training(TrainMode m) {
   return m == TrainMode::kFullFinetune || m == TrainMode::kLora || m == TrainMode::kQlora ||
          m == TrainMode::kPretraining;
@@ -188,6 +195,10 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   double weights_all = fmt.whole_model
                            ? p.total * fmt.linear_bits / 8
                            : p.linear * fmt.linear_bits / 8 + unquantized * fmt.other_bytes;
+  // Runtimes that keep a 16-bit checkpoint's parameters in fp32 (cast to the input's type per call).
+  const bool upcast = eng.fp32_parameters && !fmt.whole_model && fmt.linear_bits == 16;
+  const double checkpoint_bytes = weights_all;
+  if (upcast) weights_all = p.total * 4;
   e.weights_bytes = weights_all;
   std::string wbasis = fmt.whole_model
                            ? num(p.total / 1e9) + " B parameters x " + num(fmt.linear_bits) +
@@ -196,6 +207,9 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
                                  num(fmt.linear_bits) + " bits + " + num(unquantized / 1e9) +
                                  " B others (embeddings, head, norms, biases) x " +
                                  num(fmt.other_bytes) + " bytes (" + fmt.basis + ")";
+  if (upcast)
+    wbasis = num(p.total / 1e9) + " B parameters x 4 bytes: " + eng.name +
+             " keeps the parameters in fp32 and casts each weight to the input's type per call";
   double weights_gpu = weights_all / (tp * pp);
   if (tp * pp > 1) wbasis += "; split over " + num(tp * pp) + " GPUs (tensor x pipeline parallel)";
   const double bytes_per_param = weights_all / std::max(1.0, p.total);
@@ -231,10 +245,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     // Layers fill the first GPU up to its free memory less room for the largest module, then the
     // next (accelerate's device_map="auto"); the fuller of the first two is reported.
     const double largest = std::max({layer_params, p.embedding, p.lm_head}) * bytes_per_param;
-    const double context =
-        eng.pytorch
-            ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB
-            : eng.context_mib * kMiB;
+    const double context = context_bytes(k, eng, q);
     const double budget = std::max(0.0, *q.gpu_memory_bytes - context - largest);
     const double first = std::min(weights_all, budget);
     weights_gpu = std::max(first, weights_all - first);
@@ -243,6 +254,10 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
              "), the rest go to the next GPU; the fuller GPU is shown";
   }
   add("weights", "Weights", weights_gpu, wbasis);
+  if (eng.checkpoint_on_device && !training)
+    add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp),
+        "the checkpoint is read onto the GPU before the model is built; PyTorch's caching "
+        "allocator keeps its blocks after it is freed (" + eng.name + ")");
 
   // ---- Trainable parameters, gradients, optimizer states, master weights -----------------------
   const bool adapters = q.mode == TrainMode::kLora || q.mode == TrainMode::kQlora;
@@ -449,7 +464,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   if (paged_states > 0) {
     // Paged optimizer states (unified memory) are evicted to host memory only under pressure: on
     // a device of known size they occupy what the rest leaves free.
-    const double context_guess = (eng.pytorch ? k.cuda_context_lazy_mib : eng.context_mib) * kMiB;
+    const double context_guess = context_bytes(k, eng, q);
     const double room = q.gpu_memory_bytes
                             ? std::max(0.0, *q.gpu_memory_bytes - e.tensor_bytes - context_guess)
                             : paged_states;
@@ -461,10 +476,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   }
 
   // ---- Runtime --------------------------------------------------------------------------------
-  const double context =
-      eng.pytorch
-          ? (q.cuda_eager_loading ? k.cuda_context_eager_mib : k.cuda_context_lazy_mib) * kMiB
-          : eng.context_mib * kMiB;
+  const double context = context_bytes(k, eng, q);
   double runtime = 0;
   auto add_runtime = [&](const std::string& key, const std::string& label, double bytes,
                          const std::string& basis) {
@@ -476,7 +488,9 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
               eng.pytorch ? (q.cuda_eager_loading
                                  ? "PyTorch with every CUDA module loaded at start (CUDA < 11.7)"
                                  : "PyTorch with lazy CUDA module loading (CUDA >= 11.7)")
-                          : eng.name + " runtime");
+              : q.cuda_eager_loading && eng.eager_context_mib != eng.context_mib
+                  ? eng.name + " runtime with every library kernel loaded at start (CUDA < 12.2)"
+                  : eng.name + " runtime");
   add_runtime("compute_buffers", "Compute buffers", eng.compute_buffer_mib * kMiB,
               eng.name + " scratch buffers");
   add_runtime("allocator_reserve", "Allocator reserve", eng.allocator_reserve * transient,

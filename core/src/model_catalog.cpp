@@ -89,6 +89,10 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         for (auto& m : e.matches) m = lower(m);
         e.pytorch = r.boolean(v, "pytorch", p, true).value_or(true);
         e.context_mib = r.number(v, "cuda_context_mib", p, !e.pytorch, {0, 65536}).value_or(0);
+        e.eager_context_mib =
+            r.number(v, "eager_cuda_context_mib", p, false, {0, 65536}).value_or(e.context_mib);
+        e.fp32_parameters = r.boolean(v, "fp32_parameters", p, false).value_or(false);
+        e.checkpoint_on_device = r.boolean(v, "checkpoint_on_device", p, false).value_or(false);
         e.allocator_reserve =
             r.number(v, "allocator_reserve_fraction", p, false, {0, 4}).value_or(0);
         e.compute_buffer_mib = r.number(v, "compute_buffer_mib", p, false, {0, 65536}).value_or(0);

@@ -36,6 +36,9 @@ struct EngineProfile {
   std::vector<std::string> matches;   // lower-case substrings of framework names that mean it
   bool pytorch = true;                // CUDA context of a PyTorch process (else a lean C++ runtime)
   double context_mib = 0;             // CUDA context when not PyTorch
+  double eager_context_mib = 0;       // not PyTorch, CUDA < 12.2: every library kernel loaded
+  bool fp32_parameters = false;       // 16-bit checkpoints held as fp32, cast per call
+  bool checkpoint_on_device = false;  // the checkpoint is loaded onto the GPU, then cached
   double allocator_reserve = 0;       // share of transient memory the caching allocator keeps
   double compute_buffer_mib = 0;      // fixed scratch buffers (llama.cpp, whisper.cpp)
   std::string kv_policy = "dynamic";  // dynamic | full_context | pool
@@ -105,7 +108,7 @@ struct MemoryQuestion {
   std::string sharding = "none";  // none | zero1 | zero2 | zero3 | fsdp
   bool cpu_offload = false;
   std::string engine = "transformers";
-  bool cuda_eager_loading = false;
+  bool cuda_eager_loading = false;  // kernels loaded at start (CUDA before lazy loading)
   std::optional<double> gpu_memory_bytes;  // the device, when known
   std::optional<double> gpu_memory_utilization;
   std::optional<double> max_model_len;
