@@ -186,6 +186,8 @@ int main(int argc, char** argv) {
   perf->add_option("--precision", pf_precision, "precision format")->capture_default_str();
   perf->add_option("--instance", pf_instances, "instances to compare (repeat; first is the reference)")->required();
   perf->add_option("--gpus", pf_gpus, "GPUs used on each")->capture_default_str();
+  ModelArgs pf_model;  // optional: tokens/s from the throughput model instead of a relative score
+  pf_model.add(perf);
 
   auto* rec = app.add_subcommand("recommend", "rank every instance that holds the workload");
   ModelArgs r_model;
@@ -196,10 +198,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> r_families;
   rec->add_option("--workload", r_workload, "inference | fine_tuning | training")->required();
   rec->add_option("--precision", r_precision, "precision format")->capture_default_str();
-  rec->add_option("--priority", r_priority, "cost | performance | balanced")->capture_default_str();
+  rec->add_option("--priority", r_priority, "cost | performance | balanced (= cost_per_token: most tokens per dollar)")->capture_default_str();
   r_billing.add(rec);
   rec->add_option("--family", r_families, "only these families (repeat)");
   rec->add_option("--budget", r_budget, "maximum USD per month");
+  double r_max_tpot = 0;
+  rec->add_option("--max-tpot-ms", r_max_tpot, "inference: slowest time per output token (one stream)");
 
   auto* mig = app.add_subcommand("migrate", "migration report from a current setup (seed 004)");
   ModelArgs m_model;
@@ -212,7 +216,9 @@ int main(int argc, char** argv) {
   mig->add_option("--workload", m_workload, "inference | fine_tuning | training")->required();
   mig->add_option("--precision", m_precision, "precision format")->capture_default_str();
   m_billing.add(mig);
-  mig->add_option("--priority", m_priority, "cost | performance | balanced")->capture_default_str();
+  mig->add_option("--priority", m_priority, "cost | performance | balanced (= cost_per_token)")->capture_default_str();
+  double m_max_tpot = 0;
+  mig->add_option("--max-tpot-ms", m_max_tpot, "inference: slowest time per output token (one stream)");
 
   auto* rs = app.add_subcommand("right-size", "seed 000's right-sizing: memory, smallest GPU and cheapest instance per model");
   std::vector<std::string> rs_models;
@@ -408,12 +414,14 @@ int main(int argc, char** argv) {
       for (const auto& name : pf_instances) list.push_back({{"instance", name}, {"gpus", pf_gpus}});
       request = {{"question", "performance"}, {"workload", pf_workload}, {"precision", pf_precision},
                  {"instances", list}};
+      if (pf_model.given()) request["model"] = pf_model.json();
     } else if (*rec) {
       request = {{"question", "recommend"}, {"model", need_model(r_model)}, {"workload", r_workload},
                  {"precision", r_precision}, {"priority", r_priority}};
       r_billing.apply(request);
       if (!r_families.empty()) request["families"] = r_families;
       if (r_budget > 0) request["max_usd_per_month"] = r_budget;
+      if (r_max_tpot > 0) request["max_tpot_ms"] = r_max_tpot;
     } else if (*mig) {
       request = {{"question", "migrate"},
                  {"current", {{"instance", m_current}, {"gpus", m_gpus}}},
@@ -422,6 +430,7 @@ int main(int argc, char** argv) {
                  {"precision", m_precision},
                  {"priority", m_priority}};
       m_billing.apply(request);
+      if (m_max_tpot > 0) request["max_tpot_ms"] = m_max_tpot;
     } else if (*plan) {
       // The plan file is untrusted text: the analyzer's guarded parser reads it.
       auto text = read_input(plan_file);

@@ -120,13 +120,18 @@ Row candidate_row(const Json& c) {
           money(c["cost"]["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""),
           c["savings_pct"].is_number() ? num(c["savings_pct"], 1) + "%" : "-",
           c["performance"]["ratio_to_current"].is_number() ? num(c["performance"]["ratio_to_current"], 2) + "x"
-                                                           : num(c["performance"]["score"], 0) + " " + text(c["performance"]["unit"]),
+          : c["performance"]["score"].get<double>() > 0
+              ? num(c["performance"]["score"], 0) + " " + text(c["performance"]["unit"])
+              : "not estimated",
+          c["performance"]["usd_per_million_tokens"].is_number()
+              ? money(c["performance"]["usd_per_million_tokens"])
+              : "-",
           text(c["risk_level"]),
           text(c["migration_complexity"])};
 }
 
 const Row kCandidateHeader{"instance", "gpu", "gpus used/bought", "memory", "monthly", "savings",
-                           "performance", "risk", "complexity"};
+                           "performance", "$/1M tokens", "risk", "complexity"};
 
 void print_migration(std::ostream& out, const Json& r) {
   const Json& q = r["request"];

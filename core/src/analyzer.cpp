@@ -117,6 +117,11 @@ Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
                     "expected a non-empty array of {\"instance\", \"gpus\"}, got " + Reader::describe(*list));
     return nullptr;
   }
+  std::optional<ModelSpec> model;
+  if (req.contains("model")) {
+    model = s.model(req, "");
+    if (!model) return nullptr;
+  }
   if (!list || !w || !precision) return nullptr;
   std::vector<Placement> placements;
   for (std::size_t i = 0; i < list->size(); ++i) {
@@ -129,7 +134,8 @@ Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
   Json rows = Json::array();
   double reference = 0;
   for (const auto& p : placements) {
-    const Performance perf = performance_of(catalog, p, *w, *precision);
+    const Performance perf =
+        performance_of(catalog, p, *w, *precision, model ? model->parameters : 0);
     if (reference == 0) reference = perf.score;
     Json row;
     row["placement"] = report::placement(p);
@@ -145,9 +151,14 @@ Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
   result["precision"] = precision->key;
   result["setups"] = rows;
   result["basis"] =
-      "relative performance from catalog fields: inference uses memory bandwidth (token generation "
-      "reads every weight per token), training and fine-tuning use dense tensor TFLOPS; several "
-      "GPUs scale by interconnect_multiplier";
+      model ? "tokens/s from the throughput model for " + model->label +
+                  ": inference is one stream's decode (every weight read per token over the GPUs' "
+                  "bandwidth at the decode efficiency), training is GPUs x peak x MFU / (6 x "
+                  "parameters); several GPUs scale by interconnect_multiplier"
+            : "relative performance from catalog fields (give a model for tokens/s): inference "
+              "uses memory bandwidth (token generation reads every weight per token), training "
+              "and fine-tuning use dense tensor TFLOPS; several GPUs scale by "
+              "interconnect_multiplier";
   return result;
 }
 
@@ -185,7 +196,7 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   result["ranking"] = q->priority == Priority::kCost ? "lowest monthly cost first"
                       : q->priority == Priority::kPerformance
                           ? "highest relative performance first"
-                          : "highest performance per dollar first";
+                          : "most tokens per dollar first (lowest $ per 1M tokens)";
   result["pricing_note"] = "prices are per instance-hour; N GPUs are served by whole instances";
   return result;
 }
@@ -410,13 +421,14 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
        {"model", "workload", "precision", "instance", "gpus", "hours_per_month", "schedule",
         "use_spot", "pricing", "spot_share"}},
       {"cost", {"instance", "gpus", "hours_per_month", "schedule", "use_spot", "pricing", "spot_share"}},
-      {"performance", {"workload", "precision", "instances"}},
+      {"performance", {"workload", "precision", "instances", "model"}},
       {"recommend",
        {"model", "workload", "precision", "hours_per_month", "schedule", "use_spot", "pricing",
-        "spot_share", "priority", "families", "providers", "kinds", "max_usd_per_month", "min_gpus", "limit"}},
+        "spot_share", "priority", "families", "providers", "kinds", "max_usd_per_month", "min_gpus", "limit",
+        "max_tpot_ms"}},
       {"migrate",
        {"current", "model", "workload", "precision", "hours_per_month", "schedule", "use_spot",
-        "pricing", "spot_share", "priority", "providers", "kinds"}},
+        "pricing", "spot_share", "priority", "providers", "kinds", "max_tpot_ms"}},
       {"workload", {"id"}},
       {"plan", {"plan"}},
       {"decide",

@@ -2,17 +2,16 @@
 
 #include <cstdio>
 
-namespace gpufleet {
+#include "gpufleet/throughput.hpp"
+#include "report.hpp"
 
-Performance performance_of(const Catalog& catalog, const Placement& placement,
-                           WorkloadType workload, const Precision& precision) {
-  const InstanceType& it = *placement.instance;
+namespace gpufleet {
+namespace {
+
+// The relative score of the seed: aggregate bandwidth or TFLOPS.
+Performance catalog_score(const Catalog& catalog, const InstanceType& it, double gpus,
+                          double scaling, WorkloadType workload, const Precision& precision) {
   Performance perf;
-  const double gpus = placement.gpus;
-  // Several GPUs share one model: scaling is limited by the interconnect; across instances the
-  // network limits it again.
-  double scaling = (gpus > 1 ? it.interconnect_multiplier : 1.0) * it.gpu_fraction;
-  if (placement.instance_count > 1) scaling *= it.interconnect_multiplier;
   char text[256];
   if (workload == WorkloadType::kInference) {
     perf.bound = "memory_bandwidth";
@@ -41,13 +40,88 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
                   tflops, which.c_str(), scaling);
   }
   perf.basis = text;
+  return perf;
+}
+
+}  // namespace
+
+Performance performance_of(const Catalog& catalog, const Placement& placement,
+                           WorkloadType workload, const Precision& precision, double parameters) {
+  const InstanceType& it = *placement.instance;
+  const double gpus = placement.gpus;
+  // Several GPUs share one model: scaling is limited by the interconnect; across instances the
+  // network limits it again.
+  double scaling = (gpus > 1 ? it.interconnect_multiplier : 1.0) * it.gpu_fraction;
+  if (placement.instance_count > 1) scaling *= it.interconnect_multiplier;
+  const auto spec = catalog.gpus.find(it.gpu_model);
+  const bool estimable = parameters > 0 && catalog.throughput.present && spec != catalog.gpus.end();
+  if (!estimable) {
+    Performance perf = catalog_score(catalog, it, gpus, scaling, workload, precision);
+    if (perf.score <= 0) {
+      perf.score = 0;
+      perf.basis = "not estimated: the catalog has no " +
+                   std::string(workload == WorkloadType::kInference ? "memory bandwidth"
+                                                                    : "compute") +
+                   " figure for " + it.gpu_type;
+    }
+    return perf;
+  }
+  // The throughput model on the placement's GPUs: one model copy over all of them.
+  ThroughputQuestion q;
+  q.params.total = q.params.active = q.params.linear = parameters;
+  q.weight_bytes = parameters * precision.bytes_per_parameter;
+  q.compute = precision.key;
+  q.device = catalog.device(spec->second);
+  q.device.bandwidth_gb_per_s = it.memory_bandwidth_gb_per_s * it.gpu_fraction;
+  q.gpus = q.tensor_parallel = gpus;
+  q.batch = 1;
+  q.sequence = 2048;
+  const std::string kind = it.accelerator_kind == "gpu" ? "" : " (" + it.accelerator_kind +
+                                                                   ": GPU efficiency factors "
+                                                                   "applied, an estimate)";
+  const double interconnect = placement.instance_count > 1 || gpus > 1 ? it.interconnect_multiplier
+                                                                       : 1.0;
+  Performance perf;
+  perf.unit = "tokens/s";
+  if (workload == WorkloadType::kInference) {
+    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+    perf.score = e.batch1_decode_tokens_per_s * interconnect;
+    perf.bound = e.decode.bound == "compute" ? "compute" : "memory_bandwidth";
+    perf.basis = "one stream decodes " + report::short_number(perf.score) +
+                 " tokens/s: each token reads " +
+                 report::short_number(q.weight_bytes / 1e9) + " GB of weights over " +
+                 report::short_number(gpus) + " x " +
+                 report::short_number(q.device.bandwidth_gb_per_s) + " GB/s at " +
+                 report::short_number(catalog.throughput.decode_bandwidth_efficiency * 100) +
+                 " % (" + perf.bound + " bound" +
+                 (interconnect < 1 ? ", x " + report::short_number(interconnect) + " interconnect"
+                                   : "") +
+                 ")" + kind;
+    if (perf.score > 0) perf.time_per_output_token_ms = 1000 / perf.score;
+  } else {
+    const TrainingEstimate t = estimate_training(catalog.throughput, q);
+    perf.score = t.tokens_per_s * interconnect;
+    perf.bound = "compute";
+    perf.basis = "trains " + report::short_number(perf.score) + " tokens/s: " + t.basis + " x " +
+                 report::short_number(gpus) + " GPUs" +
+                 (interconnect < 1 ? " x " + report::short_number(interconnect) + " interconnect"
+                                   : "") +
+                 kind;
+  }
   if (perf.score <= 0) {
     perf.score = 0;
     perf.basis = "not estimated: the catalog has no " +
-                 std::string(workload == WorkloadType::kInference ? "memory bandwidth" : "compute") +
-                 " figure for " + it.gpu_type;
+                 std::string(workload == WorkloadType::kInference ? "memory bandwidth"
+                                                                  : "compute peak") +
+                 " for " + it.gpu_type;
   }
   return perf;
+}
+
+std::optional<double> usd_per_million_tokens(const Performance& perf,
+                                             std::optional<double> usd_per_hour) {
+  if (perf.unit != "tokens/s" || perf.score <= 0 || !usd_per_hour) return std::nullopt;
+  return *usd_per_hour / (perf.score * 3600) * 1e6;
 }
 
 }  // namespace gpufleet

@@ -37,6 +37,12 @@ std::string report_seconds(double seconds) {
   return buf;
 }
 
+std::string report_ms(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  return buf;
+}
+
 std::string report_count(double gpus) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", gpus);
@@ -151,7 +157,7 @@ std::optional<Priority> parse_priority(const std::string& text) {
   const std::string t = detail::lower(text);
   if (t == "cost") return Priority::kCost;
   if (t == "performance") return Priority::kPerformance;
-  if (t == "balanced") return Priority::kBalanced;
+  if (t == "balanced" || t == "cost_per_token") return Priority::kBalanced;
   return std::nullopt;
 }
 
@@ -161,7 +167,8 @@ Candidate evaluate(const Catalog& catalog, const Question& q, const Placement& p
   c.placement = placement;
   c.fit = fit_on(*placement.instance, placement.gpus, need);
   c.cost = cost_of(catalog, placement, q.billing);
-  c.performance = performance_of(catalog, placement, q.workload, *q.precision);
+  c.performance = performance_of(catalog, placement, q.workload, *q.precision, q.model.parameters);
+  c.performance.usd_per_million_tokens = usd_per_million_tokens(c.performance, c.cost.usd_per_hour);
   const InstanceType& it = *placement.instance;
   int risk = 0;
   if (c.fit.fits) {
@@ -295,6 +302,18 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
         rec.excluded.push_back({family.key, p.instance->name + " costs " + usd(*c.cost.usd_per_month) +
                                                 "/month, above the budget of " +
                                                 usd(*q.max_usd_per_month)});
+        continue;
+      }
+      if (q.max_tpot_ms && q.workload == WorkloadType::kInference &&
+          !(c.performance.time_per_output_token_ms &&
+            *c.performance.time_per_output_token_ms <= *q.max_tpot_ms)) {
+        rec.excluded.push_back(
+            {family.key, p.instance->name + " " +
+                             (c.performance.time_per_output_token_ms
+                                  ? "takes " + report_ms(*c.performance.time_per_output_token_ms)
+                                  : std::string("has no speed estimate")) +
+                             " per output token, above the target of " +
+                             report_ms(*q.max_tpot_ms)});
         continue;
       }
       rec.ranked.push_back(std::move(c));

@@ -127,6 +127,11 @@ Json candidate(const Candidate& c) {
   perf["unit"] = c.performance.unit;
   perf["bound"] = c.performance.bound;
   perf["ratio_to_current"] = report_optional(c.performance_ratio, 3);
+  perf["usd_per_million_tokens"] = report_optional(c.performance.usd_per_million_tokens, 4);
+  perf["tokens_per_usd"] = c.performance.usd_per_million_tokens
+                               ? Json(round_to(1e6 / *c.performance.usd_per_million_tokens, 0))
+                               : Json(nullptr);
+  perf["time_per_output_token_ms"] = report_optional(c.performance.time_per_output_token_ms, 2);
   perf["basis"] = c.performance.basis;
   j["performance"] = perf;
   j["savings_pct"] = report_optional(c.savings_pct, 1);

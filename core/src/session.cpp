@@ -230,13 +230,14 @@ std::optional<Question> Session::question(bool with_priority) {
       r_.fail("unknown_name", "/kinds/" + std::to_string(i), "expected one of " + names_of(kKinds) + ", got \"" + q.kinds[i] + "\"");
     }
   }
+  q.max_tpot_ms = r_.number(request_, "max_tpot_ms", "", false, {0, 1e7, true});
   if (with_priority) {
     if (auto text = r_.string(request_, "priority", "", false)) {
       if (auto p = parse_priority(*text)) {
         q.priority = *p;
       } else {
         r_.fail("unknown_name", "/priority",
-                "expected one of cost, performance, balanced, got \"" + *text + "\"");
+                "expected one of cost, performance, balanced, cost_per_token, got \"" + *text + "\"");
       }
     }
   }

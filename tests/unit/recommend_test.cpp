@@ -126,3 +126,45 @@ TEST_CASE("relative performance follows the bound of the workload") {
   CHECK(inf["result"]["setups"][1]["ratio_to_first"].get<double>() == Approx(4800.0 / 2039).epsilon(0.001));
   CHECK(inf["result"]["setups"][1]["bound"] == "memory_bandwidth");
 }
+
+TEST_CASE("recommend prices tokens with the throughput model and honours a latency target") {
+  // 13B fp16 = 26 GB of weights read per token: on one A10G (600 GB/s) a stream decodes at most
+  // 600 / 26 = 23 tokens/s; the throughput model adds its bandwidth efficiency below that.
+  Json per_token = recommend_request("cost_per_token");
+  Json r = test::ask(test::shipped(), per_token);
+  REQUIRE(r["ok"] == true);
+  const Json& ranked = r["result"]["candidates"];
+  REQUIRE(ranked.size() >= 5);
+  double previous = 0;
+  for (const auto& c : ranked) {
+    const Json& perf = c["performance"];
+    if (!perf["usd_per_million_tokens"].is_number()) continue;
+    CHECK(perf["unit"] == "tokens/s");
+    const double usd = perf["usd_per_million_tokens"].get<double>();
+    CHECK(usd >= previous - 1e-6);  // most tokens per dollar first
+    previous = usd;
+    // $ per 1M tokens = $/h over tokens per hour.
+    CHECK(usd == Approx(c["cost"]["usd_per_hour"].get<double>() /
+                        (perf["score"].get<double>() * 3600) * 1e6)
+                     .epsilon(0.01));
+    CHECK(perf["time_per_output_token_ms"].get<double>() ==
+          Approx(1000 / perf["score"].get<double>()).epsilon(0.01));
+    const double gb_per_s = c["placement"]["memory_bandwidth_gb_per_s"].is_number()
+                                ? c["placement"]["memory_bandwidth_gb_per_s"].get<double>()
+                                : 0;
+    if (gb_per_s > 0) {
+      CHECK(perf["score"].get<double>() <=
+            gb_per_s * c["placement"]["gpus_used"].get<double>() / 26 + 1e-6);
+    }
+  }
+  per_token["max_tpot_ms"] = 30;
+  Json fast = test::ask(test::shipped(), per_token);
+  REQUIRE(fast["ok"] == true);
+  CHECK(fast["result"]["candidates"].size() < ranked.size());
+  for (const auto& c : fast["result"]["candidates"])
+    CHECK(c["performance"]["time_per_output_token_ms"].get<double>() <= 30);
+  bool excluded_for_speed = false;
+  for (const auto& e : fast["result"]["excluded"])
+    excluded_for_speed |= e["reason"].get<std::string>().find("per output token") != std::string::npos;
+  CHECK(excluded_for_speed);
+}

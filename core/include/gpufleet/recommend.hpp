@@ -49,6 +49,7 @@ struct Question {
   // the current kind.
   std::vector<std::string> kinds;
   std::optional<double> max_usd_per_month;
+  std::optional<double> max_tpot_ms;  // inference: slowest single-stream time per output token
   double min_gpus = 0;
 };
 

@@ -82,7 +82,11 @@ export function candidateRow(c, i, prefix) {
     h('td', { class: 'num' }, f.pct(c.fit.utilization_pct)),
     h('td', { class: 'num', testid: `${prefix}-monthly-${i}` }, f.usdMonth(c.cost.usd_per_month), h('br'),
       h('span', { class: 'muted small' }, `${f.usdHour(c.cost.usd_per_hour)} ${f.label(c.cost.pricing)}`)),
-    h('td', { class: 'num' }, f.score(c.performance.score, c.performance.unit), h('br'), h('span', { class: 'muted small' }, `${c.performance.bound} bound`)),
+    h('td', { class: 'num' }, f.score(c.performance.score, c.performance.unit), h('br'),
+      h('span', { class: 'muted small', testid: `${prefix}-per-token-${i}` },
+        c.performance.usd_per_million_tokens == null
+          ? `${c.performance.bound} bound`
+          : `${f.usd(c.performance.usd_per_million_tokens)} per 1M tokens · ${c.performance.bound} bound`)),
     h('td', { class: 'num' }, c.savings_pct == null ? f.DASH : `${f.signedPct(c.savings_pct)} (${f.usdMonth(c.savings_usd_per_month)})`),
     h('td', null, riskBadge(c.risk_level))),
   reasonsRow(c, 8, `${prefix}-detail-${i}`)];
