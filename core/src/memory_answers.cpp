@@ -497,7 +497,9 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuest
 Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const ModelChoice& model,
                     MemoryQuestion mq, const TokenSettings& t,
                     const std::vector<std::string>& providers) {
+  // Whole-model weights and KV per token: each layout below splits them itself.
   mq.mode = TrainMode::kLoadOnly;
+  mq.tensor_parallel = mq.pipeline_parallel = mq.gpus = 1;
   MemoryAnswer ma = estimate_memory(catalog.memory, mq);
   for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
   if (!ma.estimate) return nullptr;
@@ -633,12 +635,30 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   if (auto name = r.string(req, "instance", "", false)) {
     instance = catalog.instance(*name);
     if (!instance) {
-      if (const Family* f = catalog.family(*name))
-        instance = &catalog.instances[f->instances.front()];
+      // A family: its smallest size with a GPU per tensor-parallel rank.
+      if (const Family* f = catalog.family(*name)) {
+        for (std::size_t i : f->instances) {
+          const InstanceType& it = catalog.instances[i];
+          if (it.gpus >= mq->tensor_parallel && (!instance || it.gpus < instance->gpus))
+            instance = &it;
+        }
+        if (!instance) {
+          r.fail("cannot_answer", "/tensor_parallel",
+                 "no size of " + f->key + " has " + report::short_number(mq->tensor_parallel) +
+                     " GPUs");
+          return nullptr;
+        }
+      }
     }
     if (!instance) {
       r.fail("unknown_name", "/instance",
              "expected an instance type or family of gpu_instances.json, got \"" + *name + "\"");
+      return nullptr;
+    }
+    if (instance->gpus < mq->tensor_parallel) {
+      r.fail("cannot_answer", "/tensor_parallel",
+             instance->name + " has " + report::short_number(instance->gpus) + " GPU(s), fewer than " +
+                 report::short_number(mq->tensor_parallel) + " tensor-parallel ranks");
       return nullptr;
     }
     if (gpu && !instance->gpu_model.empty() && gpu->name != instance->gpu_model) {
@@ -675,7 +695,10 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   ThroughputQuestion q;
   q.arch = mq->arch;
   q.params = count_parameters(q.arch);
+  // Whole-model weights and KV per token: the throughput model splits them over the ranks.
+  const double gpus_asked = mq->gpus;
   mq->mode = TrainMode::kLoadOnly;
+  mq->tensor_parallel = mq->pipeline_parallel = mq->gpus = 1;
   MemoryAnswer ma = estimate_memory(catalog.memory, *mq);
   for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
   if (!ma.estimate) return nullptr;
@@ -683,7 +706,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
   q.device = catalog.device(*gpu);
   q.tensor_parallel = tp;
-  q.gpus = mq->gpus;
+  q.gpus = gpus_asked;
   std::string precision = mq->weight_format;
   if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos ||
       precision == "nf4" || precision == "fp4")
@@ -700,6 +723,18 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
   if (q.dataset_tokens) *q.dataset_tokens *= epochs;
   if (!r.ok()) return nullptr;
+  // Serving needs the weights and at least one whole sequence's KV cache on each rank.
+  const double one_sequence = (q.weight_bytes + q.kv_bytes_per_token *
+                                                    (q.input_tokens + q.output_tokens)) / tp;
+  if (!training && one_sequence > q.device.memory_bytes) {
+    r.fail("cannot_answer", "/gpu",
+           "does not fit: the weights and one " +
+               report::short_number(q.input_tokens + q.output_tokens) + "-token sequence need " +
+               report::short_number(one_sequence / 1e9) + " GB per GPU, " + gpu->name + " has " +
+               report::short_number(q.device.memory_bytes / 1e9) +
+               " GB; use more tensor parallelism (tensor_parallel) or a smaller weight format");
+    return nullptr;
+  }
 
   Json result;
   result["model"] = {{"name", model->label},

@@ -144,3 +144,37 @@ TEST_CASE("throughput summary over the dev cases: median <= 20 % and p90 <= 45 %
   CHECK(s["n"].get<double>() == 41);
   CHECK(s["skipped"].get<double>() == 0);
 }
+
+TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
+  // Llama 3.1 70B: 80 layers x 8 KV heads x 128 x 2 (K, V) x 2 bytes = 320 KiB per token for the
+  // whole model (vLLM's figure), whatever the tensor-parallel degree.
+  const Json r = estimate({{"model", {{"name", "llama-3.1-70b"}}},
+                           {"weight_format", "bf16"},
+                           {"instance", "P5"},
+                           {"tensor_parallel", 8},
+                           {"input_tokens", 1000},
+                           {"output_tokens", 1000},
+                           {"concurrency", 64}});
+  CHECK(r["model"]["kv_cache_kib_per_token"].get<double>() == Approx(320));
+  CHECK(r["instance"]["instance"] == "p5.48xlarge");  // the family's size with 8 GPUs
+  CHECK(r["instance"]["gpus"].get<double>() == 8);
+  // A decode step reads the weights and 64 sequences' KV at the mean context of 1500 tokens.
+  const std::string basis = r["inference"]["decode"]["basis"].get<std::string>();
+  const double bytes_gb = (141.11e9 + 64 * 1500 * 320 * 1024.0) / 1e9;
+  CHECK(basis.find(std::to_string(static_cast<int>(bytes_gb))) != std::string::npos);
+}
+
+TEST_CASE("estimate refuses what cannot run: too few GPUs for the layout, weights that do not fit") {
+  Json few = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}},
+              {"weight_format", "bf16"}, {"instance", "p5.4xlarge"}, {"tensor_parallel", 8}};
+  Json r = test::ask(test::shipped(), few);
+  CHECK(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/tensor_parallel");
+  Json big = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}},
+              {"weight_format", "bf16"}, {"gpu", "H100"}};
+  r = test::ask(test::shipped(), big);
+  CHECK(r["ok"] == false);
+  CHECK(r["errors"][0]["message"].get<std::string>().find("does not fit") != std::string::npos);
+  big["tensor_parallel"] = 2;  // 70.6 GB per GPU of an 80 GB H100: fits
+  CHECK(test::ask(test::shipped(), big)["ok"] == true);
+}
