@@ -1,9 +1,11 @@
 #include "gpufleet/architecture.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "json_reader.hpp"
+#include "report.hpp"
 
 namespace gpufleet {
 namespace {
@@ -221,6 +223,35 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
                                                                      : 1.0;
     }
   }
+  // Shapes that no model has: counts that are not whole, more KV heads than heads, heads that do not
+  // share KV heads evenly, more experts per token than experts.
+  auto whole = [&](double x, const char* key) {
+    if (x != std::floor(x))
+      r.fail("wrong_type", Reader::child(path, key),
+             "expected a whole number, got " + report::short_number(x));
+  };
+  whole(a.layers, "num_hidden_layers");
+  whole(a.heads, "num_attention_heads");
+  whole(a.kv_heads, "num_key_value_heads");
+  whole(a.experts, "num_local_experts");
+  whole(a.experts_per_token, "num_experts_per_tok");
+  if (a.kv_heads > a.heads)
+    r.fail("out_of_range", Reader::child(path, "num_key_value_heads"),
+           "expected at most num_attention_heads (" + report::short_number(a.heads) + "), got " +
+               report::short_number(a.kv_heads));
+  else if (std::fmod(a.heads, a.kv_heads) != 0)
+    r.fail("out_of_range", Reader::child(path, "num_key_value_heads"),
+           "expected a divisor of num_attention_heads (" + report::short_number(a.heads) +
+               "), got " + report::short_number(a.kv_heads));
+  if (a.head_dim != std::floor(a.head_dim))
+    r.fail("wrong_type", Reader::child(path, "head_dim"),
+           "expected hidden_size (" + report::short_number(a.hidden) +
+               ") to be a multiple of num_attention_heads (" + report::short_number(a.heads) +
+               "), or head_dim");
+  if (a.experts > 0 && a.experts_per_token > a.experts)
+    r.fail("out_of_range", Reader::child(path, "num_experts_per_tok"),
+           "expected at most the number of experts (" + report::short_number(a.experts) +
+               "), got " + report::short_number(a.experts_per_token));
   if (errors.size() > before) return std::nullopt;
   return a;
 }

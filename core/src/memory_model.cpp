@@ -313,7 +313,10 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     }
     add("gradients", "Gradients", grads, gbasis);
     double states = trainable * opt->bytes_per_parameter;
-    if (opt->factored) states = (trainable * 2 / std::max(1.0, a.hidden) + unquantized) * 4;
+    // Adafactor: a row and a column statistic per matrix (about 2 x trainable / width), and full
+    // states for the vectors and embeddings it does not factor, when they are trained.
+    if (opt->factored)
+      states = (trainable * 2 / std::max(1.0, a.hidden) + (adapters ? 0 : unquantized)) * 4;
     states /= (tp * pp * shard);
     if (q.cpu_offload && states_sharded) {
       states = 0;

@@ -207,4 +207,27 @@ TEST_CASE("bad configs are errors naming the JSON path") {
   SECTION("not an object") {
     CHECK(has(errors_of(Json::array({1, 2})), "wrong_type", "/model/hf_config"));
   }
+  SECTION("more KV heads than heads, or a number that does not divide them") {
+    Json config = llama_3_8b_config();
+    config["num_key_value_heads"] = 64;
+    CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_key_value_heads"));
+    config["num_key_value_heads"] = 5;
+    CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_key_value_heads"));
+  }
+  SECTION("a fractional head count or head width") {
+    Json config = llama_3_8b_config();
+    config["num_attention_heads"] = 2.5;
+    CHECK(has(errors_of(config), "wrong_type", "/model/hf_config/num_attention_heads"));
+    config = llama_3_8b_config();
+    config["num_attention_heads"] = 24;  // 4096 / 24 is not whole
+    config["num_key_value_heads"] = 8;
+    CHECK(has(errors_of(config), "wrong_type", "/model/hf_config/head_dim"));
+  }
+  SECTION("more experts per token than experts") {
+    Json config = llama_3_8b_config();
+    config["model_type"] = "mixtral";
+    config["num_local_experts"] = 8;
+    config["num_experts_per_tok"] = 9;
+    CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_experts_per_tok"));
+  }
 }

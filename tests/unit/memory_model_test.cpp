@@ -165,6 +165,18 @@ TEST_CASE("LoRA trains only the adapters") {
   CHECK(line(r, "weights") == Approx(2 * named("llama-3-8b").params.total).epsilon(0.001));
 }
 
+TEST_CASE("Adafactor under LoRA keeps statistics of the adapters only") {
+  const Json lora = {{"mode", "lora"},
+                     {"optimizer", "adafactor"},
+                     {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}}};
+  const double trainable = memory(lora)["trainable_parameters"].get<double>();
+  // Row + column statistics of the adapters, fp32: about 2 x trainable / 4096 x 4 bytes; the frozen
+  // embeddings (525 M parameters) keep no state.
+  CHECK(line(memory(lora), "optimizer") == Approx(trainable * 2 / 4096 * 4));
+  const Json full = {{"mode", "full_finetune"}, {"optimizer", "adafactor"}, {"context", 512}};
+  CHECK(line(memory(full), "optimizer") > 1e9);  // the full model's unfactored vectors and tables
+}
+
 TEST_CASE("ZeRO-2 over 8 GPUs divides gradients and optimizer states by 8, not the weights") {
   const Json one = memory({{"mode", "full_finetune"}, {"context", 512}});
   const Json zero2 =
