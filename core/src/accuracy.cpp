@@ -102,6 +102,16 @@ std::optional<double> device_bytes(const Catalog& catalog, const std::string& na
   return std::nullopt;
 }
 
+// A case's counts: whole numbers in a range no real setup leaves. The reason, or "" when all hold.
+std::string bad_count(std::initializer_list<std::pair<const char*, double>> counts) {
+  for (const auto& [name, x] : counts) {
+    if (!(x >= 1 && x <= 1e6) || x != std::floor(x))
+      return std::string(name) + " is " + report::short_number(x) +
+             ": expected a whole number from 1 to 1e6";
+  }
+  return "";
+}
+
 std::string first_error(const Errors& errors) {
   return errors.empty() ? "unreadable" : errors.front().path + ": " + errors.front().message;
 }
@@ -204,6 +214,12 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     q.input_tokens = 512;
     if (serving) note("input length 512 (not stated)");
   }
+  if (const std::string bad =
+          bad_count({{"hardware.gpu_count", gpus}, {"hardware.tensor_parallel", q.tensor_parallel}});
+      !bad.empty())
+    return skip(bad);
+  if (q.batch < 0 || q.batch > 1e6 || q.input_tokens > 1e8 || q.output_tokens > 1e8)
+    return skip("workload batch or lengths out of range (batch 0-1e6, lengths up to 1e8 tokens)");
   const std::string metric = out.metric;
   double predicted = -1;
   if (phase == "training") {
@@ -402,6 +418,15 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
   if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
 
+  if (const std::string bad = bad_count({{"workload.batch_size", q.batch},
+                                          {"runtime.settings.beam_size", q.beams},
+                                          {"hardware.gpu_count", q.gpus},
+                                          {"hardware.tensor_parallel", q.tensor_parallel},
+                                          {"hardware.pipeline_parallel", q.pipeline_parallel}});
+      !bad.empty())
+    return skip(bad);
+  if (!(q.sequence >= 1 && q.sequence <= 1e8) || q.new_tokens < 0 || q.new_tokens > 1e8)
+    return skip("workload.sequence_length or new_tokens out of range (1 to 1e8 tokens)");
   if (out.metric == "capacity_boundary")
     return skip("capacity boundaries are low-confidence and not predicted yet");
   MemoryAnswer answer = estimate_memory(k, q);

@@ -192,3 +192,24 @@ TEST_CASE("openai-whisper's load_model keeps fp32 parameters and the loaded chec
   CHECK(std::fabs(whole["error_pct"].get<double>()) < 12);
   CHECK(std::fabs(halved["error_pct"].get<double>()) < 12);
 }
+
+TEST_CASE("a case with impossible counts is skipped with the field named, not predicted") {
+  const Json cases = case_file("memory_cases_dev.json");
+  const Json& first = cases.is_array() ? cases[0] : cases["cases"][0];
+  for (const auto& [where, key, value] :
+       std::vector<std::tuple<const char*, const char*, double>>{
+           {"workload", "batch_size", -3},
+           {"hardware", "tensor_parallel", 0.001},
+           {"hardware", "gpu_count", 1e12}}) {
+    Json bad = first;
+    bad["id"] = "bad";
+    bad[where][key] = value;
+    const Json r = accuracy(Json::array({bad}));
+    const Json& row0 = r["cases"][0];
+    INFO(row0.dump());
+    REQUIRE(row0["skipped"].is_string());  // the reason
+    CHECK(row0["skipped"].get<std::string>().find(std::string(where) + "." + key) !=
+          std::string::npos);
+    CHECK_FALSE(row0.contains("predicted"));
+  }
+}
