@@ -480,6 +480,7 @@ const NamedModel* Catalog::model(const std::string& key) const {
 const GpuSpec* Catalog::gpu(const std::string& name) const {
   // Exact key first, then a GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
   const std::string k = lower(name);
+  if (k.empty()) return nullptr;  // an empty name is no GPU, not a prefix of every GPU
   for (const auto& [key, spec] : gpus) {
     if (lower(key) == k) return &spec;
   }

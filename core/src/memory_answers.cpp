@@ -712,8 +712,10 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
       precision == "nf4" || precision == "fp4")
     precision = "fp16";
   q.compute = precision;
-  const bool training =
-      lower(r.string(req, "phase", "", false).value_or("inference")) == "training";
+  const std::string phase = lower(r.string(req, "phase", "", false).value_or("inference"));
+  if (phase != "inference" && phase != "training")
+    r.fail("unknown_name", "/phase", "expected inference or training, got \"" + phase + "\"");
+  const bool training = phase == "training";
   q.input_tokens = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
   q.output_tokens = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
   q.batch = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);

@@ -178,3 +178,16 @@ TEST_CASE("estimate refuses what cannot run: too few GPUs for the layout, weight
   big["tensor_parallel"] = 2;  // 70.6 GB per GPU of an 80 GB H100: fits
   CHECK(test::ask(test::shipped(), big)["ok"] == true);
 }
+
+TEST_CASE("estimate names a bad phase or an empty GPU instead of guessing") {
+  Json req = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"gpu", "H100"},
+              {"phase", "trainin"}};
+  Json r = test::ask(test::shipped(), req);
+  CHECK(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/phase");
+  req["phase"] = "training";
+  req["gpu"] = "";
+  r = test::ask(test::shipped(), req);
+  CHECK(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/gpu");
+}
