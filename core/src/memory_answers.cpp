@@ -507,7 +507,11 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   const double limit = r.number(req, "limit", "", false, {1, 1000}).value_or(20);
   Json rows = Json::array(), excluded = Json::array();
   for (const auto& it : catalog.instances) {
-    if (!priced_gpu_instance(it, providers)) continue;
+    // GPUs and the Neuron accelerators (Inferentia, Trainium), whose datasheets give the figures.
+    InstanceType as_gpu = it;
+    if (it.accelerator_kind == "inferentia" || it.accelerator_kind == "trainium")
+      as_gpu.accelerator_kind = "gpu";
+    if (!priced_gpu_instance(as_gpu, providers)) continue;
     const GpuSpec* gpu = catalog.gpu(it.gpu_model);
     if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) continue;
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
@@ -577,6 +581,11 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
                     {"usd_per_million_output_tokens", round_to(best_usd, 4)},
                     {"output_tokens_per_usd", round_to(best_tps * 3600 / price, 0)},
                     {"bound", e.limit},
+                    {"estimate_note", it.accelerator_kind == "gpu"
+                                          ? Json(nullptr)
+                                          : Json(it.accelerator_kind +
+                                                 ": datasheet peaks with the GPU efficiency "
+                                                 "factors, not calibrated on Neuron measurements")},
                     {"price_source", it.source}});
   }
   std::stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) {
@@ -599,7 +608,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   result["candidates"] = total;
   result["excluded"] = excluded;
   result["basis"] =
-      "every priced GPU instance, each model copy on the fewest GPUs that hold the weights and one "
+      "every priced GPU, Inferentia and Trainium instance, each model copy on the fewest devices that hold the weights and one "
       "full sequence, every copy of the instance serving; ranked by on-demand $ per 1M output "
       "tokens";
   return result;

@@ -191,3 +191,19 @@ TEST_CASE("estimate names a bad phase or an empty GPU instead of guessing") {
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["path"] == "/gpu");
 }
+
+TEST_CASE("ranking includes Inferentia and Trainium, each marked as an uncalibrated estimate") {
+  const Json a = estimate({{"model", {{"name", "llama-3.1-8b"}}},
+                           {"weight_format", "bf16"},
+                           {"rank", true},
+                           {"limit", 1000}});
+  bool inferentia = false, trainium = false;
+  for (const auto& row : a["ranked"]) {
+    const bool neuron = row["gpu"] == "Inferentia2" || row["gpu"] == "Trainium1";
+    CHECK(row["estimate_note"].is_string() == neuron);
+    inferentia |= row["gpu"] == "Inferentia2";
+    trainium |= row["gpu"] == "Trainium1";
+  }
+  CHECK(inferentia);
+  CHECK(trainium);
+}
