@@ -250,6 +250,8 @@ int main(int argc, char** argv) {
   est->add_option("--tokens", e_tokens, "training: dataset tokens");
   est->add_option("--epochs", e_epochs, "training: passes over the dataset");
   est->add_option("--seq", e_seq, "training: sequence length");
+  bool e_recompute = false;
+  est->add_flag("--full-recompute", e_recompute, "training: activations recomputed in backward (8 x N FLOPs per token on the hardware)");
   bool e_rank = false;
   double e_max_ttft = 0, e_max_tpot = 0;
   std::vector<std::string> e_providers;
@@ -389,6 +391,7 @@ int main(int argc, char** argv) {
       if (e_tokens > 0) request["dataset_tokens"] = e_tokens;
       if (e_epochs > 0) request["epochs"] = e_epochs;
       if (e_seq > 0) request["context"] = e_seq;
+      if (e_recompute) request["gradient_checkpointing"] = true;
       if (e_rank) request["rank"] = true;
       if (e_max_ttft > 0) request["max_ttft_ms"] = e_max_ttft;
       if (e_max_tpot > 0) request["max_tpot_ms"] = e_max_tpot;

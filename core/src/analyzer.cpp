@@ -450,7 +450,7 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& questions()
       {"right_size", {"models", "hours_per_month", "providers"}},
       {"estimate",
        {"model", "phase", "weight_format", "kv_cache_format", "compute_precision", "gpu", "instance", "gpus", "tensor_parallel",
-        "input_tokens", "output_tokens", "concurrency", "context", "dataset_tokens", "epochs", "engine", "batch",
+        "input_tokens", "output_tokens", "concurrency", "context", "dataset_tokens", "epochs", "gradient_checkpointing", "engine", "batch",
         "rank", "max_ttft_ms", "max_tpot_ms", "providers", "limit"}},
   };
   return kQuestions;

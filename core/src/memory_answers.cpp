@@ -729,6 +729,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   q.output_tokens = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
   q.batch = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
   q.sequence = mq->sequence;
+  q.full_recompute = mq->gradient_checkpointing;
   if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16}))
     q.dataset_tokens = *tokens;
   const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
@@ -788,6 +789,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
                {"tokens_per_s", round_to(t.tokens_per_s, 1)},
                {"tflops_per_gpu", round_to(t.tflops_per_gpu, 1)},
                {"mfu", t.mfu},
+               {"hfu", round_to(t.hfu, 4)},
                {"gflop_per_token", round_to(t.flops_per_token / 1e9, 3)},
                {"bound", "compute"},
                {"basis", t.basis}};

@@ -36,7 +36,6 @@ struct DeviceSpec {
   double bandwidth_gb_per_s = 0;
   std::map<std::string, double> tflops;  // dense, by precision
   double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = PCIe-class)
-  std::string kind = "gpu";              // gpu | trainium | inferentia | cpu | apple
 };
 
 struct ThroughputQuestion {
@@ -48,7 +47,6 @@ struct ThroughputQuestion {
   DeviceSpec device;
   double gpus = 1;
   double tensor_parallel = 1;
-  double pipeline_parallel = 1;
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   double input_tokens = 512;
   double output_tokens = 128;
@@ -84,6 +82,7 @@ struct InferenceEstimate {
 struct TrainingEstimate {
   double flops_per_token = 0;
   double mfu = 0;
+  double hfu = 0;  // hardware FLOPs utilisation: MFU x 8/6 when activations are recomputed
   double tokens_per_s_per_gpu = 0;
   double tokens_per_s = 0;
   double tflops_per_gpu = 0;
