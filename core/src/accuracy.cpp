@@ -85,10 +85,7 @@ std::optional<double> cuda_version(const std::string& text) {
 
 // Device memory: the catalog's GPU, else an "NNGB" in the name (taken as GiB, as labels are).
 std::optional<double> device_bytes(const Catalog& catalog, const std::string& name) {
-  if (const GpuSpec* spec = catalog.gpu(name)) {
-    if (spec->usable_memory_mib) return *spec->usable_memory_mib * 1024 * 1024;
-    return spec->memory_gb * 1024 * 1024 * 1024;
-  }
+  if (const GpuSpec* spec = catalog.gpu(name)) return spec->usable_bytes();
   for (std::size_t i = 0; i < name.size(); ++i) {
     if (!std::isdigit(static_cast<unsigned char>(name[i])) ||
         (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1]))))
@@ -136,8 +133,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   const Json& settings = at(c, {"runtime", "settings"}) ? *at(c, {"runtime", "settings"}) : empty;
   Errors errors;
   auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
-  if (!arch)
-    return skip("architecture: " + first_error(errors));
+  if (!arch) return skip("architecture: " + first_error(errors));
 
   ThroughputQuestion q;
   q.arch = *arch;
@@ -214,8 +210,8 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     q.input_tokens = 512;
     if (serving) note("input length 512 (not stated)");
   }
-  if (const std::string bad =
-          bad_count({{"hardware.gpu_count", gpus}, {"hardware.tensor_parallel", q.tensor_parallel}});
+  if (const std::string bad = bad_count(
+          {{"hardware.gpu_count", gpus}, {"hardware.tensor_parallel", q.tensor_parallel}});
       !bad.empty())
     return skip(bad);
   if (q.batch < 0 || q.batch > 1e6 || q.input_tokens > 1e8 || q.output_tokens > 1e8)
@@ -314,8 +310,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   } else {
     Errors errors;
     auto arch = read_architecture(*arch_json, "case " + out.id, "/model/architecture", errors);
-    if (!arch)
-      return skip("architecture: " + first_error(errors));
+    if (!arch) return skip("architecture: " + first_error(errors));
     q.arch = *arch;
   }
   const std::string mode = string_at(*w, {"mode"});
@@ -419,10 +414,10 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
 
   if (const std::string bad = bad_count({{"workload.batch_size", q.batch},
-                                          {"runtime.settings.beam_size", q.beams},
-                                          {"hardware.gpu_count", q.gpus},
-                                          {"hardware.tensor_parallel", q.tensor_parallel},
-                                          {"hardware.pipeline_parallel", q.pipeline_parallel}});
+                                         {"runtime.settings.beam_size", q.beams},
+                                         {"hardware.gpu_count", q.gpus},
+                                         {"hardware.tensor_parallel", q.tensor_parallel},
+                                         {"hardware.pipeline_parallel", q.pipeline_parallel}});
       !bad.empty())
     return skip(bad);
   if (!(q.sequence >= 1 && q.sequence <= 1e8) || q.new_tokens < 0 || q.new_tokens > 1e8)

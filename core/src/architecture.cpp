@@ -223,8 +223,8 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
                                                                      : 1.0;
     }
   }
-  // Shapes that no model has: counts that are not whole, more KV heads than heads, heads that do not
-  // share KV heads evenly, more experts per token than experts.
+  // Shapes that no model has: counts that are not whole, more KV heads than heads, heads that do
+  // not share KV heads evenly, more experts per token than experts.
   auto whole = [&](double x, const char* key) {
     if (x != std::floor(x))
       r.fail("wrong_type", Reader::child(path, key),

@@ -503,7 +503,7 @@ const GpuSpec* Catalog::gpu(const std::string& name) const {
 DeviceSpec Catalog::device(const GpuSpec& spec) const {
   DeviceSpec d;
   d.name = spec.name;
-  d.memory_bytes = spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * 1024 * 1024 * 1024;
+  d.memory_bytes = spec.usable_bytes();
   d.bandwidth_gb_per_s = spec.memory_bandwidth_gb_per_s.value_or(0);
   d.tflops = spec.tflops;
   auto link = throughput.link_gb_per_s.find(spec.name);

@@ -132,9 +132,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
           "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
     }
   }
-  if (gpu)
-    q.gpu_memory_bytes =
-        gpu->usable_memory_mib ? *gpu->usable_memory_mib * 1024 * 1024 : gpu->memory_gb * kGiB;
+  if (gpu) q.gpu_memory_bytes = gpu->usable_bytes();
   if (!r.ok()) return std::nullopt;
   return q;
 }
@@ -281,8 +279,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     // Neuron devices run their own SDK, not the CUDA engines this estimate describes.
     if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
     MemoryQuestion other = *q;
-    other.gpu_memory_bytes =
-        spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+    other.gpu_memory_bytes = spec.usable_bytes();
     auto a = estimate_memory(catalog.memory, other);
     if (!a.estimate) continue;
     which.push_back({{"gpu", key},
@@ -402,8 +399,7 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     const GpuSpec* smallest = nullptr;
     double smallest_bytes = 0;
     for (const auto& [key, spec] : catalog.gpus) {
-      const double cap =
-          spec.usable_memory_mib ? *spec.usable_memory_mib * 1024 * 1024 : spec.memory_gb * kGiB;
+      const double cap = spec.usable_bytes();
       if (cap >= e.total_bytes && (!smallest || cap < smallest_bytes)) {
         smallest = &spec;
         smallest_bytes = cap;
@@ -608,7 +604,8 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   result["candidates"] = total;
   result["excluded"] = excluded;
   result["basis"] =
-      "every priced GPU, Inferentia and Trainium instance, each model copy on the fewest devices that hold the weights and one "
+      "every priced GPU, Inferentia and Trainium instance, each model copy on the fewest devices "
+      "that hold the weights and one "
       "full sequence, every copy of the instance serving; ranked by on-demand $ per 1M output "
       "tokens";
   return result;
@@ -666,8 +663,9 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     }
     if (instance->gpus < mq->tensor_parallel) {
       r.fail("cannot_answer", "/tensor_parallel",
-             instance->name + " has " + report::short_number(instance->gpus) + " GPU(s), fewer than " +
-                 report::short_number(mq->tensor_parallel) + " tensor-parallel ranks");
+             instance->name + " has " + report::short_number(instance->gpus) +
+                 " GPU(s), fewer than " + report::short_number(mq->tensor_parallel) +
+                 " tensor-parallel ranks");
       return nullptr;
     }
     if (gpu && !instance->gpu_model.empty() && gpu->name != instance->gpu_model) {
@@ -736,8 +734,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   if (q.dataset_tokens) *q.dataset_tokens *= epochs;
   if (!r.ok()) return nullptr;
   // Serving needs the weights and at least one whole sequence's KV cache on each rank.
-  const double one_sequence = (q.weight_bytes + q.kv_bytes_per_token *
-                                                    (q.input_tokens + q.output_tokens)) / tp;
+  const double one_sequence =
+      (q.weight_bytes + q.kv_bytes_per_token * (q.input_tokens + q.output_tokens)) / tp;
   if (!training && one_sequence > q.device.memory_bytes) {
     r.fail("cannot_answer", "/gpu",
            "does not fit: the weights and one " +
@@ -834,7 +832,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
       inf["usd_per_million_output_tokens_spot"] =
           spot_per_hour > 0 ? per_million(spot_per_hour, system_tps) : Json(nullptr);
       // Input tokens pay for the prefill time: $/h over the tokens a prefill-hour processes.
-      inf["usd_per_million_input_tokens"] = per_million(usd_per_hour, e.prefill_tokens_per_s * replicas);
+      inf["usd_per_million_input_tokens"] =
+          per_million(usd_per_hour, e.prefill_tokens_per_s * replicas);
       inf["cost_basis"] = "$" + report::short_number(usd_per_hour) + "/h for " +
                           report::short_number(replicas) +
                           (replicas == 1 ? " model copy at " : " model copies at ") +

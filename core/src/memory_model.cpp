@@ -195,7 +195,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   double weights_all = fmt.whole_model
                            ? p.total * fmt.linear_bits / 8
                            : p.linear * fmt.linear_bits / 8 + unquantized * fmt.other_bytes;
-  // Runtimes that keep a 16-bit checkpoint's parameters in fp32 (cast to the input's type per call).
+  // Runtimes that keep a 16-bit checkpoint's parameters in fp32 (cast to the input's type per
+  // call).
   const bool upcast = eng.fp32_parameters && !fmt.whole_model && fmt.linear_bits == 16;
   const double checkpoint_bytes = weights_all;
   if (upcast) weights_all = p.total * 4;
@@ -257,7 +258,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   if (eng.checkpoint_on_device && !training)
     add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp),
         "the checkpoint is read onto the GPU before the model is built; PyTorch's caching "
-        "allocator keeps its blocks after it is freed (" + eng.name + ")");
+        "allocator keeps its blocks after it is freed (" +
+            eng.name + ")");
 
   // ---- Trainable parameters, gradients, optimizer states, master weights -----------------------
   const bool adapters = q.mode == TrainMode::kLora || q.mode == TrainMode::kQlora;

@@ -59,10 +59,10 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
     Performance perf = catalog_score(catalog, it, gpus, scaling, workload, precision);
     if (perf.score <= 0) {
       perf.score = 0;
-      perf.basis = "not estimated: the catalog has no " +
-                   std::string(workload == WorkloadType::kInference ? "memory bandwidth"
-                                                                    : "compute") +
-                   " figure for " + it.gpu_type;
+      perf.basis =
+          "not estimated: the catalog has no " +
+          std::string(workload == WorkloadType::kInference ? "memory bandwidth" : "compute") +
+          " figure for " + it.gpu_type;
     }
     return perf;
   }
@@ -76,44 +76,43 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
   q.gpus = q.tensor_parallel = gpus;
   q.batch = 1;
   q.sequence = 2048;
-  const std::string kind = it.accelerator_kind == "gpu" ? "" : " (" + it.accelerator_kind +
-                                                                   ": GPU efficiency factors "
-                                                                   "applied, an estimate)";
-  const double interconnect = placement.instance_count > 1 || gpus > 1 ? it.interconnect_multiplier
-                                                                       : 1.0;
+  const std::string kind = it.accelerator_kind == "gpu" ? ""
+                                                        : " (" + it.accelerator_kind +
+                                                              ": GPU efficiency factors "
+                                                              "applied, an estimate)";
+  const double interconnect =
+      placement.instance_count > 1 || gpus > 1 ? it.interconnect_multiplier : 1.0;
   Performance perf;
   perf.unit = "tokens/s";
   if (workload == WorkloadType::kInference) {
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);
     perf.score = e.batch1_decode_tokens_per_s * interconnect;
     perf.bound = e.decode.bound == "compute" ? "compute" : "memory_bandwidth";
-    perf.basis = "one stream decodes " + report::short_number(perf.score) +
-                 " tokens/s: each token reads " +
-                 report::short_number(q.weight_bytes / 1e9) + " GB of weights over " +
-                 report::short_number(gpus) + " x " +
-                 report::short_number(q.device.bandwidth_gb_per_s) + " GB/s at " +
-                 report::short_number(catalog.throughput.decode_bandwidth_efficiency * 100) +
-                 " % (" + perf.bound + " bound" +
-                 (interconnect < 1 ? ", x " + report::short_number(interconnect) + " interconnect"
-                                   : "") +
-                 ")" + kind;
+    perf.basis =
+        "one stream decodes " + report::short_number(perf.score) + " tokens/s: each token reads " +
+        report::short_number(q.weight_bytes / 1e9) + " GB of weights over " +
+        report::short_number(gpus) + " x " + report::short_number(q.device.bandwidth_gb_per_s) +
+        " GB/s at " + report::short_number(catalog.throughput.decode_bandwidth_efficiency * 100) +
+        " % (" + perf.bound + " bound" +
+        (interconnect < 1 ? ", x " + report::short_number(interconnect) + " interconnect" : "") +
+        ")" + kind;
     if (perf.score > 0) perf.time_per_output_token_ms = 1000 / perf.score;
   } else {
     const TrainingEstimate t = estimate_training(catalog.throughput, q);
     perf.score = t.tokens_per_s * interconnect;
     perf.bound = "compute";
-    perf.basis = "trains " + report::short_number(perf.score) + " tokens/s: " + t.basis + " x " +
-                 report::short_number(gpus) + " GPUs" +
-                 (interconnect < 1 ? " x " + report::short_number(interconnect) + " interconnect"
-                                   : "") +
-                 kind;
+    perf.basis =
+        "trains " + report::short_number(perf.score) + " tokens/s: " + t.basis + " x " +
+        report::short_number(gpus) + " GPUs" +
+        (interconnect < 1 ? " x " + report::short_number(interconnect) + " interconnect" : "") +
+        kind;
   }
   if (perf.score <= 0) {
     perf.score = 0;
-    perf.basis = "not estimated: the catalog has no " +
-                 std::string(workload == WorkloadType::kInference ? "memory bandwidth"
-                                                                  : "compute peak") +
-                 " for " + it.gpu_type;
+    perf.basis =
+        "not estimated: the catalog has no " +
+        std::string(workload == WorkloadType::kInference ? "memory bandwidth" : "compute peak") +
+        " for " + it.gpu_type;
   }
   return perf;
 }

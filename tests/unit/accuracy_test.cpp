@@ -196,8 +196,7 @@ TEST_CASE("openai-whisper's load_model keeps fp32 parameters and the loaded chec
 TEST_CASE("a case with impossible counts is skipped with the field named, not predicted") {
   const Json cases = case_file("memory_cases_dev.json");
   const Json& first = cases.is_array() ? cases[0] : cases["cases"][0];
-  for (const auto& [where, key, value] :
-       std::vector<std::tuple<const char*, const char*, double>>{
+  for (const auto& [where, key, value] : std::vector<std::tuple<const char*, const char*, double>>{
            {"workload", "batch_size", -3},
            {"hardware", "tensor_parallel", 0.001},
            {"hardware", "gpu_count", 1e12}}) {

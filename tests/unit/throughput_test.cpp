@@ -164,14 +164,20 @@ TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance w
   CHECK(basis.find(std::to_string(static_cast<int>(bytes_gb))) != std::string::npos);
 }
 
-TEST_CASE("estimate refuses what cannot run: too few GPUs for the layout, weights that do not fit") {
-  Json few = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}},
-              {"weight_format", "bf16"}, {"instance", "p5.4xlarge"}, {"tensor_parallel", 8}};
+TEST_CASE(
+    "estimate refuses what cannot run: too few GPUs for the layout, weights that do not fit") {
+  Json few = {{"question", "estimate"},
+              {"model", {{"name", "llama-3.1-70b"}}},
+              {"weight_format", "bf16"},
+              {"instance", "p5.4xlarge"},
+              {"tensor_parallel", 8}};
   Json r = test::ask(test::shipped(), few);
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["path"] == "/tensor_parallel");
-  Json big = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}},
-              {"weight_format", "bf16"}, {"gpu", "H100"}};
+  Json big = {{"question", "estimate"},
+              {"model", {{"name", "llama-3.1-70b"}}},
+              {"weight_format", "bf16"},
+              {"gpu", "H100"}};
   r = test::ask(test::shipped(), big);
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["message"].get<std::string>().find("does not fit") != std::string::npos);
@@ -180,7 +186,9 @@ TEST_CASE("estimate refuses what cannot run: too few GPUs for the layout, weight
 }
 
 TEST_CASE("estimate names a bad phase or an empty GPU instead of guessing") {
-  Json req = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"gpu", "H100"},
+  Json req = {{"question", "estimate"},
+              {"model", {{"name", "llama-3.1-8b"}}},
+              {"gpu", "H100"},
               {"phase", "trainin"}};
   Json r = test::ask(test::shipped(), req);
   CHECK(r["ok"] == false);
@@ -209,8 +217,11 @@ TEST_CASE("ranking includes Inferentia and Trainium, each marked as an uncalibra
 }
 
 TEST_CASE("training with full recomputation: same model FLOPs per token, 8/6 the hardware's work") {
-  Json req = {{"model", {{"name", "llama-3.1-8b"}}}, {"weight_format", "bf16"}, {"gpu", "H100"},
-              {"phase", "training"}, {"dataset_tokens", 1e9}};
+  Json req = {{"model", {{"name", "llama-3.1-8b"}}},
+              {"weight_format", "bf16"},
+              {"gpu", "H100"},
+              {"phase", "training"},
+              {"dataset_tokens", 1e9}};
   const Json plain = estimate(req)["training"];
   req["gradient_checkpointing"] = true;
   const Json recompute = estimate(req)["training"];
@@ -219,5 +230,6 @@ TEST_CASE("training with full recomputation: same model FLOPs per token, 8/6 the
   // utilisation does.
   CHECK(recompute["tokens_per_s_per_gpu"] == plain["tokens_per_s_per_gpu"]);
   CHECK(plain["hfu"].get<double>() == Approx(plain["mfu"].get<double>()));
-  CHECK(recompute["hfu"].get<double>() == Approx(plain["mfu"].get<double>() * 8 / 6).epsilon(0.001));
+  CHECK(recompute["hfu"].get<double>() ==
+        Approx(plain["mfu"].get<double>() * 8 / 6).epsilon(0.001));
 }

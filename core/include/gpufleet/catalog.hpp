@@ -38,6 +38,10 @@ struct GpuSpec {
   std::map<std::string, double> tflops;  // per precision, dense
   std::string source;
   std::string source_date;
+  // What a process can allocate: the cloud-reported MiB, else the label taken as GiB.
+  double usable_bytes() const {
+    return usable_memory_mib ? *usable_memory_mib * 1024 * 1024 : memory_gb * 1024 * 1024 * 1024;
+  }
 };
 
 // One purchasable instance type (a family's flagship or one of its sizes).

@@ -17,7 +17,7 @@ struct Performance {
   std::string unit;   // "tokens/s" | "TFLOPS" | "GB/s"
   std::string bound;  // "compute" | "memory_bandwidth" | "interconnect"
   std::string basis;  // the arithmetic, in words
-  std::optional<double> usd_per_million_tokens;  // at the placement's hourly rate, when priced
+  std::optional<double> usd_per_million_tokens;    // at the placement's hourly rate, when priced
   std::optional<double> time_per_output_token_ms;  // inference with a model
 };
 
@@ -27,6 +27,7 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
                            double parameters = 0);
 
 // $ per 1M tokens at usd_per_hour for a setup that runs perf.score tokens/s.
-std::optional<double> usd_per_million_tokens(const Performance& perf, std::optional<double> usd_per_hour);
+std::optional<double> usd_per_million_tokens(const Performance& perf,
+                                             std::optional<double> usd_per_hour);
 
 }  // namespace gpufleet
