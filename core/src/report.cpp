@@ -238,8 +238,16 @@ Json migration(const Catalog& catalog, const MigrationReport& r, const Question&
                  short_number(round_to(std::fabs(*c.savings_pct), 1)) + "%" +
                  (*c.savings_pct >= 0 ? "" : " more") + ")";
     }
+    rec["usd_per_million_tokens"] = report_optional(c.performance.usd_per_million_tokens, 4);
+    rec["current_usd_per_million_tokens"] =
+        report_optional(r.current.performance.usd_per_million_tokens, 4);
     if (c.performance_ratio) {
       summary += " at " + short_number(round_to(*c.performance_ratio, 2)) + "x the performance";
+      if (c.performance.usd_per_million_tokens && r.current.performance.usd_per_million_tokens)
+        summary += ", $" + short_number(round_to(*c.performance.usd_per_million_tokens, 2)) +
+                   " per 1M tokens against $" +
+                   short_number(round_to(*r.current.performance.usd_per_million_tokens, 2)) +
+                   " today";
     } else {
       summary += "; its performance is not estimated (no datasheet figures in the catalog)";
     }
