@@ -185,6 +185,36 @@ Json breakdown(const MemoryEstimate& e) {
 
 }  // namespace
 
+const std::vector<std::string>& memory_fields() {
+  static const std::vector<std::string> kFields{"model",
+                                                "mode",
+                                                "weight_format",
+                                                "compute_precision",
+                                                "optimizer",
+                                                "batch",
+                                                "context",
+                                                "new_tokens",
+                                                "beams",
+                                                "gradient_checkpointing",
+                                                "flash_attention",
+                                                "chunked_loss",
+                                                "optimizer_in_backward",
+                                                "master_weights",
+                                                "kv_cache_format",
+                                                "lora",
+                                                "gpus",
+                                                "tensor_parallel",
+                                                "pipeline_parallel",
+                                                "sharding",
+                                                "cpu_offload",
+                                                "engine",
+                                                "cuda_eager_loading",
+                                                "gpu_memory_utilization",
+                                                "max_model_len",
+                                                "gpu"};
+  return kFields;
+}
+
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
   auto model = read_model(catalog, r, req);
@@ -376,6 +406,14 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     const Json& item = (*models)[i];
     const std::string path = "/models/" + std::to_string(i);
     if (!r.expect_object(item, path)) return nullptr;
+    for (const auto& [key, value] : item.items()) {
+      const auto& allowed = memory_fields();
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        r.fail("unknown_field", Reader::child(path, key),
+               "a right_size model takes the fields of the memory question, got \"" + key + "\"");
+        return nullptr;
+      }
+    }
     Errors local;
     Reader lr(kRequest, local);
     auto model = read_model(catalog, lr, item);

@@ -104,3 +104,12 @@ TEST_CASE("right_size rejects an unknown model with its path") {
   REQUIRE(r["ok"] == false);
   CHECK(r["errors"][0]["path"] == "/models/0/model/name");
 }
+
+TEST_CASE("right_size names a misspelt field of a model instead of ignoring it") {
+  const Json r = test::ask(test::shipped(),
+                           {{"question", "right_size"},
+                            {"models", {{{"model", {{"name", "whisper-small"}}}, {"enginee", "x"}}}}});
+  CHECK(r["ok"] == false);
+  CHECK(r["errors"][0]["code"] == "unknown_field");
+  CHECK(r["errors"][0]["path"] == "/models/0/enginee");
+}
