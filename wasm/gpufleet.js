@@ -17,6 +17,8 @@ export class GpufleetError extends Error {
 
 // Text or raw UTF-8 bytes (an uploaded file) cross into the core unchanged.
 const textOrBytes = (value) => (value instanceof Uint8Array ? value : String(value));
+// The core answers with a view of its UTF-8 bytes, valid until the next question: decoded at once.
+const utf8 = new TextDecoder();
 
 export class Analyzer {
   #native;
@@ -25,7 +27,7 @@ export class Analyzer {
   }
   /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws. */
   analyzeJson(requestText) {
-    return this.#native.analyzeJson(textOrBytes(requestText));
+    return utf8.decode(this.#native.analyzeBytes(textOrBytes(requestText)));
   }
   /** The whole response object, ok or not. */
   ask(request) {

@@ -59,6 +59,7 @@ export class CatalogStore extends EventTarget {
   loadShipped() {
     // Bytes cross into the core with one copy; a string is re-encoded character by character.
     const analyzer = this.#g.createAnalyzer(this.#shippedBytes);
+    performance.mark('gpufleet:analyzer-built');
     analyzer.texts = this.#shipped;
     const state = describe(analyzer);
     // Even an invalid shipped catalog is kept, so that every question reports its errors.

@@ -43,7 +43,10 @@ const appAlert = alertRegion('app-errors');
 document.getElementById('app-alert').append(appAlert.node);
 
 async function start() {
-  const [gpufleet, shipped] = await Promise.all([loadGpufleet(), fetchShippedTexts('./config/')]);
+  performance.mark('gpufleet:start');
+  const [gpufleet, shipped] = await Promise.all([
+    loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
+    fetchShippedTexts('./config/').then((t) => { performance.mark('gpufleet:catalog-fetched'); return t; })]);
   const store = new CatalogStore(gpufleet, shipped);
   const main = document.getElementById('main');
   const built = new Map(); // id -> screen
@@ -109,10 +112,12 @@ async function start() {
   };
 
   store.loadShipped();
+  performance.mark('gpufleet:catalog-loaded');
   showCatalog();
   // The chosen view restores its inputs from the URL; the others start from their defaults.
   screenOf(firstId, params);
   show(firstId);
+  performance.mark('gpufleet:first-answer');
   // A catalog loaded later refills the active screen and answers again at once; the others
   // refill when next shown.
   store.addEventListener('change', () => {
