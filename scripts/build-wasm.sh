@@ -13,7 +13,7 @@ export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 # inlining at the -O3 threshold the core is 40 % larger. Passed on every run so that an existing
 # build tree follows them; configuring again is quick and rebuilds only what changed.
 if ! log=$(emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${WASM_BUILD_TYPE:-Release}" \
-    -DCMAKE_CXX_FLAGS="-flto -finline-functions -mllvm -inline-threshold=5" -DGPUFLEET_WASM_CORE_OPT="-Oz" \
+    -DCMAKE_CXX_FLAGS="-flto -fno-rtti -finline-functions -mllvm -inline-threshold=5" -DGPUFLEET_WASM_CORE_OPT="-Oz" \
     -DGPUFLEET_WASM_INLINE_THRESHOLD=5 2>&1); then
   echo "$log" >&2
   exit 1

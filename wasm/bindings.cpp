@@ -1,34 +1,48 @@
-// Registrations only: the Analyzer is built once from the three catalog texts, then asked.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
+// The door of the WebAssembly core: plain C functions over the module's memory, no embind (whose
+// registrations and JavaScript glue cost more than the page's whole catalog; scripts/bench.sh).
+// The facade (gpufleet.js) copies UTF-8 bytes in and decodes the answer's bytes out at once.
+#include <emscripten/emscripten.h>
 
+#include <cstddef>
 #include <string>
 
 #include "gpufleet/analyzer.hpp"
 
 namespace {
 
-// The answer crosses as a view of its UTF-8 bytes, which the facade decodes at once with
-// TextDecoder: embind's std::string return scans every byte twice in JavaScript (scripts/bench.sh,
-// README "Performance"). The view stays valid until the next question.
-class Door {
- public:
-  Door(const std::string& gpu_instances, const std::string& model_config, const std::string& workloads)
-      : analyzer_(gpufleet::CatalogSources{gpu_instances, model_config, workloads}) {}
-  emscripten::val analyze_bytes(const std::string& request) {
-    answer_ = analyzer_.analyze_json(request);
-    return emscripten::val(emscripten::typed_memory_view(answer_.size(), reinterpret_cast<const unsigned char*>(answer_.data())));
-  }
-
- private:
-  gpufleet::Analyzer analyzer_;
-  std::string answer_;
+// An analyzer built once from the three catalog texts, and its last answer (valid until the next
+// question).
+struct Door {
+  Door(std::string gpu_instances, std::string model_config, std::string workloads)
+      : analyzer(gpufleet::CatalogSources{std::move(gpu_instances), std::move(model_config),
+                                          std::move(workloads)}) {}
+  gpufleet::Analyzer analyzer;
+  std::string answer;
 };
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(gpufleet) {
-  emscripten::class_<Door>("Analyzer")
-      .constructor<const std::string&, const std::string&, const std::string&>()
-      .function("analyzeBytes", &Door::analyze_bytes);
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void* gpufleet_create(const char* gpu_instances, std::size_t gpu_instances_size,
+                                           const char* model_config, std::size_t model_config_size,
+                                           const char* workloads, std::size_t workloads_size) {
+  return new Door({gpu_instances, gpu_instances_size}, {model_config, model_config_size},
+                  {workloads, workloads_size});
 }
+
+// The answer's first byte; its length is gpufleet_answer_size's.
+EMSCRIPTEN_KEEPALIVE const char* gpufleet_analyze(void* door, const char* request,
+                                                  std::size_t request_size) {
+  auto* d = static_cast<Door*>(door);
+  d->answer = d->analyzer.analyze_json(std::string(request, request_size));
+  return d->answer.data();
+}
+
+EMSCRIPTEN_KEEPALIVE std::size_t gpufleet_answer_size(void* door) {
+  return static_cast<Door*>(door)->answer.size();
+}
+
+EMSCRIPTEN_KEEPALIVE void gpufleet_destroy(void* door) { delete static_cast<Door*>(door); }
+
+}  // extern "C"

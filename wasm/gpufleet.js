@@ -15,19 +15,40 @@ export class GpufleetError extends Error {
   }
 }
 
-// Text or raw UTF-8 bytes (an uploaded file) cross into the core unchanged.
-const textOrBytes = (value) => (value instanceof Uint8Array ? value : String(value));
-// The core answers with a view of its UTF-8 bytes, valid until the next question: decoded at once.
+// Text or raw UTF-8 bytes (an uploaded file) cross into the core unchanged, copied into its memory.
+const utf8In = new TextEncoder();
 const utf8 = new TextDecoder();
+function copyIn(core, value) {
+  const bytes = value instanceof Uint8Array ? value : utf8In.encode(String(value));
+  const at = core._malloc(Math.max(1, bytes.length));
+  core.HEAPU8.set(bytes, at);
+  return [at, bytes.length];
+}
 
 export class Analyzer {
-  #native;
+  #core;
+  #door = 0;
   constructor(core, { gpuInstances, modelConfig, workloads }) {
-    this.#native = new core.Analyzer(textOrBytes(gpuInstances), textOrBytes(modelConfig), textOrBytes(workloads));
+    const parts = [gpuInstances, modelConfig, workloads].map((text) => copyIn(core, text));
+    try {
+      this.#door = core._gpufleet_create(...parts.flat());
+    } finally {
+      for (const [at] of parts) core._free(at);
+    }
+    this.#core = core;
   }
   /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws. */
   analyzeJson(requestText) {
-    return utf8.decode(this.#native.analyzeBytes(textOrBytes(requestText)));
+    const core = this.#core;
+    const [at, size] = copyIn(core, requestText);
+    try {
+      // The answer's bytes stay valid until the next question: decoded at once (memory may have
+      // grown, so the view is taken after the call).
+      const answer = core._gpufleet_analyze(this.#door, at, size);
+      return utf8.decode(core.HEAPU8.subarray(answer, answer + core._gpufleet_answer_size(this.#door)));
+    } finally {
+      core._free(at);
+    }
   }
   /** The whole response object, ok or not. */
   ask(request) {
@@ -40,7 +61,8 @@ export class Analyzer {
     return response.result;
   }
   dispose() {
-    this.#native.delete();
+    if (this.#door) this.#core._gpufleet_destroy(this.#door);
+    this.#door = 0;
   }
 }
 

@@ -6,6 +6,7 @@
 #include "gpufleet/throughput.hpp"
 #include "json_reader.hpp"
 #include "report.hpp"
+#include "small_sort.hpp"
 
 namespace gpufleet {
 namespace {
@@ -462,7 +463,7 @@ AccuracySummary summarize(const std::vector<CaseOutcome>& outcomes, const std::s
   }
   s.n = static_cast<double>(errs.size());
   if (errs.empty()) return s;
-  std::sort(errs.begin(), errs.end());
+  detail::small_stable_sort(errs.begin(), errs.end(), [](double a, double b) { return a < b; });
   auto pct = [&](double p) {
     // Linear interpolation between closest ranks (numpy's default).
     const double pos = p * (errs.size() - 1);

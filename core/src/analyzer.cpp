@@ -17,6 +17,7 @@
 #include "json_reader.hpp"
 #include "session.hpp"
 #include "report.hpp"
+#include "small_sort.hpp"
 
 namespace gpufleet {
 namespace {
@@ -362,7 +363,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
       gpus.push_back({{"key", key}, {"vendor", g.vendor}, {"capacity_gib", round_to(mib / 1024, 3)},
                       {"estimable", g.memory_bandwidth_gb_per_s.has_value() && !g.tflops.empty()}});
     }
-    std::stable_sort(gpus.begin(), gpus.end(), [](const Json& a, const Json& b) {
+    detail::small_stable_sort(gpus.begin(), gpus.end(), [](const Json& a, const Json& b) {
       return a["capacity_gib"].get<double>() < b["capacity_gib"].get<double>();
     });
     result["gpus"] = gpus;
@@ -413,44 +414,32 @@ Json answer_validate(const Catalog& catalog) {
   return result;
 }
 
-// Every question and the request fields it reads; anything else is a typo worth reporting.
-const std::vector<std::pair<std::string, std::vector<std::string>>>& questions() {
-  static const std::vector<std::pair<std::string, std::vector<std::string>>> kQuestions{
-      {"precisions", {"model"}},
-      {"fit",
-       {"model", "workload", "precision", "instance", "gpus", "hours_per_month", "schedule",
-        "use_spot", "pricing", "spot_share"}},
-      {"cost", {"instance", "gpus", "hours_per_month", "schedule", "use_spot", "pricing", "spot_share"}},
-      {"performance", {"workload", "precision", "instances", "model"}},
-      {"recommend",
-       {"model", "workload", "precision", "hours_per_month", "schedule", "use_spot", "pricing",
-        "spot_share", "priority", "families", "providers", "kinds", "max_usd_per_month", "min_gpus", "limit",
-        "max_tpot_ms"}},
-      {"migrate",
-       {"current", "model", "workload", "precision", "hours_per_month", "schedule", "use_spot",
-        "pricing", "spot_share", "priority", "providers", "kinds", "max_tpot_ms"}},
-      {"workload", {"id"}},
-      {"plan", {"plan"}},
-      {"decide",
-       {"model", "workload", "precision", "framework", "model_kind", "goal", "latency_ms", "edge", "batch",
-        "hours_per_month", "schedule", "use_spot", "pricing", "spot_share"}},
-      {"placement",
-       {"models", "instance", "gpus", "providers", "max_instances", "hours_per_month", "schedule",
-        "use_spot", "pricing", "spot_share"}},
-      {"workload_set", {"id"}},
-      {"workloads", {}},
-      {"catalog", {"section"}},
-      {"validate", {}},
-      {"memory", detail::memory_fields()},
-      {"accuracy", {"cases"}},
-      {"right_size", {"models", "hours_per_month", "providers"}},
-      {"estimate",
-       {"model", "phase", "weight_format", "kv_cache_format", "compute_precision", "gpu", "instance", "gpus", "tensor_parallel",
-        "input_tokens", "output_tokens", "concurrency", "context", "dataset_tokens", "epochs", "gradient_checkpointing", "engine", "batch",
-        "rank", "max_ttft_ms", "max_tpot_ms", "providers", "limit"}},
-  };
-  return kQuestions;
-}
+// Every question and the request fields it reads (space-separated: a table of text costs the
+// WebAssembly core no code); anything else is a typo worth reporting.
+struct QuestionFields {
+  const char* name;
+  const char* fields;
+};
+constexpr QuestionFields kQuestions[] = {
+      {"precisions", "model"},
+      {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share"},
+      {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share"},
+      {"performance", "workload precision instances model"},
+      {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms"},
+      {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms"},
+      {"workload", "id"},
+      {"plan", "plan"},
+      {"decide", "model workload precision framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share"},
+      {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share"},
+      {"workload_set", "id"},
+      {"workloads", ""},
+      {"catalog", "section"},
+      {"validate", ""},
+      {"memory", detail::kMemoryFields},
+      {"accuracy", "cases"},
+      {"right_size", "models hours_per_month providers"},
+      {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit"},
+};
 
 }  // namespace
 
@@ -491,17 +480,17 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     auto question = r.string(request, "question", "", true);
     if (!question) return errors_response(errors);
     const std::string q = lower(*question);
-    auto known = std::find_if(questions().begin(), questions().end(),
-                              [&](const auto& entry) { return entry.first == q; });
-    if (known == questions().end()) {
+    auto known = std::find_if(std::begin(kQuestions), std::end(kQuestions),
+                              [&](const QuestionFields& entry) { return q == entry.name; });
+    if (known == std::end(kQuestions)) {
       std::vector<std::string> names;
-      for (const auto& entry : questions()) names.push_back(entry.first);
+      for (const auto& entry : kQuestions) names.push_back(entry.name);
       r.fail("unknown_name", "/question",
              "expected one of " + names_of(names) + ", got \"" + *question + "\"");
       return errors_response(errors);
     }
+    const std::vector<std::string> allowed = detail::words(known->fields);
     for (const auto& [key, _] : request.items()) {
-      const auto& allowed = known->second;
       if (key != "question" && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         r.fail("unknown_field", Reader::child("", key),
                "\"" + q + "\" takes " + (allowed.empty() ? "no other field" : names_of(allowed)) +

@@ -7,6 +7,7 @@
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "model_catalog.hpp"
+#include "small_sort.hpp"
 
 namespace gpufleet {
 namespace {
@@ -267,7 +268,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
   }
   // Within a family: fewest GPUs first, priced before unpriced, then cheapest.
   for (auto& family : catalog.families) {
-    std::stable_sort(family.instances.begin(), family.instances.end(),
+    detail::small_stable_sort(family.instances.begin(), family.instances.end(),
                      [&](std::size_t a, std::size_t b) {
                        const auto& x = catalog.instances[a];
                        const auto& y = catalog.instances[b];

@@ -8,28 +8,34 @@
 namespace gpufleet::detail {
 namespace {
 
-// A SAX pass that only checks structure; the document is built afterwards by Json::parse.
+// One SAX pass that checks the structure and, while it holds, builds the document (nlohmann's own
+// DOM builder fed event by event): one parser in the WebAssembly core instead of two, and one
+// pass over the text.
 class Guard : public nlohmann::json_sax<Json> {
  public:
-  Guard(const ParseLimits& limits) : limits_(limits) {}
+  Guard(const ParseLimits& limits, Json& doc) : limits_(limits), dom_(doc, false) {}
 
   Error error;  // set when the pass stops early
 
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool null() override { return value() && dom_.null(); }
+  bool boolean(bool x) override { return value() && dom_.boolean(x); }
+  bool number_integer(number_integer_t x) override { return value() && dom_.number_integer(x); }
+  bool number_unsigned(number_unsigned_t x) override {
+    return value() && dom_.number_unsigned(x);
+  }
+  bool number_float(number_float_t x, const string_t& text) override {
+    return value() && dom_.number_float(x, text);
+  }
   bool string(string_t& text) override {
     if (text.size() > limits_.max_string_bytes) {
       return fail("too_large", "a string of " + std::to_string(text.size()) +
                                    " bytes; expected at most " +
                                    std::to_string(limits_.max_string_bytes));
     }
-    return value();
+    return value() && dom_.string(text);
   }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override { return open(true); }
+  bool binary(binary_t& x) override { return value() && dom_.binary(x); }
+  bool start_object(std::size_t n) override { return open(true) && dom_.start_object(n); }
   bool key(string_t& name) override {
     Frame& f = frames_.back();
     if (!f.keys.insert(name).second) {
@@ -38,11 +44,11 @@ class Guard : public nlohmann::json_sax<Json> {
                                        "\" appears twice in one object; expected unique keys");
     }
     f.key = name;
-    return true;
+    return dom_.key(name);
   }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(false); }
-  bool end_array() override { return close(); }
+  bool end_object() override { return close() && dom_.end_object(); }
+  bool start_array(std::size_t n) override { return open(false) && dom_.start_array(n); }
+  bool end_array() override { return close() && dom_.end_array(); }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
     error = {"invalid_json", "", path(), std::string("not valid JSON: ") + e.what()};
     return false;
@@ -92,6 +98,7 @@ class Guard : public nlohmann::json_sax<Json> {
 
   const ParseLimits& limits_;
   std::vector<Frame> frames_;
+  nlohmann::detail::json_sax_dom_parser<Json> dom_;
 };
 
 }  // namespace
@@ -113,7 +120,8 @@ std::optional<Json> parse_checked(const std::string& text, const std::string& fi
                       "the text starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM"});
     return std::nullopt;
   }
-  Guard guard(limits);
+  Json doc;
+  Guard guard(limits, doc);
   const bool complete = guarded([&] { return Json::sax_parse(text, &guard); },
                                 [&](const char* what) {
                                   guard.error = {"invalid_json", "", "", std::string("not valid JSON: ") + what};
@@ -124,12 +132,6 @@ std::optional<Json> parse_checked(const std::string& text, const std::string& fi
     if (e.code.empty()) e = {"invalid_json", "", "", "not valid JSON"};
     e.file = file;
     errors.push_back(e);
-    return std::nullopt;
-  }
-  // The guard accepted the text, so this parse succeeds; it is asked not to throw all the same.
-  Json doc = Json::parse(text, nullptr, false);
-  if (doc.is_discarded()) {
-    errors.push_back({"invalid_json", file, "", "not valid JSON"});
     return std::nullopt;
   }
   return doc;

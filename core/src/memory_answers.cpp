@@ -8,6 +8,7 @@
 
 #include "gpufleet/accuracy.hpp"
 #include "report.hpp"
+#include "small_sort.hpp"
 
 namespace gpufleet::detail {
 namespace {
@@ -185,34 +186,19 @@ Json breakdown(const MemoryEstimate& e) {
 
 }  // namespace
 
-const std::vector<std::string>& memory_fields() {
-  static const std::vector<std::string> kFields{"model",
-                                                "mode",
-                                                "weight_format",
-                                                "compute_precision",
-                                                "optimizer",
-                                                "batch",
-                                                "context",
-                                                "new_tokens",
-                                                "beams",
-                                                "gradient_checkpointing",
-                                                "flash_attention",
-                                                "chunked_loss",
-                                                "optimizer_in_backward",
-                                                "master_weights",
-                                                "kv_cache_format",
-                                                "lora",
-                                                "gpus",
-                                                "tensor_parallel",
-                                                "pipeline_parallel",
-                                                "sharding",
-                                                "cpu_offload",
-                                                "engine",
-                                                "cuda_eager_loading",
-                                                "gpu_memory_utilization",
-                                                "max_model_len",
-                                                "gpu"};
-  return kFields;
+std::vector<std::string> words(const char* text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (const char* c = text;; ++c) {
+    if (*c == ' ' || *c == '\0') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+      if (*c == '\0') break;
+    } else {
+      word += *c;
+    }
+  }
+  return out;
 }
 
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
@@ -406,8 +392,8 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     const Json& item = (*models)[i];
     const std::string path = "/models/" + std::to_string(i);
     if (!r.expect_object(item, path)) return nullptr;
+    const std::vector<std::string> allowed = words(kMemoryFields);
     for (const auto& [key, value] : item.items()) {
-      const auto& allowed = memory_fields();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         r.fail("unknown_field", Reader::child(path, key),
                "a right_size model takes the fields of the memory question, got \"" + key + "\"");
@@ -622,7 +608,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
                                                  "factors, not calibrated on Neuron measurements")},
                     {"price_source", it.source}});
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) {
+  detail::small_stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) {
     return a["usd_per_million_output_tokens"].get<double>() <
            b["usd_per_million_output_tokens"].get<double>();
   });

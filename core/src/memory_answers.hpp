@@ -10,8 +10,15 @@
 
 namespace gpufleet::detail {
 
-// The request fields of the "memory" question (and of each right_size item).
-const std::vector<std::string>& memory_fields();
+// The request fields of the "memory" question (and of each right_size item), space-separated.
+inline constexpr const char* kMemoryFields =
+    "model mode weight_format compute_precision optimizer batch context new_tokens beams "
+    "gradient_checkpointing flash_attention chunked_loss optimizer_in_backward master_weights "
+    "kv_cache_format lora gpus tensor_parallel pipeline_parallel sharding cpu_offload engine "
+    "cuda_eager_loading gpu_memory_utilization max_model_len gpu";
+
+// The words of a space-separated list.
+std::vector<std::string> words(const char* text);
 
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req);
 Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req);

@@ -1,4 +1,5 @@
 #include "gpufleet/placement.hpp"
+#include "small_sort.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +17,7 @@ Packing pack(const InstanceType& instance, int instance_count, const std::vector
   }
   std::vector<const ModelLoad*> order;
   for (const auto& m : models) order.push_back(&m);
-  std::stable_sort(order.begin(), order.end(),
+  detail::small_stable_sort(order.begin(), order.end(),
                    [](const ModelLoad* a, const ModelLoad* b) { return a->bytes > b->bytes; });
   for (const ModelLoad* m : order) {
     bool placed = false;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "json_reader.hpp"
+#include "small_sort.hpp"
 
 namespace gpufleet {
 namespace {
@@ -319,7 +320,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       rec.ranked.push_back(std::move(c));
     }
   }
-  std::stable_sort(rec.ranked.begin(), rec.ranked.end(),
+  detail::small_stable_sort(rec.ranked.begin(), rec.ranked.end(),
                    [&](const Candidate& a, const Candidate& b) { return better(q.priority, a, b); });
   return rec;
 }
