@@ -85,9 +85,9 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
   Performance perf;
   perf.unit = "tokens/s";
   if (workload == WorkloadType::kInference) {
-    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
-    perf.score = e.batch1_decode_tokens_per_s * interconnect;
-    perf.bound = e.decode.bound == "compute" ? "compute" : "memory_bandwidth";
+    const Phase step = single_stream_decode(catalog.throughput, q, 0);
+    perf.score = step.seconds > 0 ? interconnect / step.seconds : 0;
+    perf.bound = step.bound == "compute" ? "compute" : "memory_bandwidth";
     perf.basis =
         "one stream decodes " + report::short_number(perf.score) + " tokens/s: each token reads " +
         report::short_number(q.weight_bytes / 1e9) + " GB of weights over " +

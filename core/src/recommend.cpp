@@ -320,8 +320,16 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       rec.ranked.push_back(std::move(c));
     }
   }
-  detail::small_stable_sort(rec.ranked.begin(), rec.ranked.end(),
-                   [&](const Candidate& a, const Candidate& b) { return better(q.priority, a, b); });
+  // Candidates are large: their indices are sorted, then each candidate moved once.
+  std::vector<std::size_t> order(rec.ranked.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  detail::small_stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return better(q.priority, rec.ranked[a], rec.ranked[b]);
+  });
+  std::vector<Candidate> ranked;
+  ranked.reserve(order.size());
+  for (std::size_t i : order) ranked.push_back(std::move(rec.ranked[i]));
+  rec.ranked = std::move(ranked);
   return rec;
 }
 

@@ -90,11 +90,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP";
-    // Batch-1 decode, for the single-stream figure.
-    const double bytes1 = weights + context * q.kv_bytes_per_token;
-    Phase one =
-        roofline(2 * matmul_params(q.params) + 4 * layers * q_dim * context, peak * k.decode_mfu,
-                 bytes1, bw * eff, 2 * layers * allreduce_s(k, q.device, tp, comm_bytes_per_token));
+    const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
   // A request's own prompt: its time to first token (queueing behind other prompts not counted).
@@ -116,6 +112,20 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   e.limit = e.decode.bound + " in decode" +
             (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");
   return e;
+}
+
+Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestion& q,
+                           double context) {
+  const Architecture& a = q.arch;
+  const double tp = std::max(1.0, q.tensor_parallel);
+  const double q_dim =
+      a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+  const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
+  const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
+  const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
+  return roofline(2 * matmul_params(q.params) + 4 * a.layers * q_dim * context, peak * k.decode_mfu,
+                  q.weight_bytes + context * q.kv_bytes_per_token, bw * eff,
+                  2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {

@@ -92,6 +92,11 @@ struct TrainingEstimate {
 };
 
 InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q);
+// One stream's decode step at `context` tokens: reading the weights and its KV cache, or the step's
+// FLOPs, whichever takes longer, plus tensor-parallel all-reduces (the single-stream figure of
+// estimate_inference, and the recommendations' performance).
+Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestion& q,
+                           double context);
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q);
 
 }  // namespace gpufleet
