@@ -489,6 +489,26 @@ struct TokenSettings {
   std::optional<double> max_ttft_ms, max_tpot_ms;
 };
 
+// A request's prompt and output lengths and concurrency.
+TokenSettings read_tokens(Reader& r, const Json& req) {
+  TokenSettings t;
+  t.input = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  t.output = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  t.concurrency = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
+  return t;
+}
+
+// The whole model's weights and KV cache per token (no parallel split: the throughput model
+// splits them over its ranks), or nullopt with the faults recorded.
+std::optional<MemoryEstimate> whole_model_memory(const Catalog& catalog, Reader& r,
+                                                 MemoryQuestion mq) {
+  mq.mode = TrainMode::kLoadOnly;
+  mq.tensor_parallel = mq.pipeline_parallel = mq.gpus = 1;
+  MemoryAnswer ma = estimate_memory(catalog.memory, mq);
+  for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
+  return ma.estimate;
+}
+
 // The throughput question for one device and tensor-parallel degree.
 ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuestion& mq,
                                        const GpuSpec& gpu, double tp, const TokenSettings& t,
@@ -517,13 +537,9 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuest
 Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const ModelChoice& model,
                     MemoryQuestion mq, const TokenSettings& t,
                     const std::vector<std::string>& providers) {
-  // Whole-model weights and KV per token: each layout below splits them itself.
-  mq.mode = TrainMode::kLoadOnly;
-  mq.tensor_parallel = mq.pipeline_parallel = mq.gpus = 1;
-  MemoryAnswer ma = estimate_memory(catalog.memory, mq);
-  for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
-  if (!ma.estimate) return nullptr;
-  const double weights = ma.estimate->weights_bytes, kv = ma.estimate->kv_bytes_per_token;
+  const auto whole = whole_model_memory(catalog, r, mq);
+  if (!whole) return nullptr;
+  const double weights = whole->weights_bytes, kv = whole->kv_bytes_per_token;
   const double limit = r.number(req, "limit", "", false, {1, 1000}).value_or(20);
   Json rows = Json::array(), excluded = Json::array();
   for (const auto& it : catalog.instances) {
@@ -650,10 +666,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   auto mq = read_question(catalog, r, req, *model, gpu);
   if (!mq) return nullptr;
   if (r.boolean(req, "rank", "", false).value_or(false)) {
-    TokenSettings t;
-    t.input = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
-    t.output = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
-    t.concurrency = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
+    TokenSettings t = read_tokens(r, req);
     if (auto x = r.number(req, "max_ttft_ms", "", false, {0, 1e9, true})) t.max_ttft_ms = *x;
     if (auto x = r.number(req, "max_tpot_ms", "", false, {0, 1e9, true})) t.max_tpot_ms = *x;
     const std::vector<std::string> providers = s.providers(req, "");
@@ -723,33 +736,16 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
         instance = &it;
     }
   }
-  ThroughputQuestion q;
-  q.arch = mq->arch;
-  q.params = count_parameters(q.arch);
-  // Whole-model weights and KV per token: the throughput model splits them over the ranks.
-  const double gpus_asked = mq->gpus;
-  mq->mode = TrainMode::kLoadOnly;
-  mq->tensor_parallel = mq->pipeline_parallel = mq->gpus = 1;
-  MemoryAnswer ma = estimate_memory(catalog.memory, *mq);
-  for (const auto& [field, message] : ma.faults) r.fail("unknown_name", "/" + field, message);
-  if (!ma.estimate) return nullptr;
-  q.weight_bytes = ma.estimate->weights_bytes;
-  q.kv_bytes_per_token = ma.estimate->kv_bytes_per_token;
-  q.device = catalog.device(*gpu);
-  q.tensor_parallel = tp;
-  q.gpus = gpus_asked;
-  std::string precision = mq->weight_format;
-  if (precision.rfind("gguf", 0) == 0 || precision.find("int4") != std::string::npos ||
-      precision == "nf4" || precision == "fp4")
-    precision = "fp16";
-  q.compute = precision;
+  const auto whole = whole_model_memory(catalog, r, *mq);
+  if (!whole) return nullptr;
   const std::string phase = lower(r.string(req, "phase", "", false).value_or("inference"));
   if (phase != "inference" && phase != "training")
     r.fail("unknown_name", "/phase", "expected inference or training, got \"" + phase + "\"");
   const bool training = phase == "training";
-  q.input_tokens = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
-  q.output_tokens = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
-  q.batch = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
+  ThroughputQuestion q = throughput_question(catalog, *mq, *gpu, tp, read_tokens(r, req),
+                                             whole->weights_bytes, whole->kv_bytes_per_token);
+  const std::string& precision = q.compute;
+  q.gpus = mq->gpus;
   q.sequence = mq->sequence;
   q.full_recompute = mq->gradient_checkpointing;
   if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16}))

@@ -43,6 +43,13 @@ Performance catalog_score(const Catalog& catalog, const InstanceType& it, double
   return perf;
 }
 
+// A score the catalog cannot give: which figure it lacks.
+Performance not_estimated(Performance perf, const std::string& missing, const std::string& gpu) {
+  perf.score = 0;
+  perf.basis = "not estimated: the catalog has no " + missing + " for " + gpu;
+  return perf;
+}
+
 }  // namespace
 
 Performance performance_of(const Catalog& catalog, const Placement& placement,
@@ -56,15 +63,11 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
   const auto spec = catalog.gpus.find(it.gpu_model);
   const bool estimable = parameters > 0 && catalog.throughput.present && spec != catalog.gpus.end();
   if (!estimable) {
-    Performance perf = catalog_score(catalog, it, gpus, scaling, workload, precision);
-    if (perf.score <= 0) {
-      perf.score = 0;
-      perf.basis =
-          "not estimated: the catalog has no " +
-          std::string(workload == WorkloadType::kInference ? "memory bandwidth" : "compute") +
-          " figure for " + it.gpu_type;
-    }
-    return perf;
+    const Performance perf = catalog_score(catalog, it, gpus, scaling, workload, precision);
+    if (perf.score > 0) return perf;
+    return not_estimated(
+        perf, workload == WorkloadType::kInference ? "memory bandwidth figure" : "compute figure",
+        it.gpu_type);
   }
   // The throughput model on the placement's GPUs: one model copy over all of them.
   ThroughputQuestion q;
@@ -107,14 +110,10 @@ Performance performance_of(const Catalog& catalog, const Placement& placement,
         (interconnect < 1 ? " x " + report::short_number(interconnect) + " interconnect" : "") +
         kind;
   }
-  if (perf.score <= 0) {
-    perf.score = 0;
-    perf.basis =
-        "not estimated: the catalog has no " +
-        std::string(workload == WorkloadType::kInference ? "memory bandwidth" : "compute peak") +
-        " for " + it.gpu_type;
-  }
-  return perf;
+  if (perf.score > 0) return perf;
+  return not_estimated(perf,
+                       workload == WorkloadType::kInference ? "memory bandwidth" : "compute peak",
+                       it.gpu_type);
 }
 
 std::optional<double> usd_per_million_tokens(const Performance& perf,

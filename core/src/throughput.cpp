@@ -20,6 +20,11 @@ double peak_tflops(const DeviceSpec& d, const std::string& precision) {
   return 0;
 }
 
+// Width of the attention queries (and scores): MLA's per-head query is its no-RoPE and RoPE parts.
+double query_width(const Architecture& a) {
+  return a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+}
+
 // Matmul parameters a token passes through (the input embedding is a lookup, not a matmul).
 double matmul_params(const ParameterCount& p) { return std::max(0.0, p.active - p.embedding); }
 
@@ -50,8 +55,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   InferenceEstimate e;
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
-  const double q_dim =
-      a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+  const double q_dim = query_width(a);
   const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double weights = q.weight_bytes;
@@ -118,8 +122,7 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
                            double context) {
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
-  const double q_dim =
-      a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+  const double q_dim = query_width(a);
   const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
@@ -131,8 +134,7 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
   TrainingEstimate t;
   const Architecture& a = q.arch;
-  const double q_dim =
-      a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+  const double q_dim = query_width(a);
   // Forward + backward: 6 FLOPs per matmul parameter per token, and 12 x layers x width x
   // sequence for attention (Narayanan et al. 2021).
   const double per_token =
