@@ -92,7 +92,7 @@ std::optional<std::string> read_input(const std::string& file) {
 std::string ask_raw(const std::string& config_dir, const std::string& request) {
   auto files = gpufleet::cli::read_catalog_dir(config_dir);
   if (!files.errors.empty()) return gpufleet::errors_response(files.errors).dump(2);
-  return gpufleet::Analyzer(files.sources).analyze_json(request);
+  return gpufleet::Analyzer(files.sources).analyze_json(request, 2);
 }
 
 // Sends request text to the analyzer and prints the answer; the exit code says whether it was ok.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "gpufleet/cost.hpp"
 #include "gpufleet/decide.hpp"
@@ -32,7 +33,7 @@ using detail::Session;
 using report::round_to;
 
 Json ok(const Catalog& catalog, const std::string& question, Json result) {
-  Json j;
+  Json j = report::object(4);
   j["ok"] = true;
   j["question"] = question;
   Json info;
@@ -41,7 +42,7 @@ Json ok(const Catalog& catalog, const std::string& question, Json result) {
     auto it = catalog.info.is_object() ? catalog.info.find(key) : catalog.info.end();
     info[key] = catalog.info.is_object() && it != catalog.info.end() && it->is_string() ? it->get<std::string>() : "";
   }
-  j["catalog"] = info;
+  j["catalog"] = std::move(info);
   j["result"] = std::move(result);
   return j;
 }
@@ -64,13 +65,13 @@ Json answer_precisions(const Catalog& catalog, Session& s, const Json& req) {
       // CPUs run every format in software: "native" speaks of accelerators only.
       if (sample.accelerator_kind != "cpu" && catalog.precision_native(p, sample)) families.push_back(f.key);
     }
-    row["native_on_families"] = families;
+    row["native_on_families"] = std::move(families);
     row["description"] = p.description;
-    rows.push_back(row);
+    rows.push_back(std::move(row));
   }
   Json result;
   result["model"] = {{"label", model->label}, {"parameters_billion", round_to(model->parameters / 1e9, 3)}};
-  result["precisions"] = rows;
+  result["precisions"] = std::move(rows);
   result["basis"] = "weights = parameters x bytes per parameter; GB = 1e9 bytes";
   return result;
 }
@@ -145,12 +146,12 @@ Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
     row["bound"] = perf.bound;
     row["ratio_to_first"] = reference > 0 ? round_to(perf.score / reference, 3) : 0.0;
     row["basis"] = perf.basis;
-    rows.push_back(row);
+    rows.push_back(std::move(row));
   }
   Json result;
   result["workload"] = to_string(*w);
   result["precision"] = precision->key;
-  result["setups"] = rows;
+  result["setups"] = std::move(rows);
   result["basis"] =
       model ? "tokens/s from the throughput model for " + model->label +
                   ": inference is one stream's decode (every weight read per token over the GPUs' "
@@ -182,7 +183,7 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   q->max_usd_per_month = budget;
   q->min_gpus = min_gpus.value_or(0);
   Recommendation rec = recommend(catalog, *q);
-  Json result;
+  Json result = report::object(6);
   result["request"] = report::question(*q);
   result["memory"] = report::memory(rec.need);
   Json ranked = Json::array();
@@ -190,10 +191,10 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
     if (limit && ranked.size() >= static_cast<std::size_t>(*limit)) break;
     ranked.push_back(report::candidate(c));
   }
-  result["candidates"] = ranked;
+  result["candidates"] = std::move(ranked);
   Json excluded = Json::array();
   for (const auto& e : rec.excluded) excluded.push_back({{"family", e.family}, {"reason", e.reason}});
-  result["excluded"] = excluded;
+  result["excluded"] = std::move(excluded);
   result["ranking"] = q->priority == Priority::kCost ? "lowest monthly cost first"
                       : q->priority == Priority::kPerformance
                           ? "highest relative performance first"
@@ -276,7 +277,7 @@ Json answer_workload_set(const Catalog& catalog, Session& s, const Json& req) {
   for (const auto& member : *members) reports.push_back(run_workload(catalog, *catalog.workload(member)));
   Json result;
   result["id"] = *id;
-  result["reports"] = reports;
+  result["reports"] = std::move(reports);
   return result;
 }
 
@@ -313,7 +314,7 @@ Json instance_rows(const Catalog& catalog) {
       row["price_notes"] = it.price_notes;
       row["source"] = it.source;
       row["source_date"] = it.source_date;
-      rows.push_back(row);
+      rows.push_back(std::move(row));
     }
   }
   return rows;
@@ -346,7 +347,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
                        {"memory_overhead_multiplier", m.memory_overhead_multiplier},
                        {"examples", m.examples}});
     }
-    result["model_sizes"] = sizes;
+    result["model_sizes"] = std::move(sizes);
     result["memory_planning"] = catalog.model_config_doc.value("memory_planning", Json::object());
     // Concrete models and the memory model's menus (formats, KV-cache formats, optimizers, engines).
     Json named = Json::array();
@@ -355,7 +356,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
                        {"parameters_billion", round_to(m.params.total / 1e9, 3)},
                        {"max_context", m.arch.max_positions}});  // sources: the memory answer and catalog files
     }
-    result["concrete_models"] = named;
+    result["concrete_models"] = std::move(named);
     // The GPUs a model can be sized against, smallest usable memory first.
     Json gpus = Json::array();
     for (const auto& [key, g] : catalog.gpus) {
@@ -366,7 +367,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     detail::small_stable_sort(gpus.begin(), gpus.end(), [](const Json& a, const Json& b) {
       return a["capacity_gib"].get<double>() < b["capacity_gib"].get<double>();
     });
-    result["gpus"] = gpus;
+    result["gpus"] = std::move(gpus);
     Json menus;
     auto keys = [](const auto& map) {
       Json list = Json::array();
@@ -378,8 +379,8 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     menus["optimizers"] = keys(catalog.memory.optimizers);
     Json engines = Json::array();
     for (const auto& [key, e] : catalog.memory.engines) engines.push_back({{"key", key}, {"name", e.name}});
-    menus["engines"] = engines;
-    result["memory_menus"] = menus;
+    menus["engines"] = std::move(engines);
+    result["memory_menus"] = std::move(menus);
   }
   if (all || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
   if (all || section == "workloads") result["workloads"] = answer_workloads(catalog);
@@ -405,12 +406,12 @@ Json answer_validate(const Catalog& catalog) {
   for (const auto& it : catalog.instances) {
     if (!it.on_demand_usd_per_hour) unpriced.push_back(it.name);
   }
-  result["instances_without_on_demand_price"] = unpriced;
+  result["instances_without_on_demand_price"] = std::move(unpriced);
   Json warnings = Json::array();
   for (const auto& w : catalog.warnings) {
     warnings.push_back({{"code", w.code}, {"file", w.file}, {"path", w.path}, {"message", w.message}});
   }
-  result["warnings"] = warnings;
+  result["warnings"] = std::move(warnings);
   return result;
 }
 
@@ -526,11 +527,11 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
   }
 }
 
-std::string Analyzer::analyze_json(const std::string& request) const {
+std::string Analyzer::analyze_json(const std::string& request, int indent) const {
   Errors errors;
   auto parsed = detail::parse_checked(request, kRequest, detail::kRequestLimits, errors);
   const Json response = parsed ? analyze(*parsed) : errors_response(errors);
-  return response.dump(2, ' ', false, Json::error_handler_t::replace);
+  return response.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace gpufleet

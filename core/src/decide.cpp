@@ -1,5 +1,7 @@
 #include "gpufleet/decide.hpp"
 
+#include <utility>
+
 #include "report.hpp"
 
 namespace gpufleet {
@@ -161,8 +163,8 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
     option["suitable"] = suitable;
     option["migration_complexity"] = kind == "gpu" ? "low" : prof.complexity;
     option["risk_level"] = prof.risk;
-    option["cheapest_instance"] = cheapest;
-    option["reasons"] = reasons;
+    option["cheapest_instance"] = std::move(cheapest);
+    option["reasons"] = std::move(reasons);
     option["recommended"] = kind == pick.kind;
     options.push_back(option);
   }
@@ -172,7 +174,7 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
   out["recommended_kind"] = pick.kind;
   out["recommended_families"] = pick.families;
   out["memory"] = report::memory(need);
-  out["options"] = options;
+  out["options"] = std::move(options);
   out["source"] = "seed 002 (Compute Resource Selection): decision trees for training and inference";
   return out;
 }

@@ -1,5 +1,7 @@
 #include "fleet_answers.hpp"
 
+#include <utility>
+
 #include "gpufleet/decide.hpp"
 #include "gpufleet/placement.hpp"
 #include "gpufleet/plan.hpp"
@@ -90,7 +92,7 @@ Json packing_json(const Catalog& catalog, const Packing& packing, const Billing&
   j["gpu_type"] = packing.instance->gpu_type;
   j["instance_count"] = packing.instance_count;
   j["fits"] = packing.fits;
-  j["gpus"] = gpus;
+  j["gpus"] = std::move(gpus);
   j["unplaced"] = packing.unplaced;
   j["cost"] = report::cost(cost_of(catalog, p, billing));
   return j;
@@ -143,7 +145,7 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
   Json result;
   Json loads = Json::array();
   for (const auto& m : models) loads.push_back({{"name", m.name}, {"memory_gb", report::gb(m.bytes)}, {"basis", m.basis}});
-  result["models"] = loads;
+  result["models"] = std::move(loads);
   if (fixed) {
     result["on_instance"] = packing_json(catalog, pack(*fixed->instance, fixed->instance_count, models), *billed);
   }

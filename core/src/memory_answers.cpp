@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "gpufleet/accuracy.hpp"
 #include "report.hpp"
@@ -225,7 +226,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   m["parameters_billion"] = round_to(e.params.total / 1e9, 3);
   if (q->arch.moe()) m["active_parameters_billion"] = round_to(e.params.active / 1e9, 3);
   m["kv_cache_kib_per_token"] = round_to(e.kv_bytes_per_token / 1024, 3);
-  result["model"] = m;
+  result["model"] = std::move(m);
   result["settings"] = {{"mode", to_string(q->mode)},
                         {"weight_format", q->weight_format},
                         {"compute_precision", q->compute},
@@ -256,7 +257,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
                     " tokens) is longer than the model's window of " +
                     report::short_number(q->arch.max_positions) + " tokens");
   }
-  result["notes"] = notes;
+  result["notes"] = std::move(notes);
   result["basis"] =
       "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated "
       "shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
@@ -286,7 +287,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
             std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
       }
     }
-    result["gpu"] = g;
+    result["gpu"] = std::move(g);
   }
   // Which GPUs hold it (with this many GPUs per model copy).
   Json which = Json::array();
@@ -303,7 +304,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
                      {"used_gib", gib(a.estimate->total_bytes)},
                      {"fits", a.estimate->total_bytes <= *other.gpu_memory_bytes}});
   }
-  result["gpus"] = which;
+  result["gpus"] = std::move(which);
   return result;
 }
 
@@ -347,7 +348,7 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
       if (o.estimate) row["per_gpu"] = breakdown(*o.estimate);
     }
     row["assumptions"] = o.assumptions;
-    rows.push_back(row);
+    rows.push_back(std::move(row));
     outcomes.push_back(std::move(o));
   }
   Json summary;
@@ -467,7 +468,7 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
       row["cheapest_instance"] = nullptr;
     }
     row["per_gpu"] = breakdown(e);
-    rows.push_back(row);
+    rows.push_back(std::move(row));
   }
   return {{"models", rows},
           {"hours_per_month", hours},
@@ -640,9 +641,9 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
                         {"concurrency", t.concurrency},
                         {"max_ttft_ms", t.max_ttft_ms ? Json(*t.max_ttft_ms) : Json(nullptr)},
                         {"max_tpot_ms", t.max_tpot_ms ? Json(*t.max_tpot_ms) : Json(nullptr)}};
-  result["ranked"] = rows;
-  result["candidates"] = total;
-  result["excluded"] = excluded;
+  result["ranked"] = std::move(rows);
+  result["candidates"] = std::move(total);
+  result["excluded"] = std::move(excluded);
   result["basis"] =
       "every priced GPU, Inferentia and Trainium instance, each model copy on the fewest devices "
       "that hold the weights and one "
@@ -822,7 +823,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
               round_to(*t.gpu_hours * spot_per_hour / std::max(1.0, instance->gpus), 2);
       }
     }
-    result["training"] = tr;
+    result["training"] = std::move(tr);
   } else {
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);
     Json inf;
@@ -859,7 +860,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
                           (replicas == 1 ? " model copy at " : " model copies at ") +
                           report::short_number(round_to(system_tps, 0)) + " output tokens/s";
     }
-    result["inference"] = inf;
+    result["inference"] = std::move(inf);
   }
   result["basis"] =
       "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) "

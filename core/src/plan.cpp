@@ -1,6 +1,7 @@
 #include "gpufleet/plan.hpp"
 
 #include <map>
+#include <utility>
 
 #include "report.hpp"
 
@@ -98,8 +99,8 @@ Json plan_report(const Catalog& catalog, const Plan& plan) {
       for (auto& [provider, complete] : provider_complete) {
         if (!seen.count(provider)) complete = false;
       }
-      row["alternatives"] = alternatives;
-      workloads.push_back(row);
+      row["alternatives"] = std::move(alternatives);
+      workloads.push_back(std::move(row));
       if (cheapest) cheapest_total += *cheapest;
       cheapest_choices.push_back(cheapest_choice);
     }
@@ -117,9 +118,9 @@ Json plan_report(const Catalog& catalog, const Plan& plan) {
   }
   Json out;
   out["name"] = plan.name;
-  out["environments"] = environments;
+  out["environments"] = std::move(environments);
   out["total_usd_per_month"] = total_known ? Json(round_to(total, 2)) : Json(nullptr);
-  out["by_provider_usd_per_month"] = providers;
+  out["by_provider_usd_per_month"] = std::move(providers);
   out["by_provider_note"] =
       "the whole plan on one provider's equivalent instances (same accelerator, at least as many per "
       "instance, cheapest on-demand base); null where some workload has no equivalent";

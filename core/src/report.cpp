@@ -2,8 +2,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace gpufleet::report {
+
+Json object(std::size_t members) {
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(members);
+  return j;
+}
 
 double round_to(double value, int decimals) {
   if (!std::isfinite(value)) return 0;
@@ -24,17 +31,13 @@ std::string short_number(double value) {
   return text;
 }
 
-namespace {
-
-}  // namespace
-
 Json report_optional(const std::optional<double>& value, int decimals) {
   return value ? Json(round_to(*value, decimals)) : Json(nullptr);
 }
 
 Json placement(const Placement& p) {
   const InstanceType& it = *p.instance;
-  Json j;
+  Json j = object(18);
   j["requested"] = p.requested;
   j["instance"] = it.name;
   j["family"] = it.family_key;
@@ -62,7 +65,7 @@ Json placement(const Placement& p) {
 }
 
 Json memory(const MemoryRequirement& need) {
-  Json j;
+  Json j = object(8);
   j["weights_gb"] = gb(need.weights_bytes);
   j["overhead_gb"] = gb(need.overhead_bytes);
   j["overhead_covers"] = need.overhead_label;
@@ -76,7 +79,7 @@ Json memory(const MemoryRequirement& need) {
 }
 
 Json fit(const Fit& f) {
-  Json j;
+  Json j = object(6);
   j["fits"] = f.fits;
   j["gpus"] = round_to(f.gpus, 3);
   j["per_gpu_gb"] = gb(f.per_gpu_bytes);
@@ -87,7 +90,7 @@ Json fit(const Fit& f) {
 }
 
 Json cost(const Cost& c) {
-  Json j;
+  Json j = object(18);
   j["provider"] = c.provider;
   j["region"] = c.region;
   j["pricing"] = c.pricing;
@@ -108,21 +111,21 @@ Json cost(const Cost& c) {
                            {"usd_per_month", round_to(x.usd_per_month, 2)},
                            {"break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1)}});
   }
-  j["commitments"] = commitments;
+  j["commitments"] = std::move(commitments);
   j["basis"] = c.basis;
   if (!c.note.empty()) j["note"] = c.note;
   return j;
 }
 
 Json candidate(const Candidate& c) {
-  Json j;
+  Json j = object(13);
   j["instance"] = c.placement.instance->name;
   j["family"] = c.placement.instance->family_key;
   j["sizing"] = c.sizing;
   j["placement"] = placement(c.placement);
   j["fit"] = fit(c.fit);
   j["cost"] = cost(c.cost);
-  Json perf;
+  Json perf = object(8);
   perf["score"] = round_to(c.performance.score, 1);
   perf["unit"] = c.performance.unit;
   perf["bound"] = c.performance.bound;
@@ -133,7 +136,7 @@ Json candidate(const Candidate& c) {
                                : Json(nullptr);
   perf["time_per_output_token_ms"] = report_optional(c.performance.time_per_output_token_ms, 2);
   perf["basis"] = c.performance.basis;
-  j["performance"] = perf;
+  j["performance"] = std::move(perf);
   j["savings_pct"] = report_optional(c.savings_pct, 1);
   j["savings_usd_per_month"] = report_optional(c.savings_usd_per_month, 2);
   j["risk_level"] = c.risk_level;
@@ -150,7 +153,7 @@ Json ways_out(const Catalog& catalog, const Question& q, const WaysOut& w) {
     const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, *p);
     precisions.push_back({{"precision", key}, {"total_gb", gb(need.total_bytes)}});
   }
-  j["lower_precision"] = precisions;
+  j["lower_precision"] = std::move(precisions);
   j["more_gpus"] = w.more_gpus ? placement(*w.more_gpus) : Json(nullptr);
   Json larger = Json::array();
   for (const auto& p : w.larger_gpus) larger.push_back(placement(p));
@@ -178,7 +181,7 @@ Json ways_out(const Catalog& catalog, const Question& q, const WaysOut& w) {
 }
 
 Json question(const Question& q) {
-  Json j;
+  Json j = object(11);
   Json model;
   model["label"] = q.model.label;
   if (q.model.size) model["size"] = *q.model.size;
@@ -205,10 +208,10 @@ Json migration(const Catalog& catalog, const MigrationReport& r, const Question&
   if (r.ways_out) j["ways_out"] = ways_out(catalog, q, *r.ways_out);
   Json alternatives = Json::array();
   for (const auto& c : r.options.ranked) alternatives.push_back(candidate(c));
-  j["alternatives"] = alternatives;
+  j["alternatives"] = std::move(alternatives);
   Json excluded = Json::array();
   for (const auto& e : r.options.excluded) excluded.push_back({{"family", e.family}, {"reason", e.reason}});
-  j["excluded"] = excluded;
+  j["excluded"] = std::move(excluded);
   Json best = Json::object();
   for (const auto& pick : r.best_by_priority) {
     best[to_string(pick.priority)] = r.options.ranked[pick.index].placement.instance->name;

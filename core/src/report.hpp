@@ -9,6 +9,11 @@
 
 namespace gpufleet::report {
 
+// An empty object with room for `members`: ordered_json keeps members in a vector whose growth
+// copies every member built so far, nested objects included (a pair with a const key cannot be
+// moved), so the answers' large objects are made with their room.
+Json object(std::size_t members);
+
 double round_to(double value, int decimals);
 Json gb(double bytes);  // decimal GB, 2 decimals
 std::string short_number(double value);

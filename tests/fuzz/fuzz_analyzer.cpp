@@ -145,7 +145,7 @@ void ask(const gpufleet::Analyzer& analyzer, const std::string& request, bool en
   gpufleet::Errors errors;
   auto parsed = gpufleet::detail::parse_checked(request, "request", gpufleet::detail::kRequestLimits, errors);
   const gpufleet::Json response = parsed ? analyzer.analyze(*parsed) : gpufleet::errors_response(errors);
-  const std::string answer = response.dump(2, ' ', false, gpufleet::Json::error_handler_t::replace);
+  const std::string answer = response.dump(-1, ' ', false, gpufleet::Json::error_handler_t::replace);
   std::string where;
   if (find_non_finite(response, where)) {
     fail(("non-finite number in the answer at " + where).c_str(), request, answer);

@@ -18,8 +18,9 @@ class Analyzer {
  public:
   explicit Analyzer(const CatalogSources& sources);
 
-  // Answers one request. Never throws; every fault comes back as {"ok": false, ...}.
-  std::string analyze_json(const std::string& request) const;
+  // Answers one request. Never throws; every fault comes back as {"ok": false, ...}. The answer is
+  // compact JSON; an indent of 0 or more pretty-prints it (the CLI's `analyze`, the golden files).
+  std::string analyze_json(const std::string& request, int indent = -1) const;
   Json analyze(const Json& request) const;
 
   bool catalog_ok() const { return catalog_ != nullptr; }
