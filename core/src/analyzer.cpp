@@ -289,19 +289,25 @@ Json answer_workloads(const Catalog& catalog) {
   return {{"workloads", list}, {"workload_sets", sets}};
 }
 
-Json instance_rows(const Catalog& catalog) {
+// Every instance type by family. `menu` keeps what a form offers as choices (names, provider,
+// accelerator and GPUs), without prices, specs and sources.
+Json instance_rows(const Catalog& catalog, bool menu) {
   Json rows = Json::array();
   for (const Family& f : catalog.families) {
     for (std::size_t index : f.instances) {
       const InstanceType& it = catalog.instances[index];
-      Json row;
+      Json row = report::object(menu ? 6 : 20);
       row["family"] = f.key;
       row["instance"] = it.name;
       row["provider"] = it.provider;
-      row["region"] = it.region;
+      if (!menu) row["region"] = it.region;
       row["accelerator_kind"] = it.accelerator_kind;
       row["gpu_type"] = it.gpu_type;
       row["gpus"] = round_to(it.gpus, 3);
+      if (menu) {
+        rows.push_back(std::move(row));
+        continue;
+      }
       row["gpu_memory_gb_label"] = it.gpu_memory_gb;
       row["memory_per_gpu_gb"] = report::gb(it.memory_per_gpu_bytes);
       row["vcpus"] = it.vcpus;
@@ -322,8 +328,8 @@ Json instance_rows(const Catalog& catalog) {
 
 Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
   const std::string section = lower(s.reader().string(req, "section", "", false).value_or("all"));
-  static const std::vector<std::string> kSections{"all", "instances", "models", "precisions",
-                                                  "workloads", "files"};
+  static const std::vector<std::string> kSections{"all",       "menus",     "instances", "models",
+                                                  "precisions", "workloads", "files"};
   if (std::find(kSections.begin(), kSections.end(), section) == kSections.end()) {
     s.reader().fail("unknown_name", "/section",
                     "expected one of " + names_of(kSections) + ", got \"" + section + "\"");
@@ -331,13 +337,15 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
   }
   Json result;
   result["info"] = catalog.info;
+  // "menus": what a form offers as choices (a page's first question), without prices and sources.
+  const bool menu_only = section == "menus";
   const bool all = section == "all";
+  if (all || menu_only || section == "instances") result["instances"] = instance_rows(catalog, menu_only);
   if (all || section == "instances") {
-    result["instances"] = instance_rows(catalog);
     // Spot notice and commitment discounts, with their sources.
     result["providers"] = catalog.gpu_instances_doc.value("providers", Json::object());
   }
-  if (all || section == "models") {
+  if (all || menu_only || section == "models") {
     Json sizes = Json::array();
     for (const auto& m : catalog.model_sizes) {
       sizes.push_back({{"size", m.key},
@@ -348,7 +356,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
                        {"examples", m.examples}});
     }
     result["model_sizes"] = std::move(sizes);
-    result["memory_planning"] = catalog.model_config_doc.value("memory_planning", Json::object());
+    if (!menu_only) result["memory_planning"] = catalog.model_config_doc.value("memory_planning", Json::object());
     // Concrete models and the memory model's menus (formats, KV-cache formats, optimizers, engines).
     Json named = Json::array();
     for (const auto& m : catalog.models) {
@@ -382,8 +390,8 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     menus["engines"] = std::move(engines);
     result["memory_menus"] = std::move(menus);
   }
-  if (all || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
-  if (all || section == "workloads") result["workloads"] = answer_workloads(catalog);
+  if (all || menu_only || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
+  if (all || menu_only || section == "workloads") result["workloads"] = answer_workloads(catalog);
   if (section == "files") {
     result["files"] = {{kGpuInstancesFile, catalog.gpu_instances_doc},
                        {kModelConfigFile, catalog.model_config_doc},

@@ -17,16 +17,24 @@ const browser = await chromium.launch({
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
+  // Cold load to the first answer painted: each run in a new context (cold HTTP cache). An observer
+  // installed before any page script checks on every animation frame whether the fit answer is in
+  // the document; the first frame that holds it is the one painted with it. The time is taken in
+  // the page (navigation start = 0), so the harness's own round trips are not counted.
   const firstAnswers = [];
-  for (let i = 0; i < 5; i++) {
-    const context = await browser.newContext();  // a new context: cold HTTP cache
-    const page = await context.newPage();
-    await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
-    await page.waitForFunction(() => {
-      const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
-      return el && el.textContent.trim() !== '';
+  for (let i = 0; i < 7; i++) {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const check = () => {
+        const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
+        if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs = performance.now();
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
     });
-    firstAnswers.push(await page.evaluate(() => performance.now()));
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`, { waitUntil: 'commit' });
+    firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
     await context.close();
   }
   const page = await browser.newPage();

@@ -78,3 +78,39 @@ TEST_CASE("every answer carries the catalog version it used") {
   CHECK_FALSE(r["catalog"]["version"].get<std::string>().empty());
   CHECK_FALSE(r["catalog"]["date"].get<std::string>().empty());
 }
+
+TEST_CASE("compact answers are the pretty-printed ones without the whitespace between tokens") {
+  const std::string request = R"({"question": "fit", "model": {"size": "small"}, "workload": "inference",
+                                  "precision": "fp16", "instance": "G6e"})";
+  const std::string compact = test::shipped().analyze_json(request);
+  const std::string pretty = test::shipped().analyze_json(request, 2);
+  CHECK(compact.find('\n') == std::string::npos);
+  CHECK(pretty.find('\n') != std::string::npos);
+  CHECK(compact.size() < pretty.size());
+  CHECK(Json::parse(compact) == Json::parse(pretty));
+}
+
+TEST_CASE("the catalog's menus list every instance of the full listing without prices or sources") {
+  const Json all = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "all"}});
+  const Json menus = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "menus"}});
+  REQUIRE(all["ok"] == true);
+  REQUIRE(menus["ok"] == true);
+  const Json& full = all["result"]["instances"];
+  const Json& menu = menus["result"]["instances"];
+  REQUIRE(menu.size() == full.size());
+  REQUIRE(menu.size() > 50);
+  for (std::size_t i = 0; i < menu.size(); ++i) {
+    INFO(full[i].dump());
+    for (const char* key : {"family", "instance", "provider", "accelerator_kind", "gpu_type", "gpus"}) {
+      CHECK(menu[i][key] == full[i][key]);
+    }
+    CHECK(menu[i].size() == 6);  // no price, spec or source
+  }
+  for (const char* key : {"model_sizes", "concrete_models", "gpus", "memory_menus", "precision_formats", "workloads"}) {
+    INFO(key);
+    CHECK(menus["result"][key] == all["result"][key]);
+  }
+  CHECK_FALSE(menus["result"].contains("providers"));
+  CHECK_FALSE(menus["result"].contains("memory_planning"));
+  CHECK(menus.dump().size() * 2 < all.dump().size());
+}

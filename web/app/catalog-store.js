@@ -22,10 +22,11 @@ export async function fetchShippedTexts(base = './config/') {
   return { texts, bytes };
 }
 
-/** Reads what the page needs from an analyzer; {ok:false, errors} when the catalog is invalid
- *  (an invalid catalog answers every question, this one included, with its errors). */
+/** Reads what the page's inputs offer (the catalog's "menus": names, sizes, formats, without
+ *  prices and sources, a third of "all"); {ok:false, errors} when the catalog is invalid (an
+ *  invalid catalog answers every question, this one included, with its errors). */
 function describe(analyzer) {
-  const all = analyzer.ask({ question: 'catalog', section: 'all' });
+  const all = analyzer.ask({ question: 'catalog', section: 'menus' });
   if (!all.ok) return { ok: false, errors: all.errors };
   const data = all.result;
   const providers = new Map();
