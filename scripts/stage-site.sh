@@ -17,7 +17,14 @@ fi
 rm -rf "$site"
 mkdir -p "$site/app" "$site/gpufleet" "$site/config"
 min=("$esbuild" --minify --target=es2022 --log-level=warning)
-cp "$root/web/index.html" "$root/web/embed-demo.html" "$site/"
+cp "$root/web/embed-demo.html" "$site/"
+# The page without its comments and indentation (no <pre> or <textarea> text in it to keep).
+python3 - "$root/web/index.html" "$site/index.html" <<'PY'
+import re, sys
+html = re.sub(r"<!--.*?-->", "", open(sys.argv[1], encoding="utf-8").read(), flags=re.S)
+html = "\n".join(line.strip() for line in html.splitlines() if line.strip())
+open(sys.argv[2], "w", encoding="utf-8").write(html + "\n")
+PY
 # The facade stays a module of its own: embedders and the benchmarks import it by its path.
 "${min[@]}" "$root/web/app/main.js" --bundle --format=esm --external:../gpufleet/gpufleet.js \
   --outfile="$site/app/main.js"

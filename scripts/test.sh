@@ -23,8 +23,8 @@ scripts/fuzz.sh "${FUZZ_SECONDS:-60}" || status=1
 echo "== WebAssembly build and site"
 scripts/stage-site.sh
 
-echo "== WebAssembly tests (node)"
-node --test tests/wasm/ || status=1
+echo "== WebAssembly and page-module tests (node)"
+node --test tests/wasm/ tests/web/ || status=1
 
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   echo "== browser tests (playwright + Chromium)"

@@ -423,31 +423,35 @@ Json answer_validate(const Catalog& catalog) {
   return result;
 }
 
-// Every question and the request fields it reads (space-separated: a table of text costs the
-// WebAssembly core no code); anything else is a typo worth reporting.
-struct QuestionFields {
+// Every question, the request fields it reads (space-separated: a table of text costs the
+// WebAssembly core no code; anything else is a typo worth reporting) and the function that answers
+// it. Called through this table, each answer stays a function of its own: the WebAssembly engine
+// compiles a question's code when it is first asked, not all of them with the first answer.
+using Answer = Json (*)(const Catalog&, Session&, const Json&);
+struct QuestionEntry {
   const char* name;
   const char* fields;
+  Answer answer;
 };
-constexpr QuestionFields kQuestions[] = {
-      {"precisions", "model"},
-      {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share"},
-      {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share"},
-      {"performance", "workload precision instances model"},
-      {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms"},
-      {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms"},
-      {"workload", "id"},
-      {"plan", "plan"},
-      {"decide", "model workload precision framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share"},
-      {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share"},
-      {"workload_set", "id"},
-      {"workloads", ""},
-      {"catalog", "section"},
-      {"validate", ""},
-      {"memory", detail::kMemoryFields},
-      {"accuracy", "cases"},
-      {"right_size", "models hours_per_month providers"},
-      {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit"},
+constexpr QuestionEntry kQuestions[] = {
+    {"precisions", "model", answer_precisions},
+    {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share", answer_fit},
+    {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share", answer_cost},
+    {"performance", "workload precision instances model", answer_performance},
+    {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms", answer_recommend},
+    {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms", answer_migrate},
+    {"workload", "id", answer_workload},
+    {"plan", "plan", detail::answer_plan},
+    {"decide", "model workload precision framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share", detail::answer_decide},
+    {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share", detail::answer_placement},
+    {"workload_set", "id", answer_workload_set},
+    {"workloads", "", [](const Catalog& c, Session&, const Json&) { return answer_workloads(c); }},
+    {"catalog", "section", answer_catalog},
+    {"validate", "", [](const Catalog& c, Session&, const Json&) { return answer_validate(c); }},
+    {"memory", detail::kMemoryFields, detail::answer_memory},
+    {"accuracy", "cases", detail::answer_accuracy},
+    {"right_size", "models hours_per_month providers", detail::answer_right_size},
+    {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit", detail::answer_estimate},
 };
 
 }  // namespace
@@ -465,7 +469,7 @@ Analyzer::Analyzer(const CatalogSources& sources) {
       [&] {
         CatalogLoad load = load_catalog(sources);
         catalog_errors_ = std::move(load.errors);
-        if (load.catalog) catalog_ = std::make_shared<const Catalog>(std::move(*load.catalog));
+        catalog_ = std::move(load.catalog);
       },
       [&](const char* what) {
         catalog_errors_.push_back({"internal_error", "", "", std::string("catalog load failed: ") + what});
@@ -490,7 +494,7 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     if (!question) return errors_response(errors);
     const std::string q = lower(*question);
     auto known = std::find_if(std::begin(kQuestions), std::end(kQuestions),
-                              [&](const QuestionFields& entry) { return q == entry.name; });
+                              [&](const QuestionEntry& entry) { return q == entry.name; });
     if (known == std::end(kQuestions)) {
       std::vector<std::string> names;
       for (const auto& entry : kQuestions) names.push_back(entry.name);
@@ -508,25 +512,7 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     }
     if (!errors.empty()) return errors_response(errors);
     Session s(*catalog_, request, errors);
-    Json result;
-    if (q == "precisions") result = answer_precisions(*catalog_, s, request);
-    else if (q == "fit") result = answer_fit(*catalog_, s, request);
-    else if (q == "cost") result = answer_cost(*catalog_, s, request);
-    else if (q == "performance") result = answer_performance(*catalog_, s, request);
-    else if (q == "recommend") result = answer_recommend(*catalog_, s, request);
-    else if (q == "migrate") result = answer_migrate(*catalog_, s, request);
-    else if (q == "workload") result = answer_workload(*catalog_, s, request);
-    else if (q == "plan") result = detail::answer_plan(*catalog_, s, request);
-    else if (q == "placement") result = detail::answer_placement(*catalog_, s, request);
-    else if (q == "decide") result = detail::answer_decide(*catalog_, s, request);
-    else if (q == "workload_set") result = answer_workload_set(*catalog_, s, request);
-    else if (q == "workloads") result = answer_workloads(*catalog_);
-    else if (q == "catalog") result = answer_catalog(*catalog_, s, request);
-    else if (q == "memory") result = detail::answer_memory(*catalog_, s, request);
-    else if (q == "accuracy") result = detail::answer_accuracy(*catalog_, s, request);
-    else if (q == "right_size") result = detail::answer_right_size(*catalog_, s, request);
-    else if (q == "estimate") result = detail::answer_estimate(*catalog_, s, request);
-    else result = answer_validate(*catalog_);
+    Json result = known->answer(*catalog_, s, request);
     if (!errors.empty() || result.is_null()) {
       if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});
       return errors_response(errors);

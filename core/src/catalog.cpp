@@ -514,7 +514,8 @@ DeviceSpec Catalog::device(const GpuSpec& spec) const {
 
 CatalogLoad load_catalog(const CatalogSources& sources) {
   CatalogLoad load;
-  Catalog catalog;
+  auto built = std::make_shared<Catalog>();
+  Catalog& catalog = *built;
   auto gpu_doc = parse_document(sources.gpu_instances_json, kGpuInstancesFile, load.errors);
   auto model_doc = parse_document(sources.model_config_json, kModelConfigFile, load.errors);
   auto workloads_doc = parse_document(sources.workloads_json, kWorkloadsFile, load.errors);
@@ -537,7 +538,7 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
     read_workloads(Reader(kWorkloadsFile, load.errors), *workloads_doc, catalog);
     catalog.workloads_doc = std::move(*workloads_doc);
   }
-  if (load.errors.empty()) load.catalog = std::move(catalog);
+  if (load.errors.empty()) load.catalog = std::move(built);
   return load;
 }
 

@@ -71,21 +71,16 @@ std::optional<double> Reader::number(const Json& obj, const std::string& key,
                                      const std::string& path, bool required, Range range) const {
   const Json* value = member(obj, key, path, required);
   if (!value) return std::nullopt;
-  const std::string at = child(path, key);
+  const double x = value->is_number() ? value->get<double>() : 0;
+  const bool below = range.min_exclusive ? !(x > range.min) : !(x >= range.min);
+  if (value->is_number() && std::isfinite(x) && !below && x <= range.max) return x;
+  // The message is built only for a value that fails: catalogs hold thousands of good numbers.
   std::string expected = "a number " + std::string(range.min_exclusive ? "> " : ">= ") +
                          bound_text(range.min);
   if (range.max < std::numeric_limits<double>::max()) expected += " and <= " + bound_text(range.max);
-  if (!value->is_number()) {
-    fail("wrong_type", at, "expected " + expected + ", got " + describe(*value));
-    return std::nullopt;
-  }
-  const double x = value->get<double>();
-  const bool below = range.min_exclusive ? !(x > range.min) : !(x >= range.min);
-  if (!std::isfinite(x) || below || x > range.max) {
-    fail("out_of_range", at, "expected " + expected + ", got " + describe(*value));
-    return std::nullopt;
-  }
-  return x;
+  fail(value->is_number() ? "out_of_range" : "wrong_type", child(path, key),
+       "expected " + expected + ", got " + describe(*value));
+  return std::nullopt;
 }
 
 std::optional<std::string> Reader::string(const Json& obj, const std::string& key,
@@ -115,15 +110,15 @@ std::vector<std::string> Reader::strings(const Json& obj, const std::string& key
   std::vector<std::string> out;
   const Json* value = member(obj, key, path, required);
   if (!value) return out;
-  const std::string at = child(path, key);
   if (!value->is_array()) {
-    fail("wrong_type", at, "expected an array of strings, got " + describe(*value));
+    fail("wrong_type", child(path, key), "expected an array of strings, got " + describe(*value));
     return out;
   }
   for (std::size_t i = 0; i < value->size(); ++i) {
     const Json& item = (*value)[i];
     if (!item.is_string()) {
-      fail("wrong_type", at + "/" + std::to_string(i), "expected a string, got " + describe(item));
+      fail("wrong_type", child(path, key) + "/" + std::to_string(i),
+           "expected a string, got " + describe(item));
       continue;
     }
     out.push_back(item.get<std::string>());

@@ -40,6 +40,11 @@ try {
   const page = await browser.newPage();
   await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
   await page.waitForSelector('[data-testid="fit-per-gpu-gb"]');
+  await page.waitForLoadState('networkidle');
+  // Every file the page downloaded (the document and each resource it requested), for the size
+  // budget: what a visitor's browser fetches, not every file staged beside it.
+  const loadedFiles = await page.evaluate(() => [location.pathname, ...performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)]
+    .map((p) => (p.endsWith('/') ? `${p}index.html` : p).replace(/^\//, '')));
   const recompute = await page.evaluate(async () => {
     const input = document.querySelector('#fit-gpus');
     const shown = () => document.querySelector('[data-testid="fit-per-gpu-gb"]')?.textContent ?? '';
@@ -80,6 +85,7 @@ try {
     browser_first_answer_ms: median(firstAnswers),
     browser_recompute_ms: median(recompute),
     browser_sweep_ms: median(sweepMs),
+    browser_loaded_files: [...new Set(loadedFiles)].sort(),
   }));
 } finally {
   await browser.close();

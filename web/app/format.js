@@ -1,13 +1,39 @@
 // Number formatting: every number is shown with its unit.
 
-// A formatter costs far more to make than to use: each is made on first use, then kept.
-const formatters = new Map();
-const nf = (max, min = 0) => {
-  const key = max * 8 + min;
-  let f = formatters.get(key);
-  if (!f) formatters.set(key, (f = new Intl.NumberFormat('en-US', { maximumFractionDigits: max, minimumFractionDigits: min })));
-  return f;
-};
+// en-US digits: thousands grouped with commas, at most `max` decimals and at least `min`, rounded
+// half away from zero: what Intl.NumberFormat('en-US') prints (tests/web/format.test.mjs compares
+// them), written out because a page's first Intl.NumberFormat costs 20-45 ms in a fresh renderer
+// (ICU data), the largest single step before the first answer (scripts/bench.sh).
+export function formatNumber(v, max, min = 0) {
+  const negative = v < 0 || Object.is(v, -0);
+  const abs = Math.abs(v);
+  // The shortest decimal digits that name the double (0.015, not 0.01499...), rounded as decimals.
+  const [mantissa, exponent] = abs.toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const point = Number(exponent) + 1;  // digits before the decimal point
+  let whole = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+  let fraction = point <= 0 ? '0'.repeat(-point) + digits : digits.slice(point);
+  if (fraction.length > max) {
+    const up = fraction[max] >= '5';
+    fraction = fraction.slice(0, max);
+    if (up) {
+      const all = [...(whole + fraction)];
+      let i = all.length - 1;
+      while (i >= 0 && all[i] === '9') all[i--] = '0';
+      if (i >= 0) all[i] = String(Number(all[i]) + 1);
+      else all.unshift('1');
+      whole = all.slice(0, all.length - fraction.length).join('');
+      fraction = all.slice(all.length - fraction.length).join('');
+    }
+  }
+  let end = fraction.length;
+  while (end > min && fraction[end - 1] === '0') end--;
+  fraction = fraction.slice(0, end).padEnd(min, '0');
+  let grouped = whole;
+  for (let i = whole.length - 3; i > 0; i -= 3) grouped = `${grouped.slice(0, i)},${grouped.slice(i)}`;
+  return `${negative ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+const nf = (max, min = 0) => ({ format: (v) => formatNumber(v, max, min) });
 
 const known = (v) => typeof v === 'number' && Number.isFinite(v);
 export const DASH = '—';
