@@ -193,7 +193,7 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   }
   result["candidates"] = std::move(ranked);
   Json excluded = Json::array();
-  for (const auto& e : rec.excluded) excluded.push_back({{"family", e.family}, {"reason", e.reason}});
+  for (const auto& e : rec.excluded) excluded.push_back(report::excluded(e));
   result["excluded"] = std::move(excluded);
   result["ranking"] = q->priority == Priority::kCost ? "lowest monthly cost first"
                       : q->priority == Priority::kPerformance

@@ -402,9 +402,8 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
 
 template <typename T, typename Key>
 const T* find_by(const std::vector<T>& items, const std::string& wanted, Key key) {
-  const std::string needle = lower(wanted);
   for (const auto& item : items) {
-    if (lower(key(item)) == needle) return &item;
+    if (detail::iequals(key(item), wanted)) return &item;
   }
   return nullptr;
 }
@@ -430,19 +429,19 @@ std::optional<WorkloadType> parse_workload_type(const std::string& text) {
 }
 
 const Family* Catalog::family(const std::string& key) const {
-  return find_by(families, key, [](const Family& f) { return f.key; });
+  return find_by(families, key, [](const Family& f) -> const std::string& { return f.key; });
 }
 const InstanceType* Catalog::instance(const std::string& name) const {
-  return find_by(instances, name, [](const InstanceType& i) { return i.name; });
+  return find_by(instances, name, [](const InstanceType& i) -> const std::string& { return i.name; });
 }
 const ModelSize* Catalog::model_size(const std::string& key) const {
-  return find_by(model_sizes, key, [](const ModelSize& s) { return s.key; });
+  return find_by(model_sizes, key, [](const ModelSize& s) -> const std::string& { return s.key; });
 }
 const Precision* Catalog::precision(const std::string& key) const {
-  return find_by(precisions, key, [](const Precision& p) { return p.key; });
+  return find_by(precisions, key, [](const Precision& p) -> const std::string& { return p.key; });
 }
 const Workload* Catalog::workload(const std::string& id) const {
-  return find_by(workloads, id, [](const Workload& w) { return w.id; });
+  return find_by(workloads, id, [](const Workload& w) -> const std::string& { return w.id; });
 }
 const ProviderTerms* Catalog::provider(const std::string& key) const {
   auto it = providers.find(detail::lower(key));
@@ -451,7 +450,7 @@ const ProviderTerms* Catalog::provider(const std::string& key) const {
 
 const std::vector<std::string>* Catalog::workload_set(const std::string& id) const {
   for (const auto& [key, members] : workload_sets) {
-    if (lower(key) == lower(id)) return &members;
+    if (detail::iequals(key, id)) return &members;
   }
   return nullptr;
 }
@@ -462,9 +461,8 @@ bool Catalog::precision_native(const Precision& p, const InstanceType& it) const
   auto spec = gpus.find(it.gpu_model);
   if (spec != gpus.end() && !spec->second.tflops.empty()) return spec->second.tflops.count(p.key) > 0;
   if (it.arch.empty() || p.native_architectures.empty()) return true;  // unknown: not excluded
-  const std::string arch = lower(it.arch);
   return std::any_of(p.native_architectures.begin(), p.native_architectures.end(),
-                     [&](const std::string& a) { return arch.rfind(lower(a), 0) == 0; });
+                     [&](const std::string& a) { return detail::istarts_with(it.arch, a); });
 }
 
 const NamedModel* Catalog::model(const std::string& key) const {
@@ -480,16 +478,15 @@ const NamedModel* Catalog::model(const std::string& key) const {
 
 const GpuSpec* Catalog::gpu(const std::string& name) const {
   // Exact key first, then a GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
-  const std::string k = lower(name);
-  if (k.empty()) return nullptr;  // an empty name is no GPU, not a prefix of every GPU
+  if (name.empty()) return nullptr;  // an empty name is no GPU, not a prefix of every GPU
   for (const auto& [key, spec] : gpus) {
-    if (lower(key) == k) return &spec;
+    if (detail::iequals(key, name)) return &spec;
   }
   // Several GPUs share the prefix ("H100" -> SXM and NVL): the one most instances carry.
   const GpuSpec* best = nullptr;
   std::size_t best_count = 0;
   for (const auto& [key, spec] : gpus) {
-    if (lower(key).rfind(k, 0) != 0) continue;
+    if (!detail::istarts_with(key, name)) continue;
     const std::string& model = key;  // clang 14 cannot capture a structured binding
     const std::size_t count = static_cast<std::size_t>(
         std::count_if(instances.begin(), instances.end(), [&](const InstanceType& it) { return it.gpu_model == model; }));

@@ -28,6 +28,20 @@ std::string lower(std::string text) {
   return text;
 }
 
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && istarts_with(a, b);
+}
+
+bool istarts_with(std::string_view text, std::string_view prefix) {
+  if (prefix.size() > text.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) !=
+        std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  }
+  return true;
+}
+
 namespace {
 
 std::string bound_text(double x) {

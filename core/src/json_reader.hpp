@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpufleet/catalog.hpp"
@@ -59,5 +60,9 @@ class Reader {
 };
 
 std::string lower(std::string text);
+// ASCII case-insensitive comparisons, without the copies lower() makes (catalog lookups run in the
+// sweeps' inner loops).
+bool iequals(std::string_view a, std::string_view b);
+bool istarts_with(std::string_view text, std::string_view prefix);
 
 }  // namespace gpufleet::detail

@@ -139,9 +139,13 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   return q;
 }
 
-// A GPU instance with a trustworthy on-demand price, of one of `providers` (all when empty).
-bool priced_gpu_instance(const InstanceType& it, const std::vector<std::string>& providers) {
-  return it.accelerator_kind == "gpu" && it.on_demand_usd_per_hour && it.price_flags.empty() &&
+// A GPU instance (with `neuron`, also Inferentia and Trainium) with a trustworthy on-demand price,
+// of one of `providers` (all when empty).
+bool priced_gpu_instance(const InstanceType& it, const std::vector<std::string>& providers,
+                         bool neuron = false) {
+  const bool kind = it.accelerator_kind == "gpu" ||
+                    (neuron && (it.accelerator_kind == "inferentia" || it.accelerator_kind == "trainium"));
+  return kind && it.on_demand_usd_per_hour && it.price_flags.empty() &&
          it.gpus >= 1 &&
          (providers.empty() ||
           std::find(providers.begin(), providers.end(), it.provider) != providers.end());
@@ -542,13 +546,18 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   if (!whole) return nullptr;
   const double weights = whole->weights_bytes, kv = whole->kv_bytes_per_token;
   const double limit = r.number(req, "limit", "", false, {1, 1000}).value_or(20);
-  Json rows = Json::array(), excluded = Json::array();
+  // Each instance's best layout as plain figures; only the `limit` cheapest become JSON rows.
+  struct Ranked {
+    const InstanceType* it;
+    const GpuSpec* gpu;
+    InferenceEstimate e;
+    double tp, usd, tps;
+  };
+  std::vector<Ranked> ranked;
+  Json excluded = Json::array();
   for (const auto& it : catalog.instances) {
     // GPUs and the Neuron accelerators (Inferentia, Trainium), whose datasheets give the figures.
-    InstanceType as_gpu = it;
-    if (it.accelerator_kind == "inferentia" || it.accelerator_kind == "trainium")
-      as_gpu.accelerator_kind = "gpu";
-    if (!priced_gpu_instance(as_gpu, providers)) continue;
+    if (!priced_gpu_instance(it, providers, true)) continue;
     const GpuSpec* gpu = catalog.gpu(it.gpu_model);
     if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) continue;
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
@@ -557,16 +566,16 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     // token wins.
     const double cap = it.memory_per_gpu_bytes * catalog.throughput.serving_kv_fraction;
     const double price = *it.on_demand_usd_per_hour;
-    std::optional<InferenceEstimate> best;
-    double best_tp = 0, best_usd = 0, best_tps = 0;
-    std::string why = "the weights do not fit its " + report::short_number(it.gpus) + " GPU(s)";
+    std::optional<Ranked> best;
+    std::optional<InferenceEstimate> missed;  // a layout that fits but misses the targets
     for (double tp = 1; tp <= it.gpus; tp *= 2) {
       if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
-      TokenSettings at = t;
+      // One question per layout; the search changes only its batch and reads no basis text.
+      ThroughputQuestion question = throughput_question(catalog, mq, *gpu, tp, t, weights, kv);
+      question.explain = false;
       auto run = [&](double batch) {
-        at.concurrency = batch;
-        return estimate_inference(catalog.throughput,
-                                  throughput_question(catalog, mq, *gpu, tp, at, weights, kv));
+        question.batch = batch;
+        return estimate_inference(catalog.throughput, question);
       };
       auto meets = [&](const InferenceEstimate& e) {
         return (!t.max_ttft_ms || e.ttft_ms <= *t.max_ttft_ms) &&
@@ -583,55 +592,62 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
         if (lo >= 1) e = run(lo);
       }
       if (!meets(e)) {
-        why = "misses the latency target at every concurrency (time to first token " +
-              report::short_number(round_to(e.ttft_ms, 1)) + " ms, time per output token " +
-              report::short_number(round_to(e.tpot_ms, 2)) + " ms)";
+        missed = e;
         continue;
       }
       const double copies = std::max(1.0, std::floor(it.gpus / tp));
       const double tps = e.output_tokens_per_s * copies;
       const double usd = tps > 0 ? price / (tps * 3600) * 1e6 : 0;
-      if (tps > 0 && (!best || usd < best_usd)) {
-        best = e;
-        best_tp = tp;
-        best_usd = usd;
-        best_tps = tps;
-      }
+      if (tps > 0 && (!best || usd < best->usd)) best = Ranked{&it, gpu, e, tp, usd, tps};
     }
-    if (!best) {
-      excluded.push_back({{"instance", it.name}, {"reason", why}});
+    if (best) {
+      ranked.push_back(std::move(*best));
       continue;
     }
-    const InferenceEstimate& e = *best;
-    rows.push_back({{"instance", it.name},
-                    {"provider", it.provider},
-                    {"region", it.region},
-                    {"gpu", gpu->name},
-                    {"gpus", it.gpus},
-                    {"tensor_parallel", best_tp},
-                    {"model_copies", std::max(1.0, std::floor(it.gpus / best_tp))},
-                    {"concurrency_per_copy", e.batch},
-                    {"time_to_first_token_ms", round_to(e.ttft_ms, 2)},
-                    {"time_per_output_token_ms", round_to(e.tpot_ms, 3)},
-                    {"output_tokens_per_s", round_to(best_tps, 1)},
-                    {"usd_per_hour", price},
-                    {"usd_per_million_output_tokens", round_to(best_usd, 4)},
-                    {"output_tokens_per_usd", round_to(best_tps * 3600 / price, 0)},
-                    {"bound", e.limit},
-                    {"estimate_note", it.accelerator_kind == "gpu"
-                                          ? Json(nullptr)
-                                          : Json(it.accelerator_kind +
-                                                 ": datasheet peaks with the GPU efficiency "
-                                                 "factors, not calibrated on Neuron measurements")},
-                    {"price_source", it.source}});
+    Json out = report::object(2);
+    report::add(out, "instance", it.name);
+    report::add(out, "reason", missed ? "misses the latency target at every concurrency (time to first token " +
+                                 report::short_number(round_to(missed->ttft_ms, 1)) +
+                                 " ms, time per output token " +
+                                 report::short_number(round_to(missed->tpot_ms, 2)) + " ms)"
+                           : "the weights do not fit its " + report::short_number(it.gpus) + " GPU(s)");
+    excluded.push_back(std::move(out));
   }
-  detail::small_stable_sort(rows.begin(), rows.end(), [](const Json& a, const Json& b) {
-    return a["usd_per_million_output_tokens"].get<double>() <
-           b["usd_per_million_output_tokens"].get<double>();
-  });
-  const double total = static_cast<double>(rows.size());
-  if (rows.size() > limit)
-    rows.erase(rows.begin() + static_cast<std::ptrdiff_t>(limit), rows.end());
+  detail::small_stable_sort(ranked.begin(), ranked.end(),
+                            [](const Ranked& a, const Ranked& b) { return a.usd < b.usd; });
+  const double total = static_cast<double>(ranked.size());
+  Json rows = Json::array();
+  for (const Ranked& x : ranked) {
+    if (static_cast<double>(rows.size()) >= limit) break;
+    const InstanceType& it = *x.it;
+    const InferenceEstimate& e = x.e;
+    const double price = *it.on_demand_usd_per_hour;
+    // Members one by one into an object with room for them: nlohmann's initializer lists build
+    // every pair as an array first (a third of this answer's time).
+    Json row = report::object(17);
+    report::add(row, "instance", it.name);
+    report::add(row, "provider", it.provider);
+    report::add(row, "region", it.region);
+    report::add(row, "gpu", x.gpu->name);
+    report::add(row, "gpus", it.gpus);
+    report::add(row, "tensor_parallel", x.tp);
+    report::add(row, "model_copies", std::max(1.0, std::floor(it.gpus / x.tp)));
+    report::add(row, "concurrency_per_copy", e.batch);
+    report::add(row, "time_to_first_token_ms", round_to(e.ttft_ms, 2));
+    report::add(row, "time_per_output_token_ms", round_to(e.tpot_ms, 3));
+    report::add(row, "output_tokens_per_s", round_to(x.tps, 1));
+    report::add(row, "usd_per_hour", price);
+    report::add(row, "usd_per_million_output_tokens", round_to(x.usd, 4));
+    report::add(row, "output_tokens_per_usd", round_to(x.tps * 3600 / price, 0));
+    report::add(row, "bound", e.limit);
+    report::add(row, "estimate_note", it.accelerator_kind == "gpu"
+                               ? Json(nullptr)
+                               : Json(it.accelerator_kind +
+                                      ": datasheet peaks with the GPU efficiency factors, not "
+                                      "calibrated on Neuron measurements"));
+    report::add(row, "price_source", it.source);
+    rows.push_back(std::move(row));
+  }
   Json result;
   result["model"] = {{"name", model.label},
                      {"weights_gb", report::gb(weights)},

@@ -23,8 +23,13 @@ double round_to(double value, int decimals) {
 Json gb(double bytes) { return round_to(bytes / 1e9, 2); }
 
 std::string short_number(double value) {
+  const double rounded = round_to(value, 3);
+  // Whole numbers (GPU, token and sequence counts) are most of them and need no printf.
+  if (rounded == std::floor(rounded) && std::fabs(rounded) < 1e15) {
+    return std::to_string(static_cast<long long>(rounded));
+  }
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f", round_to(value, 3));
+  std::snprintf(buf, sizeof buf, "%.3f", rounded);
   std::string text = buf;
   text.erase(text.find_last_not_of('0') + 1);
   if (!text.empty() && text.back() == '.') text.pop_back();
@@ -38,29 +43,28 @@ Json report_optional(const std::optional<double>& value, int decimals) {
 Json placement(const Placement& p) {
   const InstanceType& it = *p.instance;
   Json j = object(18);
-  j["requested"] = p.requested;
-  j["instance"] = it.name;
-  j["family"] = it.family_key;
-  j["provider"] = it.provider;
-  j["region"] = it.region;
-  j["accelerator_kind"] = it.accelerator_kind;
-  j["resolved_from_family"] = p.resolved_from_family;
-  j["gpu_type"] = it.gpu_type;
-  j["gpus_used"] = round_to(p.gpus, 3);
-  j["gpus_per_instance"] = round_to(it.gpus, 3);
-  if (it.gpu_fraction < 1) j["gpu_fraction"] = round_to(it.gpu_fraction, 3);
-  j["instance_count"] = p.instance_count;
-  j["memory_per_gpu_gb"] = gb(it.memory_per_gpu_bytes);
-  j["memory_per_gpu_basis"] =
-      it.memory_is_usable_figure ? "usable memory as the cloud reports it"
-                                 : "label memory (" + short_number(it.gpu_memory_gb) + " GiB)";
+  add(j, "requested", p.requested);
+  add(j, "instance", it.name);
+  add(j, "family", it.family_key);
+  add(j, "provider", it.provider);
+  add(j, "region", it.region);
+  add(j, "accelerator_kind", it.accelerator_kind);
+  add(j, "resolved_from_family", p.resolved_from_family);
+  add(j, "gpu_type", it.gpu_type);
+  add(j, "gpus_used", round_to(p.gpus, 3));
+  add(j, "gpus_per_instance", round_to(it.gpus, 3));
+  if (it.gpu_fraction < 1) add(j, "gpu_fraction", round_to(it.gpu_fraction, 3));
+  add(j, "instance_count", p.instance_count);
+  add(j, "memory_per_gpu_gb", gb(it.memory_per_gpu_bytes));
+  add(j, "memory_per_gpu_basis", it.memory_is_usable_figure ? "usable memory as the cloud reports it"
+                                 : "label memory (" + short_number(it.gpu_memory_gb) + " GiB)");
   if (p.resolved_from_family) {
-    j["note"] = "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
+    add(j, "note", "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
                 short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") +
-                (p.instance_count > 1 ? " (x" + std::to_string(p.instance_count) + " instances)" : "");
+                (p.instance_count > 1 ? " (x" + std::to_string(p.instance_count) + " instances)" : ""));
   }
-  j["source"] = it.source;
-  j["source_date"] = it.source_date;
+  add(j, "source", it.source);
+  add(j, "source_date", it.source_date);
   return j;
 }
 
@@ -80,68 +84,77 @@ Json memory(const MemoryRequirement& need) {
 
 Json fit(const Fit& f) {
   Json j = object(6);
-  j["fits"] = f.fits;
-  j["gpus"] = round_to(f.gpus, 3);
-  j["per_gpu_gb"] = gb(f.per_gpu_bytes);
-  j["capacity_per_gpu_gb"] = gb(f.capacity_per_gpu_bytes);
-  j["utilization_pct"] = round_to(100 * f.utilization, 1);
-  j["gpus_needed"] = round_to(f.gpus_needed, 0);
+  add(j, "fits", f.fits);
+  add(j, "gpus", round_to(f.gpus, 3));
+  add(j, "per_gpu_gb", gb(f.per_gpu_bytes));
+  add(j, "capacity_per_gpu_gb", gb(f.capacity_per_gpu_bytes));
+  add(j, "utilization_pct", round_to(100 * f.utilization, 1));
+  add(j, "gpus_needed", round_to(f.gpus_needed, 0));
   return j;
 }
 
 Json cost(const Cost& c) {
   Json j = object(18);
-  j["provider"] = c.provider;
-  j["region"] = c.region;
-  j["pricing"] = c.pricing;
-  j["usd_per_hour"] = report_optional(c.usd_per_hour, 4);
-  j["monthly_hours"] = round_to(c.monthly_hours, 2);
-  j["schedule"] = c.schedule_basis;
-  j["usd_per_month"] = report_optional(c.usd_per_month, 2);
-  j["on_demand_usd_per_hour"] = report_optional(c.on_demand_usd_per_hour, 4);
-  j["spot_usd_per_hour"] = report_optional(c.spot_usd_per_hour, 4);
-  j["on_demand_usd_per_month"] = report_optional(c.on_demand_usd_per_month, 2);
-  j["spot_usd_per_month"] = report_optional(c.spot_usd_per_month, 2);
-  j["spot_savings_pct"] = report_optional(c.spot_savings_pct, 1);
-  j["spot_interruption_notice_s"] = report_optional(c.spot_interruption_notice_s, 0);
+  add(j, "provider", c.provider);
+  add(j, "region", c.region);
+  add(j, "pricing", c.pricing);
+  add(j, "usd_per_hour", report_optional(c.usd_per_hour, 4));
+  add(j, "monthly_hours", round_to(c.monthly_hours, 2));
+  add(j, "schedule", c.schedule_basis);
+  add(j, "usd_per_month", report_optional(c.usd_per_month, 2));
+  add(j, "on_demand_usd_per_hour", report_optional(c.on_demand_usd_per_hour, 4));
+  add(j, "spot_usd_per_hour", report_optional(c.spot_usd_per_hour, 4));
+  add(j, "on_demand_usd_per_month", report_optional(c.on_demand_usd_per_month, 2));
+  add(j, "spot_usd_per_month", report_optional(c.spot_usd_per_month, 2));
+  add(j, "spot_savings_pct", report_optional(c.spot_savings_pct, 1));
+  add(j, "spot_interruption_notice_s", report_optional(c.spot_interruption_notice_s, 0));
   Json commitments = Json::array();
   for (const auto& x : c.commitments) {
-    commitments.push_back({{"term", x.term},
-                           {"discount_pct", round_to(x.discount_pct, 1)},
-                           {"usd_per_month", round_to(x.usd_per_month, 2)},
-                           {"break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1)}});
+    Json term = object(4);
+    add(term, "term", x.term);
+    add(term, "discount_pct", round_to(x.discount_pct, 1));
+    add(term, "usd_per_month", round_to(x.usd_per_month, 2));
+    add(term, "break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1));
+    commitments.push_back(std::move(term));
   }
-  j["commitments"] = std::move(commitments);
-  j["basis"] = c.basis;
-  if (!c.note.empty()) j["note"] = c.note;
+  add(j, "commitments", std::move(commitments));
+  add(j, "basis", c.basis);
+  if (!c.note.empty()) add(j, "note", c.note);
+  return j;
+}
+
+Json excluded(const Excluded& e) {
+  Json j = object(2);
+  add(j, "family", e.family);
+  add(j, "reason", e.reason);
   return j;
 }
 
 Json candidate(const Candidate& c) {
   Json j = object(13);
-  j["instance"] = c.placement.instance->name;
-  j["family"] = c.placement.instance->family_key;
-  j["sizing"] = c.sizing;
-  j["placement"] = placement(c.placement);
-  j["fit"] = fit(c.fit);
-  j["cost"] = cost(c.cost);
+  add(j, "instance", c.placement.instance->name);
+  add(j, "family", c.placement.instance->family_key);
+  add(j, "sizing", c.sizing);
+  add(j, "placement", placement(c.placement));
+  add(j, "fit", fit(c.fit));
+  add(j, "cost", cost(c.cost));
   Json perf = object(8);
-  perf["score"] = round_to(c.performance.score, 1);
-  perf["unit"] = c.performance.unit;
-  perf["bound"] = c.performance.bound;
-  perf["ratio_to_current"] = report_optional(c.performance_ratio, 3);
-  perf["usd_per_million_tokens"] = report_optional(c.performance.usd_per_million_tokens, 4);
-  perf["tokens_per_usd"] = c.performance.usd_per_million_tokens
+  add(perf, "score", round_to(c.performance.score, 1));
+  add(perf, "unit", c.performance.unit);
+  add(perf, "bound", c.performance.bound);
+  add(perf, "ratio_to_current", report_optional(c.performance_ratio, 3));
+  add(perf, "usd_per_million_tokens", report_optional(c.performance.usd_per_million_tokens, 4));
+  add(perf, "tokens_per_usd", c.performance.usd_per_million_tokens
                                ? Json(round_to(1e6 / *c.performance.usd_per_million_tokens, 0))
-                               : Json(nullptr);
-  perf["time_per_output_token_ms"] = report_optional(c.performance.time_per_output_token_ms, 2);
-  perf["basis"] = c.performance.basis;
-  j["performance"] = std::move(perf);
-  j["savings_pct"] = report_optional(c.savings_pct, 1);
-  j["savings_usd_per_month"] = report_optional(c.savings_usd_per_month, 2);
-  j["risk_level"] = c.risk_level;
-  j["migration_complexity"] = c.migration_complexity;
-  j["reasons"] = c.reasons;
+                               : Json(nullptr));
+  add(perf, "time_per_output_token_ms", report_optional(c.performance.time_per_output_token_ms, 2));
+  add(perf, "basis", c.performance.basis);
+  add(j, "performance", std::move(perf));
+  add(j, "savings_pct", report_optional(c.savings_pct, 1));
+  add(j, "savings_usd_per_month", report_optional(c.savings_usd_per_month, 2));
+  add(j, "risk_level", c.risk_level);
+  add(j, "migration_complexity", c.migration_complexity);
+  add(j, "reasons", c.reasons);
   return j;
 }
 
@@ -210,7 +223,7 @@ Json migration(const Catalog& catalog, const MigrationReport& r, const Question&
   for (const auto& c : r.options.ranked) alternatives.push_back(candidate(c));
   j["alternatives"] = std::move(alternatives);
   Json excluded = Json::array();
-  for (const auto& e : r.options.excluded) excluded.push_back({{"family", e.family}, {"reason", e.reason}});
+  for (const auto& e : r.options.excluded) excluded.push_back(report::excluded(e));
   j["excluded"] = std::move(excluded);
   Json best = Json::object();
   for (const auto& pick : r.best_by_priority) {

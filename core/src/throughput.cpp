@@ -79,7 +79,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, tokens * comm_bytes_per_token);
     e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
-    e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(q.params) / 1e9) +
+    if (q.explain)
+      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
   }
@@ -91,7 +92,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
     e.decode = roofline(flops, peak * k.decode_mfu, bytes, bw * eff, comm);
-    e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights + KV of " + num(batch) +
+    if (q.explain)
+      e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP";
     const Phase one = single_stream_decode(k, q, context);
@@ -103,7 +105,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
-    e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
+    if (q.explain)
+      e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
   }
   e.ttft_ms = e.first_token.seconds * 1e3;

@@ -1,5 +1,7 @@
-// Browser measurements for scripts/bench.sh: cold load to first answer, recompute after an input
-// change, and the sweep of tests/bench/sweep.json run on the page's own WebAssembly core.
+// Browser measurements for scripts/bench.sh: the sweep of tests/bench/sweep.json run on the page's
+// own WebAssembly core and the recompute after an input change (one page, steady state), then the
+// cold loads to the first answer (each in a context of its own, after the steady-state work so
+// that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,26 +19,6 @@ const browser = await chromium.launch({
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
-  // Cold load to the first answer painted: each run in a new context (cold HTTP cache). An observer
-  // installed before any page script checks on every animation frame whether the fit answer is in
-  // the document; the first frame that holds it is the one painted with it. The time is taken in
-  // the page (navigation start = 0), so the harness's own round trips are not counted.
-  const firstAnswers = [];
-  for (let i = 0; i < 7; i++) {
-    const context = await browser.newContext();
-    await context.addInitScript(() => {
-      const check = () => {
-        const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
-        if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs = performance.now();
-        else requestAnimationFrame(check);
-      };
-      requestAnimationFrame(check);
-    });
-    const page = await context.newPage();
-    await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`, { waitUntil: 'commit' });
-    firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
-    await context.close();
-  }
   const page = await browser.newPage();
   await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
   await page.waitForSelector('[data-testid="fit-per-gpu-gb"]');
@@ -72,7 +54,9 @@ try {
       workloads: await text('workloads.json'),
     });
     const texts = requests.map((r) => JSON.stringify(r));
-    for (let i = 0; i < 5; i++) texts.forEach((t) => analyzer.analyzeJson(t));
+    // Warm up for a second: the engine's optimizing tier compiles hot functions in the background,
+    // and the budget is the steady state, as for the native figure it is compared with.
+    for (const start = performance.now(); performance.now() - start < 1000;) texts.forEach((t) => analyzer.analyzeJson(t));
     const runs = [];
     for (let i = 0; i < 30; i++) {
       const t0 = performance.now();
@@ -81,6 +65,26 @@ try {
     }
     return runs;
   }, sweep.sweep);
+  // Cold load to the first answer painted: each run in a new context (cold HTTP cache). An observer
+  // installed before any page script checks on every animation frame whether the fit answer is in
+  // the document; the first frame that holds it is the one painted with it. The time is taken in
+  // the page (navigation start = 0), so the harness's own round trips are not counted.
+  const firstAnswers = [];
+  for (let i = 0; i < 7; i++) {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const check = () => {
+        const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
+        if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs = performance.now();
+        else requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`, { waitUntil: 'commit' });
+    firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
+    await context.close();
+  }
   console.log(JSON.stringify({
     browser_first_answer_ms: median(firstAnswers),
     browser_recompute_ms: median(recompute),

@@ -233,3 +233,38 @@ TEST_CASE("training with full recomputation: same model FLOPs per token, 8/6 the
   CHECK(recompute["hfu"].get<double>() ==
         Approx(plain["mfu"].get<double>() * 8 / 6).epsilon(0.001));
 }
+
+TEST_CASE("an estimate without its basis texts (the ranking's search) has the same figures") {
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const Catalog& c = *load.catalog;
+  const NamedModel* model = c.model("llama-3.1-8b");
+  const GpuSpec* gpu = c.gpu("H100");
+  REQUIRE(model);
+  REQUIRE(gpu);
+  ThroughputQuestion q;
+  q.arch = model->arch;
+  q.params = count_parameters(q.arch);
+  q.weight_bytes = q.params.total * 2;
+  q.kv_bytes_per_token = 128 * 1024;
+  q.device = c.device(*gpu);
+  q.input_tokens = 1000;
+  q.output_tokens = 1000;
+  for (double batch : {1.0, 16.0, 0.0}) {
+    INFO("batch " << batch);
+    q.batch = batch;
+    q.explain = true;
+    const InferenceEstimate told = estimate_inference(c.throughput, q);
+    q.explain = false;
+    const InferenceEstimate bare = estimate_inference(c.throughput, q);
+    CHECK(bare.ttft_ms == told.ttft_ms);
+    CHECK(bare.tpot_ms == told.tpot_ms);
+    CHECK(bare.batch == told.batch);
+    CHECK(bare.output_tokens_per_s == told.output_tokens_per_s);
+    CHECK(bare.limit == told.limit);
+    CHECK_FALSE(told.decode.basis.empty());
+    CHECK(bare.decode.basis.empty());
+    CHECK(bare.prefill.basis.empty());
+    CHECK(bare.first_token.basis.empty());
+  }
+}

@@ -50,6 +50,7 @@ struct ThroughputQuestion {
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   double input_tokens = 512;
   double output_tokens = 128;
+  bool explain = true;  // false: the figures without their basis texts (a search over settings)
   // Training.
   double sequence = 2048;
   bool full_recompute = false;
