@@ -613,12 +613,14 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
                            : "the weights do not fit its " + report::short_number(it.gpus) + " GPU(s)");
     excluded.push_back(std::move(out));
   }
-  detail::small_stable_sort(ranked.begin(), ranked.end(),
-                            [](const Ranked& a, const Ranked& b) { return a.usd < b.usd; });
+  // By the price as printed: instances that print the same keep the catalog's order.
+  detail::small_stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    return round_to(a.usd, 4) < round_to(b.usd, 4);
+  });
   const double total = static_cast<double>(ranked.size());
   Json rows = Json::array();
   for (const Ranked& x : ranked) {
-    if (static_cast<double>(rows.size()) >= limit) break;
+    if (rows.size() >= static_cast<std::size_t>(limit)) break;  // a limit of 2.5 keeps 2 rows
     const InstanceType& it = *x.it;
     const InferenceEstimate& e = x.e;
     const double price = *it.on_demand_usd_per_hour;

@@ -2,6 +2,7 @@
 // figures, the roofline's arithmetic, properties that follow from it, ranking by $ per token with
 // latency targets, and the accuracy summary over the throughput dev cases.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 
 #include "support.hpp"
@@ -267,4 +268,18 @@ TEST_CASE("an estimate without its basis texts (the ranking's search) has the sa
     CHECK(bare.prefill.basis.empty());
     CHECK(bare.first_token.basis.empty());
   }
+}
+
+TEST_CASE("the ranking keeps whole rows of a fractional limit") {
+  const Json base = {{"model", {{"name", "llama-3.1-8b"}}}, {"weight_format", "bf16"}, {"rank", true},
+                     {"input_tokens", 1000}, {"output_tokens", 500}};
+  Json all = base, cut = base;
+  all["limit"] = 1000;
+  cut["limit"] = 2.5;
+  const Json every = estimate(all), two = estimate(cut);
+  REQUIRE(every["ranked"].size() > 3);
+  REQUIRE(two["ranked"].size() == 2);
+  CHECK(two["ranked"][0] == every["ranked"][0]);
+  CHECK(two["ranked"][1] == every["ranked"][1]);
+  CHECK(two["candidates"] == every["candidates"]);
 }
