@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "json_reader.hpp"
 #include "report.hpp"
@@ -199,6 +200,13 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
     a.shared_experts = first_number(r, c, path, {"n_shared_experts"}, 0, kOptional);
     a.moe_intermediate =
         first_number(r, c, path, {"moe_intermediate_size"}, a.intermediate, kWidth);
+    const double shared_width =
+        first_number(r, c, path, {"shared_expert_intermediate_size"}, 0, kOptional);
+    if (shared_width > 0 && a.shared_experts == 0) {
+      a.shared_experts = 1;
+      a.shared_expert_gate = true;
+    }
+    a.shared_intermediate = shared_width > 0 ? shared_width : a.moe_intermediate;
     a.dense_layers =
         std::min(a.layers, first_number(r, c, path, {"first_k_dense_replace"}, 0, kOptional));
   }
@@ -319,18 +327,19 @@ ParameterCount count_parameters(const Architecture& a) {
     auto [attn_w, attn_b] = attention_params(a, a.heads, a.kv_heads, a.head_dim);
     const double moe_layers = a.moe() ? a.layers - a.dense_layers : 0;
     auto [dense_w, dense_b] = mlp_params(a, a.intermediate);
-    double expert_w = 0, expert_b = 0;
+    double expert_w = 0, expert_b = 0, shared_w = 0, shared_b = 0;
     if (a.moe()) {
-      auto [w, b] = mlp_params(a, a.moe_intermediate);
-      expert_w = w;
-      expert_b = b;
+      std::tie(expert_w, expert_b) = mlp_params(a, a.moe_intermediate);
+      std::tie(shared_w, shared_b) = mlp_params(a, a.shared_intermediate);
     }
     p.expert_linear = moe_layers * a.experts * expert_w;
     p.linear = a.layers * attn_w + (a.layers - moe_layers) * dense_w + p.expert_linear +
-               moe_layers * a.shared_experts * expert_w;
+               moe_layers * a.shared_experts * shared_w;
     p.other += a.layers * (attn_b + norm_params(a, a.norms_per_layer)) +
                (a.layers - moe_layers) * dense_b +
-               moe_layers * ((a.experts + a.shared_experts) * expert_b + a.experts * h);  // routers
+               moe_layers * (a.experts * expert_b + a.shared_experts * shared_b +
+                             a.experts * h +                         // routers
+                             (a.shared_expert_gate ? h : 0));        // the shared expert's gate
     if (a.moe() && (a.model_type == "deepseek_v3"))
       p.other += moe_layers * a.experts;  // e_score_correction_bias
     p.other += norm_params(a, 1);         // final norm

@@ -392,7 +392,10 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
 
   // ---- Activations and logits ----------------------------------------------------------------
   const double active_width = a.moe() ? a.moe_intermediate : a.intermediate;
-  const double active_count = a.moe() ? a.experts_per_token + a.shared_experts : 1;
+  // Shared experts counted in routed-expert widths (Qwen2-MoE's one shared expert is 4 wide).
+  const double active_count =
+      a.moe() ? a.experts_per_token + a.shared_experts * a.shared_intermediate / a.moe_intermediate
+              : 1;
   const bool flash = q.flash_attention || !eng.materialized_attention;
   double transient = 0;  // memory that comes and goes: the allocator keeps part of it
   if (generates || q.mode == TrainMode::kLoadOnly) {

@@ -147,6 +147,27 @@ TEST_CASE("mixture of experts: active parameters are what one token passes throu
   CHECK(named("llama-3-8b").params.active == named("llama-3-8b").params.total);
 }
 
+TEST_CASE("Qwen2-MoE: the shared expert has its own width and gate (14.3B total, 2.7B active)") {
+  // Qwen1.5-MoE-A2.7B's config.json; its model card: "14.3B parameters in total and 2.7B
+  // activated parameters during runtime".
+  const Json config = {{"model_type", "qwen2_moe"},  {"num_hidden_layers", 24},
+                       {"hidden_size", 2048},        {"num_attention_heads", 16},
+                       {"num_key_value_heads", 16},  {"intermediate_size", 5632},
+                       {"moe_intermediate_size", 1408}, {"num_experts", 60},
+                       {"num_experts_per_tok", 4},   {"shared_expert_intermediate_size", 5632},
+                       {"vocab_size", 151936},       {"tie_word_embeddings", false}};
+  const Architecture a = from_config(config);
+  CHECK(a.shared_experts == 1);
+  CHECK(a.shared_intermediate == 5632);
+  const ParameterCount p = count_parameters(a);
+  CHECK(p.total == Approx(14.3e9).epsilon(0.005));
+  CHECK(p.active == Approx(2.7e9).epsilon(0.01));
+  // Without the shared expert the count would be 5.8 % short.
+  Json routed_only = config;
+  routed_only.erase("shared_expert_intermediate_size");
+  CHECK(count_parameters(from_config(routed_only)).total < 0.95 * p.total);
+}
+
 TEST_CASE("KV-cache elements per token per layer") {
   SECTION(
       "Llama-3-8B, grouped-query: 2 x 8 KV heads x 128 = 2048; 128 KiB per token in bf16 over 32 "

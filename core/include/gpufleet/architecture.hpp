@@ -46,6 +46,10 @@ struct Architecture {
   double experts_per_token = 0;
   double shared_experts = 0;
   double moe_intermediate = 0;
+  // Width of each shared expert: DeepSeek's are routed-expert wide; Qwen2-MoE has one of its own
+  // width (shared_expert_intermediate_size) behind a sigmoid gate, Linear(hidden, 1).
+  double shared_intermediate = 0;
+  bool shared_expert_gate = false;
   double dense_layers = 0;  // leading dense layers of a MoE model (first_k_dense_replace)
   // Multi-head latent attention (DeepSeek-V2/V3).
   double q_lora_rank = 0;
