@@ -28,6 +28,19 @@ double query_width(const Architecture& a) {
 // Matmul parameters a token passes through (the input embedding is a lookup, not a matmul).
 double matmul_params(const ParameterCount& p) { return std::max(0.0, p.active - p.embedding); }
 
+// Weight bytes one decode step reads for `batch` sequences: all of a dense model; of a mixture of
+// experts, the shared weights and the routed experts its tokens touch: with uniform routing of k
+// experts among E, a layer's tokens touch E (1 - (1 - k/E)^batch) of them (k at batch 1, nearly
+// all from a few dozen sequences). Expert bytes are taken in proportion to their parameters.
+double decode_weight_bytes(const ThroughputQuestion& q, double batch) {
+  const Architecture& a = q.arch;
+  if (!a.moe() || a.experts <= 0 || q.params.total <= 0) return q.weight_bytes;
+  const double routed = q.weight_bytes * q.params.expert_linear / q.params.total;
+  const double touched = 1 - std::pow(1 - std::min(1.0, a.experts_per_token / a.experts),
+                                      std::max(1.0, batch));
+  return q.weight_bytes - routed * (1 - touched);
+}
+
 // Ring all-reduce of `bytes` over tp GPUs: 2 (tp - 1) / tp of the data crosses each link.
 double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp, double bytes) {
   if (tp <= 1) return 0;
@@ -87,13 +100,14 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
-    const double bytes = weights + batch * context * q.kv_bytes_per_token;
+    const double bytes = decode_weight_bytes(q, batch) + batch * context * q.kv_bytes_per_token;
     const double flops = 2 * matmul_params(q.params) * batch + 4 * layers * q_dim * context * batch;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
     e.decode = roofline(flops, peak * k.decode_mfu, bytes, bw * eff, comm);
     if (q.explain)
-      e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights + KV of " + num(batch) +
+      e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
+                       (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP";
     const Phase one = single_stream_decode(k, q, context);
@@ -130,7 +144,7 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
   return roofline(2 * matmul_params(q.params) + 4 * a.layers * q_dim * context, peak * k.decode_mfu,
-                  q.weight_bytes + context * q.kv_bytes_per_token, bw * eff,
+                  decode_weight_bytes(q, 1) + context * q.kv_bytes_per_token, bw * eff,
                   2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
 }
 

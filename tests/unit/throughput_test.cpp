@@ -283,3 +283,27 @@ TEST_CASE("the ranking keeps whole rows of a fractional limit") {
   CHECK(two["ranked"][1] == every["ranked"][1]);
   CHECK(two["candidates"] == every["candidates"]);
 }
+
+TEST_CASE("mixture of experts in decode: one sequence reads the experts it is routed to") {
+  // Mixtral 8x7B routes each token to 2 of 8 experts: 12.9B of its 46.7B parameters are active
+  // (Mistral AI's release notes). At fp8, one sequence's decode step reads about the active
+  // weights; 64 sequences touch nearly every expert of every layer (1 - (6/8)^64).
+  auto mixtral = [](double concurrency) {
+    return estimate({{"model", {{"name", "mixtral-8x7b-v0.1"}}}, {"weight_format", "fp8"}, {"gpu", "H100"},
+                     {"input_tokens", 1000}, {"output_tokens", 1000}, {"concurrency", concurrency}});
+  };
+  const Json one = mixtral(1), many = mixtral(64);
+  const double kv_gb = 1500 * 128.0 * 1024 / 1e9;  // mean context x KV per token
+  const double one_tpot = one["inference"]["time_per_output_token_ms"].get<double>();
+  const double many_tpot = many["inference"]["time_per_output_token_ms"].get<double>();
+  // Both steps are bound by memory bandwidth, so their times are in the ratio of the bytes read:
+  // the active weights (fp8: a byte each) at batch 1, all weights at 64.
+  REQUIRE(one["inference"]["decode"]["bound"] == "memory bandwidth");
+  REQUIRE(many["inference"]["decode"]["bound"] == "memory bandwidth");
+  const double active_gb = one["model"]["active_parameters_billion"].get<double>();
+  const double all_gb = one["model"]["weights_gb"].get<double>();
+  CHECK(many_tpot / one_tpot == Approx((all_gb + 64 * kv_gb) / (active_gb + kv_gb)).epsilon(0.03));
+  CHECK(many_tpot / one_tpot > 4);  // reading every expert at batch 1 gave about 1.3
+  CHECK(one["inference"]["decode"]["basis"].get<std::string>().find("experts its tokens touch") !=
+        std::string::npos);
+}
