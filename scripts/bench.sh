@@ -10,14 +10,16 @@ scripts/build.sh >/dev/null
 scripts/stage-site.sh >/dev/null
 site="${SITE_DIR:-${WASM_BUILD_DIR:-$root/build-wasm}/site}"
 
-native=$(build/tests/gpufleet_bench --benchmark_format=json --benchmark_min_time=0.5 2>/dev/null)
+# Native figures are medians of 5 repetitions, as the browser's are medians of its runs.
+native=$(build/tests/gpufleet_bench --benchmark_format=json --benchmark_min_time=0.2 \
+  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true 2>/dev/null)
 wasm=$(node tests/bench/bench_wasm.mjs)
 browser=$(node tests/bench/bench_browser.mjs)
 
 python3 - "$site" "$native" "$wasm" "$browser" <<'PY'
 import gzip, json, os, sys
 site, native, wasm, browser = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
-bench = {b["name"]: b for b in native["benchmarks"]}
+bench = {b["run_name"]: b for b in native["benchmarks"] if b.get("aggregate_name") == "median"}
 ms = lambda b: b["real_time"] * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[b["time_unit"]]
 figures = {
     "native_catalog_load_ms": ms(bench["BM_CatalogLoad"]),
