@@ -400,10 +400,10 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
   }
 }
 
-template <typename T, typename Key>
-const T* find_by(const std::vector<T>& items, const std::string& wanted, Key key) {
+template <typename T>
+const T* find_by(const std::vector<T>& items, const std::string& wanted, std::string T::*key) {
   for (const auto& item : items) {
-    if (detail::iequals(key(item), wanted)) return &item;
+    if (detail::iequals(item.*key, wanted)) return &item;
   }
   return nullptr;
 }
@@ -429,19 +429,19 @@ std::optional<WorkloadType> parse_workload_type(const std::string& text) {
 }
 
 const Family* Catalog::family(const std::string& key) const {
-  return find_by(families, key, [](const Family& f) -> const std::string& { return f.key; });
+  return find_by(families, key, &Family::key);
 }
 const InstanceType* Catalog::instance(const std::string& name) const {
-  return find_by(instances, name, [](const InstanceType& i) -> const std::string& { return i.name; });
+  return find_by(instances, name, &InstanceType::name);
 }
 const ModelSize* Catalog::model_size(const std::string& key) const {
-  return find_by(model_sizes, key, [](const ModelSize& s) -> const std::string& { return s.key; });
+  return find_by(model_sizes, key, &ModelSize::key);
 }
 const Precision* Catalog::precision(const std::string& key) const {
-  return find_by(precisions, key, [](const Precision& p) -> const std::string& { return p.key; });
+  return find_by(precisions, key, &Precision::key);
 }
 const Workload* Catalog::workload(const std::string& id) const {
-  return find_by(workloads, id, [](const Workload& w) -> const std::string& { return w.id; });
+  return find_by(workloads, id, &Workload::id);
 }
 const ProviderTerms* Catalog::provider(const std::string& key) const {
   auto it = providers.find(detail::lower(key));
@@ -466,11 +466,10 @@ bool Catalog::precision_native(const Precision& p, const InstanceType& it) const
 }
 
 const NamedModel* Catalog::model(const std::string& key) const {
-  const std::string k = lower(key);
   for (const NamedModel& m : models) {
-    if (m.key == k || lower(m.hf_id) == k) return &m;
+    if (detail::iequals(m.key, key) || detail::iequals(m.hf_id, key)) return &m;
     for (const auto& alias : m.aliases) {
-      if (lower(alias) == k) return &m;
+      if (detail::iequals(alias, key)) return &m;
     }
   }
   return nullptr;

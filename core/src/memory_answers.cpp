@@ -624,8 +624,6 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     const InstanceType& it = *x.it;
     const InferenceEstimate& e = x.e;
     const double price = *it.on_demand_usd_per_hour;
-    // Members one by one into an object with room for them: nlohmann's initializer lists build
-    // every pair as an array first (a third of this answer's time).
     Json row = report::object(17);
     report::add(row, "instance", it.name);
     report::add(row, "provider", it.provider);

@@ -34,7 +34,7 @@ double matmul_params(const ParameterCount& p) { return std::max(0.0, p.active - 
 // all from a few dozen sequences). Expert bytes are taken in proportion to their parameters.
 double decode_weight_bytes(const ThroughputQuestion& q, double batch) {
   const Architecture& a = q.arch;
-  if (!a.moe() || a.experts <= 0 || q.params.total <= 0) return q.weight_bytes;
+  if (!a.moe() || q.params.total <= 0) return q.weight_bytes;
   const double routed = q.weight_bytes * q.params.expert_linear / q.params.total;
   // (1 - k/E)^batch by squaring, batch a whole count of sequences (std::pow would bring 6 KB of
   // tables into the WebAssembly core).

@@ -3,8 +3,7 @@
 // cold loads to the first answer (each in a context of its own, after the steady-state work so
 // that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
-import { readFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../browser/server.mjs';

@@ -33,19 +33,17 @@ export function formatNumber(v, max, min = 0) {
   for (let i = whole.length - 3; i > 0; i -= 3) grouped = `${grouped.slice(0, i)},${grouped.slice(i)}`;
   return `${negative ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
-const nf = (max, min = 0) => ({ format: (v) => formatNumber(v, max, min) });
-
 const known = (v) => typeof v === 'number' && Number.isFinite(v);
 export const DASH = '—';
 
-export const num = (v, digits = 2) => (known(v) ? nf(digits).format(v) : DASH);
+export const num = (v, digits = 2) => (known(v) ? formatNumber(v, digits) : DASH);
 export const gb = (v) => (known(v) ? `${num(v, 2)} GB` : DASH);
 export const pct = (v) => (known(v) ? `${num(v, 1)}%` : DASH);
 export const signedPct = (v) => (known(v) ? `${v > 0 ? '+' : ''}${num(v, 1)}%` : DASH);
-export const usd = (v) => (known(v) ? `${v < 0 ? '-' : ''}$${nf(2, 2).format(Math.abs(v))}` : DASH);
+export const usd = (v) => (known(v) ? `${v < 0 ? '-' : ''}$${formatNumber(Math.abs(v), 2, 2)}` : DASH);
 export const usdMonth = (v) => (known(v) ? `${usd(v)}/month` : DASH);
 /** Hourly rates keep the catalog's 4 decimals. */
-export const usdHour = (v) => (known(v) ? `$${nf(4, 2).format(v)}/h` : DASH);
+export const usdHour = (v) => (known(v) ? `$${formatNumber(v, 4, 2)}/h` : DASH);
 export const ratio = (v) => (known(v) ? `${num(v, 2)}x` : DASH);
 export const hours = (v) => (known(v) ? `${num(v, 1)} h` : DASH);
 export const gpus = (v) => (known(v) ? `${num(v, 3)} GPU${v === 1 ? '' : 's'}` : DASH);
