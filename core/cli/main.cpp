@@ -20,18 +20,61 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitInvalid = 3;
 
-struct ModelArgs {
-  std::string size;
-  double params_b = 0;
-  void add(CLI::App* cmd) {
-    auto* s = cmd->add_option("--size", size, "model size class (small, medium, large, massive, ...)");
-    auto* p = cmd->add_option("--params-b", params_b, "model parameters in billions");
-    s->excludes(p);
+// The workload every sizing command shares: the model, the task, formats, engine, the demand and
+// the memory method.
+struct WorkloadArgs {
+  std::string size, model, hf_config, workload, precision, engine, kv;
+  double params_b = 0, rps = 0, input = 0, output = 0, max_ttft = 0, max_tpot = 0, tokens = 0, epochs = 0,
+         deadline = 0, tokens_per_month = 0, utilization = 0;
+  bool seed = false;
+  void add(CLI::App* cmd, bool with_task = true, const std::string& default_precision = "fp16") {
+    precision = default_precision;
+    auto* s = cmd->add_option("--size", size, "model size class (small, medium, large, massive)");
+    auto* p = cmd->add_option("--params-b", params_b, "model parameters in billions (a generic dense decoder)");
+    auto* m = cmd->add_option("--model", model, "a model of model_config.json (llama-3.1-8b, mixtral-8x7b-v0.1, ...)");
+    auto* h = cmd->add_option("--hf-config", hf_config, "your model: a Hugging Face config.json file");
+    s->excludes(p)->excludes(m)->excludes(h);
+    p->excludes(m)->excludes(h);
+    m->excludes(h);
+    if (with_task)
+      cmd->add_option("--workload", workload, "inference | batch_inference | fine_tuning | lora | qlora | training");
+    cmd->add_option("--precision", precision, "weight format: fp32 | fp16 | bf16 | fp8 | int8 | awq_int4 | gptq_int4 | nf4 | ...")->capture_default_str();
+    cmd->add_option("--engine", engine, "serving or training engine (default vllm for serving, transformers for training)");
+    cmd->add_option("--kv-cache", kv, "KV-cache format: fp16 | bf16 | fp8 | int8 ...");
+    cmd->add_option("--requests-per-s", rps, "serving demand: requests per second");
+    cmd->add_option("--input", input, "serving: prompt tokens per request (default 500)");
+    cmd->add_option("--output", output, "serving: output tokens per request (default 200)");
+    cmd->add_option("--max-ttft-ms", max_ttft, "serving: p95 time to first token target, queueing included");
+    cmd->add_option("--max-tpot-ms", max_tpot, "serving: time per output token target");
+    cmd->add_option("--utilization", utilization, "serving: target utilization of the replicas (default 0.7)");
+    cmd->add_option("--tokens-per-month", tokens_per_month, "batch inference: output tokens a month");
+    cmd->add_option("--tokens", tokens, "training: dataset tokens");
+    cmd->add_option("--epochs", epochs, "training: passes over the dataset (default 1)");
+    cmd->add_option("--deadline-days", deadline, "training: days the run may take");
+    cmd->add_flag("--seed-memory", seed, "seed 004's weights x 1.2 / x 1.5 memory rule instead of the architecture");
   }
-  bool given() const { return !size.empty() || params_b != 0; }
-  Json json() const {
-    if (!size.empty()) return {{"size", size}};
-    return {{"params_b", params_b}};
+  bool given() const { return !size.empty() || params_b != 0 || !model.empty() || !hf_config.empty(); }
+  void apply(Json& request) const {
+    if (!model.empty()) request["model"] = {{"name", model}};
+    else if (!size.empty()) request["model"] = {{"size", size}};
+    else if (params_b != 0) request["model"] = {{"params_b", params_b}};
+    if (!workload.empty()) request["workload"] = workload;
+    request["precision"] = precision;
+    if (!engine.empty()) request["engine"] = engine;
+    if (!kv.empty()) request["kv_cache_format"] = kv;
+    if (seed) request["memory_method"] = "seed";
+    Json demand = Json::object();
+    if (rps > 0) demand["requests_per_s"] = rps;
+    if (input > 0) demand["input_tokens"] = input;
+    if (output > 0) demand["output_tokens"] = output;
+    if (max_ttft > 0) demand["max_ttft_ms"] = max_ttft;
+    if (max_tpot > 0) demand["max_tpot_ms"] = max_tpot;
+    if (utilization > 0) demand["target_utilization"] = utilization;
+    if (tokens_per_month > 0) demand["tokens_per_month"] = tokens_per_month;
+    if (tokens > 0) demand["dataset_tokens"] = tokens;
+    if (epochs > 0) demand["epochs"] = epochs;
+    if (deadline > 0) demand["deadline_days"] = deadline;
+    if (!demand.empty()) request["demand"] = demand;
   }
 };
 
@@ -138,32 +181,29 @@ int main(int argc, char** argv) {
   analyze->add_option("FILE", request_file, "request JSON file, or - for standard input")->required();
 
   auto* precisions = app.add_subcommand("precisions", "memory of the model weights in every precision format");
-  ModelArgs p_model;
-  p_model.add(precisions);
+  std::string p_size;
+  double p_params = 0;
+  precisions->add_option("--size", p_size, "model size class")->excludes(precisions->add_option("--params-b", p_params, "model parameters in billions"));
 
   auto* fit = app.add_subcommand("fit", "does the workload fit N GPUs of an instance");
-  ModelArgs f_model;
-  f_model.add(fit);
-  std::string f_workload = "inference", f_precision = "fp16", f_instance;
+  WorkloadArgs f_work;
+  f_work.add(fit);
+  std::string f_instance;
   double f_gpus = 1;
-  fit->add_option("--workload", f_workload, "inference | fine_tuning | training")->capture_default_str();
-  fit->add_option("--precision", f_precision, "fp32 | fp16 | bf16 | fp8 | int8")->capture_default_str();
-  fit->add_option("--instance", f_instance, "instance family (P5) or type (p5.48xlarge); not with --model");
+  fit->add_option("--instance", f_instance, "instance family (P5) or type (p5.48xlarge): the deployment on its GPUs");
   fit->add_option("--gpus", f_gpus, "GPUs used")->capture_default_str();
-  // A concrete model: the architecture-aware breakdown (the "memory" question).
-  std::string f_named, f_hf_config, f_gpu, f_engine, f_kv, f_mode, f_optimizer, f_sharding;
+  BillingArgs f_billing;
+  f_billing.add(fit, false);
+  // Without --instance: the memory breakdown of a concrete model on a GPU (the "memory" question).
+  std::string f_gpu, f_mode, f_optimizer, f_sharding;
   double f_context = 0, f_batch = 0, f_new = 0, f_tp = 0, f_lora_rank = 0;
   bool f_gc = false, f_offload = false;
-  auto* f_model_opt = fit->add_option("--model", f_named, "a model of model_config.json (llama-3-8b, mixtral-8x7b-v0.1, ...)");
-  fit->add_option("--hf-config", f_hf_config, "your model: a Hugging Face config.json file")->excludes(f_model_opt);
   fit->add_option("--gpu", f_gpu, "a GPU of gpu_instances.json (A100-40GB, H100, L4, ...)");
   fit->add_option("--context", f_context, "tokens per sequence (prompt, or training length)");
   fit->add_option("--batch", f_batch, "sequences per batch");
   fit->add_option("--new-tokens", f_new, "generated tokens per sequence");
   fit->add_option("--mode", f_mode, "load_only | inference | full_finetune | lora | qlora | pretraining (default from --workload)");
   fit->add_option("--optimizer", f_optimizer, "adamw | adamw_8bit | paged_adamw_8bit | adafactor | sgd | sgd_momentum | lion");
-  fit->add_option("--engine", f_engine, "transformers | vllm | llama.cpp | torchtune | ctranslate2 | whisper.cpp | openai-whisper | openai-whisper-fp16 | accelerate");
-  fit->add_option("--kv-cache", f_kv, "KV-cache format: fp16 | bf16 | fp8 | int8 | q8_0 | q4_0 ...");
   fit->add_option("--tp", f_tp, "tensor-parallel GPUs");
   fit->add_option("--sharding", f_sharding, "none | zero1 | zero2 | zero3 | fsdp");
   fit->add_flag("--cpu-offload", f_offload, "optimizer states (and with zero3/fsdp parameters) on the CPU");
@@ -179,46 +219,36 @@ int main(int argc, char** argv) {
   c_billing.add(cost, false);
 
   auto* perf = app.add_subcommand("performance", "relative performance of instances for a workload type");
-  std::string pf_workload = "inference", pf_precision = "fp16";
   std::vector<std::string> pf_instances;
   double pf_gpus = 1;
-  perf->add_option("--workload", pf_workload, "inference | fine_tuning | training")->capture_default_str();
-  perf->add_option("--precision", pf_precision, "precision format")->capture_default_str();
   perf->add_option("--instance", pf_instances, "instances to compare (repeat; first is the reference)")->required();
   perf->add_option("--gpus", pf_gpus, "GPUs used on each")->capture_default_str();
-  ModelArgs pf_model;  // optional: tokens/s from the throughput model instead of a relative score
-  pf_model.add(perf);
+  WorkloadArgs pf_work;  // with a model: tokens/s from the road instead of a relative score
+  pf_work.add(perf);
 
   auto* rec = app.add_subcommand("recommend", "rank every instance that holds the workload");
-  ModelArgs r_model;
-  r_model.add(rec);
-  std::string r_workload, r_precision = "fp16", r_priority = "cost";
-  double r_budget = 0;
+  WorkloadArgs r_work;
+  r_work.add(rec);
+  std::string r_priority = "cost";
+  double r_budget = 0, r_limit = 0;
   BillingArgs r_billing;
   std::vector<std::string> r_families;
-  rec->add_option("--workload", r_workload, "inference | fine_tuning | training")->required();
-  rec->add_option("--precision", r_precision, "precision format")->capture_default_str();
-  rec->add_option("--priority", r_priority, "cost | performance | balanced (= cost_per_token: most tokens per dollar)")->capture_default_str();
+  rec->add_option("--priority", r_priority, "cost | performance | balanced (= cost_per_token) | reliability")->capture_default_str();
+  rec->add_option("--limit", r_limit, "at most this many candidates");
   r_billing.add(rec);
   rec->add_option("--family", r_families, "only these families (repeat)");
   rec->add_option("--budget", r_budget, "maximum USD per month");
-  double r_max_tpot = 0;
-  rec->add_option("--max-tpot-ms", r_max_tpot, "inference: slowest time per output token (one stream)");
 
   auto* mig = app.add_subcommand("migrate", "migration report from a current setup (seed 004)");
-  ModelArgs m_model;
-  m_model.add(mig);
-  std::string m_current, m_workload, m_precision = "fp16", m_priority = "cost";
+  WorkloadArgs m_work;
+  m_work.add(mig);
+  std::string m_current, m_priority = "cost";
   double m_gpus = 1;
   BillingArgs m_billing;
   mig->add_option("--current", m_current, "current instance family or type")->required();
   mig->add_option("--gpus", m_gpus, "GPUs in use today")->required();
-  mig->add_option("--workload", m_workload, "inference | fine_tuning | training")->required();
-  mig->add_option("--precision", m_precision, "precision format")->capture_default_str();
   m_billing.add(mig);
-  mig->add_option("--priority", m_priority, "cost | performance | balanced (= cost_per_token)")->capture_default_str();
-  double m_max_tpot = 0;
-  mig->add_option("--max-tpot-ms", m_max_tpot, "inference: slowest time per output token (one stream)");
+  mig->add_option("--priority", m_priority, "cost | performance | balanced (= cost_per_token) | reliability")->capture_default_str();
 
   auto* rs = app.add_subcommand("right-size", "seed 000's right-sizing: memory, smallest GPU and cheapest instance per model");
   std::vector<std::string> rs_models;
@@ -278,21 +308,19 @@ int main(int argc, char** argv) {
   pl_billing.add(placement);
 
   auto* dec = app.add_subcommand("decide", "GPU, Trainium, Inferentia or CPU? seed 002's decision framework");
-  ModelArgs d_model;
-  d_model.add(dec);
-  std::string d_workload, d_precision = "fp16", d_framework = "pytorch", d_kind = "transformer", d_goal = "cost";
+  WorkloadArgs d_work;
+  d_work.add(dec);
+  std::string d_framework = "pytorch", d_kind = "transformer", d_goal = "cost";
   double d_latency = 0;
   bool d_edge = false, d_batch = false;
   BillingArgs d_billing;
-  dec->add_option("--workload", d_workload, "inference | fine_tuning | training")->required();
-  dec->add_option("--precision", d_precision, "precision format")->capture_default_str();
   dec->add_option("--framework", d_framework, "pytorch | tensorflow | jax | other")->capture_default_str();
   dec->add_option("--model-kind", d_kind, "transformer | cnn | mixed | simple")->capture_default_str();
   dec->add_option("--goal", d_goal, "cost | performance | balanced | flexibility | experimentation")->capture_default_str();
   dec->add_option("--latency-ms", d_latency, "per-request latency target in ms");
   dec->add_flag("--edge", d_edge, "edge deployment");
   dec->add_flag("--batch", d_batch, "batch processing");
-  d_billing.add(dec, false);
+  d_billing.add(dec);
 
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
@@ -324,9 +352,16 @@ int main(int argc, char** argv) {
   print_options.colour = !no_colour && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO) &&
                          format == "table";
 
-  auto need_model = [](const ModelArgs& m) {
-    if (!m.given()) throw CLI::RequiredError("--size or --params-b");
-    return m.json();
+  // A sizing request: the workload's fields, its config.json (untrusted text, spliced in for the
+  // guarded parser) when one is given.
+  std::string hf_config_file;
+  auto workload_request = [&](const char* question, const WorkloadArgs& w, bool task_required) {
+    if (!w.given()) throw CLI::RequiredError("--model, --hf-config, --size or --params-b");
+    if (task_required && w.workload.empty()) throw CLI::RequiredError("--workload");
+    Json r = {{"question", question}};
+    w.apply(r);
+    hf_config_file = w.hf_config;
+    return r;
   };
   try {
     if (*analyze) {
@@ -337,33 +372,30 @@ int main(int argc, char** argv) {
       std::cout << answer << "\n";
       return Json::parse(answer).value("ok", false) ? kExitOk : kExitInvalid;
     } else if (*precisions) {
-      request = {{"question", "precisions"}, {"model", need_model(p_model)}};
-    } else if (*fit && (!f_named.empty() || !f_hf_config.empty())) {
-      request = {{"question", "memory"}, {"weight_format", f_precision}, {"gpus", f_gpus}};
+      if (p_size.empty() && p_params == 0) throw CLI::RequiredError("--size or --params-b");
+      request = {{"question", "precisions"}, {"model", p_size.empty() ? Json{{"params_b", p_params}} : Json{{"size", p_size}}}};
+    } else if (*fit && f_instance.empty() && (!f_work.model.empty() || !f_work.hf_config.empty())) {
+      request = {{"question", "memory"}, {"weight_format", f_work.precision}, {"gpus", f_gpus}};
+      const std::string& fw = f_work.workload;
       const std::string mode = !f_mode.empty() ? f_mode
-                               : f_workload == "training" ? "pretraining"
-                               : f_workload == "fine_tuning" ? "full_finetune" : f_workload;
+                               : fw == "training" ? "pretraining"
+                               : fw == "fine_tuning" ? "full_finetune"
+                               : fw.empty() || fw == "batch_inference" ? "inference" : fw;
       request["mode"] = mode;
-      if (!f_named.empty()) request["model"] = {{"name", f_named}};
+      if (!f_work.model.empty()) request["model"] = {{"name", f_work.model}};
       if (!f_gpu.empty()) request["gpu"] = f_gpu;
       if (f_context > 0) request["context"] = f_context;
       if (f_batch > 0) request["batch"] = f_batch;
       if (f_new > 0) request["new_tokens"] = f_new;
       if (!f_optimizer.empty()) request["optimizer"] = f_optimizer;
-      if (!f_engine.empty()) request["engine"] = f_engine;
-      if (!f_kv.empty()) request["kv_cache_format"] = f_kv;
+      if (!f_work.engine.empty()) request["engine"] = f_work.engine;
+      if (!f_work.kv.empty()) request["kv_cache_format"] = f_work.kv;
       if (f_tp > 0) request["tensor_parallel"] = f_tp;
       if (!f_sharding.empty()) request["sharding"] = f_sharding;
       if (f_offload) request["cpu_offload"] = true;
       if (f_gc) request["gradient_checkpointing"] = true;
       if (f_lora_rank > 0) request["lora"] = {{"rank", f_lora_rank}};
-      if (!f_hf_config.empty()) {
-        // The config file is untrusted text: splice it into the request for the guarded parser.
-        auto text = read_input(f_hf_config);
-        if (!text) return kExitInvalid;
-        const std::string rest = request.dump();
-        return print_raw(config_dir, "{\"model\": {\"hf_config\": " + *text + "\n}, " + rest.substr(1), as_json, print_options);
-      }
+      hf_config_file = f_work.hf_config;
     } else if (*rs) {
       Json list = Json::array();
       for (const auto& name : rs_models) {
@@ -406,34 +438,39 @@ int main(int argc, char** argv) {
       }
       return print_raw(config_dir, "{\"question\": \"accuracy\", \"cases\": " + cases + "\n]}", as_json, print_options);
     } else if (*fit) {
-      if (f_instance.empty()) throw CLI::RequiredError("--instance (or --model / --hf-config)");
-      request = {{"question", "fit"},        {"model", need_model(f_model)}, {"workload", f_workload},
-                 {"precision", f_precision}, {"instance", f_instance},       {"gpus", f_gpus}};
+      if (f_instance.empty()) throw CLI::RequiredError("--instance (or --model / --hf-config with --gpu)");
+      WorkloadArgs w = f_work;
+      if (w.workload.empty()) w.workload = "inference";
+      request = workload_request("fit", w, true);
+      request["instance"] = f_instance;
+      request["gpus"] = f_gpus;
+      f_billing.apply(request);
     } else if (*cost) {
       request = {{"question", "cost"}, {"instance", c_instance}, {"gpus", c_gpus}};
       c_billing.apply(request);
     } else if (*perf) {
       Json list = Json::array();
       for (const auto& name : pf_instances) list.push_back({{"instance", name}, {"gpus", pf_gpus}});
-      request = {{"question", "performance"}, {"workload", pf_workload}, {"precision", pf_precision},
-                 {"instances", list}};
-      if (pf_model.given()) request["model"] = pf_model.json();
+      if (pf_work.given()) {
+        request = workload_request("performance", pf_work, false);
+      } else {
+        request = {{"question", "performance"}, {"workload", pf_work.workload.empty() ? "inference" : pf_work.workload}, {"precision", pf_work.precision}};
+      }
+      request["instances"] = list;
     } else if (*rec) {
-      request = {{"question", "recommend"}, {"model", need_model(r_model)}, {"workload", r_workload},
-                 {"precision", r_precision}, {"priority", r_priority}};
+      WorkloadArgs w = r_work;
+      if (w.workload.empty()) w.workload = "inference";
+      request = workload_request("recommend", w, true);
+      request["priority"] = r_priority;
       r_billing.apply(request);
       if (!r_families.empty()) request["families"] = r_families;
       if (r_budget > 0) request["max_usd_per_month"] = r_budget;
-      if (r_max_tpot > 0) request["max_tpot_ms"] = r_max_tpot;
+      if (r_limit > 0) request["limit"] = r_limit;
     } else if (*mig) {
-      request = {{"question", "migrate"},
-                 {"current", {{"instance", m_current}, {"gpus", m_gpus}}},
-                 {"model", need_model(m_model)},
-                 {"workload", m_workload},
-                 {"precision", m_precision},
-                 {"priority", m_priority}};
+      request = workload_request("migrate", m_work, true);
+      request["current"] = {{"instance", m_current}, {"gpus", m_gpus}};
+      request["priority"] = m_priority;
       m_billing.apply(request);
-      if (m_max_tpot > 0) request["max_tpot_ms"] = m_max_tpot;
     } else if (*plan) {
       // The plan file is untrusted text: the analyzer's guarded parser reads it.
       auto text = read_input(plan_file);
@@ -460,8 +497,10 @@ int main(int argc, char** argv) {
       if (!pl_instance.empty()) request["instance"] = pl_instance;
       pl_billing.apply(request);
     } else if (*dec) {
-      request = {{"question", "decide"}, {"model", need_model(d_model)}, {"workload", d_workload},
-                 {"precision", d_precision}, {"framework", d_framework}, {"model_kind", d_kind}, {"goal", d_goal}};
+      request = workload_request("decide", d_work, true);
+      request["framework"] = d_framework;
+      request["model_kind"] = d_kind;
+      request["goal"] = d_goal;
       if (d_latency > 0) request["latency_ms"] = d_latency;
       if (d_edge) request["edge"] = true;
       if (d_batch) request["batch"] = true;
@@ -483,6 +522,14 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? kExitOk : kExitUsage;
   }
 
+  if (!hf_config_file.empty()) {
+    // The config file is untrusted text: splice it into the request for the guarded parser.
+    auto text = read_input(hf_config_file);
+    if (!text) return kExitInvalid;
+    request.erase("model");
+    const std::string rest = request.dump();
+    return print_raw(config_dir, "{\"model\": {\"hf_config\": " + *text + "\n}, " + rest.substr(1), as_json, print_options);
+  }
   auto files = gpufleet::cli::read_catalog_dir(config_dir);
   Json response;
   if (!files.errors.empty()) {

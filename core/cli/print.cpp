@@ -105,48 +105,88 @@ void table(std::ostream& prose_out, const Row& header, const std::vector<Row>& r
   for (const auto& row : rows) line(row);
 }
 
-void print_memory(std::ostream& out, const Json& m) {
-  out << "Memory: weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " "
-      << num(m["overhead_gb"]) << " GB = " << num(m["total_gb"]) << " GB  (x" << num(m["multiplier"], 2)
-      << ", " << text(m["multiplier_source"]) << ")\n";
+// The workload as the core understood it, with its stated defaults.
+void print_request(std::ostream& out, const Json& q) {
+  out << text(q["model"]["label"]) << ", " << text(q["workload"]) << ", " << text(q["weight_format"]) << " weights, "
+      << text(q["engine"]) << ", memory " << text(q["memory_method"]);
+  if (q.contains("monthly_hours")) out << ", " << text(q["schedule"]) << ", " << text(q["pricing"]);
+  out << "\n";
+  if (q["model"].contains("shape") && !q["model"].contains("key")) out << "  shape: " << text(q["model"]["shape"]) << "\n";
+  const Json& d = q["demand"];
+  if (d.contains("input_tokens")) {
+    out << "  demand: " << (d["requests_per_s"].is_number() ? num(d["requests_per_s"]) + " requests/s, " : std::string("no rate given (one instance's capacity), "))
+        << num(d["input_tokens"], 0) << " prompt + " << num(d["output_tokens"], 0) << " output tokens"
+        << (d["max_ttft_ms"].is_number() ? ", p95 TTFT <= " + num(d["max_ttft_ms"], 0) + " ms" : "")
+        << (d["max_tpot_ms"].is_number() ? ", TPOT <= " + num(d["max_tpot_ms"]) + " ms" : "")
+        << ", target utilization " << num(d["target_utilization"]) << "\n";
+  } else if (q.contains("recipe")) {
+    const Json& rc = q["recipe"];
+    out << "  recipe: " << text(rc["optimizer"]) << (rc["master_weights"].get<bool>() ? " with fp32 master weights" : "")
+        << (rc["gradient_checkpointing"].get<bool>() ? ", activations recomputed" : "") << ", " << text(rc["sharding"])
+        << ", micro-batch " << num(rc["micro_batch"], 0) << " x " << num(rc["sequence_length"], 0) << " tokens";
+    if (d["dataset_tokens"].is_number()) out << "; " << num(d["dataset_tokens"], 0) << " tokens x " << num(d["epochs"]) << " epochs";
+    if (d["deadline_days"].is_number()) out << " within " << num(d["deadline_days"]) << " days";
+    out << "\n";
+  }
+}
+
+std::string layout_text(const Json& c) {
+  const Json& l = c["layout"];
+  std::string t = "TP" + num(l["tensor_parallel"], 0);
+  if (l["pipeline_parallel"].get<double>() > 1) t += " PP" + num(l["pipeline_parallel"], 0);
+  return t + " x" + num(l["replicas"], 0);
 }
 
 Row candidate_row(const Json& c) {
-  const Json& pl = c["placement"];
-  return {text(c["instance"]) + (pl["instance_count"].get<int>() > 1 ? " x" + pl["instance_count"].dump() : ""),
-          text(pl["gpu_type"]),
-          num(pl["gpus_used"], 0) + "/" + num(Json(pl["gpus_per_instance"].get<double>() * pl["instance_count"].get<double>()), 0),
-          num(c["fit"]["utilization_pct"], 0) + "%",
-          money(c["cost"]["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""),
+  const bool serving = c.contains("output_tokens_per_s");
+  const bool training = c.contains("tokens_per_s");
+  std::string speed = "-", detail = "-";
+  if (serving) {
+    speed = num(c["output_tokens_per_s"], 0) + " tok/s";
+    detail = "c" + num(c["concurrency_per_replica"], 0) + " p95 TTFT " + num(c["p95_time_to_first_token_ms"], 0) + " ms, TPOT " +
+             num(c["time_per_output_token_ms"], 1) + " ms";
+  } else if (training) {
+    speed = num(c["tokens_per_s"], 0) + " tok/s";
+    detail = c["run_days"].is_number() ? num(c["run_days"], 1) + " days, " + money(c["usd_per_run"]) + " per run" : "-";
+  }
+  const Json& per_million = c["performance"]["usd_per_million_tokens"];
+  return {text(c["instance"]) + (c["instance_count"].get<int>() > 1 ? " x" + c["instance_count"].dump() : ""),
+          text(c["gpu_type"]) + (c["uncalibrated"].get<bool>() ? " (uncalibrated)" : ""),
+          num(c["gpus"], 0) + " " + layout_text(c),
+          num(c["memory_per_gpu_gib"], 1) + "/" + num(c["capacity_per_gpu_gib"], 0) + " GiB",
+          speed,
+          detail,
+          c["utilization_pct"].is_number() ? num(c["utilization_pct"], 0) + "%" : "-",
+          money(c["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""),
+          per_million.is_number() ? money(per_million) : "-",
           c["savings_pct"].is_number() ? num(c["savings_pct"], 1) + "%" : "-",
-          c["performance"]["ratio_to_current"].is_number() ? num(c["performance"]["ratio_to_current"], 2) + "x"
-          : c["performance"]["score"].get<double>() > 0
-              ? num(c["performance"]["score"], 0) + " " + text(c["performance"]["unit"])
-              : "not estimated",
-          c["performance"]["usd_per_million_tokens"].is_number()
-              ? money(c["performance"]["usd_per_million_tokens"])
-              : "-",
-          text(c["risk_level"]),
-          text(c["migration_complexity"])};
+          text(c["risk_level"])};
 }
 
-const Row kCandidateHeader{"instance", "gpu", "gpus used/bought", "memory", "monthly", "savings",
-                           "performance", "$/1M tokens", "risk", "complexity"};
+const Row kCandidateHeader{"instance", "accelerator", "gpus layout", "memory/GPU", "capacity", "latency or run",
+                           "util", "monthly", "$/1M tok", "savings", "risk"};
+
+void print_excluded(std::ostream& out, const Json& list) {
+  for (const auto& e : list) {
+    out << "  excluded " << text(e["family"]) << ": " << text(e["reason"]);
+    if (!e["way_out"].get<std::string>().empty()) out << " (way out: " << text(e["way_out"]) << ")";
+    out << "\n";
+  }
+}
 
 void print_migration(std::ostream& out, const Json& r) {
-  const Json& q = r["request"];
-  out << "Migration report: " << text(q["model"]["label"]) << ", " << text(q["workload"]) << ", "
-      << text(q["precision"]) << ", " << num(q["monthly_hours"], 0) << " h/month"
-      << (q["use_spot"].get<bool>() ? ", spot" : "") << ", priority " << text(q["priority"]) << "\n";
-  print_memory(out, r["memory"]);
-  out << "Current: " << text(r["current"]["placement"]["note"].is_null() ? r["current"]["instance"] : r["current"]["placement"]["note"]) << "\n";
+  out << "Migration report: ";
+  print_request(out, r["request"]);
+  out << "Current: " << text(r["current"]["instance"]) << " x" << r["current"]["instance_count"].dump() << ", "
+      << num(r["current"]["gpus"], 0) << " GPUs " << layout_text(r["current"]) << "\n";
   out << "Assessment: " << text(r["assessment"]) << "\n";
   if (r.contains("ways_out")) out << "Ways out: " << text(r["ways_out"]["summary"]) << "\n";
-  std::vector<Row> rows;
+  std::vector<Row> rows{candidate_row(r["current"])};
+  rows.front().front() = "today: " + rows.front().front();
   for (const auto& c : r["alternatives"]) rows.push_back(candidate_row(c));
-  out << "\nAlternatives (ranked for " << text(q["priority"]) << "):\n";
+  out << "\nAlternatives (ranked for " << text(r["request"]["priority"]) << "):\n";
   table(out, kCandidateHeader, rows);
-  for (const auto& e : r["excluded"]) out << "  excluded " << text(e["family"]) << ": " << text(e["reason"]) << "\n";
+  print_excluded(out, r["excluded"]);
   out << "\nBest by priority: ";
   for (const auto& [k, v] : r["best_by_priority"].items()) out << k << " " << text(v) << "  ";
   out << "\nRecommendation: " << text(r["recommendation"]["summary"]) << "\n";
@@ -183,13 +223,27 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     out << text(r["placement"]["instance"]) << ": "
         << paint(text(r["status"]), r["status"] == "FITS" ? "32;1" : "31;1") << "\n";
     if (r["placement"].contains("note")) out << "  " << text(r["placement"]["note"]) << "\n";
-    print_memory(out, r["memory"]);
-    const Json& f = r["fit"];
-    out << "Per GPU: " << num(f["per_gpu_gb"]) << " GB of " << num(f["capacity_per_gpu_gb"]) << " GB ("
-        << text(r["placement"]["memory_per_gpu_basis"]) << "), " << num(f["utilization_pct"], 1)
-        << "% of " << num(f["gpus"], 0) << " GPU(s); needs " << num(f["gpus_needed"], 0) << " GPU(s)\n";
-    if (r.contains("warning")) out << "WARNING: " << text(r["warning"]) << "\n";
-    if (r.contains("ways_out")) out << "Ways out: " << text(r["ways_out"]["summary"]) << "\n";
+    print_request(out, r["request"]);
+    const Json& d = r["deployment"];
+    if (!d["runs"].get<bool>()) out << "Why: " << text(d["refusal"]) << "\n";
+    out << "Layout: " << num(d["gpus"], 0) << " GPU(s), " << layout_text(d) << "; per GPU " << num(d["memory_per_gpu_gib"]) << " of "
+        << num(d["capacity_per_gpu_gib"]) << " GiB (" << num(d["memory_utilization_pct"], 1) << "%)\n";
+    if (d.contains("memory_per_gpu")) {
+      std::vector<Row> rows;
+      for (const auto& l : d["memory_per_gpu"]) rows.push_back({text(l["label"]), num(l["gib"]) + " GiB"});
+      table(out, {"memory per GPU", "size"}, rows);
+    } else if (r["memory"].contains("multiplier")) {
+      const Json& m = r["memory"];
+      out << "Memory (seed method): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
+          << " GB = " << num(m["total_gb"]) << " GB  (x" << num(m["multiplier"], 2) << ", " << text(m["multiplier_source"]) << ")\n";
+    }
+    if (d.contains("output_tokens_per_s") && d["runs"].get<bool>())
+      out << "Serving: " << num(d["concurrency_per_replica"], 0) << " sequences per copy (KV cache holds " << num(d["max_concurrency_by_kv_cache"], 0)
+          << "), " << num(d["output_tokens_per_s"], 0) << " output tokens/s, TTFT " << num(d["time_to_first_token_ms"], 1) << " ms, TPOT "
+          << num(d["time_per_output_token_ms"], 2) << " ms\n";
+    if (d.contains("tokens_per_s") && d["runs"].get<bool>()) out << "Training: " << num(d["tokens_per_s"], 0) << " tokens/s\n";
+    for (const auto& n : d["notes"]) out << "Note: " << text(n) << "\n";
+    if (r.contains("ways_out")) out << "Ways out: " << text(d["way_out"]) << (text(d["way_out"]).empty() ? "" : "; ") << text(r["ways_out"]["summary"]) << "\n";
     out << "Cost: " << (r["cost"]["basis"].get<std::string>().empty() ? text(r["cost"].value("note", Json("unknown"))) : text(r["cost"]["basis"])) << "\n";
   } else if (question == "cost") {
     out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
@@ -209,16 +263,19 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     out << text(r["pricing_note"]) << "\n";
   } else if (question == "performance") {
     std::vector<Row> rows;
-    for (const auto& s : r["setups"])
-      rows.push_back({text(s["placement"]["instance"]), num(s["score"], 0) + " " + text(s["unit"]), num(s["ratio_to_first"], 2) + "x", text(s["basis"])});
+    for (const auto& s : r["setups"]) {
+      const Json& d = s.contains("deployment") ? s["deployment"] : Json::object();
+      rows.push_back({text(s["placement"]["instance"]), num(s["score"], 1) + " " + text(s["unit"]), num(s["ratio_to_first"], 2) + "x",
+                      s.contains("basis") ? text(s["basis"]) : d["runs"].get<bool>() ? layout_text(d) + ", " + text(s["bound"]) : text(d["refusal"])});
+    }
     table(out, {"instance", "score", "ratio", "basis"}, rows);
   } else if (question == "recommend") {
-    print_memory(out, r["memory"]);
+    print_request(out, r["request"]);
     std::vector<Row> rows;
     for (const auto& c : r["candidates"]) rows.push_back(candidate_row(c));
     out << "Candidates (" << text(r["ranking"]) << "):\n";
     table(out, kCandidateHeader, rows);
-    for (const auto& e : r["excluded"]) out << "  excluded " << text(e["family"]) << ": " << text(e["reason"]) << "\n";
+    print_excluded(out, r["excluded"]);
     out << text(r["pricing_note"]) << "\n";
   } else if (question == "migrate") {
     print_migration(out, r);
@@ -271,15 +328,16 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     show("Cheapest split", r["cheapest_split"]);
   } else if (question == "decide") {
     out << "Seed 002 decision tree: " << text(r["decision_tree"]) << "\n  " << text(r["branch"]) << "\n";
-    print_memory(out, r["memory"]);
+    print_request(out, r["request"]);
+    if (r.contains("prices_disagree")) out << "Prices disagree: " << text(r["prices_disagree"]) << "\n";
     std::vector<Row> rows;
     for (const auto& o : r["options"]) {
       const Json& c = o["cheapest_instance"];
       rows.push_back({(o["recommended"].get<bool>() ? "* " : "  ") + text(o["name"]), o["suitable"].get<bool>() ? "yes" : "no",
-                      c.is_null() ? "-" : text(c["instance"]) + " (" + text(c["provider"]) + ")", c.is_null() ? "-" : money(c["cost"]["usd_per_month"]),
+                      c.is_null() ? "-" : text(c["instance"]) + " x" + c["instance_count"].dump() + " (" + text(c["provider"]) + ")", c.is_null() ? "-" : money(c["cost"]["usd_per_month"]),
                       text(o["migration_complexity"]), text(o["risk_level"])});
     }
-    table(out, {"option", "suitable", "cheapest that holds it", "monthly", "complexity", "risk"}, rows);
+    table(out, {"option", "suitable", "cheapest valid deployment", "monthly", "complexity", "risk"}, rows);
     for (const auto& o : r["options"]) {
       out << "\n" << text(o["name"]) << ":\n";
       for (const auto& reason : o["reasons"]) out << "  - " << text(reason) << "\n";

@@ -5,12 +5,15 @@
 #include <utility>
 
 #include "gpufleet/cost.hpp"
-#include "gpufleet/decide.hpp"
+#include "fleet/decide.hpp"
 #include "gpufleet/memory.hpp"
 #include "gpufleet/performance.hpp"
 #include "gpufleet/placement.hpp"
 #include "gpufleet/plan.hpp"
-#include "gpufleet/recommend.hpp"
+#include "fleet/recommend.hpp"
+#include "fleet/decide.hpp"
+#include "fleet/recommend.hpp"
+#include "fleet/road.hpp"
 #include "fleet_answers.hpp"
 #include "memory_answers.hpp"
 #include "guarded.hpp"
@@ -76,23 +79,41 @@ Json answer_precisions(const Catalog& catalog, Session& s, const Json& req) {
   return result;
 }
 
+// What a deployment holds per GPU, as the seed's weights + overhead and as lines.
+Json memory_summary(const Catalog& catalog, const Workload& w, const Deployment& d) {
+  if (w.seed_memory) return report::memory(seed_requirement(catalog, w));
+  Json j = report::object(6);
+  const double weights = d.memory ? d.memory->weights_bytes : 0;
+  report::add(j, "weights_gb", report::gb(weights));
+  report::add(j, "overhead_gb", report::gb(std::max(0.0, d.memory_per_gpu_bytes - weights)));
+  report::add(j, "overhead_covers", w.serving() ? "KV cache, activations and runtime, per GPU"
+                                                : "gradients, optimizer states, activations and runtime, per GPU");
+  report::add(j, "total_gb", report::gb(d.memory_per_gpu_bytes));
+  report::add(j, "per_gpu", d.memory ? report::memory_lines(*d.memory) : Json::array());
+  report::add(j, "basis", "architecture-aware memory model, per GPU of the layout (GB = 1e9 bytes)");
+  return j;
+}
+
 Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   auto q = s.question(false);
   auto p = s.placement(req, "");
   if (!q || !p) return nullptr;
-  const MemoryRequirement need = memory_requirement(catalog, q->model, q->workload, *q->precision);
-  Candidate c = evaluate(catalog, *q, *p, need);
+  const Deployment d = deploy_on_gpus(catalog, q->w, q->billing, *p->instance, p->gpus);
   Json result;
   result["request"] = report::question(*q);
   result["placement"] = report::placement(*p);
-  result["memory"] = report::memory(need);
-  result["fit"] = report::fit(c.fit);
-  result["status"] = c.fit.fits ? "FITS" : "CANNOT FIT MODEL";
-  if (!catalog.precision_native(*q->precision, *p->instance)) {
-    result["warning"] = q->precision->name + " is not native on " + p->instance->gpu_type;
-  }
-  if (!c.fit.fits) result["ways_out"] = report::ways_out(catalog, *q, ways_out(catalog, *q, *p));
-  result["cost"] = report::cost(c.cost);
+  result["memory"] = memory_summary(catalog, q->w, d);
+  Json fit = report::object(6);
+  report::add(fit, "fits", d.runs());
+  report::add(fit, "gpus", round_to(p->gpus, 3));
+  report::add(fit, "per_gpu_gb", report::gb(d.memory_per_gpu_bytes));
+  report::add(fit, "capacity_per_gpu_gb", report::gb(d.capacity_per_gpu_bytes));
+  report::add(fit, "utilization_pct", d.capacity_per_gpu_bytes > 0 ? round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1) : 0.0);
+  result["fit"] = std::move(fit);
+  result["status"] = d.runs() ? "FITS" : d.refusal.rfind("does not fit", 0) == 0 ? "CANNOT FIT MODEL" : "CANNOT RUN";
+  result["deployment"] = report::deployment(d, true);
+  if (!d.runs()) result["ways_out"] = report::ways_out(ways_out(catalog, *q, *p->instance, p->gpus));
+  result["cost"] = report::cost(d.cost);
   return result;
 }
 
@@ -111,56 +132,67 @@ Json answer_cost(const Catalog& catalog, Session& s, const Json& req) {
 }
 
 Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
-  auto w = s.workload(req, "", true);
-  const Precision* precision = s.precision(req, "", false);
-  const Json* list = s.reader().member(req, "instances", "", true);
-  if (list && (!list->is_array() || list->empty())) {
-    s.reader().fail("wrong_type", "/instances",
-                    "expected a non-empty array of {\"instance\", \"gpus\"}, got " + Reader::describe(*list));
+  Reader& r = s.reader();
+  const Json* list = r.member(req, "instances", "", true);
+  if (list && (!list->is_array() || list->empty() || list->size() > 64)) {
+    r.fail("wrong_type", "/instances", "expected an array of 1 to 64 {\"instance\", \"gpus\"}, got " + Reader::describe(*list));
     return nullptr;
   }
-  std::optional<ModelSpec> model;
+  std::optional<Workload> w;
+  std::optional<WorkloadType> task;
+  const Precision* precision = nullptr;
   if (req.contains("model")) {
-    model = s.model(req, "");
-    if (!model) return nullptr;
+    w = s.road_workload(req, "", false);
+  } else {
+    task = s.workload(req, "", true);
+    precision = s.precision(req, "", false);
   }
-  if (!list || !w || !precision) return nullptr;
+  auto billed = s.billing(req, "");
+  if (!list || !billed || !r.ok() || (!w && !(task && precision))) return nullptr;
   std::vector<Placement> placements;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string path = "/instances/" + std::to_string(i);
-    if (!s.reader().expect_object((*list)[i], path)) return nullptr;
+    if (!r.expect_object((*list)[i], path)) return nullptr;
+    for (const auto& [key, _] : (*list)[i].items()) {
+      if (key != "instance" && key != "gpus") r.fail("unknown_field", Reader::child(path, key), "an instance takes \"instance\" and \"gpus\"; got \"" + key + "\"");
+    }
     auto p = s.placement((*list)[i], path);
     if (!p) return nullptr;
     placements.push_back(*p);
   }
+  if (!r.ok()) return nullptr;
   Json rows = Json::array();
   double reference = 0;
   for (const auto& p : placements) {
-    const Performance perf =
-        performance_of(catalog, p, *w, *precision, model ? model->parameters : 0);
-    if (reference == 0) reference = perf.score;
-    Json row;
-    row["placement"] = report::placement(p);
-    row["score"] = round_to(perf.score, 1);
-    row["unit"] = perf.unit;
-    row["bound"] = perf.bound;
-    row["ratio_to_first"] = reference > 0 ? round_to(perf.score / reference, 3) : 0.0;
-    row["basis"] = perf.basis;
+    Json row = report::object(8);
+    report::add(row, "placement", report::placement(p));
+    if (w) {
+      const Deployment d = deploy_on_gpus(catalog, *w, *billed, *p.instance, p.gpus);
+      const double score = !d.runs() ? 0 : d.inference ? d.inference->batch1_decode_tokens_per_s : d.output_tokens_per_s;
+      if (reference == 0) reference = score;
+      report::add(row, "score", round_to(score, 1));
+      report::add(row, "unit", w->serving() ? "tokens/s (one stream)" : "training tokens/s");
+      report::add(row, "ratio_to_first", reference > 0 ? round_to(score / reference, 3) : 0.0);
+      report::add(row, "deployment", report::deployment(d, true));
+      report::add(row, "bound", d.bound);
+    } else {
+      const Performance perf = performance_of(catalog, p, *task, *precision);
+      if (reference == 0) reference = perf.score;
+      report::add(row, "score", round_to(perf.score, 1));
+      report::add(row, "unit", perf.unit);
+      report::add(row, "bound", perf.bound);
+      report::add(row, "ratio_to_first", reference > 0 ? round_to(perf.score / reference, 3) : 0.0);
+      report::add(row, "basis", perf.basis);
+    }
     rows.push_back(std::move(row));
   }
   Json result;
-  result["workload"] = to_string(*w);
-  result["precision"] = precision->key;
+  result["request"] = w ? report::workload(*w) : Json{{"workload", to_string(*task)}, {"precision", precision->key}};
   result["setups"] = std::move(rows);
-  result["basis"] =
-      model ? "tokens/s from the throughput model for " + model->label +
-                  ": inference is one stream's decode (every weight read per token over the GPUs' "
-                  "bandwidth at the decode efficiency), training is GPUs x peak x MFU / (6 x "
-                  "parameters); several GPUs scale by interconnect_multiplier"
-            : "relative performance from catalog fields (give a model for tokens/s): inference "
-              "uses memory bandwidth (token generation reads every weight per token), training "
-              "and fine-tuning use dense tensor TFLOPS; several GPUs scale by "
-              "interconnect_multiplier";
+  result["basis"] = w ? "the road's deployment of the model on each setup: one stream's decode (serving) or the "
+                        "training tokens/s, with the layout that runs on those GPUs (estimate gives the same figures)"
+                      : "relative performance from catalog fields (give a model for tokens/s): inference uses memory "
+                        "bandwidth, training dense tensor TFLOPS; several GPUs scale by interconnect_multiplier";
   return result;
 }
 
@@ -185,7 +217,6 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   Recommendation rec = recommend(catalog, *q);
   Json result = report::object(6);
   result["request"] = report::question(*q);
-  result["memory"] = report::memory(rec.need);
   Json ranked = Json::array();
   for (const auto& c : rec.ranked) {
     if (limit && ranked.size() >= static_cast<std::size_t>(*limit)) break;
@@ -195,23 +226,29 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   Json excluded = Json::array();
   for (const auto& e : rec.excluded) excluded.push_back(report::excluded(e));
   result["excluded"] = std::move(excluded);
-  result["ranking"] = q->priority == Priority::kCost ? "lowest monthly cost first"
-                      : q->priority == Priority::kPerformance
-                          ? "highest relative performance first"
-                          : "most tokens per dollar first (lowest $ per 1M tokens)";
-  result["pricing_note"] = "prices are per instance-hour; N GPUs are served by whole instances";
+  result["ranking"] = q->priority == Priority::kCost          ? (q->w.trains() && q->w.demand.dataset_tokens ? "lowest cost of the run first" : "lowest monthly cost first")
+                      : q->priority == Priority::kPerformance ? "fastest first (tokens/s of one stream, or of the training job)"
+                      : q->priority == Priority::kReliability ? "lowest monthly cost first, on demand, with 10% memory headroom and one spare copy"
+                                                              : "lowest $ per 1M tokens first";
+  result["pricing_note"] = "each family's cheapest deployment: instance type x count x layout, sized for the demand";
   return result;
 }
 
 Json answer_migrate(const Catalog& catalog, Session& s, const Json& req) {
   auto q = s.question(true);
   const Json* current = s.reader().object(req, "current", "", true);
+  if (current) {
+    for (const auto& [key, _] : current->items()) {
+      if (key != "instance" && key != "gpus")
+        s.reader().fail("unknown_field", Reader::child("/current", key), "\"current\" takes \"instance\" and \"gpus\"; got \"" + key + "\"");
+    }
+  }
   std::optional<Placement> p = current ? s.placement(*current, "/current") : std::nullopt;
-  if (!q || !p) return nullptr;
-  return report::migration(catalog, migration_report(catalog, *q, *p), *q);
+  if (!q || !p || !s.reader().ok()) return nullptr;
+  return report::migration(migration_report(catalog, *q, *p->instance, p->gpus), *q);
 }
 
-Json workload_summary(const Workload& w) {
+Json workload_summary(const WorkloadScenario& w) {
   Json j;
   j["id"] = w.id;
   j["name"] = w.name;
@@ -230,30 +267,33 @@ Json workload_summary(const Workload& w) {
   return j;
 }
 
-Json run_workload(const Catalog& catalog, const Workload& w) {
-  const Scenario& sc = w.scenario;
+Json run_workload(const Catalog& catalog, const WorkloadScenario& scenario) {
+  const Scenario& sc = scenario.scenario;
   Question q;
   const ModelSize* size = catalog.model_size(sc.model_size);
-  q.model.size = size->key;
-  q.model.parameters = size->parameter_count_billion * 1e9;
-  q.model.training_overhead_multiplier = size->memory_overhead_multiplier;
-  q.model.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
-  q.workload = sc.workload_type;
-  q.precision = catalog.precision(sc.precision);
+  q.w.model.size = size->key;
+  q.w.model.parameters = size->parameter_count_billion * 1e9;
+  q.w.model.training_overhead_multiplier = size->memory_overhead_multiplier;
+  q.w.model.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
+  q.w.model.arch = generic_decoder(catalog, q.w.model.parameters, q.w.model.shape_basis);
+  q.w.seed_memory = !q.w.model.arch;
+  q.w.task = sc.workload_type;
+  q.w.weight_format = sc.precision;
+  q.w.precision = catalog.precision(sc.precision);
   q.billing.hours_per_month = sc.monthly_hours;
   q.billing.schedule_basis = report::short_number(sc.monthly_hours) + " h/month";
   q.billing.mode = sc.use_spot ? PaymentMode::kSpot : PaymentMode::kOnDemand;
   q.priority = parse_priority(sc.priority).value_or(Priority::kCost);
   const Placement current = *place(catalog, sc.current_instance, sc.current_gpu_count);
-  Json j = workload_summary(w);
-  j["report"] = report::migration(catalog, migration_report(catalog, q, current), q);
+  Json j = workload_summary(scenario);
+  j["report"] = report::migration(migration_report(catalog, q, *current.instance, current.gpus), q);
   return j;
 }
 
 Json answer_workload(const Catalog& catalog, Session& s, const Json& req) {
   auto id = s.reader().string(req, "id", "", true);
   if (!id) return nullptr;
-  const Workload* w = catalog.workload(*id);
+  const WorkloadScenario* w = catalog.workload(*id);
   if (!w) {
     std::vector<std::string> ids;
     for (const auto& x : catalog.workloads) ids.push_back(x.id);
@@ -435,14 +475,14 @@ struct QuestionEntry {
 };
 constexpr QuestionEntry kQuestions[] = {
     {"precisions", "model", answer_precisions},
-    {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share", answer_fit},
+    {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_fit},
     {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share", answer_cost},
-    {"performance", "workload precision instances model", answer_performance},
-    {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms", answer_recommend},
-    {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms", answer_migrate},
+    {"performance", "workload precision instances model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method", answer_performance},
+    {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_recommend},
+    {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_migrate},
     {"workload", "id", answer_workload},
     {"plan", "plan", detail::answer_plan},
-    {"decide", "model workload precision framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share", detail::answer_decide},
+    {"decide", "model workload precision framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method", detail::answer_decide},
     {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share", detail::answer_placement},
     {"workload_set", "id", answer_workload_set},
     {"workloads", "", [](const Catalog& c, Session&, const Json&) { return answer_workloads(c); }},

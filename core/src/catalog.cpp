@@ -329,7 +329,7 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [id, value] : workloads->items()) {
       const std::string path = Reader::child("/workloads", id);
       if (!r.expect_object(value, path)) continue;
-      Workload w;
+      WorkloadScenario w;
       w.id = id;
       w.name = r.string(value, "name", path, true).value_or(id);
       w.description = r.string(value, "description", path, false).value_or("");
@@ -413,7 +413,10 @@ const T* find_by(const std::vector<T>& items, const std::string& wanted, std::st
 std::string to_string(WorkloadType type) {
   switch (type) {
     case WorkloadType::kInference: return "inference";
+    case WorkloadType::kBatchInference: return "batch_inference";
     case WorkloadType::kFineTuning: return "fine_tuning";
+    case WorkloadType::kLora: return "lora";
+    case WorkloadType::kQlora: return "qlora";
     case WorkloadType::kTraining: return "training";
   }
   return "inference";
@@ -423,8 +426,11 @@ std::optional<WorkloadType> parse_workload_type(const std::string& text) {
   std::string t = lower(text);
   std::replace(t.begin(), t.end(), '-', '_');
   if (t == "inference") return WorkloadType::kInference;
-  if (t == "fine_tuning" || t == "finetuning") return WorkloadType::kFineTuning;
-  if (t == "training") return WorkloadType::kTraining;
+  if (t == "batch_inference" || t == "batch") return WorkloadType::kBatchInference;
+  if (t == "fine_tuning" || t == "finetuning" || t == "full_finetune") return WorkloadType::kFineTuning;
+  if (t == "lora") return WorkloadType::kLora;
+  if (t == "qlora") return WorkloadType::kQlora;
+  if (t == "training" || t == "pretraining") return WorkloadType::kTraining;
   return std::nullopt;
 }
 
@@ -440,8 +446,8 @@ const ModelSize* Catalog::model_size(const std::string& key) const {
 const Precision* Catalog::precision(const std::string& key) const {
   return find_by(precisions, key, &Precision::key);
 }
-const Workload* Catalog::workload(const std::string& id) const {
-  return find_by(workloads, id, &Workload::id);
+const WorkloadScenario* Catalog::workload(const std::string& id) const {
+  return find_by(workloads, id, &WorkloadScenario::id);
 }
 const ProviderTerms* Catalog::provider(const std::string& key) const {
   auto it = providers.find(detail::lower(key));

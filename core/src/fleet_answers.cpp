@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "gpufleet/decide.hpp"
+#include "fleet/decide.hpp"
 #include "gpufleet/placement.hpp"
 #include "gpufleet/plan.hpp"
 
@@ -121,16 +121,34 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
       load.bytes = *gb * 1e9;
       load.basis = "given: " + report::short_number(*gb) + " GB";
     } else {
-      auto spec = s.model(m, mp);
-      auto workload = s.workload(m, mp, false);
-      const Precision* precision = s.precision(m, mp, false);
-      if (!spec || !workload || !precision) return nullptr;
-      const MemoryRequirement need = memory_requirement(catalog, *spec, *workload, *precision);
-      load.bytes = need.total_bytes;
-      load.basis = spec->label + " " + to_string(*workload) + " at " + precision->name + ": " +
-                   report::short_number(need.weights_bytes / 1e9) + " GB x " +
-                   report::short_number(need.multiplier) + " = " +
-                   report::short_number(report::round_to(need.total_bytes / 1e9, 2)) + " GB";
+      for (const auto& [key, _] : m.items()) {
+        static const std::vector<std::string> kItem{"name", "model", "workload", "precision", "weight_format", "kv_cache_format", "engine", "demand", "memory_method"};
+        if (std::find(kItem.begin(), kItem.end(), key) == kItem.end())
+          r.fail("unknown_field", Reader::child(mp, key), "a placement model takes memory_gb or " + names_of(kItem) + "; got \"" + key + "\"");
+      }
+      auto w = s.road_workload(m, mp, false);
+      if (!w) return nullptr;
+      if (w->seed_memory) {
+        const MemoryRequirement need = seed_requirement(catalog, *w);
+        load.bytes = need.total_bytes;
+        load.basis = w->model.label + " at " + w->weight_format + " (seed method): " + report::short_number(need.weights_bytes / 1e9) +
+                     " GB x " + report::short_number(need.multiplier) + " = " + report::short_number(report::round_to(need.total_bytes / 1e9, 2)) + " GB";
+      } else {
+        // What one copy holds on one GPU serving one sequence of the demand's shape (an engine
+        // that grows its cache with the batch; vLLM would take its whole share of the GPU).
+        if (w->engine.empty()) w->engine = w->serving() ? "transformers" : "";
+        MemoryQuestion q = memory_question(*w, Layout{}, 1, 0, w->weight_format == "fp32" ? "fp32" : "bf16");
+        q.gpu_memory_bytes.reset();
+        const MemoryAnswer a = estimate_memory(catalog.memory, q);
+        if (!a.estimate) {
+          r.fail("cannot_answer", mp + "/model", a.faults.empty() ? "the memory model cannot size it" : a.faults.front().second);
+          return nullptr;
+        }
+        load.bytes = a.estimate->total_bytes;
+        load.basis = w->model.label + " " + to_string(w->task) + " at " + w->weight_format + ", one " +
+                     report::short_number(w->demand.input_tokens + w->demand.output_tokens) + "-token sequence (" + w->engine_key() +
+                     "): " + report::short_number(report::round_to(load.bytes / 1e9, 2)) + " GB, architecture-aware memory model";
+      }
     }
     if (load.name.empty()) return nullptr;
     models.push_back(load);
@@ -157,7 +175,7 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
   std::optional<Option> single, split;
   const int most = static_cast<int>(max_instances.value_or(4));
   for (const InstanceType& it : catalog.instances) {
-    if (!it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
+    if (!it.on_demand_usd_per_hour || !it.price_flags.empty() || it.accelerator_kind == "cpu") continue;
     if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
     for (int k = 1; k <= most; ++k) {
       Packing packing = pack(it, k, models);
@@ -180,9 +198,7 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
 Json answer_decide(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
   DecisionInput in;
-  auto model = s.model(req, "");
-  auto workload = s.workload(req, "", true);
-  in.precision = s.precision(req, "", false);
+  auto w = s.road_workload(req, "", true);
   auto billed = s.billing(req, "");
   auto pick = [&](const char* key, const std::vector<std::string>& allowed, std::string& out) {
     if (auto text = r.string(req, key, "", false)) {
@@ -200,9 +216,8 @@ Json answer_decide(const Catalog& catalog, Session& s, const Json& req) {
   in.latency_ms = r.number(req, "latency_ms", "", false, {0, 3.6e6, true});
   in.edge = r.boolean(req, "edge", "", false).value_or(false);
   in.batch = r.boolean(req, "batch", "", false).value_or(false);
-  if (!model || !workload || !in.precision || !billed || !r.ok()) return nullptr;
-  in.model = *model;
-  in.workload = *workload;
+  if (!w || !billed || !r.ok()) return nullptr;
+  in.w = std::move(*w);
   in.billing = *billed;
   return decide(catalog, in);
 }

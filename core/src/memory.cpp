@@ -15,11 +15,14 @@ MemoryRequirement memory_requirement(const Catalog& catalog, const ModelSpec& mo
   const MemoryPlanning& plan = catalog.planning;
   switch (workload) {
     case WorkloadType::kInference:
+    case WorkloadType::kBatchInference:
       need.multiplier = plan.inference_multiplier;
       need.overhead_label = "batching and KV-cache context";
       need.multiplier_basis = "memory_planning.inference_multiplier";
       break;
     case WorkloadType::kFineTuning:
+    case WorkloadType::kLora:
+    case WorkloadType::kQlora:
     case WorkloadType::kTraining: {
       const bool training = workload == WorkloadType::kTraining;
       need.overhead_label = "gradients and optimizer states";

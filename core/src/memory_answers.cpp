@@ -7,6 +7,7 @@
 #include <cmath>
 #include <utility>
 
+#include "fleet/road.hpp"
 #include "gpufleet/accuracy.hpp"
 #include "report.hpp"
 #include "small_sort.hpp"
@@ -770,6 +771,44 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
   if (q.dataset_tokens) *q.dataset_tokens *= epochs;
   if (!r.ok()) return nullptr;
+  if (instance) {
+    // The instance's device (its share of the GPU, its GPU-to-GPU link) and the formats it runs,
+    // as every other question sees them.
+    q.device = instance_device(catalog, *instance);
+    Workload w;
+    w.task = training ? WorkloadType::kTraining : WorkloadType::kInference;
+    w.weight_format = mq->weight_format;
+    const FormatSupport fmt = format_support(catalog, w, *instance);
+    if (!fmt.refusal.empty()) {
+      r.fail("cannot_answer", "/weight_format", fmt.refusal + "; " + fmt.way_out);
+      return nullptr;
+    }
+    {
+      // A setup the road cannot run (memory, layout) is refused here too, not priced.
+      w.model.arch = model->arch;
+      w.model.label = model->label;
+      w.model.parameters = count_parameters(model->arch).total;
+      w.kv_format = mq->kv_format;
+      w.demand.input_tokens = q.input_tokens;
+      w.demand.output_tokens = q.output_tokens;
+      const Deployment d = training ? deploy_on_gpus(catalog, w, Billing{}, *instance, std::max(1.0, mq->gpus))
+                                    : deploy(catalog, w, Billing{}, *instance, Layout{tp, 1, 1}, 1);
+      if (!d.runs() && d.refusal.rfind("misses", 0) != 0) {
+        r.fail("cannot_answer", "/instance", d.refusal + (d.way_out.empty() ? "" : "; " + d.way_out));
+        return nullptr;
+      }
+    }
+    if (instance->gpu_fraction < 1 && tp > 1) {
+      r.fail("cannot_answer", "/tensor_parallel", instance->name + " is a fraction of one GPU: no tensor parallelism");
+      return nullptr;
+    }
+  }
+  if (tp > 1 && model->arch.heads > 0 && std::fmod(model->arch.heads, tp) != 0) {
+    r.fail("cannot_answer", "/tensor_parallel",
+           "tensor parallelism " + report::short_number(tp) + " does not divide the model's " +
+               report::short_number(model->arch.heads) + " attention heads (engines shard whole heads)");
+    return nullptr;
+  }
   // Serving needs the weights and at least one whole sequence's KV cache on each rank.
   const double one_sequence =
       (q.weight_bytes + q.kv_bytes_per_token * (q.input_tokens + q.output_tokens)) / tp;
@@ -842,6 +881,13 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     result["training"] = std::move(tr);
   } else {
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+    if (q.batch > e.max_batch_by_kv) {
+      r.fail("cannot_answer", "/concurrency",
+             report::short_number(q.batch) + " concurrent sequences of " + report::short_number(q.input_tokens + q.output_tokens) +
+                 " tokens exceed what the KV cache holds (" + report::short_number(e.max_batch_by_kv) +
+                 "); lower the concurrency, add tensor parallelism or use an fp8 KV cache");
+      return nullptr;
+    }
     Json inf;
     inf["concurrency"] = e.batch;
     inf["max_concurrency_by_kv_cache"] = e.max_batch_by_kv;

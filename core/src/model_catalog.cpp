@@ -49,6 +49,18 @@ void read_table(const Reader& r, const Json& block, const std::string& parent, c
   }
 }
 
+void read_generic_decoder(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "generic_decoder", "", false);
+  if (!block) return;
+  catalog.generic_shapes = r.strings(*block, "shapes_from", "/generic_decoder", true);
+  catalog.generic_shapes_source = r.string(*block, "source", "/generic_decoder", true).value_or("");
+  for (std::size_t i = 0; i < catalog.generic_shapes.size(); ++i) {
+    if (!catalog.model(catalog.generic_shapes[i]))
+      r.fail("unknown_name", "/generic_decoder/shapes_from/" + std::to_string(i),
+             "expected a model of \"models\", got \"" + catalog.generic_shapes[i] + "\"");
+  }
+}
+
 void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* block = r.object(doc, "memory_model", "", false);
   if (!block) return;
@@ -187,6 +199,7 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
 void read_model_catalog(const Reader& r, const Json& doc, Catalog& catalog) {
   read_models(r, doc, catalog);
   read_memory_model(r, doc, catalog);
+  read_generic_decoder(r, doc, catalog);
   read_throughput_model(r, doc, catalog);
 }
 

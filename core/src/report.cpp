@@ -124,31 +124,121 @@ Json cost(const Cost& c) {
 }
 
 Json excluded(const Excluded& e) {
-  Json j = object(2);
+  Json j = object(3);
   add(j, "family", e.family);
   add(j, "reason", e.reason);
+  add(j, "way_out", e.way_out);
+  return j;
+}
+
+namespace {
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+Json gib(double bytes) { return round_to(bytes / kGiB, 2); }
+}  // namespace
+
+Json memory_lines(const MemoryEstimate& e) {
+  Json lines = Json::array();
+  for (const auto& l : e.lines) {
+    Json line = object(4);
+    add(line, "key", l.key);
+    add(line, "label", l.label);
+    add(line, "gib", gib(l.bytes));
+    add(line, "basis", l.basis);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+Json deployment(const Deployment& d, bool details) {
+  const InstanceType& it = *d.instance;
+  Json j = object(40);
+  add(j, "instance", it.name);
+  add(j, "family", it.family_key);
+  add(j, "provider", it.provider);
+  add(j, "region", it.region);
+  add(j, "accelerator_kind", it.accelerator_kind);
+  add(j, "gpu_type", it.gpu_type);
+  add(j, "instance_count", d.instance_count);
+  add(j, "gpus", round_to(d.gpus, 3));
+  Json layout = object(3);
+  add(layout, "tensor_parallel", d.layout.tensor_parallel);
+  add(layout, "pipeline_parallel", d.layout.pipeline_parallel);
+  add(layout, "replicas", d.layout.replicas);
+  add(j, "layout", std::move(layout));
+  add(j, "runs", d.runs());
+  if (!d.runs()) {
+    add(j, "refusal", d.refusal);
+    add(j, "way_out", d.way_out);
+  }
+  add(j, "compute_precision", d.compute_precision);
+  add(j, "memory_per_gpu_gb", gb(d.memory_per_gpu_bytes));
+  add(j, "memory_per_gpu_gib", gib(d.memory_per_gpu_bytes));
+  add(j, "capacity_per_gpu_gib", gib(d.capacity_per_gpu_bytes));
+  add(j, "memory_utilization_pct",
+      d.capacity_per_gpu_bytes > 0 ? Json(round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1)) : Json(nullptr));
+  if (d.inference) {
+    const InferenceEstimate& e = *d.inference;
+    add(j, "concurrency_per_replica", d.concurrency);
+    add(j, "max_concurrency_by_kv_cache", d.max_concurrency_by_kv);
+    add(j, "time_to_first_token_ms", round_to(e.ttft_ms, 2));
+    add(j, "p95_time_to_first_token_ms", round_to(d.p95_ttft_ms, 2));
+    add(j, "time_per_output_token_ms", round_to(e.tpot_ms, 3));
+    add(j, "output_tokens_per_s", round_to(d.output_tokens_per_s, 1));
+    add(j, "utilization_pct", d.utilization > 0 ? Json(round_to(100 * d.utilization, 1)) : Json(nullptr));
+    add(j, "usd_per_million_output_tokens", report_optional(d.usd_per_million_output_tokens, 4));
+  }
+  if (d.training) {
+    const TrainingEstimate& t = *d.training;
+    add(j, "tokens_per_s", round_to(d.output_tokens_per_s, 1));
+    add(j, "tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1));
+    add(j, "mfu", t.mfu);
+    add(j, "run_hours", report_optional(d.run_hours, 2));
+    add(j, "run_days", d.run_hours ? Json(round_to(*d.run_hours / 24, 2)) : Json(nullptr));
+    add(j, "usd_per_run", report_optional(d.usd_per_run, 2));
+  }
+  add(j, "usd_per_hour", report_optional(d.cost.usd_per_hour, 4));
+  add(j, "usd_per_month", report_optional(d.cost.usd_per_month, 2));
+  add(j, "bound", d.bound);
+  add(j, "uncalibrated", d.uncalibrated);
+  add(j, "notes", d.notes);
+  if (details) {
+    add(j, "cost", cost(d.cost));
+    if (d.memory) add(j, "memory_per_gpu", memory_lines(*d.memory));
+    if (d.inference) {
+      Json basis = object(3);
+      add(basis, "prefill", d.inference->first_token.basis);
+      add(basis, "decode", d.inference->decode.basis);
+      add(basis, "queueing",
+          "p95 time to first token = own prefill " + short_number(round_to(d.inference->ttft_ms, 1)) +
+              " ms + p95 wait " + short_number(round_to(d.queue_wait_ms, 1)) +
+              " ms (Erlang C for a free sequence slot, M/M/c with c = the concurrency; M/D/1 mean wait behind other prompts' prefill)");
+      add(j, "basis", std::move(basis));
+    }
+    if (d.training) add(j, "basis", d.training->basis);
+  }
   return j;
 }
 
 Json candidate(const Candidate& c) {
-  Json j = object(13);
-  add(j, "instance", c.placement.instance->name);
-  add(j, "family", c.placement.instance->family_key);
+  Json j = deployment(c.d, false);
   add(j, "sizing", c.sizing);
-  add(j, "placement", placement(c.placement));
-  add(j, "fit", fit(c.fit));
-  add(j, "cost", cost(c.cost));
-  Json perf = object(8);
-  add(perf, "score", round_to(c.performance.score, 1));
-  add(perf, "unit", c.performance.unit);
-  add(perf, "bound", c.performance.bound);
+  // The page's and the seed report's shapes: fit, cost and performance objects.
+  Json fit = object(5);
+  add(fit, "fits", c.d.runs());
+  add(fit, "gpus", round_to(c.d.gpus, 3));
+  add(fit, "per_gpu_gb", gb(c.d.memory_per_gpu_bytes));
+  add(fit, "capacity_per_gpu_gb", gb(c.d.capacity_per_gpu_bytes));
+  add(fit, "utilization_pct", c.d.capacity_per_gpu_bytes > 0 ? round_to(100 * c.d.memory_per_gpu_bytes / c.d.capacity_per_gpu_bytes, 1) : 0.0);
+  add(j, "fit", std::move(fit));
+  add(j, "cost", cost(c.d.cost));
+  Json perf = object(6);
+  const bool serving = c.d.inference.has_value();
+  add(perf, "score", round_to(serving ? c.d.output_tokens_per_s : c.d.output_tokens_per_s, 1));
+  add(perf, "unit", serving ? "output tokens/s" : "training tokens/s");
+  add(perf, "bound", c.d.bound);
   add(perf, "ratio_to_current", report_optional(c.performance_ratio, 3));
-  add(perf, "usd_per_million_tokens", report_optional(c.performance.usd_per_million_tokens, 4));
-  add(perf, "tokens_per_usd", c.performance.usd_per_million_tokens
-                               ? Json(round_to(1e6 / *c.performance.usd_per_million_tokens, 0))
-                               : Json(nullptr));
-  add(perf, "time_per_output_token_ms", report_optional(c.performance.time_per_output_token_ms, 2));
-  add(perf, "basis", c.performance.basis);
+  add(perf, "usd_per_million_tokens", report_optional(usd_per_million_tokens(c.d), 4));
+  add(perf, "time_per_output_token_ms", serving ? Json(round_to(c.d.inference->tpot_ms, 2)) : Json(nullptr));
   add(j, "performance", std::move(perf));
   add(j, "savings_pct", report_optional(c.savings_pct, 1));
   add(j, "savings_usd_per_month", report_optional(c.savings_usd_per_month, 2));
@@ -158,50 +248,74 @@ Json candidate(const Candidate& c) {
   return j;
 }
 
-Json ways_out(const Catalog& catalog, const Question& q, const WaysOut& w) {
-  Json j;
-  Json precisions = Json::array();
-  for (const auto& key : w.lower_precisions) {
-    const Precision* p = catalog.precision(key);
-    const MemoryRequirement need = memory_requirement(catalog, q.model, q.workload, *p);
-    precisions.push_back({{"precision", key}, {"total_gb", gb(need.total_bytes)}});
-  }
-  j["lower_precision"] = std::move(precisions);
-  j["more_gpus"] = w.more_gpus ? placement(*w.more_gpus) : Json(nullptr);
-  Json larger = Json::array();
-  for (const auto& p : w.larger_gpus) larger.push_back(placement(p));
-  j["larger_gpus"] = larger;
+Json ways_out(const WaysOut& w) {
+  Json j = object(4);
+  add(j, "formats", w.formats);
+  add(j, "more_gpus", w.more_gpus ? deployment(*w.more_gpus, false) : Json(nullptr));
+  Json others = Json::array();
+  for (const auto& d : w.other_families) others.push_back(deployment(d, false));
+  add(j, "other_families", others);
   std::string text;
   if (w.more_gpus) {
-    text += "needs " + short_number(w.more_gpus->gpus) + " x " +
-            w.more_gpus->instance->gpu_type + " (" + w.more_gpus->instance->name +
-            (w.more_gpus->instance_count > 1 ? " x" + std::to_string(w.more_gpus->instance_count) : "") +
-            ")";
+    text += short_number(w.more_gpus->gpus) + " x " + w.more_gpus->instance->gpu_type + " (" +
+            short_number(w.more_gpus->instance_count) + " x " + w.more_gpus->instance->name + ")";
   }
-  for (const auto& key : w.lower_precisions) {
-    text += (text.empty() ? "" : ", or ") + key + " on the same GPUs";
-    break;  // the largest precision that fits is listed first in model_config order
-  }
-  if (!w.larger_gpus.empty()) {
-    text += std::string(text.empty() ? "" : ", or ") + "an instance with more memory per GPU (";
-    for (std::size_t i = 0; i < w.larger_gpus.size(); ++i) {
-      text += (i ? ", " : "") + w.larger_gpus[i].instance->name;
-    }
+  if (!w.formats.empty()) text += (text.empty() ? "" : ", or ") + w.formats.front() + " on the same GPUs";
+  if (!w.other_families.empty()) {
+    text += std::string(text.empty() ? "" : ", or ") + "another family (";
+    for (std::size_t i = 0; i < w.other_families.size(); ++i) text += (i ? ", " : "") + w.other_families[i].instance->name;
     text += ")";
   }
-  j["summary"] = text.empty() ? "no instance in the catalog holds this workload" : text;
+  add(j, "summary", text.empty() ? "no instance in the catalog runs this workload" : text);
+  return j;
+}
+
+Json workload(const Workload& w) {
+  Json j = object(12);
+  Json model = object(5);
+  add(model, "label", w.model.label);
+  if (w.model.size) add(model, "size", *w.model.size);
+  if (w.model.named) add(model, "key", w.model.named->key);
+  add(model, "parameters_billion", round_to(w.model.parameters / 1e9, 3));
+  add(model, "shape", w.model.shape_basis);
+  add(j, "model", std::move(model));
+  add(j, "workload", to_string(w.task));
+  add(j, "weight_format", w.weight_format);
+  add(j, "precision", w.weight_format);
+  add(j, "kv_cache_format", w.kv_format.empty() ? "16-bit (the compute precision)" : w.kv_format);
+  add(j, "engine", w.engine_key());
+  add(j, "memory_method", w.seed_memory ? "seed" : "architecture");
+  const Demand& d = w.demand;
+  Json demand = object(10);
+  if (w.serving()) {
+    add(demand, "requests_per_s", report_optional(d.requests_per_s, 4));
+    add(demand, "input_tokens", d.input_tokens);
+    add(demand, "output_tokens", d.output_tokens);
+    add(demand, "max_ttft_ms", report_optional(d.max_ttft_ms, 2));
+    add(demand, "max_tpot_ms", report_optional(d.max_tpot_ms, 3));
+    add(demand, "target_utilization", d.target_utilization);
+    add(demand, "tokens_per_month", report_optional(d.tokens_per_month, 0));
+  } else {
+    add(demand, "dataset_tokens", report_optional(d.dataset_tokens, 0));
+    add(demand, "epochs", d.epochs);
+    add(demand, "deadline_days", report_optional(d.deadline_days, 2));
+  }
+  add(j, "demand", std::move(demand));
+  if (w.trains()) {
+    Json recipe = object(7);
+    add(recipe, "optimizer", w.recipe.optimizer);
+    add(recipe, "master_weights", w.recipe.master_weights);
+    add(recipe, "gradient_checkpointing", w.recipe.gradient_checkpointing);
+    add(recipe, "sharding", w.recipe.sharding + " over the data-parallel GPUs");
+    add(recipe, "micro_batch", w.recipe.micro_batch);
+    add(recipe, "sequence_length", w.recipe.sequence);
+    add(j, "recipe", std::move(recipe));
+  }
   return j;
 }
 
 Json question(const Question& q) {
-  Json j = object(11);
-  Json model;
-  model["label"] = q.model.label;
-  if (q.model.size) model["size"] = *q.model.size;
-  model["parameters_billion"] = round_to(q.model.parameters / 1e9, 3);
-  j["model"] = model;
-  j["workload"] = to_string(q.workload);
-  j["precision"] = q.precision->key;
+  Json j = workload(q.w);
   j["monthly_hours"] = round_to(q.billing.hours_per_month, 2);
   j["schedule"] = q.billing.schedule_basis;
   j["pricing"] = to_string(q.billing.mode);
@@ -212,13 +326,12 @@ Json question(const Question& q) {
   return j;
 }
 
-Json migration(const Catalog& catalog, const MigrationReport& r, const Question& q) {
+Json migration(const MigrationReport& r, const Question& q) {
   Json j;
   j["request"] = question(q);
-  j["memory"] = memory(r.options.need);
   j["current"] = candidate(r.current);
   j["assessment"] = r.assessment;
-  if (r.ways_out) j["ways_out"] = ways_out(catalog, q, *r.ways_out);
+  if (r.ways_out) j["ways_out"] = ways_out(*r.ways_out);
   Json alternatives = Json::array();
   for (const auto& c : r.options.ranked) alternatives.push_back(candidate(c));
   j["alternatives"] = std::move(alternatives);
@@ -226,55 +339,42 @@ Json migration(const Catalog& catalog, const MigrationReport& r, const Question&
   for (const auto& e : r.options.excluded) excluded.push_back(report::excluded(e));
   j["excluded"] = std::move(excluded);
   Json best = Json::object();
-  for (const auto& pick : r.best_by_priority) {
-    best[to_string(pick.priority)] = r.options.ranked[pick.index].placement.instance->name;
-  }
+  for (const auto& pick : r.best_by_priority) best[to_string(pick.priority)] = r.options.ranked[pick.index].d.instance->name;
   j["best_by_priority"] = best;
   Json rec;
   rec["priority"] = to_string(q.priority);
   if (r.recommended) {
     const Candidate& c = r.options.ranked[*r.recommended];
     rec["action"] = "migrate";
-    rec["instance"] = c.placement.instance->name;
-    rec["family"] = c.placement.instance->family_key;
-    rec["instance_count"] = c.placement.instance_count;
-    rec["gpus_used"] = round_to(c.placement.gpus, 3);
-    rec["pricing"] = c.cost.pricing;
-    rec["usd_per_month"] = report_optional(c.cost.usd_per_month, 2);
+    rec["instance"] = c.d.instance->name;
+    rec["family"] = c.d.instance->family_key;
+    rec["instance_count"] = c.d.instance_count;
+    rec["gpus_used"] = round_to(c.d.gpus, 3);
+    rec["layout"] = {{"tensor_parallel", c.d.layout.tensor_parallel}, {"pipeline_parallel", c.d.layout.pipeline_parallel}, {"replicas", c.d.layout.replicas}};
+    rec["pricing"] = c.d.cost.pricing;
+    rec["usd_per_month"] = report_optional(c.d.cost.usd_per_month, 2);
     rec["savings_pct"] = report_optional(c.savings_pct, 1);
     rec["savings_usd_per_month"] = report_optional(c.savings_usd_per_month, 2);
     rec["performance_ratio"] = report_optional(c.performance_ratio, 3);
     rec["risk_level"] = c.risk_level;
     rec["migration_complexity"] = c.migration_complexity;
-    std::string summary = "move to " + std::to_string(c.placement.instance_count) + " x " +
-                          c.placement.instance->name;
+    std::string summary = "move to " + std::to_string(c.d.instance_count) + " x " + c.d.instance->name;
     if (c.savings_pct) {
-      summary += std::string(*c.savings_pct >= 0 ? ", saving " : ", costing ") +
-                 usd(std::fabs(*c.savings_usd_per_month)) + "/month (" +
-                 short_number(round_to(std::fabs(*c.savings_pct), 1)) + "%" +
-                 (*c.savings_pct >= 0 ? "" : " more") + ")";
+      summary += std::string(*c.savings_pct >= 0 ? ", saving " : ", costing ") + usd(std::fabs(*c.savings_usd_per_month)) +
+                 "/month (" + short_number(round_to(std::fabs(*c.savings_pct), 1)) + "%" + (*c.savings_pct >= 0 ? "" : " more") + ")";
     }
-    rec["usd_per_million_tokens"] = report_optional(c.performance.usd_per_million_tokens, 4);
-    rec["current_usd_per_million_tokens"] =
-        report_optional(r.current.performance.usd_per_million_tokens, 4);
-    if (c.performance_ratio) {
-      summary += " at " + short_number(round_to(*c.performance_ratio, 2)) + "x the performance";
-      if (c.performance.usd_per_million_tokens && r.current.performance.usd_per_million_tokens)
-        summary += ", $" + short_number(round_to(*c.performance.usd_per_million_tokens, 2)) +
-                   " per 1M tokens against $" +
-                   short_number(round_to(*r.current.performance.usd_per_million_tokens, 2)) +
-                   " today";
-    } else {
-      summary += "; its performance is not estimated (no datasheet figures in the catalog)";
-    }
+    const auto now = usd_per_million_tokens(r.current.d), then = usd_per_million_tokens(c.d);
+    rec["usd_per_million_tokens"] = report_optional(then, 4);
+    rec["current_usd_per_million_tokens"] = report_optional(now, 4);
+    if (c.performance_ratio) summary += " at " + short_number(round_to(*c.performance_ratio, 2)) + "x the speed";
+    if (then && now)
+      summary += ", $" + short_number(round_to(*then, 2)) + " per 1M tokens against $" + short_number(round_to(*now, 2)) + " today";
     rec["summary"] = summary;
   } else {
     rec["action"] = r.options.ranked.empty() ? "none_fits" : "stay";
-    rec["instance"] = r.current.placement.instance->name;
-    rec["summary"] = r.options.ranked.empty()
-                         ? "no instance in the catalog holds this workload"
-                         : "the current setup is already the best for the " + to_string(q.priority) +
-                               " priority";
+    rec["instance"] = r.current.d.instance->name;
+    rec["summary"] = r.options.ranked.empty() ? "no instance in the catalog runs this workload"
+                                              : "the current deployment is already the best for the " + to_string(q.priority) + " priority";
   }
   j["recommendation"] = rec;
   j["warnings"] = r.warnings;

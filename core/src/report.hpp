@@ -5,7 +5,7 @@
 #include "gpufleet/catalog.hpp"
 #include "gpufleet/cost.hpp"
 #include "gpufleet/memory.hpp"
-#include "gpufleet/recommend.hpp"
+#include "fleet/recommend.hpp"
 
 namespace gpufleet::report {
 
@@ -29,10 +29,16 @@ Json placement(const Placement& p);
 Json memory(const MemoryRequirement& need);
 Json fit(const Fit& fit);
 Json cost(const Cost& cost);
+Json memory_lines(const MemoryEstimate& e);
+// A deployment of the road: the fields scripts rely on (instance, instance_count, gpus, layout,
+// memory_per_gpu_gb, usd_per_month, usd_per_million_output_tokens, output_tokens_per_s, ...);
+// `details` adds the cost, the memory breakdown and the bases.
+Json deployment(const Deployment& d, bool details);
 Json candidate(const Candidate& c);
 Json excluded(const Excluded& e);
-Json ways_out(const Catalog& catalog, const Question& q, const WaysOut& w);
-Json migration(const Catalog& catalog, const MigrationReport& report, const Question& q);
+Json ways_out(const WaysOut& w);
+Json migration(const MigrationReport& report, const Question& q);
+Json workload(const Workload& w);  // the workload as understood, with its stated defaults
 Json question(const Question& q);
 
 }  // namespace gpufleet::report

@@ -9,36 +9,163 @@ std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path
   const Json* m = r_.object(obj, "model", path, true);
   if (!m) return std::nullopt;
   const std::string mp = path + "/model";
-  const bool has_size = m->contains("size"), has_params = m->contains("params_b");
-  if (has_size == has_params) {
-    r_.fail(has_size ? "wrong_type" : "missing_field", mp,
-            "expected exactly one of \"size\" (a model size class) or \"params_b\" (billions of "
-            "parameters)");
+  static const std::vector<std::string> kForms{"name", "hf_config", "size", "params_b"};
+  int forms = 0;
+  for (const auto& [key, _] : m->items()) {
+    if (std::find(kForms.begin(), kForms.end(), key) == kForms.end()) {
+      r_.fail("unknown_field", Reader::child(mp, key), "\"model\" takes one of " + names_of(kForms) + "; got \"" + key + "\"");
+      return std::nullopt;
+    }
+    ++forms;
+  }
+  if (forms != 1) {
+    r_.fail(forms ? "wrong_type" : "missing_field", mp,
+            "expected exactly one of \"name\" (a model of model_config.json), \"hf_config\" (a Hugging Face "
+            "config.json object), \"size\" (a model size class) or \"params_b\" (billions of parameters)");
     return std::nullopt;
   }
   ModelSpec spec;
-  if (has_params) {
+  if (m->contains("name")) {
+    auto name = r_.string(*m, "name", mp, true);
+    if (!name) return std::nullopt;
+    const NamedModel* named = catalog_.model(*name);
+    if (!named) {
+      std::vector<std::string> keys;
+      for (const auto& x : catalog_.models) keys.push_back(x.key);
+      r_.fail("unknown_name", mp + "/name", "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
+      return std::nullopt;
+    }
+    spec.label = named->name;
+    spec.named = named;
+    spec.arch = named->arch;
+    spec.parameters = named->params.total;
+    spec.shape_basis = named->source;
+    return spec;
+  }
+  if (m->contains("hf_config")) {
+    Errors errors;
+    auto arch = read_architecture((*m)["hf_config"], kRequest, mp + "/hf_config", errors);
+    for (auto& e : errors) r_.fail(e.code, e.path, e.message);
+    if (!arch) return std::nullopt;
+    spec.arch = *arch;
+    spec.parameters = count_parameters(*arch).total;
+    spec.label = "your model (" + arch->model_type + ", " + report::short_number(round_to(spec.parameters / 1e9, 2)) + "B)";
+    spec.shape_basis = "the config.json given";
+    return spec;
+  }
+  if (m->contains("params_b")) {
     auto b = r_.number(*m, "params_b", mp, true, {0, 100000, true});
     if (!b) return std::nullopt;
     spec.parameters = *b * 1e9;
     spec.label = report::short_number(*b) + "B parameters";
-    return spec;
+  } else {
+    auto key = r_.string(*m, "size", mp, true);
+    if (!key) return std::nullopt;
+    const ModelSize* size = catalog_.model_size(*key);
+    if (!size) {
+      std::vector<std::string> keys;
+      for (const auto& s : catalog_.model_sizes) keys.push_back(s.key);
+      r_.fail("unknown_name", mp + "/size", "expected one of " + names_of(keys) + ", got \"" + *key + "\"");
+      return std::nullopt;
+    }
+    spec.size = size->key;
+    spec.parameters = size->parameter_count_billion * 1e9;
+    spec.training_overhead_multiplier = size->memory_overhead_multiplier;
+    spec.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
   }
-  auto key = r_.string(*m, "size", mp, true);
-  if (!key) return std::nullopt;
-  const ModelSize* size = catalog_.model_size(*key);
-  if (!size) {
-    std::vector<std::string> keys;
-    for (const auto& s : catalog_.model_sizes) keys.push_back(s.key);
-    r_.fail("unknown_name", mp + "/size",
-            "expected one of " + names_of(keys) + ", got \"" + *key + "\"");
+  spec.arch = generic_decoder(catalog_, spec.parameters, spec.shape_basis);
+  return spec;
+}
+
+std::optional<Workload> Session::road_workload(const Json& obj, const std::string& path, bool task_required) {
+  Workload w;
+  auto m = model(obj, path);
+  auto task = workload(obj, path, task_required);
+  // "precision" (the seed's name) and "weight_format" name the same thing.
+  if (obj.contains("precision") && obj.contains("weight_format")) {
+    r_.fail("wrong_type", path + "/weight_format", "give precision or weight_format, not both");
     return std::nullopt;
   }
-  spec.size = size->key;
-  spec.parameters = size->parameter_count_billion * 1e9;
-  spec.training_overhead_multiplier = size->memory_overhead_multiplier;
-  spec.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
-  return spec;
+  const char* format_key = obj.contains("weight_format") ? "weight_format" : "precision";
+  const std::string format = lower(r_.string(obj, format_key, path, false).value_or("fp16"));
+  if (!catalog_.memory.weight_formats.empty() && !catalog_.memory.weight_formats.count(format) && !catalog_.precision(format)) {
+    std::vector<std::string> keys;
+    for (const auto& [key, _] : catalog_.memory.weight_formats) keys.push_back(key);
+    r_.fail("unknown_name", path + "/" + format_key, "expected one of " + names_of(keys) + ", got \"" + format + "\"");
+  }
+  w.weight_format = format;
+  w.precision = catalog_.precision(format);
+  w.kv_format = lower(r_.string(obj, "kv_cache_format", path, false).value_or(""));
+  if (!w.kv_format.empty() && !catalog_.memory.kv_bytes.count(w.kv_format)) {
+    std::vector<std::string> keys;
+    for (const auto& [key, _] : catalog_.memory.kv_bytes) keys.push_back(key);
+    r_.fail("unknown_name", path + "/kv_cache_format", "expected one of " + names_of(keys) + ", got \"" + w.kv_format + "\"");
+  }
+  w.engine = lower(r_.string(obj, "engine", path, false).value_or(""));
+  if (!w.engine.empty() && !catalog_.memory.engines.count(w.engine)) {
+    std::vector<std::string> keys;
+    for (const auto& [key, _] : catalog_.memory.engines) keys.push_back(key);
+    r_.fail("unknown_name", path + "/engine", "expected one of " + names_of(keys) + ", got \"" + w.engine + "\"");
+  }
+  if (auto method = r_.string(obj, "memory_method", path, false)) {
+    const std::string mm = lower(*method);
+    if (mm != "seed" && mm != "architecture")
+      r_.fail("unknown_name", path + "/memory_method", "expected architecture or seed, got \"" + *method + "\"");
+    w.seed_memory = mm == "seed";
+  }
+  if (const Json* d = r_.object(obj, "demand", path, false)) {
+    const std::string dp = path + "/demand";
+    static const std::vector<std::string> kDemand{"requests_per_s", "input_tokens", "output_tokens", "max_ttft_ms",
+                                                  "max_tpot_ms", "target_utilization", "tokens_per_month",
+                                                  "dataset_tokens", "epochs", "deadline_days"};
+    for (const auto& [key, _] : d->items()) {
+      if (std::find(kDemand.begin(), kDemand.end(), key) == kDemand.end())
+        r_.fail("unknown_field", Reader::child(dp, key), "a demand takes " + names_of(kDemand) + "; got \"" + key + "\"");
+    }
+    Demand& dm = w.demand;
+    dm.requests_per_s = r_.number(*d, "requests_per_s", dp, false, {0, 1e7, true});
+    dm.input_tokens = r_.number(*d, "input_tokens", dp, false, {1, 1e7}).value_or(dm.input_tokens);
+    dm.output_tokens = r_.number(*d, "output_tokens", dp, false, {1, 1e7}).value_or(dm.output_tokens);
+    dm.max_ttft_ms = r_.number(*d, "max_ttft_ms", dp, false, {0, 1e9, true});
+    dm.max_tpot_ms = r_.number(*d, "max_tpot_ms", dp, false, {0, 1e9, true});
+    dm.target_utilization = r_.number(*d, "target_utilization", dp, false, {0, 1, true}).value_or(dm.target_utilization);
+    dm.tokens_per_month = r_.number(*d, "tokens_per_month", dp, false, {0, 1e18, true});
+    dm.dataset_tokens = r_.number(*d, "dataset_tokens", dp, false, {0, 1e16, true});
+    dm.epochs = r_.number(*d, "epochs", dp, false, {0.01, 1e4}).value_or(1);
+    dm.deadline_days = r_.number(*d, "deadline_days", dp, false, {0, 36500, true});
+  }
+  if (auto tpot = r_.number(obj, "max_tpot_ms", path, false, {0, 1e7, true})) w.demand.max_tpot_ms = *tpot;
+  if (const Json* rc = r_.object(obj, "recipe", path, false)) {
+    const std::string rp = path + "/recipe";
+    static const std::vector<std::string> kRecipe{"optimizer", "gradient_checkpointing", "sharding", "micro_batch",
+                                                  "sequence_length", "lora_rank", "master_weights"};
+    for (const auto& [key, _] : rc->items()) {
+      if (std::find(kRecipe.begin(), kRecipe.end(), key) == kRecipe.end())
+        r_.fail("unknown_field", Reader::child(rp, key), "a recipe takes " + names_of(kRecipe) + "; got \"" + key + "\"");
+    }
+    Recipe& re = w.recipe;
+    re.optimizer = lower(r_.string(*rc, "optimizer", rp, false).value_or(re.optimizer));
+    if (!catalog_.memory.optimizers.empty() && !catalog_.memory.optimizers.count(re.optimizer))
+      r_.fail("unknown_name", rp + "/optimizer", "expected an optimizer of model_config.json memory_model.optimizers, got \"" + re.optimizer + "\"");
+    re.gradient_checkpointing = r_.boolean(*rc, "gradient_checkpointing", rp, false).value_or(re.gradient_checkpointing);
+    re.master_weights = r_.boolean(*rc, "master_weights", rp, false).value_or(re.master_weights);
+    re.sharding = lower(r_.string(*rc, "sharding", rp, false).value_or(re.sharding));
+    static const std::vector<std::string> kSharding{"none", "zero1", "zero2", "zero3", "fsdp"};
+    if (std::find(kSharding.begin(), kSharding.end(), re.sharding) == kSharding.end())
+      r_.fail("unknown_name", rp + "/sharding", "expected one of " + names_of(kSharding) + ", got \"" + re.sharding + "\"");
+    re.micro_batch = r_.number(*rc, "micro_batch", rp, false, {1, 1e5}).value_or(re.micro_batch);
+    re.sequence = r_.number(*rc, "sequence_length", rp, false, {1, 1e7}).value_or(re.sequence);
+    re.lora_rank = r_.number(*rc, "lora_rank", rp, false, {1, 65536}).value_or(0);
+  }
+  if (!m || !task || !r_.ok()) return std::nullopt;
+  w.model = *m;
+  w.task = *task;
+  if (w.seed_memory && !w.precision) {
+    r_.fail("wrong_type", path + "/memory_method", "the seed method sizes the seed's precisions only (fp32, fp16, bf16, fp8, int8)");
+    return std::nullopt;
+  }
+  if (!w.model.arch && !w.seed_memory) w.seed_memory = true;  // a seed catalog: no shape to borrow
+  return w;
 }
 
 std::optional<WorkloadType> Session::workload(const Json& obj, const std::string& path, bool required) {
@@ -47,7 +174,7 @@ std::optional<WorkloadType> Session::workload(const Json& obj, const std::string
   auto type = parse_workload_type(*text);
   if (!type) {
     r_.fail("unknown_name", path + "/workload",
-            "expected one of inference, fine_tuning, training, got \"" + *text + "\"");
+            "expected one of inference, batch_inference, fine_tuning, lora, qlora, training, got \"" + *text + "\"");
   }
   return type;
 }
@@ -218,9 +345,7 @@ std::vector<std::string> Session::providers(const Json& obj, const std::string& 
 
 std::optional<Question> Session::question(bool with_priority) {
   Question q;
-  auto m = model(request_, "");
-  auto w = workload(request_, "", true);
-  q.precision = precision(request_, "", true);
+  auto w = road_workload(request_, "", true);
   auto billed = billing(request_, "");
   q.providers = providers(request_, "");
   q.kinds = r_.strings(request_, "kinds", "", false);
@@ -230,21 +355,19 @@ std::optional<Question> Session::question(bool with_priority) {
       r_.fail("unknown_name", "/kinds/" + std::to_string(i), "expected one of " + names_of(kKinds) + ", got \"" + q.kinds[i] + "\"");
     }
   }
-  q.max_tpot_ms = r_.number(request_, "max_tpot_ms", "", false, {0, 1e7, true});
   if (with_priority) {
     if (auto text = r_.string(request_, "priority", "", false)) {
       if (auto p = parse_priority(*text)) {
         q.priority = *p;
       } else {
         r_.fail("unknown_name", "/priority",
-                "expected one of cost, performance, balanced, cost_per_token, got \"" + *text + "\"");
+                "expected one of cost, performance, balanced, cost_per_token, reliability, got \"" + *text + "\"");
       }
     }
   }
-  if (!m || !w || !q.precision || !billed) return std::nullopt;
+  if (!w || !billed || !r_.ok()) return std::nullopt;
   q.billing = *billed;
-  q.model = *m;
-  q.workload = *w;
+  q.w = std::move(*w);
   return q;
 }
 

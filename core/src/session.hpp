@@ -8,7 +8,8 @@
 
 #include "gpufleet/catalog.hpp"
 #include "gpufleet/cost.hpp"
-#include "gpufleet/recommend.hpp"
+#include "fleet/recommend.hpp"
+#include "fleet/road.hpp"
 #include "json_reader.hpp"
 #include "report.hpp"
 
@@ -37,6 +38,8 @@ class Session {
       : catalog_(catalog), request_(request), r_(kRequest, errors) {}
 
   std::optional<ModelSpec> model(const Json& obj, const std::string& path);
+  // The workload every sizing question shares: model, task, formats, engine, demand, recipe.
+  std::optional<Workload> road_workload(const Json& obj, const std::string& path, bool task_required);
   std::optional<WorkloadType> workload(const Json& obj, const std::string& path, bool required);
   const Precision* precision(const Json& obj, const std::string& path, bool required);
   std::optional<Placement> placement(const Json& obj, const std::string& path);

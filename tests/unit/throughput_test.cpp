@@ -218,9 +218,12 @@ TEST_CASE("ranking includes Inferentia and Trainium, each marked as an uncalibra
 }
 
 TEST_CASE("training with full recomputation: same model FLOPs per token, 8/6 the hardware's work") {
+  // 8B x 16 bytes of weights, gradients and optimizer states (128 GB) sharded over 8 H100s: one
+  // H100 alone cannot hold them, and the estimate refuses it.
   Json req = {{"model", {{"name", "llama-3.1-8b"}}},
               {"weight_format", "bf16"},
-              {"gpu", "H100"},
+              {"instance", "p5.48xlarge"},
+              {"gpus", 8},
               {"phase", "training"},
               {"dataset_tokens", 1e9}};
   const Json plain = estimate(req)["training"];

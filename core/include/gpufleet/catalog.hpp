@@ -130,7 +130,8 @@ struct ProviderTerms {
   std::string notes;
 };
 
-enum class WorkloadType { kInference, kFineTuning, kTraining };
+// The task: serving (interactive or batch), full fine-tuning, adapters (LoRA, QLoRA), pre-training.
+enum class WorkloadType { kInference, kBatchInference, kFineTuning, kLora, kQlora, kTraining };
 
 struct Scenario {
   std::string current_instance;
@@ -143,7 +144,7 @@ struct Scenario {
   std::string priority = "cost";  // the seed's scenarios are cost migrations
 };
 
-struct Workload {
+struct WorkloadScenario {
   std::string id;
   std::string name;
   std::string description;
@@ -160,10 +161,14 @@ struct Catalog {
   std::vector<ModelSize> model_sizes;
   std::vector<Precision> precisions;
   MemoryPlanning planning;
-  std::vector<Workload> workloads;
+  std::vector<WorkloadScenario> workloads;
   std::vector<std::pair<std::string, std::vector<std::string>>> workload_sets;
   std::map<std::string, ProviderTerms> providers;
   std::vector<NamedModel> models;  // concrete models (model_config.json "models")
+  // Models whose shape a size class or a bare parameter count borrows (model_config.json
+  // "generic_decoder"), and where the rule comes from.
+  std::vector<std::string> generic_shapes;
+  std::string generic_shapes_source;
   MemoryConstants memory;          // model_config.json "memory_model"
   ThroughputConstants throughput;  // model_config.json "throughput_model"
   Errors warnings;  // faults that do not stop loading (suspect prices); flagged rows are not ranked
@@ -180,7 +185,7 @@ struct Catalog {
   const GpuSpec* gpu(const std::string& name) const;
   DeviceSpec device(const GpuSpec& spec) const;  // what the throughput model needs of a GPU            // "A100-40GB", "H100": case-insensitive prefix
   const Precision* precision(const std::string& key) const;     // case-insensitive
-  const Workload* workload(const std::string& id) const;
+  const WorkloadScenario* workload(const std::string& id) const;
   const ProviderTerms* provider(const std::string& key) const;
   const std::vector<std::string>* workload_set(const std::string& id) const;
   bool precision_native(const Precision& p, const InstanceType& it) const;

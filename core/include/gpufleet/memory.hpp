@@ -5,16 +5,21 @@
 #include <optional>
 #include <string>
 
+#include "gpufleet/architecture.hpp"
 #include "gpufleet/catalog.hpp"
 
 namespace gpufleet {
 
-// The model a question is about: a size class of model_config.json or a bare parameter count.
+// The model a question is about: a catalog model, a pasted config.json, a size class or a bare
+// parameter count (the last two become a generic dense decoder of that size).
 struct ModelSpec {
-  std::string label;                 // "medium (35B)" or "13B parameters"
+  std::string label;                 // "Meta Llama 3.1 8B", "medium (35B)" or "13B parameters"
   std::optional<std::string> size;   // size-class key when given as a class
   double parameters = 0;             // total parameters
   double training_overhead_multiplier = 0;  // the size's memory_overhead_multiplier, if a class
+  std::optional<Architecture> arch;  // absent only when the catalog names no generic shape
+  std::string shape_basis;           // how the architecture was chosen
+  const NamedModel* named = nullptr;
 };
 
 struct MemoryRequirement {

@@ -1,4 +1,6 @@
-#include "gpufleet/decide.hpp"
+#include "fleet/decide.hpp"
+
+#include "fleet/recommend.hpp"
 
 #include <utility>
 
@@ -19,8 +21,8 @@ bool neuron_framework(const std::string& framework) {
 }
 
 Branch choose(const DecisionInput& in) {
-  const double b = in.model.parameters / 1e9;
-  if (in.workload != WorkloadType::kInference) {
+  const double b = in.w.model.parameters / 1e9;
+  if (in.w.trains()) {
     if (b > 7) {
       const std::string tree = "Large Model Training (>7B parameters)";
       if (in.goal == "cost" && neuron_framework(in.framework))
@@ -86,48 +88,29 @@ KindProfile profile(const std::string& kind) {
            "the default for research, mixed workloads and multi-framework teams"}};
 }
 
-Json cheapest_of_kind(const Catalog& catalog, const DecisionInput& in, const std::string& kind,
-                      const std::vector<std::string>& preferred, const MemoryRequirement& need) {
-  const InstanceType* best = nullptr;
-  double best_usd = 0;
-  Placement best_place;
-  auto consider = [&](const InstanceType& it) {
-    if (it.accelerator_kind != kind || !it.price_flags.empty() || !it.on_demand_usd_per_hour) return;
-    const Fit f = fit_on(it, it.gpus, need);
-    if (!f.fits) return;
-    Placement p{&it, it.gpus, 1, it.name, false};
-    const auto usd = cost_of(catalog, p, in.billing).usd_per_month;
-    if (usd && (!best || *usd < best_usd)) {
-      best = &it;
-      best_usd = *usd;
-      best_place = p;
-    }
-  };
-  for (const auto& key : preferred) {
-    if (const Family* f = catalog.family(key)) {
-      for (std::size_t i : f->instances) consider(catalog.instances[i]);
-    }
-  }
-  if (!best) {
-    for (const InstanceType& it : catalog.instances) consider(it);
-  }
-  if (!best) return nullptr;
-  Json j;
-  j["instance"] = best->name;
-  j["family"] = best->family_key;
-  j["provider"] = best->provider;
-  j["gpu_type"] = best->gpu_type;
-  j["fit"] = report::fit(fit_on(*best, best->gpus, need));
-  j["cost"] = report::cost(cost_of(catalog, best_place, in.billing));
-  return j;
+// The cheapest valid deployment of one kind of accelerator, or why none runs.
+std::optional<Candidate> cheapest_of_kind(const Catalog& catalog, const DecisionInput& in, const std::string& kind,
+                                          std::string& why) {
+  Question q;
+  q.w = in.w;
+  q.billing = in.billing;
+  q.kinds = {kind};
+  q.providers = in.providers;
+  Recommendation rec = recommend(catalog, q);
+  if (!rec.ranked.empty()) return std::move(rec.ranked.front());
+  why = rec.excluded.empty() ? "no priced instance of this kind in the catalog"
+                             : "no deployment runs: " + rec.excluded.front().reason;
+  return std::nullopt;
 }
 
 }  // namespace
 
 Json decide(const Catalog& catalog, const DecisionInput& in) {
   const Branch pick = choose(in);
-  const MemoryRequirement need = memory_requirement(catalog, in.model, in.workload, *in.precision);
   Json options = Json::array();
+  std::optional<double> tree_usd;
+  std::string cheapest_kind;
+  double cheapest_usd = 0;
   for (const std::string kind : {"gpu", "trainium", "inferentia", "cpu"}) {
     const KindProfile prof = profile(kind);
     Json option;
@@ -139,31 +122,30 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
       suitable = false;
       reasons.insert(reasons.begin(), in.framework + " is not supported by the Neuron SDK per seed 002 (PyTorch and TensorFlow only)");
     }
-    if (kind == "trainium" && in.workload == WorkloadType::kInference) {
+    if (kind == "trainium" && in.w.serving()) {
       suitable = false;
       reasons.insert(reasons.begin(), "Trainium is built for training; Inferentia is its inference counterpart");
-    }
-    if (kind == "inferentia" && in.workload != WorkloadType::kInference) {
-      suitable = false;
-      reasons.insert(reasons.begin(), "Inferentia serves inference only");
-    }
-    if (kind == "cpu" && in.model.parameters > 7e9 && in.model_kind != "simple") {
-      reasons.insert(reasons.begin(), "a model above 7B parameters on CPU is slow: consider it only for batch or offline work");
     }
     if (kind == "cpu" && in.latency_ms && *in.latency_ms <= 10) {
       suitable = false;
       reasons.insert(reasons.begin(), "a sub-10 ms latency target needs an accelerator (seed 002)");
     }
-    Json cheapest = cheapest_of_kind(catalog, in, kind, kind == pick.kind ? pick.families : std::vector<std::string>{}, need);
-    if (cheapest.is_null()) {
+    std::string why;
+    std::optional<Candidate> best = cheapest_of_kind(catalog, in, kind, why);
+    if (!best) {
       suitable = false;
-      reasons.insert(reasons.begin(), "no priced instance of this kind in the catalog holds " +
-                                          report::short_number(report::round_to(need.total_bytes / 1e9, 1)) + " GB");
+      reasons.insert(reasons.begin(), why);
     }
+    const std::optional<double> usd = best ? best->d.cost.usd_per_month : std::nullopt;
+    if (suitable && usd && (cheapest_kind.empty() || *usd < cheapest_usd)) {
+      cheapest_kind = kind;
+      cheapest_usd = *usd;
+    }
+    if (kind == pick.kind && usd) tree_usd = usd;
     option["suitable"] = suitable;
     option["migration_complexity"] = kind == "gpu" ? "low" : prof.complexity;
     option["risk_level"] = prof.risk;
-    option["cheapest_instance"] = std::move(cheapest);
+    option["cheapest_instance"] = best ? report::candidate(*best) : Json(nullptr);
     option["reasons"] = std::move(reasons);
     option["recommended"] = kind == pick.kind;
     options.push_back(option);
@@ -173,9 +155,13 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
   out["branch"] = pick.branch;
   out["recommended_kind"] = pick.kind;
   out["recommended_families"] = pick.families;
-  out["memory"] = report::memory(need);
+  out["request"] = report::workload(in.w);
   out["options"] = std::move(options);
-  out["source"] = "seed 002 (Compute Resource Selection): decision trees for training and inference";
+  if (!cheapest_kind.empty() && cheapest_kind != pick.kind) {
+    out["prices_disagree"] = "the tree picks " + pick.kind + (tree_usd ? " (" + usd(*tree_usd) + "/month)" : std::string(" (no valid deployment)")) +
+                             ", but the cheapest valid deployment is " + cheapest_kind + " at " + usd(cheapest_usd) + "/month";
+  }
+  out["source"] = "seed 002 (Compute Resource Selection): decision trees for training and inference; prices and fit from the road";
   return out;
 }
 

@@ -1,0 +1,582 @@
+#include "fleet/road.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fleet/queueing.hpp"
+#include "json_reader.hpp"
+#include "report.hpp"
+
+namespace gpufleet {
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+constexpr int kMaxInstances = 128;
+
+std::string num(double x) { return report::short_number(x); }
+std::string gib(double bytes) { return num(report::round_to(bytes / kGiB, 2)) + " GiB"; }
+
+bool contains(const std::string& text, const char* word) {
+  return detail::lower(text).find(word) != std::string::npos;
+}
+
+bool neuron(const InstanceType& it) {
+  return it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia";
+}
+
+// Several instances hold one model copy or one training job only where the family is built for it
+// (NVSwitch inside, a fast fabric between: the catalog's interconnect_multiplier of 1).
+bool spans_instances(const InstanceType& it) { return it.interconnect_multiplier >= 1 && it.gpus >= 2; }
+
+// Why an engine cannot split the model's attention over `tp` ranks (vLLM, TensorRT-LLM and
+// Megatron shard whole heads; grouped KV heads are split or replicated).
+std::string tp_refusal(const Architecture& a, double tp) {
+  if (tp <= 1) return "";
+  if (a.heads > 0 && std::fmod(a.heads, tp) != 0)
+    return "tensor parallelism " + num(tp) + " does not divide the model's " + num(a.heads) +
+           " attention heads (engines shard whole heads)";
+  if (!a.mla() && a.kv_heads > 0 && std::fmod(a.kv_heads, tp) != 0 && std::fmod(tp, a.kv_heads) != 0)
+    return "tensor parallelism " + num(tp) + " neither divides nor is a multiple of the model's " +
+           num(a.kv_heads) + " KV heads";
+  return "";
+}
+
+TrainMode train_mode(WorkloadType task) {
+  switch (task) {
+    case WorkloadType::kInference:
+    case WorkloadType::kBatchInference: return TrainMode::kInference;
+    case WorkloadType::kFineTuning: return TrainMode::kFullFinetune;
+    case WorkloadType::kLora: return TrainMode::kLora;
+    case WorkloadType::kQlora: return TrainMode::kQlora;
+    case WorkloadType::kTraining: return TrainMode::kPretraining;
+  }
+  return TrainMode::kInference;
+}
+
+bool quantized(const Catalog& catalog, const std::string& format) {
+  auto f = catalog.memory.weight_formats.find(format);
+  return f != catalog.memory.weight_formats.end() && (f->second.linear_bits < 16 || f->second.whole_model);
+}
+
+double peak(const GpuSpec* spec, const std::string& precision) {
+  if (!spec) return 0;
+  auto t = spec->tflops.find(precision);
+  return t != spec->tflops.end() ? t->second : 0;
+}
+
+}  // namespace
+
+DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it) {
+  DeviceSpec d;
+  if (const GpuSpec* spec = catalog.gpu(it.gpu_model)) d = catalog.device(*spec);
+  d.name = it.gpu_model.empty() ? it.gpu_type : it.gpu_model;
+  d.memory_bytes = it.memory_per_gpu_bytes;
+  d.bandwidth_gb_per_s = it.memory_bandwidth_gb_per_s * it.gpu_fraction;
+  for (auto& [key, tflops] : d.tflops) tflops *= it.gpu_fraction;
+  // The instance's GPU-to-GPU path, one direction (the catalog gives both directions' total).
+  d.link_gb_per_s = it.interconnect_bandwidth_gb_per_s > 0 ? it.interconnect_bandwidth_gb_per_s / 2 : 0;
+  return d;
+}
+
+FormatSupport format_support(const Catalog& catalog, const Workload& w, const InstanceType& it) {
+  FormatSupport s;
+  const std::string& f = w.weight_format;
+  const GpuSpec* spec = catalog.gpu(it.gpu_model);
+  const std::string gpu = it.gpu_type + (it.arch.empty() ? "" : " (" + it.arch + ")");
+  if (!spec || spec->tflops.empty()) {
+    s.compute = f;  // no datasheet: nothing to check against
+    return s;
+  }
+  const bool has16 = peak(spec, "bf16") > 0 || peak(spec, "fp16") > 0;
+  const std::string sixteen = peak(spec, "bf16") > 0 ? "bf16" : "fp16";
+  if (peak(spec, f) > 0) {
+    s.compute = f;
+  } else if (!quantized(catalog, f) || !has16) {
+    s.refusal = f + " does not run on " + gpu + ": its tensor cores have no " + f + " mode";
+    s.way_out = f == "bf16" ? "use fp16 (same memory) on this GPU, or an Ampere or newer GPU for bf16"
+                            : "use a format it runs (" + sixteen + ") or a newer GPU";
+  } else if (w.trains() && !(w.task == WorkloadType::kQlora)) {
+    s.refusal = f + " is a storage format here: " + gpu + " cannot train in it";
+    s.way_out = "train in " + sixteen + ", or use qlora for 4-bit base weights";
+  } else if (neuron(it) && f != "fp8" && f != "int8") {
+    s.refusal = f + " kernels are CUDA kernels: the Neuron SDK does not run them";
+    s.way_out = "use bf16, fp8 or int8 on " + it.gpu_type;
+  } else if (f == "fp8" && peak(spec, "bf16") <= 0) {
+    // Weight-only fp8 (Marlin kernels) needs Ampere's instructions (compute capability 8.0).
+    s.refusal = "fp8 weights need Ampere or newer (weight-only fp8 kernels) or Ada/Hopper/Blackwell (fp8 compute); " +
+                gpu + " has neither";
+    s.way_out = "use fp16 or int8 on this GPU, or fp8 on L4, L40S, H100 or newer";
+  } else if (f == "awq_int4" && peak(spec, "int8") <= 0) {
+    s.refusal = "AWQ kernels need compute capability 7.5 (Turing) or newer; " + gpu + " is older";
+    s.way_out = "use gptq_int4 or fp16 on this GPU";
+  } else {
+    s.compute = sixteen;
+    s.note = f + " on " + gpu + " is weight-only: weights are stored in " + f +
+             " and dequantized to " + sixteen + " for the matmuls";
+  }
+  if (w.trains() && w.task == WorkloadType::kQlora && s.refusal.empty()) s.compute = sixteen;
+  return s;
+}
+
+MemoryQuestion memory_question(const Workload& w, const Layout& layout, double gpus,
+                               double capacity_bytes, const std::string& compute) {
+  MemoryQuestion q;
+  q.arch = *w.model.arch;
+  q.mode = train_mode(w.task);
+  q.weight_format = w.task == WorkloadType::kQlora && w.weight_format.size() >= 2 &&
+                            (w.weight_format == "bf16" || w.weight_format == "fp16")
+                        ? "nf4"
+                        : w.weight_format;
+  // The memory model's compute precisions: int8 matmuls keep 16-bit activations.
+  q.compute = compute == "fp32" || compute == "fp16" || compute == "bf16" || compute == "fp8" ? compute : "fp16";
+  q.kv_format = w.kv_format;
+  q.engine = w.engine_key();
+  q.tensor_parallel = layout.tensor_parallel;
+  q.pipeline_parallel = layout.pipeline_parallel;
+  q.gpus = std::max(gpus, layout.gpus_per_copy());
+  q.gpu_memory_bytes = capacity_bytes;
+  if (w.serving()) {
+    q.batch = 1;
+    q.sequence = w.demand.input_tokens;
+    q.new_tokens = w.demand.output_tokens;
+    q.max_model_len = w.demand.input_tokens + w.demand.output_tokens;
+  } else {
+    q.batch = w.recipe.micro_batch;
+    q.sequence = w.recipe.sequence;
+    q.optimizer = w.recipe.optimizer;
+    q.master_weights = w.recipe.master_weights && w.task != WorkloadType::kLora && w.task != WorkloadType::kQlora;
+    q.gradient_checkpointing = w.recipe.gradient_checkpointing;
+    q.lora_rank = w.recipe.lora_rank;
+    const double dp = q.gpus / layout.gpus_per_copy();
+    q.sharding = dp > 1 ? w.recipe.sharding : "none";
+  }
+  return q;
+}
+
+MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w) {
+  const Precision* p = w.precision ? w.precision : catalog.precision("fp16");
+  return memory_requirement(catalog, w.model, w.task, *p);
+}
+
+namespace {
+
+// The whole model in its format (no parallel split) and its KV cache per token: what the
+// throughput model splits over its ranks.
+struct WholeModel {
+  double weight_bytes = 0;
+  double kv_bytes_per_token = 0;
+};
+
+std::optional<WholeModel> whole_model(const Catalog& catalog, const Workload& w, const std::string& compute) {
+  MemoryQuestion q = memory_question(w, Layout{}, 1, 0, compute);
+  q.mode = TrainMode::kLoadOnly;
+  q.gpu_memory_bytes.reset();
+  q.sharding = "none";
+  const MemoryAnswer a = estimate_memory(catalog.memory, q);
+  if (!a.estimate) return std::nullopt;
+  return WholeModel{a.estimate->weights_bytes, a.estimate->kv_bytes_per_token};
+}
+
+ThroughputQuestion throughput_question(const Catalog& catalog, const Workload& w, const InstanceType& it,
+                                       const WholeModel& whole, const std::string& compute, double tp) {
+  ThroughputQuestion q;
+  q.arch = *w.model.arch;
+  q.params = count_parameters(q.arch);
+  q.weight_bytes = whole.weight_bytes;
+  q.kv_bytes_per_token = whole.kv_bytes_per_token;
+  q.device = instance_device(catalog, it);
+  q.compute = compute;
+  q.tensor_parallel = q.gpus = tp;
+  q.input_tokens = w.demand.input_tokens;
+  q.output_tokens = w.demand.output_tokens;
+  q.sequence = w.recipe.sequence;
+  q.full_recompute = w.recipe.gradient_checkpointing;
+  q.explain = true;
+  return q;
+}
+
+void refuse(Deployment& d, std::string why, std::string way_out) {
+  d.refusal = std::move(why);
+  d.way_out = std::move(way_out);
+}
+
+// Fills the memory of a deployment; false (with the refusal) when it does not fit.
+bool size_memory(const Catalog& catalog, const Workload& w, const std::string& compute, Deployment& d) {
+  const InstanceType& it = *d.instance;
+  const double cap = it.memory_per_gpu_bytes;
+  d.capacity_per_gpu_bytes = cap;
+  const MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
+  MemoryAnswer a = estimate_memory(catalog.memory, q);
+  if (!a.estimate) {
+    refuse(d, a.faults.empty() ? "the memory model cannot size this workload" : a.faults.front().second, "");
+    return false;
+  }
+  d.memory = std::move(a.estimate);
+  const MemoryEstimate& e = *d.memory;
+  const std::string where = num(d.layout.gpus_per_copy()) + " x " + it.gpu_type;
+  const std::string more = "more GPUs per model copy (tensor parallelism within an NVLink instance" +
+                           std::string(w.serving() ? ")" : ", data-parallel sharding)") +
+                           ", a smaller weight format, or GPUs with more memory";
+  if (w.seed_memory) {
+    const MemoryRequirement need = seed_requirement(catalog, w);
+    const double per_gpu = need.total_bytes / (w.serving() ? d.layout.gpus_per_copy() : d.gpus);
+    d.memory_per_gpu_bytes = per_gpu;
+    if (per_gpu > cap) {
+      refuse(d, "does not fit (seed method): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
+                    " GB over " + num(w.serving() ? d.layout.gpus_per_copy() : d.gpus) + " GPU(s) is " +
+                    gib(per_gpu) + " per GPU, " + it.gpu_type + " has " + gib(cap), more);
+      return false;
+    }
+    if (w.serving()) d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(1);
+    return true;
+  }
+  if (w.serving()) {
+    if (e.kv_pool_tokens) {
+      // A pool engine takes its share of the device; a copy needs what it holds for its sequences.
+      d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(0);
+      const double per_seq = e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
+      d.memory_per_gpu_bytes = e.total_bytes - *e.kv_pool_bytes;
+      if (d.max_concurrency_by_kv < 1) {
+        refuse(d, "does not fit: the KV cache left on " + where + " (" + gib(*e.kv_pool_bytes) +
+                      ") holds no whole " + num(w.demand.input_tokens + w.demand.output_tokens) +
+                      "-token sequence (" + gib(per_seq) + ")", more);
+        return false;
+      }
+      return true;
+    }
+    if (!e.kv_pool_bytes && q.engine == "vllm") {
+      refuse(d, "does not fit: " + where + " (" + gib(cap) + " each) cannot hold the weights (" +
+                    gib(e.weights_bytes) + " per GPU) and the engine's activations with room for a KV cache",
+             more);
+      return false;
+    }
+    // Engines that grow the cache with the batch: sequences until the device is full.
+    MemoryQuestion two = q;
+    two.batch = 2;
+    const MemoryAnswer b = estimate_memory(catalog.memory, two);
+    const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
+    d.memory_per_gpu_bytes = e.total_bytes;
+    if (e.total_bytes > cap) {
+      refuse(d, "does not fit: one sequence needs " + gib(e.total_bytes) + " per GPU on " + where + ", " +
+                    it.gpu_type + " has " + gib(cap), more);
+      return false;
+    }
+    d.max_concurrency_by_kv = slope > 0 ? 1 + std::floor((cap - e.total_bytes) / slope) : 1;
+    return true;
+  }
+  d.memory_per_gpu_bytes = e.total_bytes;
+  if (e.total_bytes > cap) {
+    refuse(d, "does not fit: training needs " + gib(e.total_bytes) + " per GPU over " + num(d.gpus) + " x " +
+                  it.gpu_type + " (" + gib(cap) + " each; weights, gradients and optimizer states " +
+                  (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " GPUs") + ")",
+           "more GPUs to shard over, LoRA or QLoRA instead of full fine-tuning, or GPUs with more memory");
+    return false;
+  }
+  return true;
+}
+
+// Serving: the largest concurrency that fits and meets the latency targets, the copies the demand
+// needs, and the queueing its p95 time to first token pays.
+void size_serving(const Catalog& catalog, const Workload& w, const Billing& billing, const WholeModel& whole,
+                  const std::string& compute, std::optional<double> fixed_copies, Deployment& d) {
+  const InstanceType& it = *d.instance;
+  const Demand& dm = w.demand;
+  ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, d.layout.tensor_parallel);
+  q.device.memory_bytes *= d.layout.pipeline_parallel;
+  q.explain = false;
+  auto run = [&](double batch) {
+    q.batch = batch;
+    return estimate_inference(catalog.throughput, q);
+  };
+  auto meets = [&](const InferenceEstimate& e) {
+    return (!dm.max_ttft_ms || e.ttft_ms <= *dm.max_ttft_ms) && (!dm.max_tpot_ms || e.tpot_ms <= *dm.max_tpot_ms);
+  };
+  const double cap = std::max(1.0, std::min(d.max_concurrency_by_kv, catalog.throughput.serving_max_batch));
+  InferenceEstimate e = run(1);
+  if (!meets(e)) {
+    refuse(d, "misses the latency target even at one sequence: time to first token " +
+                  num(report::round_to(e.ttft_ms, 1)) + " ms, time per output token " +
+                  num(report::round_to(e.tpot_ms, 2)) + " ms",
+           "more tensor parallelism, a faster GPU or a smaller weight format");
+    d.inference = e;
+    return;
+  }
+  double lo = 1, hi = cap + 1;
+  if (meets(run(cap))) lo = cap;
+  while (hi - lo > 1) {
+    const double mid = std::floor((lo + hi) / 2);
+    (meets(run(mid)) ? lo : hi) = mid;
+  }
+  d.concurrency = lo;
+  // A pool engine reserves its share of the device; the copy holds its sequences' KV cache of it.
+  if (d.memory && d.memory->kv_pool_bytes)
+    d.memory_per_gpu_bytes += lo * d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens);
+  q.explain = true;
+  e = run(lo);
+  const double pp = d.layout.pipeline_parallel;
+  const double copy_tps = e.output_tokens_per_s * pp;  // stages pipeline pp batches
+  const double copy_rps = copy_tps / dm.output_tokens;
+  const double per_instance = pp > 1 ? 1 : std::max(1.0, std::floor(it.gpus / d.layout.tensor_parallel));
+  double copies = per_instance;
+  std::optional<double> demand_rps;
+  if (dm.requests_per_s) demand_rps = *dm.requests_per_s;
+  if (dm.tokens_per_month && billing.hours_per_month > 0)
+    demand_rps = *dm.tokens_per_month / (billing.hours_per_month * 3600) / dm.output_tokens;
+  d.p95_ttft_ms = e.ttft_ms;
+  if (fixed_copies) {
+    copies = *fixed_copies;
+  } else if (demand_rps) {
+    const double target = dm.requests_per_s ? dm.target_utilization : 1.0;
+    copies = std::max(1.0, std::ceil(*demand_rps / (copy_rps * target) - 1e-9));
+  }
+  if (demand_rps && dm.requests_per_s) {
+    // Queueing at the demanded rate: a request waits for a free sequence slot (Erlang C, c =
+    // concurrency slots per copy) and behind the prompts prefilled before it (M/D/1 mean wait).
+    for (int step = 0; step < 256; ++step) {
+      const QueueDelay delay = queue_delay(*demand_rps / copies, d.concurrency, d.concurrency / copy_rps,
+                                           e.first_token.seconds);
+      d.queue_wait_ms = delay.p95_wait_s * 1e3;
+      d.p95_ttft_ms = e.ttft_ms + d.queue_wait_ms;
+      if (!dm.max_ttft_ms || d.p95_ttft_ms <= *dm.max_ttft_ms || fixed_copies) break;
+      copies += 1;
+    }
+  }
+  d.layout.replicas = copies;
+  d.gpus = copies * d.layout.gpus_per_copy();
+  d.instance_count = static_cast<int>(pp > 1 ? pp * copies : std::ceil(copies / per_instance - 1e-9));
+  d.output_tokens_per_s = copy_tps * copies;
+  d.bound = e.limit;
+  d.inference = std::move(e);
+  if (demand_rps) {
+    d.utilization = *demand_rps * dm.output_tokens / d.output_tokens_per_s;
+    if (d.utilization > 1 + 1e-9)
+      d.notes.push_back("serves " + num(report::round_to(d.output_tokens_per_s / dm.output_tokens, 2)) +
+                        " requests/s, below the demand of " + num(*demand_rps) + ": needs " +
+                        num(std::ceil(*demand_rps / copy_rps / dm.target_utilization)) + " model copies");
+    if (dm.max_ttft_ms && d.p95_ttft_ms > *dm.max_ttft_ms)
+      d.notes.push_back("p95 time to first token " + num(report::round_to(d.p95_ttft_ms, 0)) +
+                        " ms is above the target of " + num(*dm.max_ttft_ms) + " ms at this rate");
+  }
+}
+
+void size_training(const Catalog& catalog, const Workload& w, const WholeModel& whole,
+                   const std::string& compute, Deployment& d) {
+  const InstanceType& it = *d.instance;
+  ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, d.layout.tensor_parallel);
+  q.gpus = d.gpus;
+  const Demand& dm = w.demand;
+  if (dm.dataset_tokens) q.dataset_tokens = *dm.dataset_tokens * dm.epochs;
+  TrainingEstimate t = estimate_training(catalog.throughput, q);
+  // Adapters train a fraction of the weights: the forward and the backward through the frozen
+  // base remain (about 4 of the 6 FLOPs per parameter per token, Hu et al. 2021's LoRA setup).
+  const double scale = (d.instance_count > 1 ? it.interconnect_multiplier : 1.0) *
+                       (w.task == WorkloadType::kLora || w.task == WorkloadType::kQlora ? 6.0 / 4.0 : 1.0);
+  t.tokens_per_s *= scale;
+  t.tokens_per_s_per_gpu *= scale;
+  d.output_tokens_per_s = t.tokens_per_s;
+  d.bound = "compute";
+  if (dm.dataset_tokens && t.tokens_per_s > 0) {
+    d.run_hours = *dm.dataset_tokens * dm.epochs / t.tokens_per_s / 3600;
+    t.seconds = *d.run_hours * 3600;
+    t.gpu_hours = *d.run_hours * d.gpus;
+  }
+  d.training = std::move(t);
+  if (d.run_hours && dm.deadline_days && *d.run_hours > *dm.deadline_days * 24) {
+    refuse(d, "misses the deadline: " + num(report::round_to(*d.run_hours / 24, 2)) + " days on " +
+                  num(d.gpus) + " x " + it.gpu_type + ", the deadline is " + num(*dm.deadline_days) + " days",
+           "more instances, or faster GPUs");
+  }
+}
+
+Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billing& billing,
+                         const InstanceType& it, double tp, double pp, std::optional<double> copies) {
+  Deployment d;
+  d.instance = &it;
+  d.layout.tensor_parallel = tp;
+  d.layout.pipeline_parallel = pp;
+  d.layout.replicas = copies.value_or(1);
+  d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
+  const double per_instance = std::max(1.0, it.gpus);
+  d.instance_count = static_cast<int>(std::ceil(d.gpus / per_instance - 1e-9));
+  d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
+  auto priced = [&](Deployment& x) {
+    Placement p{x.instance, x.gpus, std::max(1, x.instance_count), it.name, false};
+    x.cost = cost_of(catalog, p, billing);
+    return x;
+  };
+  if (it.accelerator_kind == "cpu") {
+    refuse(d, it.name + " has no accelerator: the catalog gives no throughput figures for CPU inference or training of a transformer",
+           "a GPU, Inferentia or Trainium instance");
+    return priced(d);
+  }
+  if (it.accelerator_kind == "inferentia" && w.trains()) {
+    refuse(d, "Inferentia serves inference only", "Trainium or a GPU instance");
+    return priced(d);
+  }
+  if (!w.model.arch) {
+    refuse(d, "the model has no architecture to size (the catalog names no generic shape)", "name a model of model_config.json");
+    return priced(d);
+  }
+  d.uncalibrated = neuron(it);
+  if (d.uncalibrated)
+    d.notes.push_back(it.accelerator_kind + ": datasheet peaks with the GPU efficiency factors, not calibrated on Neuron measurements");
+  const FormatSupport fmt = format_support(catalog, w, it);
+  if (!fmt.refusal.empty()) {
+    refuse(d, fmt.refusal, fmt.way_out);
+    return priced(d);
+  }
+  if (!fmt.note.empty()) d.notes.push_back(fmt.note);
+  d.compute_precision = fmt.compute;
+  if (it.gpu_fraction < 1 && tp * pp > 1) {
+    refuse(d, it.name + " is a fraction of one " + it.gpu_type + ": a partition cannot join tensor or pipeline parallelism",
+           "a whole-GPU instance");
+    return priced(d);
+  }
+  if (tp > it.gpus) {
+    refuse(d, "tensor parallelism " + num(tp) + " spans more than the " + num(it.gpus) + " GPU(s) of one " + it.name +
+                  ": it stays inside one instance's " + it.interconnect_type + " domain",
+           "tensor parallelism up to " + num(it.gpus) + ", pipeline stages across instances");
+    return priced(d);
+  }
+  if ((pp > 1 || (w.trains() && d.instance_count > 1)) && !spans_instances(it)) {
+    refuse(d, "one model copy spans " + num(std::max(pp, static_cast<double>(d.instance_count))) + " x " + it.name +
+                  ": only NVSwitch-class families with a fast fabric are modelled across instances",
+           "an 8-GPU NVSwitch instance (p4d, p5, a3, ND) or more memory per GPU");
+    return priced(d);
+  }
+  if (std::string why = tp_refusal(*w.model.arch, tp); !why.empty()) {
+    refuse(d, why, "a tensor-parallel degree that divides the heads (powers of two for most models)");
+    return priced(d);
+  }
+  if (!size_memory(catalog, w, fmt.compute, d)) return priced(d);
+  const auto whole = whole_model(catalog, w, fmt.compute);
+  const GpuSpec* spec = catalog.gpu(it.gpu_model);
+  if (!whole || !spec || !spec->memory_bandwidth_gb_per_s || spec->tflops.empty() || !catalog.throughput.present) {
+    d.notes.push_back("no speed estimate: the catalog has no bandwidth or TFLOPS for " + it.gpu_type);
+    if (w.serving()) d.concurrency = std::min(1.0, d.max_concurrency_by_kv);
+    return priced(d);
+  }
+  if (w.serving()) {
+    size_serving(catalog, w, billing, *whole, fmt.compute, copies, d);
+  } else {
+    size_training(catalog, w, *whole, fmt.compute, d);
+  }
+  priced(d);
+  if (d.cost.usd_per_hour && d.runs()) {
+    if (w.serving() && d.output_tokens_per_s > 0) {
+      const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
+      d.usd_per_million_output_tokens = *d.cost.usd_per_hour / (served * 3600) * 1e6;
+    }
+    if (d.run_hours) d.usd_per_run = *d.run_hours * *d.cost.usd_per_hour;
+  }
+  return d;
+}
+
+bool cheaper(const Workload& w, const Deployment& a, const Deployment& b) {
+  auto key = [&](const Deployment& d) {
+    if (w.trains() && d.usd_per_run) return *d.usd_per_run;
+    if (w.serving() && !w.demand.requests_per_s && !w.demand.tokens_per_month && d.usd_per_million_output_tokens)
+      return *d.usd_per_million_output_tokens;
+    return d.cost.usd_per_month.value_or(1e300);
+  };
+  const double ka = key(a), kb = key(b);
+  if (ka != kb) return ka < kb;
+  return a.gpus < b.gpus;
+}
+
+}  // namespace
+
+Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it,
+                  const Layout& layout, int count) {
+  const std::optional<double> copies =
+      w.trains() ? std::optional<double>(layout.replicas)
+                 : count > 0 ? std::optional<double>(layout.replicas) : std::nullopt;
+  return deploy_layout(catalog, w, billing, it, layout.tensor_parallel, layout.pipeline_parallel, copies);
+}
+
+Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billing& billing,
+                          const InstanceType& it, double gpus) {
+  std::optional<Deployment> best, refused;
+  auto consider = [&](double tp, double pp) {
+    const double copies = gpus / (tp * pp);
+    if (copies < 1 || std::fabs(copies - std::round(copies)) > 1e-9) return;
+    Deployment d = deploy_layout(catalog, w, billing, it, tp, pp, std::round(copies));
+    if (!d.runs()) {
+      if (!refused || tp * pp >= refused->layout.gpus_per_copy()) refused = std::move(d);
+    } else if (!best || (w.serving() ? d.output_tokens_per_s > best->output_tokens_per_s
+                                     : d.output_tokens_per_s > best->output_tokens_per_s)) {
+      best = std::move(d);
+    }
+  };
+  const double per_instance = std::max(1.0, it.gpus);
+  for (double tp = 1; tp <= std::min(gpus, per_instance); tp *= 2) consider(tp, 1);
+  if (gpus <= per_instance && std::fmod(std::log2(gpus), 1) != 0) consider(gpus, 1);
+  if (gpus > per_instance && w.serving()) consider(per_instance, std::round(gpus / per_instance));
+  if (best) return *best;
+  if (refused) return *refused;
+  Deployment d = deploy_layout(catalog, w, billing, it, gpus, 1, 1);
+  return d;
+}
+
+Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it) {
+  std::optional<Deployment> best, refused;
+  auto keep = [&](Deployment d) {
+    if (!d.runs()) {
+      // Keep the refusal closest to running: the least memory per GPU short of the capacity.
+      const double need = d.memory_per_gpu_bytes > 0 ? d.memory_per_gpu_bytes : 1e300;
+      const double kept = refused && refused->memory_per_gpu_bytes > 0 ? refused->memory_per_gpu_bytes : 1e300;
+      if (!refused || need <= kept) refused = std::move(d);
+      return false;
+    }
+    if (!best || cheaper(w, d, *best)) best = std::move(d);
+    return true;
+  };
+  const double per_instance = std::max(1.0, it.gpus);
+  if (w.serving()) {
+    bool any = false;
+    for (double tp = 1; tp <= per_instance; tp *= 2) any = keep(deploy_layout(catalog, w, billing, it, tp, 1, std::nullopt)) || any;
+    if (!any && spans_instances(it) && (!refused || refused->refusal.rfind("does not fit", 0) == 0)) {
+      for (double pp = 2; pp <= 8 && !any; pp *= 2)
+        any = keep(deploy_layout(catalog, w, billing, it, per_instance, pp, std::nullopt));
+    }
+  } else {
+    const int most = spans_instances(it) ? kMaxInstances : 1;
+    for (int n = 1; n <= most && !best; n *= 2) {
+      for (double tp = 1; tp <= per_instance; tp *= 2)
+        keep(deploy_layout(catalog, w, billing, it, tp, 1, n * per_instance / tp));
+      // A refusal no count of instances lifts ends the search.
+      if (!best && refused && refused->refusal.rfind("does not fit", 0) != 0 &&
+          refused->refusal.rfind("misses the deadline", 0) != 0)
+        break;
+    }
+  }
+  if (best) return *best;
+  return *refused;
+}
+
+std::optional<Architecture> generic_decoder(const Catalog& catalog, double parameters, std::string& basis) {
+  const NamedModel* nearest = nullptr;
+  double distance = 0;
+  for (const std::string& key : catalog.generic_shapes) {
+    const NamedModel* m = catalog.model(key);
+    if (!m || m->params.total <= 0) continue;
+    const double d = std::fabs(std::log(parameters / m->params.total));
+    if (!nearest || d < distance) {
+      nearest = m;
+      distance = d;
+    }
+  }
+  if (!nearest || parameters <= 0) return std::nullopt;
+  Architecture a = nearest->arch;
+  const ParameterCount p = nearest->params;
+  const double per_layer = (p.total - p.embedding - p.lm_head) / std::max(1.0, a.layers);
+  a.layers = std::max(1.0, std::round((parameters - p.embedding - p.lm_head) / per_layer));
+  a.model_type = "llama";
+  basis = "a generic dense decoder of " + num(report::round_to(parameters / 1e9, 3)) + " B parameters: " +
+          nearest->name + "'s width (" + num(a.hidden) + "), heads (" + num(a.heads) + ", " + num(a.kv_heads) +
+          " KV heads) and vocabulary, " + num(a.layers) + " layers to reach the size (" +
+          catalog.generic_shapes_source + ")";
+  return a;
+}
+
+}  // namespace gpufleet

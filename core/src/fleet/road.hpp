@@ -1,0 +1,145 @@
+#pragma once
+// One workload, one road: every question that sizes or prices a deployment evaluates the same
+// Workload on candidate deployments (an instance offer x instances x a layout) with the
+// architecture-aware memory model, the roofline throughput model, the replicas the demand needs
+// and the catalog's prices. A deployment that cannot run carries its refusal and a way out.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpufleet/catalog.hpp"
+#include "gpufleet/cost.hpp"
+#include "gpufleet/memory.hpp"
+#include "gpufleet/memory_model.hpp"
+#include "gpufleet/throughput.hpp"
+
+namespace gpufleet {
+
+// What the users of a deployment ask of it. Serving: a request rate with its shape and latency
+// targets; batch inference: output tokens a month; training: a dataset, epochs and a deadline.
+struct Demand {
+  std::optional<double> requests_per_s;
+  double input_tokens = 500;
+  double output_tokens = 200;
+  std::optional<double> max_ttft_ms;  // p95, queueing included
+  std::optional<double> max_tpot_ms;
+  double target_utilization = 0.7;
+  std::optional<double> tokens_per_month;  // batch inference: output tokens
+  std::optional<double> dataset_tokens;
+  double epochs = 1;
+  std::optional<double> deadline_days;
+};
+
+// How a model is trained when the request does not say: AdamW with mixed precision (16-bit
+// weights and gradients, fp32 master weights and moments: 16 bytes per parameter), activations
+// recomputed, parameters, gradients and optimizer states sharded over the data-parallel GPUs.
+struct Recipe {
+  std::string optimizer = "adamw";
+  bool master_weights = true;
+  bool gradient_checkpointing = true;
+  std::string sharding = "zero3";
+  double micro_batch = 1;
+  double sequence = 2048;
+  double lora_rank = 0;  // 0: the memory model's default
+};
+
+struct Workload {
+  ModelSpec model;
+  WorkloadType task = WorkloadType::kInference;
+  const Precision* precision = nullptr;  // the seed's precision, when the format is one
+  std::string weight_format = "fp16";    // memory_model.weight_formats key
+  std::string kv_format;                 // "" = the compute precision's 16-bit format
+  std::string engine;                    // "" = vllm for serving, transformers for training
+  Recipe recipe;
+  Demand demand;
+  bool seed_memory = false;  // seed 004's weights x 1.2 / x 1.5 instead of the architecture
+
+  bool serving() const { return task == WorkloadType::kInference || task == WorkloadType::kBatchInference; }
+  bool trains() const { return !serving(); }
+  std::string engine_key() const { return !engine.empty() ? engine : serving() ? "vllm" : "transformers"; }
+};
+
+// Ranks of one model copy and how many copies serve (or train, data-parallel).
+struct Layout {
+  double tensor_parallel = 1;
+  double pipeline_parallel = 1;  // across instances
+  double replicas = 1;           // serving: model copies; training: data-parallel groups
+  double gpus_per_copy() const { return tensor_parallel * pipeline_parallel; }
+};
+
+struct Deployment {
+  const InstanceType* instance = nullptr;
+  int instance_count = 0;
+  Layout layout;
+  double gpus = 0;  // accelerators used
+  std::string refusal;  // empty: it runs
+  std::string way_out;
+  std::vector<std::string> notes;  // format fallbacks, uncalibrated devices, assumptions
+  bool uncalibrated = false;       // Neuron devices: datasheet peaks, GPU efficiencies
+  std::string compute_precision;
+  // Memory of the fullest GPU.
+  double capacity_per_gpu_bytes = 0;
+  double memory_per_gpu_bytes = 0;
+  std::optional<MemoryEstimate> memory;
+  // Serving, per model copy.
+  double concurrency = 0;
+  double max_concurrency_by_kv = 0;
+  std::optional<InferenceEstimate> inference;
+  double p95_ttft_ms = 0;
+  double queue_wait_ms = 0;
+  // Training.
+  std::optional<TrainingEstimate> training;
+  std::optional<double> run_hours;
+  // Capacity, demand and cost.
+  double output_tokens_per_s = 0;  // serving: all copies at their concurrency; training: tokens/s
+  double utilization = 0;          // demand / capacity (0 without a demand)
+  Cost cost;
+  std::optional<double> usd_per_million_output_tokens;
+  std::optional<double> usd_per_run;
+  std::string bound;
+
+  bool runs() const { return refusal.empty(); }
+};
+
+// The device a throughput question sees on one instance: its memory, its share of the GPU, and
+// the GPU-to-GPU link of the instance (PCIe, NVLink or NVSwitch), not of the GPU model.
+DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it);
+
+// Whether `it` runs the weight format for the workload: the compute precision, or a refusal.
+struct FormatSupport {
+  std::string compute;  // precision of the matmuls; empty when refused
+  std::string note;     // weight-only fallback, stated
+  std::string refusal;
+  std::string way_out;
+};
+FormatSupport format_support(const Catalog& catalog, const Workload& w, const InstanceType& it);
+
+// The memory question of a workload on a layout (the memory answer and the road both ask it).
+MemoryQuestion memory_question(const Workload& w, const Layout& layout, double gpus,
+                               double capacity_bytes, const std::string& compute);
+
+// The workload on `count` x `it` with `layout`, at the demand (or at one copy without one).
+Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing,
+                  const InstanceType& it, const Layout& layout, int count);
+
+// The workload on exactly `gpus` GPUs of `it` (fit, a current setup): the best valid layout over
+// them, or the refusal of the closest one.
+Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billing& billing,
+                          const InstanceType& it, double gpus);
+
+// The cheapest valid deployment of the workload on instances of type `it` for the demand (without
+// one: the fewest GPUs per copy, lowest $ per token), or the refusal that stopped every layout.
+Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& billing,
+                   const InstanceType& it);
+
+// Seed 004's memory rule for the workload (weights x 1.2 inference, x 1.5 training).
+MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w);
+
+// The generic dense decoder of `parameters` (a size class or a bare count): the published shape
+// nearest in size of model_config.json's generic_decoder.shapes_from, its depth scaled to the
+// count. nullopt when the catalog names no shape.
+std::optional<Architecture> generic_decoder(const Catalog& catalog, double parameters,
+                                            std::string& basis);
+
+}  // namespace gpufleet

@@ -1,0 +1,204 @@
+// One workload, one road: every sizing question gives the same memory, speed and price for the
+// same workload, never answers for a setup that cannot run, and sizes for the demand.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json result(const Json& request) {
+  Json r = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << r.dump().substr(0, 2000));
+  REQUIRE(r["ok"] == true);
+  return r["result"];
+}
+
+Json refusal(const Json& request) {
+  Json r = test::ask(test::shipped(), request);
+  INFO(r.dump().substr(0, 2000));
+  REQUIRE(r["ok"] == false);
+  return r["errors"][0];
+}
+
+constexpr double kGiBPerGB = 1e9 / (1024.0 * 1024 * 1024);
+
+}  // namespace
+
+TEST_CASE("fit, memory, recommend and migrate give the same per-GPU memory; performance and estimate the same tokens/s") {
+  int compared = 0;
+  for (const char* model : {"llama-3.1-8b", "mistral-7b-v0.1", "qwen2.5-7b", "llama-3.1-70b"}) {
+    for (const char* task : {"inference", "fine_tuning", "lora"}) {
+      for (const char* family : {"G6e", "P4de", "P5", "G5"}) {
+        const Json workload = {{"model", {{"name", model}}}, {"workload", task}, {"precision", "bf16"}};
+        Json rec = workload;
+        rec["question"] = "recommend";
+        rec["families"] = {family};
+        const Json r = result(rec);
+        if (r["candidates"].empty()) continue;
+        const Json& c = r["candidates"][0];
+        // fit on the same instance and GPUs: the road picks the same layout, same memory.
+        Json fit = workload;
+        fit["question"] = "fit";
+        fit["instance"] = c["instance"];
+        fit["gpus"] = c["gpus"].get<double>() / c["instance_count"].get<double>();
+        if (c["instance_count"] != 1) continue;
+        const Json f = result(fit);
+        const Json& d = f["deployment"];
+        if (d["layout"] != c["layout"]) continue;
+        CHECK(d["memory_per_gpu_gb"] == c["memory_per_gpu_gb"]);
+        // migrate from that deployment: its current figure is the same.
+        Json mig = workload;
+        mig["question"] = "migrate";
+        mig["current"] = {{"instance", c["instance"]}, {"gpus", fit["gpus"]}};
+        CHECK(result(mig)["current"]["memory_per_gpu_gb"] == c["memory_per_gpu_gb"]);
+        // the memory question with the road's settings: the same lines, byte for byte.
+        if (std::string(task) != "inference") {
+          Json mem = {{"question", "memory"}, {"model", {{"name", model}}}, {"weight_format", "bf16"},
+                      {"mode", std::string(task) == "lora" ? "lora" : "full_finetune"}, {"optimizer", "adamw"},
+                      {"master_weights", std::string(task) != "lora"}, {"gradient_checkpointing", true},
+                      {"context", 2048}, {"batch", 1}, {"gpus", c["gpus"]},
+                      {"tensor_parallel", c["layout"]["tensor_parallel"]},
+                      {"sharding", c["layout"]["replicas"].get<double>() > 1 ? "zero3" : "none"}, {"gpu", nullptr}};
+          mem.erase("gpu");
+          const Json m = result(mem);
+          CHECK(m["total_gib"].get<double>() == Approx(c["memory_per_gpu_gib"].get<double>()).margin(0.006));
+        }
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared >= 20);
+  // performance and estimate: one stream's decode on the same instance, same shape.
+  for (const char* model : {"llama-3.1-8b", "qwen2.5-7b", "gemma-2-9b"}) {
+    for (const char* instance : {"g6e.xlarge", "p5.4xlarge", "g5.xlarge", "a2-ultragpu-1g"}) {
+      const Json p = result({{"question", "performance"}, {"model", {{"name", model}}}, {"precision", "bf16"},
+                             {"demand", {{"input_tokens", 1000}, {"output_tokens", 1000}}},
+                             {"instances", {{{"instance", instance}, {"gpus", 1}}}}});
+      const Json request = {{"question", "estimate"}, {"model", {{"name", model}}}, {"weight_format", "bf16"},
+                            {"instance", instance}, {"input_tokens", 1000}, {"output_tokens", 1000}};
+      if (p["setups"][0]["deployment"]["runs"] == false) {
+        CHECK(test::ask(test::shipped(), request)["ok"] == false);  // refused by both
+        continue;
+      }
+      const Json e = result(request);
+      CHECK(p["setups"][0]["score"].get<double>() ==
+            Approx(e["inference"]["single_stream_tokens_per_s"].get<double>()).margin(0.11));
+    }
+  }
+}
+
+TEST_CASE("training recommendations hold weights, gradients and optimizer states on every candidate") {
+  for (const Json& model : {Json{{"name", "llama-3.1-70b"}}, Json{{"size", "large"}}}) {
+    for (const char* task : {"fine_tuning", "training"}) {
+      const Json r = result({{"question", "recommend"}, {"model", model}, {"workload", task}, {"precision", "bf16"}});
+      REQUIRE_FALSE(r["candidates"].empty());
+      const double params_b = r["request"]["model"]["parameters_billion"];
+      for (const auto& c : r["candidates"]) {
+        INFO(c["instance"] << " x" << c["instance_count"]);
+        CHECK(c["memory_per_gpu_gib"].get<double>() <= c["capacity_per_gpu_gib"].get<double>());
+        // At least 12 bytes per parameter across the GPUs (16 under the default recipe).
+        CHECK(c["gpus"].get<double>() * c["capacity_per_gpu_gib"].get<double>() / kGiBPerGB >= 12 * params_b);
+      }
+    }
+  }
+}
+
+TEST_CASE("decide does not call a CPU suitable for training a 7B model") {
+  const Json r = result({{"question", "decide"}, {"model", {{"params_b", 7}}}, {"workload", "training"}});
+  for (const auto& o : r["options"]) {
+    if (o["kind"] == "cpu") CHECK(o["suitable"] == false);
+    if (o["kind"] == "gpu") CHECK(o["suitable"] == true);
+  }
+}
+
+TEST_CASE("a serving demand sizes instances, layout, utilization, monthly cost and $ per 1M tokens") {
+  auto ask = [](double rps) {
+    return result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                   {"families", {"G6e"}},
+                   {"demand", {{"requests_per_s", rps}, {"input_tokens", 500}, {"output_tokens", 200}, {"max_ttft_ms", 500}}}});
+  };
+  const Json fifty = ask(50), hundred = ask(100);
+  const Json& c = fifty["candidates"][0];
+  for (const char* key : {"instance", "instance_count", "gpus", "layout", "memory_per_gpu_gb", "usd_per_month",
+                          "usd_per_million_output_tokens", "output_tokens_per_s", "utilization_pct"})
+    CHECK(c.contains(key));
+  CHECK(c["p95_time_to_first_token_ms"].get<double>() <= 500);
+  CHECK(c["utilization_pct"].get<double>() <= 70.01);
+  // Capacity covers the demand: 50 requests/s x 200 output tokens at <= 70 % utilization.
+  CHECK(c["output_tokens_per_s"].get<double>() * 0.7 >= 50 * 200 - 1e-6);
+  // $ per 1M output tokens = the monthly bill's hourly rate over the tokens served.
+  CHECK(c["usd_per_million_output_tokens"].get<double>() ==
+        Approx(c["usd_per_hour"].get<double>() / (50 * 200 * 3600.0) * 1e6).epsilon(0.001));
+  const double ratio = hundred["candidates"][0]["layout"]["replicas"].get<double>() / c["layout"]["replicas"].get<double>();
+  CHECK(ratio >= 1.6);
+  CHECK(ratio <= 2.4);
+}
+
+TEST_CASE("setups that cannot run are refused with the reason and a way out") {
+  auto fit = [](const char* model, const char* precision, const char* instance, double gpus, const char* task = "inference") {
+    return result({{"question", "fit"}, {"model", {{"name", model}}}, {"workload", task}, {"precision", precision},
+                   {"instance", instance}, {"gpus", gpus}});
+  };
+  SECTION("fp8 on V100-16GB") {
+    const Json r = fit("llama-3.1-8b", "fp8", "p3.2xlarge", 1);
+    CHECK(r["status"] == "CANNOT RUN");
+    CHECK_THAT(r["deployment"]["refusal"].get<std::string>(), Catch::Contains("fp8") && Catch::Contains("Volta"));
+    CHECK_FALSE(r["deployment"]["way_out"].get<std::string>().empty());
+  }
+  SECTION("bf16 on T4") {
+    const Json r = fit("llama-3.1-8b", "bf16", "g4dn.xlarge", 1);
+    CHECK(r["status"] == "CANNOT RUN");
+    CHECK_THAT(r["deployment"]["way_out"].get<std::string>(), Catch::Contains("fp16"));
+  }
+  SECTION("llama-3.1-8b bf16 on g6f.2xlarge, a quarter of an L4") {
+    const Json r = fit("llama-3.1-8b", "bf16", "g6f.2xlarge", 1);
+    CHECK(r["status"] == "CANNOT FIT MODEL");
+    CHECK(r["ways_out"]["summary"].get<std::string>().size() > 0);
+  }
+  SECTION("llama-3.1-405b training on g4dn.xlarge") {
+    const Json r = fit("llama-3.1-405b", "fp16", "g4dn.xlarge", 1, "training");
+    CHECK(r["status"] == "CANNOT FIT MODEL");
+    const Json e = refusal({{"question", "estimate"}, {"model", {{"name", "llama-3.1-405b"}}}, {"weight_format", "fp16"},
+                            {"phase", "training"}, {"instance", "g4dn.xlarge"}, {"dataset_tokens", 1e9}});
+    CHECK(e["code"] == "cannot_answer");
+  }
+  SECTION("tensor parallelism 3 for a 64-head model") {
+    const Json r = fit("llama-3.1-70b", "bf16", "p4de.24xlarge", 3);
+    CHECK(r["status"] == "CANNOT RUN");
+    CHECK_THAT(r["deployment"]["refusal"].get<std::string>(), Catch::Contains("64 attention heads"));
+    const Json e = refusal({{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}}, {"instance", "p4de.24xlarge"},
+                            {"tensor_parallel", 3}, {"gpus", 3}});
+    CHECK_THAT(e["message"].get<std::string>(), Catch::Contains("64 attention heads"));
+  }
+  SECTION("a concurrency above what the KV cache holds") {
+    const Json e = refusal({{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"instance", "g6e.xlarge"},
+                            {"concurrency", 100000}});
+    CHECK(e["path"] == "/concurrency");
+    CHECK_THAT(e["message"].get<std::string>(), Catch::Contains("KV cache holds"));
+  }
+}
+
+TEST_CASE("tensor parallelism over Azure NC A100 v4's PCIe A100s pays PCIe bandwidth, not NVLink") {
+  auto ttft = [](const char* instance) {
+    const Json r = result({{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}}, {"instance", instance},
+                           {"tensor_parallel", 4}, {"gpus", 4}, {"concurrency", 1}});
+    return r;
+  };
+  const Json pcie = ttft("Standard_NC96ads_A100_v4"), nvlink = ttft("Standard_ND96amsr_A100_v4");
+  // PCIe Gen4 x16: 64 GB/s both ways, 32 one way (the catalog's interconnect_bandwidth_gbps / 2).
+  CHECK(pcie["device"]["link_gb_per_s"] == 32);
+  CHECK(nvlink["device"]["link_gb_per_s"] == 300);
+  CHECK(pcie["inference"]["time_to_first_token_ms"].get<double>() >
+        1.5 * nvlink["inference"]["time_to_first_token_ms"].get<double>());
+}
+
+TEST_CASE("a size class or a parameter count is a generic dense decoder of that size, stated") {
+  const Json r = result({{"question", "fit"}, {"model", {{"params_b", 13}}}, {"workload", "inference"},
+                         {"precision", "fp16"}, {"instance", "g6e.xlarge"}});
+  const std::string shape = r["request"]["model"]["shape"];
+  CHECK_THAT(shape, Catch::Contains("Llama 3.1 8B") && Catch::Contains("layers"));
+  // Its weights: 13 B x 2 bytes within 3 % (layers are whole).
+  CHECK(r["memory"]["weights_gb"].get<double>() == Approx(26).epsilon(0.03));
+}
