@@ -168,11 +168,16 @@ struct WholeModel {
 };
 
 std::optional<WholeModel> whole_model(const Catalog& catalog, const Workload& w, const std::string& compute) {
+  const std::string key = w.weight_format + "/" + w.kv_format + "/" + compute;
+  for (const auto& [k, cached] : w.whole_cache)
+    if (k == key) return cached.first > 0 ? std::optional<WholeModel>(WholeModel{cached.first, cached.second}) : std::nullopt;
   MemoryQuestion q = memory_question(w, Layout{}, 1, 0, compute);
   q.mode = TrainMode::kLoadOnly;
   q.gpu_memory_bytes.reset();
   q.sharding = "none";
   const MemoryAnswer a = estimate_memory(catalog.memory, q);
+  w.whole_cache.emplace_back(key, a.estimate ? std::make_pair(a.estimate->weights_bytes, a.estimate->kv_bytes_per_token)
+                                                 : std::make_pair(0.0, 0.0));
   if (!a.estimate) return std::nullopt;
   return WholeModel{a.estimate->weights_bytes, a.estimate->kv_bytes_per_token};
 }
@@ -448,8 +453,17 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
     refuse(d, why, "a tensor-parallel degree that divides the heads (powers of two for most models)");
     return priced(d);
   }
-  if (!size_memory(catalog, w, fmt.compute, d)) return priced(d);
   const auto whole = whole_model(catalog, w, fmt.compute);
+  // Pruned before the memory model: the weights alone exceed the ranks' memory.
+  const double ranks = w.trains() ? d.gpus : tp * pp;  // training shards the weights over every GPU
+  if (whole && !w.seed_memory && whole->weight_bytes / ranks > it.memory_per_gpu_bytes) {
+    d.memory_per_gpu_bytes = whole->weight_bytes / ranks;
+    refuse(d, "does not fit: the weights alone are " + gib(d.memory_per_gpu_bytes) + " per GPU over " + num(ranks) +
+                  " x " + it.gpu_type + " (" + gib(it.memory_per_gpu_bytes) + " each)",
+           "more GPUs per model copy, a smaller weight format, or GPUs with more memory");
+    return priced(d);
+  }
+  if (!size_memory(catalog, w, fmt.compute, d)) return priced(d);
   const GpuSpec* spec = catalog.gpu(it.gpu_model);
   if (!whole || !spec || !spec->memory_bandwidth_gb_per_s || spec->tflops.empty() || !catalog.throughput.present) {
     d.notes.push_back("no speed estimate: the catalog has no bandwidth or TFLOPS for " + it.gpu_type);

@@ -54,6 +54,9 @@ struct Workload {
   Recipe recipe;
   Demand demand;
   bool seed_memory = false;  // seed 004's weights x 1.2 / x 1.5 instead of the architecture
+  // The whole model's weight and KV bytes per token by compute precision, computed once per
+  // workload for every candidate that asks (the road's sweeps ask thousands of times).
+  mutable std::vector<std::pair<std::string, std::pair<double, double>>> whole_cache;
 
   bool serving() const { return task == WorkloadType::kInference || task == WorkloadType::kBatchInference; }
   bool trains() const { return !serving(); }
