@@ -482,7 +482,7 @@ constexpr QuestionEntry kQuestions[] = {
     {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_migrate},
     {"workload", "id", answer_workload},
     {"plan", "plan", detail::answer_plan},
-    {"decide", "model workload precision framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method", detail::answer_decide},
+    {"decide", "model workload precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method", detail::answer_decide},
     {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share", detail::answer_placement},
     {"workload_set", "id", answer_workload_set},
     {"workloads", "", [](const Catalog& c, Session&, const Json&) { return answer_workloads(c); }},

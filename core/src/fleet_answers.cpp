@@ -200,6 +200,7 @@ Json answer_decide(const Catalog& catalog, Session& s, const Json& req) {
   DecisionInput in;
   auto w = s.road_workload(req, "", true);
   auto billed = s.billing(req, "");
+  in.providers = s.providers(req, "");
   auto pick = [&](const char* key, const std::vector<std::string>& allowed, std::string& out) {
     if (auto text = r.string(req, key, "", false)) {
       const std::string v = lower(*text);

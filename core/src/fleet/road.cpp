@@ -332,17 +332,20 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
     copies = *fixed_copies;
   } else if (demand_rps) {
     const double target = dm.requests_per_s ? dm.target_utilization : 1.0;
-    copies = std::max(1.0, std::ceil(*demand_rps / (copy_rps * target) - 1e-9));
+    // Decode slots and the prefill that feeds them both stay under the target utilization.
+    const double prefill_rps = e.first_token.seconds > 0 ? 1 / e.first_token.seconds : copy_rps;
+    copies = std::max(1.0, std::ceil(*demand_rps / (std::min(copy_rps, prefill_rps * pp) * target) - 1e-9));
   }
   if (demand_rps && dm.requests_per_s) {
     // Queueing at the demanded rate: a request waits for a free sequence slot (Erlang C, c =
     // concurrency slots per copy) and behind the prompts prefilled before it (M/D/1 mean wait).
     for (int step = 0; step < 256; ++step) {
       const QueueDelay delay = queue_delay(*demand_rps / copies, d.concurrency, d.concurrency / copy_rps,
-                                           e.first_token.seconds);
+                                           e.first_token.seconds / pp);
       d.queue_wait_ms = delay.p95_wait_s * 1e3;
       d.p95_ttft_ms = e.ttft_ms + d.queue_wait_ms;
-      if (!dm.max_ttft_ms || d.p95_ttft_ms <= *dm.max_ttft_ms || fixed_copies) break;
+      const bool saturated = delay.p95_wait_s >= 1e8;  // the queue grows without bound
+      if (fixed_copies || (!saturated && (!dm.max_ttft_ms || d.p95_ttft_ms <= *dm.max_ttft_ms))) break;
       copies += 1;
     }
   }
@@ -358,7 +361,9 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
       d.notes.push_back("serves " + num(report::round_to(d.output_tokens_per_s / dm.output_tokens, 2)) +
                         " requests/s, below the demand of " + num(*demand_rps) + ": needs " +
                         num(std::ceil(*demand_rps / copy_rps / dm.target_utilization)) + " model copies");
-    if (dm.max_ttft_ms && d.p95_ttft_ms > *dm.max_ttft_ms)
+    if (d.queue_wait_ms >= 1e11)
+      d.notes.push_back("requests arrive faster than the copies prefill them: the queue grows without bound");
+    else if (dm.max_ttft_ms && d.p95_ttft_ms > *dm.max_ttft_ms)
       d.notes.push_back("p95 time to first token " + num(report::round_to(d.p95_ttft_ms, 0)) +
                         " ms is above the target of " + num(*dm.max_ttft_ms) + " ms at this rate");
   }
