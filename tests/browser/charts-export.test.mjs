@@ -42,10 +42,11 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   await checkCharts(fit, 1);
   const fitRows = await fit.getByTestId('fit-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => Number(c.textContent.replace(/,/g, '')))));
   assert.equal(fitRows.length, 4, 'one bar per GPU used');
+  // Each GPU of the layout holds the memory model's lines (GiB), against the GPU's memory.
+  const lines = fr.memory.per_gpu;
   for (const row of fitRows) {
-    assert.ok(Math.abs(row[1] - fr.memory.weights_gb / 4) < 0.006, 'weights per GPU');
-    assert.ok(Math.abs(row[2] - fr.memory.overhead_gb / 4) < 0.006, 'overhead per GPU');
-    assert.ok(Math.abs(row[4] - fr.fit.capacity_per_gpu_gb) < 0.006, 'capacity per GPU');
+    lines.forEach((l, k) => assert.ok(Math.abs(row[1 + k] - l.gib) < 0.006, `${l.label} per GPU`));
+    assert.ok(Math.abs(row[lines.length + 2] - fr.deployment.capacity_per_gpu_gib) < 0.006, 'capacity per GPU');
   }
   assert.equal(await fit.getByTestId('fit-chart').locator('.chart-marker').count(), 4, 'a capacity marker on each bar');
 
@@ -58,7 +59,7 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   const rr = cli(REC_REQUEST).result;
   await checkCharts(rec, 1);
   const usable = rr.candidates.filter((c) => c.cost.usd_per_month !== null && c.performance.score !== null);
-  const label = (c) => `${c.placement.instance_count > 1 ? `${c.placement.instance_count} × ` : ''}${c.instance}`;
+  const label = (c) => `${c.instance_count > 1 ? `${c.instance_count} × ` : ''}${c.instance}`;
   // The frontier from the CLI's numbers: no other candidate at most as costly and at least as fast.
   const front = usable.filter((a) => !usable.some((b) => b !== a && b.cost.usd_per_month <= a.cost.usd_per_month
     && b.performance.score >= a.performance.score && (b.cost.usd_per_month < a.cost.usd_per_month || b.performance.score > a.performance.score)));

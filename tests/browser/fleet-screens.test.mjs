@@ -161,7 +161,7 @@ test('decide: seed 002 branch and every option as the CLI says', async () => {
     assert.equal(await text(page, 'decide-kind'), r.recommended_kind.replaceAll('_', ' '));
     for (const o of r.options) {
       assert.equal(await text(page, `decide-${o.kind}-suitable`), o.suitable ? 'yes' : 'no', `${o.kind} suitable`);
-      assert.equal(await text(page, `decide-${o.kind}-instance`), o.cheapest_instance?.instance ?? 'none holds the model');
+      assert.equal(await text(page, `decide-${o.kind}-instance`), o.cheapest_instance?.instance ?? 'no deployment runs');
       if (o.cheapest_instance) assertNear(await text(page, `decide-${o.kind}-monthly`), o.cheapest_instance.cost.usd_per_month, 0.005, `${o.kind} monthly`);
       assert.equal(await text(page, `decide-${o.kind}-complexity`), o.migration_complexity);
       assert.equal(await text(page, `decide-${o.kind}-risk`), o.risk_level);
@@ -210,7 +210,11 @@ test('ways to pay and schedules on Fit, Recommend and Migrate, and kinds on Reco
     else assertNear(await text(rec, `rec-monthly-${i}`), c.cost.usd_per_month, 0.005, `row ${i}`);
   }
   assert.equal(await rec.getByTestId('rec-kind-cpu').isChecked(), true);
-  assert.ok(rr.candidates.some((c) => c.placement.gpu_type.startsWith('none')), 'CPU candidates are ranked when asked');
+  // CPU families are weighed when asked; the road has no CPU throughput, so they are excluded with its reason.
+  const cpu = rr.excluded.filter((x) => x.reason.includes('has no accelerator'));
+  assert.ok(cpu.length > 0, 'CPU families are weighed when asked');
+  const shown = await rec.getByTestId('rec-excluded').locator('li').allTextContents();
+  for (const x of cpu) assert.ok(shown.some((t) => t.startsWith(`${x.family}: ${x.reason}`)), `${x.family} excluded with its reason`);
 
   // Migrate: scale to zero 12 h a day.
   const mig = await env.page('index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=cost&sched=s2z&ha=12');

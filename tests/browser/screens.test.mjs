@@ -20,7 +20,14 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
   assertNear(await text(page, 'fit-cost-monthly'), r.cost.usd_per_month, 0.005, 'monthly cost');
   assert.equal(await text(page, 'fit-memory-basis'), r.memory.basis);
   assert.equal(await text(page, 'fit-cost-basis'), r.cost.basis);
-  assert.match(await text(page, 'fit-memory-multiplier'), new RegExp(r.memory.multiplier_source.replaceAll('.', '\\.')));
+  // The architecture-aware memory lines on each GPU, and the deployment's speed on those GPUs.
+  assert.equal(await page.getByTestId('fit-memory-lines').locator('tbody tr').count(), r.memory.per_gpu.length);
+  const d = r.deployment;
+  assert.equal(await text(page, 'fit-layout'), `TP ${d.layout.tensor_parallel} · PP ${d.layout.pipeline_parallel} · ${d.layout.replicas} replica${d.layout.replicas === 1 ? '' : 's'}`);
+  assertNear(await text(page, 'fit-dep-tps'), d.output_tokens_per_s, 0.05, 'output tokens/s');
+  assertNear(await text(page, 'fit-dep-tpot'), d.time_per_output_token_ms, 0.05, 'time per output token');
+  assertNear(await text(page, 'fit-dep-ttft'), d.time_to_first_token_ms, 0.05, 'time to first token');
+  assertNear(await text(page, 'fit-dep-per-token'), d.usd_per_million_output_tokens, 0.00005, '$ per 1M output tokens');
   assert.ok((await text(page, 'fit-utilization')).endsWith('%'), 'percent carries its unit');
   assert.ok((await text(page, 'fit-memory-total')).endsWith('GB'), 'GB carries its unit');
   await screenshot(page, 'fit');
@@ -36,6 +43,7 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
   assertNear(await text(page, 'fit-utilization'), nofit.fit.utilization_pct, 0.05, 'per-GPU % (no fit)');
   assertNear(await text(page, 'fit-memory-total'), nofit.memory.total_gb, 0.005, 'total GB (no fit)');
   assert.equal(await text(page, 'fit-ways-out-summary'), nofit.ways_out.summary);
+  assert.equal(await text(page, 'fit-refusal'), nofit.deployment.refusal);
   await screenshot(page, 'fit-cannot-fit');
 
   // Parameter count instead of a size class, and more GPUs.
@@ -46,6 +54,7 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
   assertNear(await text(page, 'fit-memory-total'), custom.memory.total_gb, 0.005, 'total GB (20B)');
   assertNear(await text(page, 'fit-cost-monthly'), custom.cost.usd_per_month, 0.005, 'monthly cost (2 GPUs)');
   assert.equal(await text(page, 'fit-resolved-instance'), custom.placement.instance);
+  assert.match(await text(page, 'fit-layout'), new RegExp(`^TP ${custom.deployment.layout.tensor_parallel} `));
 
   const phone = await env.page('index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1', { width: 375, height: 800 });
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -78,17 +87,23 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
   for (const [i, c] of r.candidates.entries()) {
     assert.equal(await text(page, `rec-instance-${i}`), c.instance);
     assertNear(await text(page, `rec-monthly-${i}`), c.cost.usd_per_month, 0.005, `row ${i} monthly`);
-    // Training tokens/s from the throughput model, priced per million tokens.
-    assert.equal(c.performance.unit, 'tokens/s');
-    assertNear(await text(page, `rec-per-token-${i}`), c.performance.usd_per_million_tokens, 0.006, `row ${i} $ per 1M tokens (shown to the cent)`);
+    assert.equal(numberIn(await text(page, `rec-count-${i}`)), c.instance_count, `row ${i} instances`);
+    // Training tokens/s from the road, priced per million tokens.
+    assert.equal(c.performance.unit, 'training tokens/s');
+    assertNear(await text(page, `rec-tps-${i}`), c.tokens_per_s, 0.05, `row ${i} tokens/s`);
+    assertNear(await text(page, `rec-util-${i}`), c.mfu * 100, 0.05, `row ${i} MFU`);
+    assertNear(await text(page, `rec-per-token-${i}`), c.performance.usd_per_million_tokens, 0.00005, `row ${i} $ per 1M tokens`);
   }
+  assert.equal(await text(page, 'rec-workload-model'), r.request.model.label);
+  assertNear(await text(page, 'rec-workload-params'), r.request.model.parameters_billion, 0.0005, 'parameters (billion)');
   assert.equal(await page.getByTestId('rec-family-G6e').isChecked(), true);
 
   // Drive the filters: add a family, lower the budget, change the priority.
   await afterChange(page, 'recommend', () => page.getByTestId('rec-family-P5').check());
   await afterChange(page, 'recommend', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
-  await afterChange(page, 'recommend', () => screen(page).getByLabel('Budget (max per month)').fill('5000'));
-  const r2 = cli({ ...request, families: ['G5', 'G6e', 'P4de', 'P5'], priority: 'cost', max_usd_per_month: 5000 }).result;
+  await afterChange(page, 'recommend', () => screen(page).getByLabel('Budget (max per month)').fill('15000'));
+  const r2 = cli({ ...request, families: ['G5', 'G6e', 'P4de', 'P5'], priority: 'cost', max_usd_per_month: 15000 }).result;
+  assert.ok(r2.candidates.length > 0);
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r2.candidates.length);
   assert.equal(await text(page, 'rec-top-instance'), r2.candidates[0].instance);
   assertNear(await text(page, 'rec-top-monthly'), r2.candidates[0].cost.usd_per_month, 0.005, 'top monthly (filtered)');
@@ -103,13 +118,18 @@ test('migrate: the migration report as the CLI says', async () => {
   assert.equal(await text(page, 'mig-summary'), r.recommendation.summary);
   assert.match(await text(page, 'mig-rec-instance'), new RegExp(`\\b${r.recommendation.instance.replaceAll('.', '\\.')}\\b`));
   assertNear(await text(page, 'mig-rec-savings'), r.recommendation.savings_pct, 0.05, 'savings %');
-  assertNear(await text(page, 'mig-rec-ratio'), r.recommendation.performance_ratio, 0.005, 'performance ratio');
+  // The current setup cannot run the model: no speed to compare with.
+  if (r.recommendation.performance_ratio === null) assert.equal(await text(page, 'mig-rec-ratio'), '—');
+  else assertNear(await text(page, 'mig-rec-ratio'), r.recommendation.performance_ratio, 0.005, 'performance ratio');
   assert.equal(await text(page, 'mig-assessment'), r.assessment);
   assert.equal(await page.locator('[data-testid^=mig-alt-instance-]').count(), r.alternatives.length);
   for (const [i, a] of r.alternatives.entries()) {
     assert.equal(await text(page, `mig-alt-instance-${i}`), a.instance);
     assertNear(await text(page, `mig-alt-savings-${i}`), a.savings_pct, 0.05, `alternative ${i} savings`);
+    assert.equal(numberIn(await text(page, `mig-alt-count-${i}`)), a.instance_count, `alternative ${i} instances`);
+    assertNear(await text(page, `mig-alt-monthly-${i}`), a.cost.usd_per_month, 0.005, `alternative ${i} monthly`);
   }
+  assert.equal(await text(page, 'mig-current-refusal'), r.current.refusal);
   for (const [k, v] of Object.entries(r.best_by_priority)) assert.equal(await text(page, `mig-best-${k}`), v ?? '—');
   assert.deepEqual(await page.getByTestId('mig-warnings').locator('li').allTextContents(), r.warnings);
   await screenshot(page, 'migrate');

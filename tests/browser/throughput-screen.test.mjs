@@ -183,6 +183,12 @@ test('speed: training mode shows tokens/s, MFU, and the time and cost of the run
     question: 'estimate', model: { name: 'llama-3.1-8b' }, weight_format: 'fp8', gpu: 'H100-SXM-80GB', tensor_parallel: 1,
     phase: 'training', dataset_tokens: 2e9, epochs: 2, context: 2048,
   };
+  // One H100 cannot hold the unsharded training state: the page shows the CLI's refusal.
+  const refused = cli(req);
+  assert.equal(refused.ok, false);
+  assert.equal(await page.getByTestId('throughput-errors').getByTestId('error-message').first().textContent(), refused.errors[0].message);
+  await afterChange(page, 'throughput', () => s.getByTestId('thr-tp').fill('2'));
+  req.tensor_parallel = 2;
   const expected = cli(req);
   assert.equal(expected.ok, true, JSON.stringify(expected.errors));
   const t = expected.result.training;

@@ -4,15 +4,23 @@ import { h, selectField, numberField, checkboxField, fillSelect, setSelectValue 
 import { num } from './format.js';
 
 export const WORKLOADS = [
-  { value: 'inference', label: 'Inference' },
-  { value: 'fine_tuning', label: 'Fine-tuning' },
+  { value: 'inference', label: 'Inference (serving)' },
+  { value: 'batch_inference', label: 'Batch inference' },
+  { value: 'fine_tuning', label: 'Fine-tuning (full)' },
+  { value: 'lora', label: 'LoRA fine-tuning' },
+  { value: 'qlora', label: 'QLoRA fine-tuning' },
   { value: 'training', label: 'Training' },
 ];
+/** The workloads that serve tokens (the others train). */
+export const serves = (workload) => workload === 'inference' || workload === 'batch_inference';
 export const PRIORITIES = [
   { value: 'cost', label: 'Cost (lowest monthly cost)' },
   { value: 'performance', label: 'Performance (fastest)' },
   { value: 'balanced', label: 'Balanced (performance per dollar)' },
+  { value: 'reliability', label: 'Reliability (memory headroom)' },
 ];
+/** The month the analyzer assumes when none is given (seed 004). */
+export const SEED_MONTH_HOURS = 720;
 
 const numberOrRaw = (text) => {
   const n = Number(text);
@@ -58,7 +66,8 @@ export function checkboxControl({ id, key, label, def = false }) {
   };
 }
 
-/** Model by size class or by parameter count (billions). URL: size=small | params=13. */
+/** Model by size class, by parameter count (billions) or a concrete model of the catalog.
+ *  URL: size=small | params=13 | model=llama-3.1-8b. */
 export function modelControl(prefix) {
   const sel = selectField({ id: `${prefix}-model`, label: 'Model' });
   const params = numberField({ id: `${prefix}-params`, label: 'Parameters', unit: 'billion', min: 0.001, step: 'any', value: '13' });
@@ -70,15 +79,13 @@ export function modelControl(prefix) {
   return {
     wrap, input: sel.input, paramsInput: params.input,
     fill(store) {
-      fillSelect(sel.input, [
-        ...store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })),
-        { value: 'custom', label: 'Custom parameter count…' },
-      ]);
+      fillSelect(sel.input, modelOptions(store));
       if (!sel.input.value) sel.input.value = store.modelSizes[0]?.size ?? 'custom';
       sync();
     },
     fromParams(p) {
-      if (p.has('params')) {
+      if (p.has('model')) setSelectValue(sel.input, `${NAMED}${p.get('model')}`);
+      else if (p.has('params')) {
         sel.input.value = 'custom';
         params.input.value = p.get('params');
       } else if (p.has('size')) setSelectValue(sel.input, p.get('size'));
@@ -86,17 +93,33 @@ export function modelControl(prefix) {
       sync();
     },
     toParams(p) {
-      if (sel.input.value === 'custom') p.set('params', params.input.value.trim());
-      else p.set('size', sel.input.value);
+      const v = sel.input.value;
+      if (v === 'custom') p.set('params', params.input.value.trim());
+      else if (v.startsWith(NAMED)) p.set('model', v.slice(NAMED.length));
+      else p.set('size', v);
     },
     value() {
-      if (sel.input.value === 'custom') {
+      const v = sel.input.value;
+      if (v === 'custom') {
         const text = params.input.value;
         return { params_b: text.trim() === '' ? null : numberOrRaw(text) };
       }
-      return { size: sel.input.value };
+      if (v.startsWith(NAMED)) return { name: v.slice(NAMED.length) };
+      return { size: v };
     },
   };
+}
+
+/** Select values of the catalog's concrete models (sizes and "custom" have no prefix). */
+const NAMED = 'model:';
+
+function modelOptions(store) {
+  const named = [...concreteModels(store)].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  return [
+    { group: 'Size classes', options: store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })) },
+    { group: 'Catalog models', options: named.map((m) => ({ value: `${NAMED}${m.key}`, label: `${m.name} (${num(m.parameters_billion, 1)}B)` })) },
+    { group: 'Your model', options: [{ value: 'custom', label: 'Custom parameter count…' }] },
+  ].filter((g) => g.options.length);
 }
 
 export const workloadControl = (prefix, def = 'inference') =>
@@ -140,7 +163,7 @@ export const gpusControl = (prefix, def = '1') => numberControl({
 });
 
 export const hoursControl = (prefix) => numberControl({
-  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: '720', min: 1, max: 744, step: 1,
+  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: String(SEED_MONTH_HOURS), min: 1, max: 744, step: 1,
   hint: '720 h is the seed month; 730 h is 24/7.',
 });
 

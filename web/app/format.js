@@ -38,12 +38,16 @@ export const DASH = '—';
 
 export const num = (v, digits = 2) => (known(v) ? formatNumber(v, digits) : DASH);
 export const gb = (v) => (known(v) ? `${num(v, 2)} GB` : DASH);
+export const gib = (v) => (known(v) ? `${num(v, 2)} GiB` : DASH);
+export const ms = (v) => (known(v) ? `${num(v, 1)} ms` : DASH);
 export const pct = (v) => (known(v) ? `${num(v, 1)}%` : DASH);
 export const signedPct = (v) => (known(v) ? `${v > 0 ? '+' : ''}${num(v, 1)}%` : DASH);
 export const usd = (v) => (known(v) ? `${v < 0 ? '-' : ''}$${formatNumber(Math.abs(v), 2, 2)}` : DASH);
 export const usdMonth = (v) => (known(v) ? `${usd(v)}/month` : DASH);
 /** Hourly rates keep the catalog's 4 decimals. */
 export const usdHour = (v) => (known(v) ? `$${formatNumber(v, 4, 2)}/h` : DASH);
+/** Cents are too coarse for a million tokens: 4 decimals, as hourly rates. */
+export const usdFine = (v) => (known(v) ? `$${formatNumber(v, 4, 2)}` : DASH);
 export const ratio = (v) => (known(v) ? `${num(v, 2)}x` : DASH);
 export const hours = (v) => (known(v) ? `${num(v, 1)} h` : DASH);
 export const gpus = (v) => (known(v) ? `${num(v, 3)} GPU${v === 1 ? '' : 's'}` : DASH);

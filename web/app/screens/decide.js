@@ -5,7 +5,8 @@ import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, selectControl, numberControl, checkboxControl, hoursControl } from '../controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
-import { riskBadge, reasons, memoryBlock } from '../parts.js';
+import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
+import { layoutText, memoryText, countText } from '../deployment.js';
 import { barChart } from '../charts.js';
 
 const opts = (...values) => values.map(([value, label]) => ({ value, label }));
@@ -44,9 +45,40 @@ export function createDecideScreen(store) {
       schedule.apply(request);
       const { response, errors } = ask(store, request);
       if (errors) return { errors };
-      return { nodes: renderDecide(response.result) };
+      return { nodes: [renderDecide(response.result), requestBlock(request, 'decide-request')] };
     },
   });
+}
+
+function optionRows(o) {
+  const c = o.cheapest_instance;
+  return [h('tr', { testid: `decide-opt-${o.kind}`, class: 'main-row' },
+    h('th', { scope: 'row' }, o.name, o.recommended ? [h('br'), h('span', { class: 'pill risk-low' }, 'recommended')] : null),
+    h('td', { testid: `decide-${o.kind}-suitable` }, o.suitable ? 'yes' : 'no'),
+    h('td', null, c ? `${f.num(c.instance_count, 0)} × ` : null, h('span', { testid: `decide-${o.kind}-instance` }, c ? c.instance : 'no deployment runs'),
+      c ? [h('br'), h('span', { class: 'muted small' }, `${layoutText(c.layout)}, ${f.gpus(c.gpus)}`)] : null),
+    h('td', { class: 'num' }, c ? [memoryText(c), h('br'), h('span', { class: 'muted small' }, f.pct(c.memory_utilization_pct))] : f.DASH),
+    h('td', { class: 'num', testid: `decide-${o.kind}-speed` }, c ? f.score(c.performance.score, c.performance.unit) : f.DASH),
+    h('td', { class: 'num', testid: `decide-${o.kind}-monthly` }, c ? f.usdMonth(c.cost.usd_per_month) : f.DASH),
+    h('td', { testid: `decide-${o.kind}-complexity` }, f.label(o.migration_complexity)),
+    h('td', { testid: `decide-${o.kind}-risk` }, riskBadge(o.risk_level))),
+  h('tr', { class: 'detail-row', testid: `decide-${o.kind}-reasons` },
+    h('td', { colspan: 8 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons(o.reasons),
+      c ? h('details', { class: 'why-details' }, h('summary', null, 'Cost basis'), h('p', null, c.cost.basis)) : null))];
+}
+
+function costChart(priced) {
+  return card('Monthly cost of each option', barChart({
+    title: 'Cheapest instance of each kind: monthly cost',
+    summary: priced.map((o) => `${o.name} ${f.usdMonth(o.cheapest_instance.cost.usd_per_month)}`).join(', '),
+    xLabel: 'Monthly cost (USD/month)', format: (v) => (v >= 1000 ? `$${f.num(v / 1000, v >= 10000 ? 0 : 1)}k` : `$${f.num(v, 0)}`), testid: 'decide-chart', width: 480,
+    rows: priced.map((o) => ({ label: o.name, parts: [{ value: o.cheapest_instance.cost.usd_per_month, cls: o.recommended ? 'c3' : o.suitable ? 'c1' : 'c5', name: o.cheapest_instance.instance }], valueText: f.usd(o.cheapest_instance.cost.usd_per_month) })),
+    legendItems: [{ cls: 'c3', name: 'Recommended' }, { cls: 'c1', name: 'Suitable' }, { cls: 'c5', name: 'Not suitable' }],
+    data: {
+      caption: 'Cheapest instance of each kind (USD/month)', head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
+      rows: priced.map((o) => [o.name, countText(o.cheapest_instance), f.num(o.cheapest_instance.cost.usd_per_month, 2), o.suitable ? 'yes' : 'no']),
+    },
+  }));
 }
 
 export function renderDecide(r) {
@@ -60,39 +92,17 @@ export function renderDecide(r) {
         ['Recommended', h('strong', { testid: 'decide-kind' }, f.label(r.recommended_kind))],
         ['Families', r.recommended_families?.join(', ') || f.DASH, 'decide-families'],
       ], 'facts compact'),
+      r.prices_disagree ? h('p', { class: 'note', testid: 'decide-prices-disagree' }, r.prices_disagree) : null,
       h('p', { class: 'muted small' }, r.source)),
     h('section', { class: 'card' },
       h('h3', null, 'Options'),
       table({
-        caption: 'Each kind of accelerator: suitability, cheapest instance that holds the model, cost, complexity and risk', testid: 'decide-options', className: 'data',
-        head: ['Option', 'Suitable', 'Cheapest instance', 'Memory used', 'Monthly cost', 'Migration complexity', 'Risk'],
-        rows: r.options.map((o) => {
-          const c = o.cheapest_instance;
-          return [h('tr', { testid: `decide-opt-${o.kind}`, class: 'main-row' },
-            h('th', { scope: 'row' }, o.name, o.recommended ? [h('br'), h('span', { class: 'pill risk-low' }, 'recommended')] : null),
-            h('td', { testid: `decide-${o.kind}-suitable` }, o.suitable ? 'yes' : 'no'),
-            h('td', { testid: `decide-${o.kind}-instance` }, c ? c.instance : 'none holds the model'),
-            h('td', { class: 'num' }, c ? `${f.pct(c.fit.utilization_pct)} of ${f.num(c.fit.gpus, 3)} × ${f.gb(c.fit.capacity_per_gpu_gb)}` : f.DASH),
-            h('td', { class: 'num', testid: `decide-${o.kind}-monthly` }, c ? f.usdMonth(c.cost.usd_per_month) : f.DASH),
-            h('td', { testid: `decide-${o.kind}-complexity` }, f.label(o.migration_complexity)),
-            h('td', { testid: `decide-${o.kind}-risk` }, riskBadge(o.risk_level))),
-          h('tr', { class: 'detail-row', testid: `decide-${o.kind}-reasons` },
-            h('td', { colspan: 7 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons(o.reasons),
-              c ? h('details', { class: 'why-details' }, h('summary', null, 'Cost basis'), h('p', null, c.cost.basis)) : null))];
-        }),
+        caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data',
+        head: ['Option', 'Suitable', 'Cheapest deployment', 'Memory per GPU', 'Speed', 'Monthly cost', 'Migration complexity', 'Risk'],
+        rows: r.options.map(optionRows),
       })),
     h('div', { class: 'grid-2' },
-      priced.length ? card('Monthly cost of each option', barChart({
-        title: 'Cheapest instance of each kind: monthly cost',
-        summary: priced.map((o) => `${o.name} ${f.usdMonth(o.cheapest_instance.cost.usd_per_month)}`).join(', '),
-        xLabel: 'Monthly cost (USD/month)', format: (v) => (v >= 1000 ? `$${f.num(v / 1000, v >= 10000 ? 0 : 1)}k` : `$${f.num(v, 0)}`), testid: 'decide-chart', width: 480,
-        rows: priced.map((o) => ({ label: o.name, parts: [{ value: o.cheapest_instance.cost.usd_per_month, cls: o.recommended ? 'c3' : o.suitable ? 'c1' : 'c5', name: o.cheapest_instance.instance }], valueText: f.usd(o.cheapest_instance.cost.usd_per_month) })),
-        legendItems: [{ cls: 'c3', name: 'Recommended' }, { cls: 'c1', name: 'Suitable' }, { cls: 'c5', name: 'Not suitable' }],
-        data: {
-          caption: 'Cheapest instance of each kind (USD/month)', head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
-          rows: priced.map((o) => [o.name, o.cheapest_instance.instance, f.num(o.cheapest_instance.cost.usd_per_month, 2), o.suitable ? 'yes' : 'no']),
-        },
-      })) : null,
-      card('Memory needed', memoryBlock(r.memory, 'decide-memory'))),
+      priced.length ? costChart(priced) : null,
+      card('Workload sized', workloadBlock(r.request, 'decide-workload'))),
   ];
 }

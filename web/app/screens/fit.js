@@ -1,10 +1,13 @@
-// Fit & memory: memory breakdown, per-GPU use against capacity, FITS / CANNOT FIT MODEL with the
-// ways out, and the cost basis.
+// Fit & memory: the deployment on the chosen GPUs (layout, speed), its memory per GPU against
+// capacity, FITS / CANNOT FIT MODEL / CANNOT RUN with the ways out, and the cost basis.
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
-import { usageBar, statusBadge, costBlock, memoryBlock, sourceNote, placementLine } from '../parts.js';
+import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
+import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
+import { GROUPS, groupOf } from './memory.js';
+import { demandControl } from '../demand.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart } from '../charts.js';
 
@@ -12,13 +15,14 @@ export function createFitScreen(store) {
   const model = modelControl('fit');
   const workload = workloadControl('fit');
   const precision = precisionControl('fit');
+  const demand = demandControl('fit', workload);
   const instance = instanceControl('fit');
   const gpus = gpusControl('fit');
   const hours = hoursControl('fit');
   const spot = spotControl('fit');
   const pricing = pricingControl('fit', { spot });
   const schedule = scheduleControl('fit', hours);
-  const controls = controlSet([model, workload, precision, instance, gpus, spot, pricing, schedule, hours]);
+  const controls = controlSet([model, workload, precision, instance, gpus, demand, spot, pricing, schedule, hours]);
 
   return createScreen({
     id: 'fit',
@@ -31,17 +35,20 @@ export function createFitScreen(store) {
         instance: instance.value(), gpus: gpus.value(), hours_per_month: hours.value(), use_spot: spot.value(),
       };
       for (const k of ['gpus', 'hours_per_month']) if (request[k] === null) delete request[k];
+      const want = demand.value();
+      if (want) request.demand = want;
       pricing.apply(request);
       schedule.apply(request);
       const { response, errors } = ask(store, request);
       if (errors) return { errors };
-      return { nodes: renderFit(response.result) };
+      return { nodes: [renderFit(response.result), requestBlock(request, 'fit-request')] };
     },
   });
 }
 
 export function renderFit(r) {
   const p = r.placement;
+  const d = r.deployment;
   const fit = r.fit;
   const fits = r.status === 'FITS';
   const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : 'nofit'] },
@@ -52,6 +59,7 @@ export function renderFit(r) {
         h('p', { class: 'verdict-title' }, h('span', { testid: 'fit-resolved-instance' }, p.instance), ` · ${f.num(fit.gpus, 3)} × ${p.gpu_type}`),
         h('p', { class: 'muted' }, `${r.request.model.label}, ${f.label(r.request.workload)} at ${r.request.precision.toUpperCase()}`))),
     p.note ? h('p', { class: 'note' }, p.note) : null,
+    d.runs ? null : h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Why not: '), h('span', { testid: 'fit-refusal' }, d.refusal)),
     h('div', { class: 'per-gpu' },
       h('p', { class: 'per-gpu-line' },
         h('strong', { testid: 'fit-per-gpu-gb' }, f.gb(fit.per_gpu_gb)), ' per GPU of ',
@@ -60,42 +68,90 @@ export function renderFit(r) {
       facts([
         ['Per-GPU use', f.pct(fit.utilization_pct), 'fit-utilization'],
         ['GPUs used', f.gpus(fit.gpus), 'fit-gpus-used'],
-        ['GPUs needed', f.gpus(fit.gpus_needed), 'fit-gpus-needed'],
+        ['Layout', layoutText(d.layout), 'fit-layout'],
         ['Placement', placementLine(p)],
       ], 'facts compact')),
     r.ways_out ? waysOut(r.ways_out) : null);
 
   return [
     summary,
-    card('Memory per GPU against its capacity', memoryChart(r)),
+    card('Memory per GPU against its capacity', memoryChart(r),
+      r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null),
     h('div', { class: 'grid-2' },
       card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
-      card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p))),
+      card('Deployment', deploymentFacts(d, 'fit-dep'),
+        d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null)),
+    h('div', { class: 'grid-2' },
+      card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)),
+      card('Workload sized', workloadBlock(r.request, 'fit-workload'))),
   ];
 }
 
+/** One way out: "2 × p5.48xlarge (16 GPUs × NVIDIA H100), TP 2 · PP 1 · 8 replicas, ...". */
+const wayOutLine = (d) => `${countText(d)} (${f.gpus(d.gpus)} × ${d.gpu_type}), ${layoutText(d.layout)}, ${memoryText(d)} per GPU, ${f.usdMonth(d.usd_per_month)}`;
+
 export function waysOut(w) {
-  const rows = [];
-  for (const lp of w.lower_precision ?? []) rows.push(['Lower precision', `${lp.precision.toUpperCase()}: ${f.gb(lp.total_gb)} in total`]);
-  if (w.more_gpus) rows.push(['More GPUs', placementLine(w.more_gpus)]);
-  for (const lg of w.larger_gpus ?? []) rows.push(['More memory per GPU', `${lg.instance} (${lg.gpu_type}, ${f.gb(lg.memory_per_gpu_gb)} per GPU)`]);
+  const rows = [
+    ...(w.formats ?? []).map((fmt) => ['Smaller weight format', `${String(fmt).toUpperCase()} on the same GPUs`]),
+    w.more_gpus ? ['More GPUs', wayOutLine(w.more_gpus)] : null,
+    ...(w.other_families ?? []).map((d) => ['Another family', wayOutLine(d)]),
+  ].filter(Boolean);
   return h('div', { class: 'ways-out', testid: 'fit-ways-out' },
     h('h4', null, 'Ways out'),
     h('p', { testid: 'fit-ways-out-summary' }, w.summary),
     rows.length ? table({ caption: 'Options', head: ['Way out', 'Setup'], rows: rows.map(([a, b]) => h('tr', null, h('th', { scope: 'row' }, a), h('td', null, b))) }) : null);
 }
 
-/** Weights and overhead on each GPU used (split evenly), against the GPU's usable memory. */
-export function memoryChart(r) {
-  const n = r.fit.gpus;
+/** The GPUs drawn: up to 8, each holding the same share. */
+function gpuRows(n, row) {
   const shown = Math.min(8, Math.max(1, Math.ceil(n)));
+  return Array.from({ length: shown }, (_, i) => row(n < 1 ? `GPU 1 (${f.num(n, 3)} of it)` : `GPU ${i + 1}`));
+}
+
+const drawnNote = (n, shown) => (n > shown ? h('p', { class: 'muted small' }, `The first ${shown} of ${f.num(n, 3)} GPUs are drawn; each holds the same.`) : null);
+
+export function memoryChart(r) {
+  return Array.isArray(r.memory.per_gpu) && r.memory.per_gpu.length ? linesChart(r) : seedChart(r);
+}
+
+/** The memory model's lines on each GPU of the layout (GiB), against the GPU's memory. */
+function linesChart(r) {
+  const n = r.fit.gpus;
+  const lines = r.memory.per_gpu;
+  const cap = r.deployment.capacity_per_gpu_gib;
+  const gpu = r.placement.gpu_type;
+  const total = lines.reduce((s, l) => s + l.gib, 0);
+  const rows = gpuRows(n, (label) => ({
+    label, parts: lines.map((l) => ({ value: l.gib, cls: groupOf(l.key).cls, name: l.label })),
+    marker: cap, markerLabel: `memory ${f.gib(cap)}`,
+  }));
+  const present = GROUPS.filter((g) => lines.some((l) => groupOf(l.key) === g));
+  return [
+    barChart({
+      title: `Memory on each ${gpu}: ${f.gib(total)} against ${f.gib(cap)}`,
+      summary: lines.map((l) => `${l.label} ${f.gib(l.gib)}`).join(', '),
+      xLabel: 'Memory per GPU (GiB)', rows, format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GiB`, testid: 'fit-chart',
+      legendItems: [...present.map((g) => ({ cls: g.cls, name: g.name })), { cls: 'marker', name: 'Memory per GPU' }],
+      data: {
+        caption: 'Memory per GPU (GiB)',
+        head: ['GPU', ...lines.map((l) => `${l.label} (GiB)`), 'Total (GiB)', 'Capacity (GiB)', 'Use (%)'],
+        rows: rows.map((row) => [row.label, ...lines.map((l) => f.num(l.gib, 2)), f.num(total, 2), f.num(cap, 2), f.num(r.deployment.memory_utilization_pct, 1)]),
+      },
+    }),
+    drawnNote(n, rows.length),
+  ];
+}
+
+/** Seed 004's weights and overhead (the whole model) split evenly over the GPUs used (GB). */
+function seedChart(r) {
+  const n = r.fit.gpus;
   const share = n > 0 ? 1 / n : 1;
   const weights = r.memory.weights_gb * share;
   const overhead = r.memory.overhead_gb * share;
   const cap = r.fit.capacity_per_gpu_gb;
   const gpu = r.placement.gpu_type;
-  const rows = Array.from({ length: shown }, (_, i) => ({
-    label: n < 1 ? `GPU 1 (${f.num(n, 3)} of it)` : `GPU ${i + 1}`,
+  const rows = gpuRows(n, (label) => ({
+    label,
     parts: [{ value: weights, cls: 'c1', name: 'weights' }, { value: overhead, cls: 'c2', name: `overhead (${r.memory.overhead_covers})` }],
     marker: cap, markerLabel: `usable memory ${f.gb(cap)}`,
   }));
@@ -111,6 +167,6 @@ export function memoryChart(r) {
         rows: rows.map((row) => [row.label, f.num(weights, 2), f.num(overhead, 2), f.num(weights + overhead, 2), f.num(cap, 2), f.num(r.fit.utilization_pct, 1)]),
       },
     }),
-    n > shown ? h('p', { class: 'muted small' }, `The first ${shown} of ${f.num(n, 3)} GPUs are drawn; each holds the same share.`) : null,
+    drawnNote(n, rows.length),
   ];
 }

@@ -30,7 +30,7 @@ const SHARDING = [
 ];
 
 /** Colour of each breakdown line, by what it holds; the legend names the groups. */
-const GROUPS = [
+export const GROUPS = [
   { cls: 'c1', name: 'Weights (and their casts)', keys: ['weights', 'weight_casts', 'dequantization'] },
   { cls: 'c2', name: 'KV cache', keys: ['kv_cache'] },
   { cls: 'c3', name: 'Activations and logits', keys: ['activations', 'logits'] },
@@ -38,7 +38,7 @@ const GROUPS = [
   { cls: 'c6', name: 'Engine buffers', keys: ['compute_buffers'] },
   { cls: 'c5', name: 'Runtime (CUDA context, allocator, outside torch)', keys: ['cuda_context', 'allocator_reserve', 'non_torch'] },
 ];
-const groupOf = (key) => GROUPS.find((g) => g.keys.includes(key)) ?? GROUPS[4];
+export const groupOf = (key) => GROUPS.find((g) => g.keys.includes(key)) ?? GROUPS[4];
 
 const gib = (v) => (Number.isFinite(v) ? `${f.num(v, Math.abs(v) > 0 && Math.abs(v) < 0.1 ? 3 : 2)} GiB` : f.DASH);
 const tokens = (v) => (Number.isFinite(v) ? `${f.num(v, 0)} tokens` : f.DASH);

@@ -2,6 +2,8 @@
 import { createScreen, ask } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, instanceControl, gpusControl, providersControl } from '../controls.js';
 import { renderReport } from '../report.js';
+import { requestBlock } from '../parts.js';
+import { demandControl } from '../demand.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 
 export function createMigrateScreen(store) {
@@ -10,6 +12,7 @@ export function createMigrateScreen(store) {
   const model = modelControl('mig');
   const workload = workloadControl('mig');
   const precision = precisionControl('mig');
+  const demand = demandControl('mig', workload);
   const priority = priorityControl('mig');
   const hours = hoursControl('mig');
   const spot = spotControl('mig');
@@ -20,13 +23,15 @@ export function createMigrateScreen(store) {
     id: 'migrate',
     title: 'Migrate',
     intro: 'What should a current setup move to, and what does it save?',
-    controls: controlSet([current, gpus, model, workload, precision, priority, schedule, hours, spot, pricing, providers]),
+    controls: controlSet([current, gpus, model, workload, precision, demand, priority, schedule, hours, spot, pricing, providers]),
     render() {
       const request = {
         question: 'migrate', current: { instance: current.value(), gpus: gpus.value() }, model: model.value(),
         workload: workload.value(), precision: precision.value(), priority: priority.value(),
         hours_per_month: hours.value(), use_spot: spot.value(),
       };
+      const want = demand.value();
+      if (want) request.demand = want;
       if (providers.value().length) request.providers = providers.value();
       if (request.current.gpus === null) delete request.current.gpus;
       if (request.hours_per_month === null) delete request.hours_per_month;
@@ -34,7 +39,7 @@ export function createMigrateScreen(store) {
       schedule.apply(request);
       const { response, errors } = ask(store, request);
       if (errors) return { errors };
-      return { nodes: renderReport(response.result, 'mig') };
+      return { nodes: [renderReport(response.result, 'mig'), requestBlock(request, 'mig-request')] };
     },
   });
 }

@@ -1,9 +1,12 @@
-// Recommend: ranked candidates for a model and workload, filtered by family, budget and pricing.
+// Recommend: ranked deployments for a model, workload and demand, filtered by family, budget and
+// pricing.
 import { h, table, nextId } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen, ask } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, numberControl, providersControl, kindsControl } from '../controls.js';
-import { riskBadge, reasons, memoryBlock } from '../parts.js';
+import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, numberControl, providersControl, kindsControl, serves, SEED_MONTH_HOURS } from '../controls.js';
+import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
+import { deploymentCells, deploymentHead, layoutText } from '../deployment.js';
+import { demandControl } from '../demand.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { scatterChart, paretoFrontier } from '../charts.js';
 
@@ -34,6 +37,7 @@ export function createRecommendScreen(store) {
   const model = modelControl('rec');
   const workload = workloadControl('rec');
   const precision = precisionControl('rec');
+  const demand = demandControl('rec', workload);
   const priority = priorityControl('rec');
   const families = familiesControl();
   const providers = providersControl('rec');
@@ -43,56 +47,46 @@ export function createRecommendScreen(store) {
   const kinds = kindsControl('rec');
   const pricing = pricingControl('rec', { spot });
   const schedule = scheduleControl('rec', hours);
+  /** What the CLI's `recommend` sends for the same inputs: defaults left out. */
+  const request = () => {
+    const r = { question: 'recommend', model: model.value(), workload: workload.value(), precision: precision.value(), priority: priority.value() };
+    const want = demand.value();
+    if (want) r.demand = want;
+    if (spot.value()) r.use_spot = true;
+    const hpm = hours.value();
+    if (hpm !== null && hpm !== SEED_MONTH_HOURS) r.hours_per_month = hpm;
+    if (families.value().length) r.families = families.value();
+    if (providers.value().length) r.providers = providers.value();
+    if (kinds.value().length) r.kinds = kinds.value();
+    pricing.apply(r);
+    schedule.apply(r);
+    const max = budget.value();
+    if (max !== undefined) r.max_usd_per_month = max;
+    return r;
+  };
   return createScreen({
     id: 'recommend',
     title: 'Recommend',
-    intro: 'Which instances hold this model, ranked by your priority.',
-    controls: controlSet([model, workload, precision, priority, providers, kinds, families, spot, pricing, budget, schedule, hours]),
+    intro: 'Which instances serve or train this model for the demand, ranked by your priority.',
+    controls: controlSet([model, workload, precision, demand, priority, providers, kinds, families, spot, pricing, budget, schedule, hours]),
     render() {
-      const request = {
-        question: 'recommend', model: model.value(), workload: workload.value(), precision: precision.value(),
-        priority: priority.value(), use_spot: spot.value(), hours_per_month: hours.value(),
-      };
-      if (request.hours_per_month === null) delete request.hours_per_month;
-      const fams = families.value();
-      if (fams.length) request.families = fams;
-      const provs = providers.value();
-      if (provs.length) request.providers = provs;
-      if (kinds.value().length) request.kinds = kinds.value();
-      pricing.apply(request);
-      schedule.apply(request);
-      const max = budget.value();
-      if (max !== undefined) request.max_usd_per_month = max;
-      const { response, errors } = ask(store, request);
+      const sent = request();
+      const { response, errors } = ask(store, sent);
       if (errors) return { errors };
-      return { nodes: renderRecommend(response.result) };
+      return { nodes: [renderRecommend(response.result), requestBlock(sent, 'rec-request')] };
     },
   });
 }
 
 export function candidateRow(c, i, prefix) {
-  const p = c.placement;
-  const bought = (p.gpus_per_instance ?? 0) * (p.instance_count ?? 1);
   return [h('tr', { testid: `${prefix}-row-${i}`, class: 'main-row' },
     h('td', { class: 'num' }, String(i + 1)),
-    h('th', { scope: 'row' }, h('span', { testid: `${prefix}-instance-${i}` }, c.instance), h('br'),
-      h('span', { class: 'muted small' }, `${p.instance_count > 1 ? `${p.instance_count} instances · ` : ''}${f.label(c.sizing)}`)),
-    h('td', null, p.gpu_type),
-    h('td', { class: 'num' }, `${f.num(p.gpus_used, 3)} / ${f.num(bought, 3)} GPUs`),
-    h('td', { class: 'num' }, f.pct(c.fit.utilization_pct)),
-    h('td', { class: 'num', testid: `${prefix}-monthly-${i}` }, f.usdMonth(c.cost.usd_per_month), h('br'),
-      h('span', { class: 'muted small' }, `${f.usdHour(c.cost.usd_per_hour)} ${f.label(c.cost.pricing)}`)),
-    h('td', { class: 'num' }, f.score(c.performance.score, c.performance.unit), h('br'),
-      h('span', { class: 'muted small', testid: `${prefix}-per-token-${i}` },
-        c.performance.usd_per_million_tokens == null
-          ? `${c.performance.bound} bound`
-          : `${f.usd(c.performance.usd_per_million_tokens)} per 1M tokens · ${c.performance.bound} bound`)),
-    h('td', { class: 'num' }, c.savings_pct == null ? f.DASH : `${f.signedPct(c.savings_pct)} (${f.usdMonth(c.savings_usd_per_month)})`),
+    deploymentCells(c, i, prefix),
     h('td', null, riskBadge(c.risk_level))),
-  reasonsRow(c, 8, `${prefix}-detail-${i}`)];
+  reasonsRow(c, 2 + deploymentHead(true).length, `${prefix}-detail-${i}`)];
 }
 
-/** The reasons and the cost and performance basis, under the row they explain. */
+/** The reasons, the cost basis and the speed notes, under the row they explain. */
 export function reasonsRow(c, span, testid) {
   // An empty first cell instead of a rowspan: the detail row can then be left out (print)
   // without shifting the rows under it.
@@ -100,31 +94,45 @@ export function reasonsRow(c, span, testid) {
     h('td'),
     h('td', { colspan: span - 1 },
       h('span', { class: 'sr-only' }, 'Reasons: '), reasons(c.reasons),
-      h('details', { class: 'why-details' }, h('summary', null, 'Cost and performance basis'),
-        h('p', null, c.cost.basis), h('p', null, c.performance.basis))));
+      h('details', { class: 'why-details' }, h('summary', null, 'Cost basis and speed notes'),
+        h('p', null, c.cost.basis),
+        h('p', null, `Bound: ${c.bound || f.DASH}${c.uncalibrated ? ' (uncalibrated)' : ''}`),
+        c.notes?.map((n) => h('p', null, n)))));
+}
+
+function topPick(top, r) {
+  if (!top) {
+    return h('section', { class: 'card verdict nofit' }, h('h3', null, 'No candidate'),
+      h('p', { testid: 'rec-none' }, 'No instance meets these filters; see the excluded families below.'));
+  }
+  return h('section', { class: 'card verdict fits' },
+    h('h3', null, 'Top pick'),
+    h('p', { class: 'verdict-title' },
+      h('span', { testid: 'rec-top-count' }, `${f.num(top.instance_count, 0)} ×`), ' ', h('span', { testid: 'rec-top-instance' }, top.instance), ' · ',
+      h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${layoutText(top.layout)} · ${f.pct(top.memory_utilization_pct)} of GPU memory`),
+    h('p', { class: 'muted' }, `${r.ranking}. ${r.pricing_note}.`));
+}
+
+function excludedList(excluded) {
+  return h('ul', { class: 'reasons', testid: 'rec-excluded' }, excluded.map((x) => h('li', null,
+    h('strong', null, x.family), ': ', x.reason, x.way_out ? h('span', { class: 'muted' }, ` (way out: ${x.way_out})`) : null)));
 }
 
 function renderRecommend(r) {
-  const top = r.candidates[0];
+  const serving = serves(r.request.workload);
   return [
-    top ? h('section', { class: 'card verdict fits' },
-      h('h3', null, 'Top pick'),
-      h('p', { class: 'verdict-title' }, h('span', { testid: 'rec-top-instance' }, top.instance), ' · ',
-        h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${f.pct(top.fit.utilization_pct)} of GPU memory`),
-      h('p', { class: 'muted' }, `${r.ranking}. ${r.pricing_note}.`))
-      : h('section', { class: 'card verdict nofit' }, h('h3', null, 'No candidate'), h('p', { testid: 'rec-none' }, 'No instance meets these filters; see the excluded families below.')),
+    topPick(r.candidates[0], r),
     r.candidates.length ? h('section', { class: 'card' }, h('h3', null, 'Cost against performance'), costPerformanceChart(r.candidates)) : null,
     h('section', { class: 'card' },
       h('h3', null, `Candidates (${r.candidates.length})`),
       table({
         caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data',
-        head: ['#', 'Instance', 'GPU', 'GPUs used / bought', 'Memory used', 'Monthly cost', 'Performance', 'Savings', 'Risk'],
+        head: ['#', ...deploymentHead(serving), 'Risk'],
         rows: r.candidates.map((c, i) => candidateRow(c, i, 'rec')),
       })),
     h('div', { class: 'grid-2' },
-      h('section', { class: 'card' }, h('h3', null, 'Memory needed'), memoryBlock(r.memory, 'rec-memory')),
-      r.excluded.length ? h('section', { class: 'card' }, h('h3', null, 'Excluded families'),
-        h('ul', { class: 'reasons', testid: 'rec-excluded' }, r.excluded.map((x) => h('li', null, h('strong', null, x.family), ': ', x.reason)))) : null),
+      h('section', { class: 'card' }, h('h3', null, 'Workload sized'), workloadBlock(r.request, 'rec-workload')),
+      r.excluded.length ? h('section', { class: 'card' }, h('h3', null, 'Excluded families'), excludedList(r.excluded)) : null),
   ];
 }
 
@@ -136,7 +144,7 @@ export function costPerformanceChart(candidates) {
   const usable = candidates.filter((c) => Number.isFinite(cost(c)) && Number.isFinite(speed(c)));
   const onFront = paretoFrontier(usable, cost, speed);
   const unit = usable[0]?.performance.unit ?? '';
-  const label = (c) => `${c.placement.instance_count > 1 ? `${c.placement.instance_count} × ` : ''}${c.instance}`;
+  const label = (c) => `${c.instance_count > 1 ? `${c.instance_count} × ` : ''}${c.instance}`;
   const points = usable.map((c, i) => ({ x: cost(c), y: speed(c), label: label(c), highlight: onFront[i] }));
   const kUsd = (v) => (v >= 1000 ? `$${f.num(v / 1000, v >= 10000 ? 0 : 1)}k` : `$${f.num(v, 0)}`);
   return scatterChart({
