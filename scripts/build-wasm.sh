@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${WASM_BUILD_DIR:-$root/build-wasm}"
 # Debian's emcc runs its JS optimizer with the machine's node, which needs Debian's module folder.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-# Size settings measured by scripts/bench.sh (README "Performance"): the core compiled for
+# Size settings measured by scripts/bench.sh (docs/performance.md): the core compiled for
 # link-time optimization at -Oz (GPUFLEET_WASM_CORE_OPT) with -finline-functions and an inlining
 # threshold of 5 (wasm/CMakeLists.txt links with the same), with bulk memory (memcpy is one
 # memory.copy) and non-trapping float-to-int conversions (no clamping code around each one): both in
