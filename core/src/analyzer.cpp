@@ -270,12 +270,7 @@ Json workload_summary(const WorkloadScenario& w) {
 Json run_workload(const Catalog& catalog, const WorkloadScenario& scenario) {
   const Scenario& sc = scenario.scenario;
   Question q;
-  const ModelSize* size = catalog.model_size(sc.model_size);
-  q.w.model.size = size->key;
-  q.w.model.parameters = size->parameter_count_billion * 1e9;
-  q.w.model.training_overhead_multiplier = size->memory_overhead_multiplier;
-  q.w.model.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
-  q.w.model.arch = generic_decoder(catalog, q.w.model.parameters, q.w.model.shape_basis);
+  q.w.model = size_class_model(catalog, *catalog.model_size(sc.model_size));
   q.w.seed_memory = !q.w.model.arch;
   q.w.task = sc.workload_type;
   q.w.weight_format = sc.precision;

@@ -40,15 +40,22 @@ Json report_optional(const std::optional<double>& value, int decimals) {
   return value ? Json(round_to(*value, decimals)) : Json(nullptr);
 }
 
-Json placement(const Placement& p) {
-  const InstanceType& it = *p.instance;
-  Json j = object(18);
-  add(j, "requested", p.requested);
+namespace {
+// Which instance an answer speaks of: the members every placement and deployment starts with.
+void add_instance(Json& j, const InstanceType& it) {
   add(j, "instance", it.name);
   add(j, "family", it.family_key);
   add(j, "provider", it.provider);
   add(j, "region", it.region);
   add(j, "accelerator_kind", it.accelerator_kind);
+}
+}  // namespace
+
+Json placement(const Placement& p) {
+  const InstanceType& it = *p.instance;
+  Json j = object(18);
+  add(j, "requested", p.requested);
+  add_instance(j, it);
   add(j, "resolved_from_family", p.resolved_from_family);
   add(j, "gpu_type", it.gpu_type);
   add(j, "gpus_used", round_to(p.gpus, 3));
@@ -79,17 +86,6 @@ Json memory(const MemoryRequirement& need) {
   j["total_bytes"] = round_to(need.total_bytes, 0);
   j["basis"] = "weights " + short_number(need.weights_bytes / 1e9) + " GB x " +
                short_number(need.multiplier) + " = " + short_number(need.total_bytes / 1e9) + " GB";
-  return j;
-}
-
-Json fit(const Fit& f) {
-  Json j = object(6);
-  add(j, "fits", f.fits);
-  add(j, "gpus", round_to(f.gpus, 3));
-  add(j, "per_gpu_gb", gb(f.per_gpu_bytes));
-  add(j, "capacity_per_gpu_gb", gb(f.capacity_per_gpu_bytes));
-  add(j, "utilization_pct", round_to(100 * f.utilization, 1));
-  add(j, "gpus_needed", round_to(f.gpus_needed, 0));
   return j;
 }
 
@@ -152,11 +148,7 @@ Json memory_lines(const MemoryEstimate& e) {
 Json deployment(const Deployment& d, bool details) {
   const InstanceType& it = *d.instance;
   Json j = object(40);
-  add(j, "instance", it.name);
-  add(j, "family", it.family_key);
-  add(j, "provider", it.provider);
-  add(j, "region", it.region);
-  add(j, "accelerator_kind", it.accelerator_kind);
+  add_instance(j, it);
   add(j, "gpu_type", it.gpu_type);
   add(j, "instance_count", d.instance_count);
   add(j, "gpus", round_to(d.gpus, 3));

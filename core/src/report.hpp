@@ -27,7 +27,6 @@ Json report_optional(const std::optional<double>& value, int decimals);  // roun
 
 Json placement(const Placement& p);
 Json memory(const MemoryRequirement& need);
-Json fit(const Fit& fit);
 Json cost(const Cost& cost);
 Json memory_lines(const MemoryEstimate& e);
 // A deployment of the road: the fields scripts rely on (instance, instance_count, gpus, layout,

@@ -30,8 +30,7 @@ std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path
     if (!name) return std::nullopt;
     const NamedModel* named = catalog_.model(*name);
     if (!named) {
-      std::vector<std::string> keys;
-      for (const auto& x : catalog_.models) keys.push_back(x.key);
+      const auto keys = keys_of(catalog_.models, [](const NamedModel& x) { return x.key; });
       r_.fail("unknown_name", mp + "/name", "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
       return std::nullopt;
     }
@@ -58,23 +57,20 @@ std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path
     if (!b) return std::nullopt;
     spec.parameters = *b * 1e9;
     spec.label = report::short_number(*b) + "B parameters";
-  } else {
+    spec.arch = generic_decoder(catalog_, spec.parameters, spec.shape_basis);
+    return spec;
+  }
+  {
     auto key = r_.string(*m, "size", mp, true);
     if (!key) return std::nullopt;
     const ModelSize* size = catalog_.model_size(*key);
     if (!size) {
-      std::vector<std::string> keys;
-      for (const auto& s : catalog_.model_sizes) keys.push_back(s.key);
+      const auto keys = keys_of(catalog_.model_sizes, [](const ModelSize& x) { return x.key; });
       r_.fail("unknown_name", mp + "/size", "expected one of " + names_of(keys) + ", got \"" + *key + "\"");
       return std::nullopt;
     }
-    spec.size = size->key;
-    spec.parameters = size->parameter_count_billion * 1e9;
-    spec.training_overhead_multiplier = size->memory_overhead_multiplier;
-    spec.label = size->key + " (" + report::short_number(size->parameter_count_billion) + "B)";
+    return size_class_model(catalog_, *size);
   }
-  spec.arch = generic_decoder(catalog_, spec.parameters, spec.shape_basis);
-  return spec;
 }
 
 std::optional<Workload> Session::road_workload(const Json& obj, const std::string& path, bool task_required) {
@@ -89,22 +85,19 @@ std::optional<Workload> Session::road_workload(const Json& obj, const std::strin
   const char* format_key = obj.contains("weight_format") ? "weight_format" : "precision";
   const std::string format = lower(r_.string(obj, format_key, path, false).value_or("fp16"));
   if (!catalog_.memory.weight_formats.empty() && !catalog_.memory.weight_formats.count(format) && !catalog_.precision(format)) {
-    std::vector<std::string> keys;
-    for (const auto& [key, _] : catalog_.memory.weight_formats) keys.push_back(key);
+    const auto keys = keys_of(catalog_.memory.weight_formats, first_of);
     r_.fail("unknown_name", path + "/" + format_key, "expected one of " + names_of(keys) + ", got \"" + format + "\"");
   }
   w.weight_format = format;
   w.precision = catalog_.precision(format);
   w.kv_format = lower(r_.string(obj, "kv_cache_format", path, false).value_or(""));
   if (!w.kv_format.empty() && !catalog_.memory.kv_bytes.count(w.kv_format)) {
-    std::vector<std::string> keys;
-    for (const auto& [key, _] : catalog_.memory.kv_bytes) keys.push_back(key);
+    const auto keys = keys_of(catalog_.memory.kv_bytes, first_of);
     r_.fail("unknown_name", path + "/kv_cache_format", "expected one of " + names_of(keys) + ", got \"" + w.kv_format + "\"");
   }
   w.engine = lower(r_.string(obj, "engine", path, false).value_or(""));
   if (!w.engine.empty() && !catalog_.memory.engines.count(w.engine)) {
-    std::vector<std::string> keys;
-    for (const auto& [key, _] : catalog_.memory.engines) keys.push_back(key);
+    const auto keys = keys_of(catalog_.memory.engines, first_of);
     r_.fail("unknown_name", path + "/engine", "expected one of " + names_of(keys) + ", got \"" + w.engine + "\"");
   }
   if (auto method = r_.string(obj, "memory_method", path, false)) {

@@ -32,6 +32,15 @@ inline std::string names_of(const std::vector<std::string>& names) {
   return out;
 }
 
+// The keys of a catalog table or list, for "expected one of ..." messages.
+template <class Table, class Key>
+std::vector<std::string> keys_of(const Table& table, Key key) {
+  std::vector<std::string> keys;
+  for (const auto& item : table) keys.push_back(key(item));
+  return keys;
+}
+inline auto first_of = [](const auto& pair) { return pair.first; };
+
 class Session {
  public:
   Session(const Catalog& catalog, const Json& request, Errors& errors)

@@ -16,10 +16,6 @@ constexpr int kMaxInstances = 128;
 std::string num(double x) { return report::short_number(x); }
 std::string gib(double bytes) { return num(report::round_to(bytes / kGiB, 2)) + " GiB"; }
 
-bool contains(const std::string& text, const char* word) {
-  return detail::lower(text).find(word) != std::string::npos;
-}
-
 bool neuron(const InstanceType& it) {
   return it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia";
 }
@@ -224,12 +220,13 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
                            ", a smaller weight format, or GPUs with more memory";
   if (w.seed_memory) {
     const MemoryRequirement need = seed_requirement(catalog, w);
-    const double per_gpu = need.total_bytes / (w.serving() ? d.layout.gpus_per_copy() : d.gpus);
-    d.memory_per_gpu_bytes = per_gpu;
-    if (per_gpu > cap) {
+    const double ranks = w.serving() ? d.layout.gpus_per_copy() : d.gpus;
+    const Fit fit = fit_on(it, ranks, need);
+    d.memory_per_gpu_bytes = fit.per_gpu_bytes;
+    if (!fit.fits) {
       refuse(d, "does not fit (seed method): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
-                    " GB over " + num(w.serving() ? d.layout.gpus_per_copy() : d.gpus) + " GPU(s) is " +
-                    gib(per_gpu) + " per GPU, " + it.gpu_type + " has " + gib(cap), more);
+                    " GB over " + num(ranks) + " GPU(s) is " + gib(fit.per_gpu_bytes) + " per GPU, " + it.gpu_type +
+                    " has " + gib(cap), more);
       return false;
     }
     if (w.serving()) d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(1);
@@ -571,6 +568,16 @@ Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& bil
   }
   if (best) return *best;
   return *refused;
+}
+
+ModelSpec size_class_model(const Catalog& catalog, const ModelSize& size) {
+  ModelSpec spec;
+  spec.size = size.key;
+  spec.parameters = size.parameter_count_billion * 1e9;
+  spec.training_overhead_multiplier = size.memory_overhead_multiplier;
+  spec.label = size.key + " (" + num(size.parameter_count_billion) + "B)";
+  spec.arch = generic_decoder(catalog, spec.parameters, spec.shape_basis);
+  return spec;
 }
 
 std::optional<Architecture> generic_decoder(const Catalog& catalog, double parameters, std::string& basis) {

@@ -145,4 +145,7 @@ MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w);
 std::optional<Architecture> generic_decoder(const Catalog& catalog, double parameters,
                                             std::string& basis);
 
+// A size class of model_config.json as a model: its parameter count as a generic decoder.
+ModelSpec size_class_model(const Catalog& catalog, const ModelSize& size);
+
 }  // namespace gpufleet
