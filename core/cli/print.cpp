@@ -156,7 +156,7 @@ Row candidate_row(const Json& c) {
           num(c["memory_per_gpu_gib"], 1) + "/" + num(c["capacity_per_gpu_gib"], 0) + " GiB",
           speed,
           detail,
-          c["utilization_pct"].is_number() ? num(c["utilization_pct"], 0) + "%" : "-",
+          c.contains("utilization_pct") && c["utilization_pct"].is_number() ? num(c["utilization_pct"], 0) + "%" : "-",
           money(c["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""),
           per_million.is_number() ? money(per_million) : "-",
           c["savings_pct"].is_number() ? num(c["savings_pct"], 1) + "%" : "-",
