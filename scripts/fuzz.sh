@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [SECONDS]        (default 60)
 #
-# Builds build-fuzz/fuzz_analyzer from core/src/*.cpp and tests/fuzz/fuzz_analyzer.cpp, copies
+# Builds build-fuzz/fuzz_analyzer from core/src/**/*.cpp and tests/fuzz/fuzz_analyzer.cpp, copies
 # the committed seed corpus tests/fuzz/corpus/ into build-fuzz/corpus/ (the working corpus; the
 # committed one is never modified), fuzzes for SECONDS, writes crash/leak/timeout/oom reproducers
 # to build-fuzz/artifacts/, and ends with one line:
@@ -49,8 +49,8 @@ flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 mkdir -p "$objdir"
 
 # Build: one object per source (2 at a time), relinked only when a source or header changed.
-sources=("$core"/src/*.cpp tests/fuzz/fuzz_analyzer.cpp)
-newest_header=$(ls -t "$core"/include/gpufleet/*.hpp "$core"/src/*.hpp | head -n 1)
+sources=("$core"/src/*.cpp "$core"/src/*/*.cpp tests/fuzz/fuzz_analyzer.cpp)
+newest_header=$(ls -t "$core"/include/gpufleet/*.hpp "$core"/src/*.hpp "$core"/src/*/*.hpp | head -n 1)
 stale=()
 objects=()
 for src in "${sources[@]}"; do
