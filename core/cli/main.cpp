@@ -48,9 +48,9 @@ struct WorkloadArgs {
     cmd->add_option("--max-tpot-ms", max_tpot, "serving: time per output token target");
     cmd->add_option("--utilization", utilization, "serving: target utilization of the replicas (default 0.7)");
     cmd->add_option("--tokens-per-month", tokens_per_month, "batch inference: output tokens a month");
-    cmd->add_option("--tokens", tokens, "training: dataset tokens");
+    cmd->add_option("--tokens", tokens, "training: dataset tokens; batch inference: output tokens of the job (with --deadline-days)");
     cmd->add_option("--epochs", epochs, "training: passes over the dataset (default 1)");
-    cmd->add_option("--deadline-days", deadline, "training: days the run may take");
+    cmd->add_option("--deadline-days", deadline, "training or batch inference: days the run may take");
     cmd->add_flag("--seed-memory", seed, "seed 004's weights x 1.2 / x 1.5 memory rule instead of the architecture");
   }
   bool given() const { return !size.empty() || params_b != 0 || !model.empty() || !hf_config.empty(); }
@@ -232,11 +232,12 @@ int main(int argc, char** argv) {
   std::string r_priority = "cost";
   double r_budget = 0, r_limit = 0;
   BillingArgs r_billing;
-  std::vector<std::string> r_families;
+  std::vector<std::string> r_families, r_kinds;
   rec->add_option("--priority", r_priority, "cost | performance | balanced (= cost_per_token) | reliability")->capture_default_str();
   rec->add_option("--limit", r_limit, "at most this many candidates");
   r_billing.add(rec);
   rec->add_option("--family", r_families, "only these families (repeat)");
+  rec->add_option("--kind", r_kinds, "only these accelerator kinds: gpu, inferentia, trainium, cpu (repeat)");
   rec->add_option("--budget", r_budget, "maximum USD per month");
 
   auto* mig = app.add_subcommand("migrate", "migration report from a current setup (seed 004)");
@@ -245,9 +246,11 @@ int main(int argc, char** argv) {
   std::string m_current, m_priority = "cost";
   double m_gpus = 1;
   BillingArgs m_billing;
+  std::vector<std::string> m_kinds;
   mig->add_option("--current", m_current, "current instance family or type")->required();
   mig->add_option("--gpus", m_gpus, "GPUs in use today")->required();
   m_billing.add(mig);
+  mig->add_option("--kind", m_kinds, "only these accelerator kinds: gpu, inferentia, trainium, cpu (repeat)");
   mig->add_option("--priority", m_priority, "cost | performance | balanced (= cost_per_token) | reliability")->capture_default_str();
 
   auto* rs = app.add_subcommand("right-size", "seed 000's right-sizing: memory, smallest GPU and cheapest instance per model");
@@ -277,7 +280,7 @@ int main(int argc, char** argv) {
   est->add_option("--concurrency", e_concurrency, "concurrent requests (default: as many as the KV cache holds, up to 512)");
   est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
   est->add_option("--phase", e_phase, "inference | training")->capture_default_str();
-  est->add_option("--tokens", e_tokens, "training: dataset tokens");
+  est->add_option("--tokens", e_tokens, "training: dataset tokens; batch inference: output tokens of the job (with --deadline-days)");
   est->add_option("--epochs", e_epochs, "training: passes over the dataset");
   est->add_option("--seq", e_seq, "training: sequence length");
   bool e_recompute = false;
@@ -464,6 +467,7 @@ int main(int argc, char** argv) {
       request["priority"] = r_priority;
       r_billing.apply(request);
       if (!r_families.empty()) request["families"] = r_families;
+      if (!r_kinds.empty()) request["kinds"] = r_kinds;
       if (r_budget > 0) request["max_usd_per_month"] = r_budget;
       if (r_limit > 0) request["limit"] = r_limit;
     } else if (*mig) {
@@ -471,6 +475,7 @@ int main(int argc, char** argv) {
       request["current"] = {{"instance", m_current}, {"gpus", m_gpus}};
       request["priority"] = m_priority;
       m_billing.apply(request);
+      if (!m_kinds.empty()) request["kinds"] = m_kinds;
     } else if (*plan) {
       // The plan file is untrusted text: the analyzer's guarded parser reads it.
       auto text = read_input(plan_file);

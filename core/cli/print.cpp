@@ -114,11 +114,17 @@ void print_request(std::ostream& out, const Json& q) {
   if (q["model"].contains("shape") && !q["model"].contains("key")) out << "  shape: " << text(q["model"]["shape"]) << "\n";
   const Json& d = q["demand"];
   if (d.contains("input_tokens")) {
-    out << "  demand: " << (d["requests_per_s"].is_number() ? num(d["requests_per_s"]) + " requests/s, " : std::string("no rate given (one instance's capacity), "))
+    const std::string rate = d["requests_per_s"].is_number() ? num(d["requests_per_s"]) + " requests/s, "
+                             : d["tokens_per_month"].is_number() ? num(d["tokens_per_month"], 0) + " output tokens a month, "
+                             : d["dataset_tokens"].is_number() && d["deadline_days"].is_number()
+                                 ? num(d["dataset_tokens"], 0) + " output tokens within " + num(d["deadline_days"]) + " days, "
+                                 : std::string("no rate given (one instance's capacity), ");
+    out << "  demand: " << rate
         << num(d["input_tokens"], 0) << " prompt + " << num(d["output_tokens"], 0) << " output tokens"
         << (d["max_ttft_ms"].is_number() ? ", p95 TTFT <= " + num(d["max_ttft_ms"], 0) + " ms" : "")
         << (d["max_tpot_ms"].is_number() ? ", TPOT <= " + num(d["max_tpot_ms"]) + " ms" : "")
-        << ", target utilization " << num(d["target_utilization"]) << "\n";
+        << (d["requests_per_s"].is_number() ? ", target utilization " + num(d["target_utilization"])
+            : rate.rfind("no rate", 0) == 0 ? std::string() : std::string(", sized at full utilization")) << "\n";
   } else if (q.contains("recipe")) {
     const Json& rc = q["recipe"];
     out << "  recipe: " << text(rc["optimizer"]) << (rc["master_weights"].get<bool>() ? " with fp32 master weights" : "")

@@ -484,7 +484,9 @@ constexpr QuestionEntry kQuestions[] = {
     {"catalog", "section", answer_catalog},
     {"validate", "", [](const Catalog& c, Session&, const Json&) { return answer_validate(c); }},
     {"memory", detail::kMemoryFields, detail::answer_memory},
+#if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases", detail::answer_accuracy},
+#endif
     {"right_size", "models hours_per_month providers", detail::answer_right_size},
     {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit", detail::answer_estimate},
 };

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "fleet/road.hpp"
-#include "gpufleet/accuracy.hpp"
 #include "report.hpp"
 #include "small_sort.hpp"
 
@@ -178,6 +177,9 @@ double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capaci
   return lo;
 }
 
+
+}  // namespace
+
 Json breakdown(const MemoryEstimate& e) {
   Json lines = Json::array();
   for (const auto& l : e.lines) {
@@ -189,8 +191,6 @@ Json breakdown(const MemoryEstimate& e) {
   }
   return lines;
 }
-
-}  // namespace
 
 std::vector<std::string> words(const char* text) {
   std::vector<std::string> out;
@@ -311,65 +311,6 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   }
   result["gpus"] = std::move(which);
   return result;
-}
-
-Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
-  Reader& r = s.reader();
-  const Json* cases = r.member(req, "cases", "", true);
-  if (!cases) return nullptr;
-  if (!cases->is_array()) {
-    r.fail("wrong_type", "/cases",
-           "expected an array of measurement cases (shared/data/CASES.md), got " +
-               Reader::describe(*cases));
-    return nullptr;
-  }
-  // One array of cases, or one array per case file.
-  std::vector<std::pair<const Json*, std::string>> flat;
-  for (std::size_t i = 0; i < cases->size(); ++i) {
-    const Json& item = (*cases)[i];
-    if (item.is_array()) {
-      for (std::size_t j = 0; j < item.size(); ++j)
-        flat.emplace_back(&item[j], "/cases/" + std::to_string(i) + "/" + std::to_string(j));
-    } else {
-      flat.emplace_back(&item, "/cases/" + std::to_string(i));
-    }
-  }
-  std::vector<CaseOutcome> outcomes;
-  Json rows = Json::array();
-  for (const auto& [item, path] : flat) {
-    const Json& c = *item;
-    if (!c.is_object()) {
-      r.fail("wrong_type", path, "expected a measurement case object, got " + Reader::describe(c));
-      return nullptr;
-    }
-    CaseOutcome o = evaluate_case(catalog, c);
-    Json row = {{"id", o.id},         {"quantity", o.quantity}, {"confidence", o.confidence},
-                {"metric", o.metric}, {"unit", o.unit},         {"measured", o.measured}};
-    if (o.skipped) {
-      row["skipped"] = o.reason;
-    } else {
-      row["predicted"] = round_to(o.predicted, 4);
-      row["error_pct"] = round_to(o.error_pct, 2);
-      if (o.estimate) row["per_gpu"] = breakdown(*o.estimate);
-    }
-    row["assumptions"] = o.assumptions;
-    rows.push_back(std::move(row));
-    outcomes.push_back(std::move(o));
-  }
-  Json summary;
-  for (const char* quantity : {"memory", "throughput"}) {
-    const AccuracySummary s2 = summarize(outcomes, quantity);
-    summary[quantity] = {{"n", s2.n},
-                         {"median_abs_err_pct", round_to(s2.median_abs_err_pct, 2)},
-                         {"p90_abs_err_pct", round_to(s2.p90_abs_err_pct, 2)},
-                         {"max_abs_err_pct", round_to(s2.max_abs_err_pct, 2)},
-                         {"skipped", s2.skipped}};
-  }
-  return {{"cases", rows},
-          {"summary", summary},
-          {"basis",
-           "error = (predicted - measured) / measured; the summary counts high- and "
-           "medium-confidence cases"}};
 }
 
 }  // namespace gpufleet::detail

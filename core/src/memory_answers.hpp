@@ -1,6 +1,7 @@
 #pragma once
-// The memory questions: "memory" (a concrete model's breakdown) and "accuracy" (measurement
-// cases predicted and compared). Internal to the core.
+// The memory questions: "memory" (a concrete model's breakdown), "right_size" and "estimate";
+// "accuracy" (measurement cases predicted and compared) is answered in accuracy.cpp, built only
+// outside the WebAssembly module. Internal to the core.
 
 #include <string>
 #include <vector>
@@ -20,8 +21,11 @@ inline constexpr const char* kMemoryFields =
 // The words of a space-separated list.
 std::vector<std::string> words(const char* text);
 
+// A memory estimate's per-GPU lines and totals.
+Json breakdown(const MemoryEstimate& e);
+
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req);
-Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req);
+Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req);  // accuracy.cpp, native only
 Json answer_right_size(const Catalog& catalog, Session& s, const Json& req);
 Json answer_estimate(const Catalog& catalog, Session& s, const Json& req);
 

@@ -287,6 +287,10 @@ Json workload(const Workload& w) {
     add(demand, "max_tpot_ms", report_optional(d.max_tpot_ms, 3));
     add(demand, "target_utilization", d.target_utilization);
     add(demand, "tokens_per_month", report_optional(d.tokens_per_month, 0));
+    if (w.task == WorkloadType::kBatchInference) {
+      add(demand, "dataset_tokens", report_optional(d.dataset_tokens, 0));
+      add(demand, "deadline_days", report_optional(d.deadline_days, 2));
+    }
   } else {
     add(demand, "dataset_tokens", report_optional(d.dataset_tokens, 0));
     add(demand, "epochs", d.epochs);

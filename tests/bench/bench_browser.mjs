@@ -27,13 +27,15 @@ try {
   const loadedFiles = await page.evaluate(() => [location.pathname, ...performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)]
     .map((p) => (p.endsWith('/') ? `${p}index.html` : p).replace(/^\//, '')));
   const recompute = await page.evaluate(async () => {
-    const input = document.querySelector('#fit-gpus');
+    // The weight format changes the memory per GPU (the GPU count alone need not: on the road
+    // a second GPU can be a second model copy of the same size).
+    const input = document.querySelector('#fit-precision');
     const shown = () => document.querySelector('[data-testid="fit-per-gpu-gb"]')?.textContent ?? '';
     const times = [];
     for (let i = 0; i < 20; i++) {
       const before = shown();
       const t0 = performance.now();
-      input.value = String(i % 2 === 0 ? 2 : 1);
+      input.value = i % 2 === 0 ? 'int8' : 'fp16';
       input.dispatchEvent(new Event('input', { bubbles: true }));
       input.dispatchEvent(new Event('change', { bubbles: true }));
       // Until the answer on screen changed, then one frame for it to be painted.

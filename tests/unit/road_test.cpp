@@ -136,6 +136,52 @@ TEST_CASE("a serving demand sizes instances, layout, utilization, monthly cost a
   CHECK(ratio <= 2.4);
 }
 
+TEST_CASE("reliability keeps 10 % of each GPU's memory free by serving fewer sequences, on demand, N+1") {
+  const Json demand = {{"requests_per_s", 50}, {"input_tokens", 500}, {"output_tokens", 200}, {"max_ttft_ms", 500}};
+  auto ask = [&](const char* priority) {
+    return result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                   {"priority", priority}, {"demand", demand}});
+  };
+  const Json reliable = ask("reliability"), cheap = ask("cost");
+  // A pool engine fills its share of the device at full concurrency: headroom comes from running
+  // fewer sequences, so families that fit stay candidates instead of being excluded.
+  REQUIRE(reliable["candidates"].size() >= 10);
+  for (const Json& c : reliable["candidates"]) {
+    INFO(c["instance"]);
+    CHECK(c["memory_per_gpu_gib"].get<double>() <= 0.9 * c["capacity_per_gpu_gib"].get<double>() + 0.01);
+    CHECK(c["concurrency_per_replica"].get<double>() <= c["max_concurrency_by_kv_cache"].get<double>());
+  }
+  for (const Json& c : cheap["candidates"]) {
+    if (c["instance"] != reliable["candidates"][0]["instance"]) continue;
+    // one spare copy beyond what the same instance needs for the demand at full memory use
+    CHECK(reliable["candidates"][0]["layout"]["replicas"].get<double>() > c["layout"]["replicas"].get<double>());
+  }
+}
+
+TEST_CASE("batch inference is sized for tokens a month or for a job within its deadline, at full utilization") {
+  auto ask = [](const Json& demand) {
+    return result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "batch_inference"},
+                   {"families", {"G6e"}}, {"demand", demand}})["candidates"][0];
+  };
+  // 1e9 output tokens in 2 days is 5787 tokens/s; in 8 days a quarter of it.
+  const Json fast = ask({{"dataset_tokens", 1e9}, {"deadline_days", 2}});
+  const Json slow = ask({{"dataset_tokens", 1e9}, {"deadline_days", 8}});
+  CHECK(fast["output_tokens_per_s"].get<double>() >= 1e9 / (2 * 86400.0));
+  CHECK(fast["utilization_pct"].get<double>() <= 100.01);
+  CHECK(fast["gpus"].get<double>() > slow["gpus"].get<double>());
+  const Json monthly = ask({{"tokens_per_month", 1e9 / 2 * 30}});  // the same rate over a 720 h month
+  CHECK(monthly["gpus"] == fast["gpus"]);
+}
+
+TEST_CASE("the seed method's memory is the deployment's memory, with no architecture lines beside it") {
+  const Json f = result({{"question", "fit"}, {"model", {{"size", "small"}}}, {"workload", "inference"},
+                         {"precision", "fp16"}, {"instance", "g6e.xlarge"}, {"gpus", 1}, {"memory_method", "seed"}});
+  // seed 004: 13B x 2 bytes x 1.2 = 31.2 GB, whatever KV cache the sequences hold
+  CHECK(f["deployment"]["memory_per_gpu_gb"].get<double>() == Approx(31.2).epsilon(0.001));
+  CHECK_FALSE(f["deployment"].contains("memory_per_gpu"));
+  CHECK(f["memory"]["multiplier"].get<double>() == Approx(1.2));
+}
+
 TEST_CASE("setups that cannot run are refused with the reason and a way out") {
   auto fit = [](const char* model, const char* precision, const char* instance, double gpus, const char* task = "inference") {
     return result({{"question", "fit"}, {"model", {{"name", model}}}, {"workload", task}, {"precision", precision},

@@ -102,11 +102,11 @@ bool wanted(const Question& q, const Family& family, const std::string& kind, st
   if (!q.providers.empty() && !in(q.providers, family.provider)) return false;
   if (!q.kinds.empty()) return in(q.kinds, kind);
   if (kind == "cpu") {
-    excluded.push_back({family.key, "CPU-only: no throughput figures for transformer serving or training", "add \"cpu\" to kinds to see it"});
+    excluded.push_back({family.key, "CPU-only: no throughput figures for transformer serving or training", "ask for the cpu kind (CLI --kind cpu, request \"kinds\") to see it"});
     return false;
   }
   if (kind == "trainium" && q.w.serving()) {
-    excluded.push_back({family.key, "Trainium is built for training", "add \"trainium\" to kinds to rank it"});
+    excluded.push_back({family.key, "Trainium is built for training", "ask for the trainium kind (CLI --kind trainium, request \"kinds\") to rank it"});
     return false;
   }
   if (kind == "inferentia" && q.w.trains()) {
@@ -205,7 +205,10 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
 Recommendation recommend(const Catalog& catalog, const Question& q, const Candidate* current) {
   Recommendation rec;
   Question asked = q;
-  if (q.priority == Priority::kReliability) asked.billing.mode = PaymentMode::kOnDemand;
+  if (q.priority == Priority::kReliability) {
+    asked.billing.mode = PaymentMode::kOnDemand;
+    asked.w.max_memory_share = 0.9;
+  }
   Workload& w = asked.w;
   for (const Family& family : catalog.families) {
     const InstanceType& sample = catalog.instances[family.instances.front()];

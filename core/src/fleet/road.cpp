@@ -230,6 +230,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
       return false;
     }
     if (w.serving()) d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(1);
+    d.memory.reset();  // the seed's figure is the deployment's memory: no architecture lines beside it
     return true;
   }
   if (w.serving()) {
@@ -238,6 +239,14 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
       d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(0);
       const double per_seq = e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
       d.memory_per_gpu_bytes = e.total_bytes - *e.kv_pool_bytes;
+      if (w.max_memory_share < 1 && per_seq > 0)
+        d.max_concurrency_by_kv = std::min(d.max_concurrency_by_kv,
+                                           std::floor((w.max_memory_share * cap - d.memory_per_gpu_bytes) / per_seq));
+      if (d.max_concurrency_by_kv < 1 && e.max_concurrent_sequences.value_or(0) >= 1) {
+        refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per GPU even at one sequence",
+               more);
+        return false;
+      }
       if (d.max_concurrency_by_kv < 1) {
         refuse(d, "does not fit: the KV cache left on " + where + " (" + gib(*e.kv_pool_bytes) +
                       ") holds no whole " + num(w.demand.input_tokens + w.demand.output_tokens) +
@@ -263,7 +272,8 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
                     it.gpu_type + " has " + gib(cap), more);
       return false;
     }
-    d.max_concurrency_by_kv = slope > 0 ? 1 + std::floor((cap - e.total_bytes) / slope) : 1;
+    const double room = w.max_memory_share * cap - e.total_bytes;
+    d.max_concurrency_by_kv = slope > 0 ? 1 + std::floor(room / slope) : 1;
     return true;
   }
   d.memory_per_gpu_bytes = e.total_bytes;
@@ -324,6 +334,8 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   if (dm.requests_per_s) demand_rps = *dm.requests_per_s;
   if (dm.tokens_per_month && billing.hours_per_month > 0)
     demand_rps = *dm.tokens_per_month / (billing.hours_per_month * 3600) / dm.output_tokens;
+  else if (w.task == WorkloadType::kBatchInference && dm.dataset_tokens && dm.deadline_days)
+    demand_rps = *dm.dataset_tokens / (*dm.deadline_days * 86400) / dm.output_tokens;  // the job within its deadline
   d.p95_ttft_ms = e.ttft_ms;
   if (fixed_copies) {
     copies = *fixed_copies;

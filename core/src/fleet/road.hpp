@@ -54,6 +54,9 @@ struct Workload {
   Recipe recipe;
   Demand demand;
   bool seed_memory = false;  // seed 004's weights x 1.2 / x 1.5 instead of the architecture
+  // The share of each GPU's memory a deployment may use (reliability keeps 10 % free): serving
+  // runs at the concurrency whose KV cache stays within it.
+  double max_memory_share = 1.0;
   // The whole model's weight and KV bytes per token by compute precision, computed once per
   // workload for every candidate that asks (the road's sweeps ask thousands of times).
   mutable std::vector<std::pair<std::string, std::pair<double, double>>> whole_cache;
