@@ -48,8 +48,9 @@ if missing:
     sys.exit(f"bench: the page loaded files that are not in the site: {sorted(missing)}")
 figures["total_raw_bytes"], figures["total_gzip_bytes"] = total_raw, total_gz
 budgets = [
-    ("recommendation sweep in the browser", figures["browser_sweep_ms"], "<= 5 ms", figures["browser_sweep_ms"] <= 5),
-    ("wasm within 2x of native (same sweep)", figures["wasm_to_native_sweep_ratio"], "<= 2.0x", figures["wasm_to_native_sweep_ratio"] <= 2),
+    # The sweep is demand-sized on the one road (tests/bench/sweep.json): one frame at 60 Hz.
+    ("demand-sized sweep in the browser", figures["browser_sweep_ms"], "<= 16 ms", figures["browser_sweep_ms"] <= 16),
+    ("wasm within 1.5x of native (same sweep)", figures["wasm_to_native_sweep_ratio"], "<= 1.5x", figures["wasm_to_native_sweep_ratio"] <= 1.5),
     ("first answer after navigation (cold)", figures["browser_first_answer_ms"], "<= 300 ms", figures["browser_first_answer_ms"] <= 300),
     ("page + wasm + catalogs, gzipped", total_gz / 1024, "<= 200 KiB", total_gz <= 200 * 1024),
 ]

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly core and stages the static site in build-wasm/site (SITE_DIR overrides):
 # web/ + the wasm module and facade under gpufleet/ + the catalogs under config/. What is staged is
-# what is served, so it is made small here: the page's modules bundled into one minified module
-# (app/main.js), CSS and the other scripts minified, the catalogs without whitespace. web/ and
-# config/ stay readable.
+# what is served, so it is made small here: the page's modules bundled and minified (app/main.js
+# and its chunks; the later screens' chunk is fetched when one of them is first shown), CSS and
+# the other scripts minified, the catalogs without whitespace. web/ and config/ stay readable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${WASM_BUILD_DIR:-$root/build-wasm}"
@@ -26,19 +26,33 @@ html = "\n".join(line.strip() for line in html.splitlines() if line.strip())
 open(sys.argv[2], "w", encoding="utf-8").write(html + "\n")
 PY
 # The facade stays a module of its own: embedders and the benchmarks import it by its path.
-"${min[@]}" "$root/web/app/main.js" --bundle --format=esm --external:../gpufleet/gpufleet.js \
-  --outfile="$site/app/main.js"
+# The screens after the first are a chunk of their own (code splitting, web/app/later-screens.js).
+"${min[@]}" "$root/web/app/main.js" --bundle --splitting --format=esm --external:../gpufleet/gpufleet.js \
+  --chunk-names='chunk-[hash]' --outdir="$site/app"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --outfile="$site/embed.js"
 "${min[@]}" "$build/wasm/gpufleet.js" --outfile="$site/gpufleet/gpufleet.js"
 "${min[@]}" "$build/wasm/gpufleet_core.mjs" --outfile="$site/gpufleet/gpufleet_core.mjs"
 cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/"
-# Catalogs: whitespace outside strings removed, every token kept as written (1.0 stays 1.0).
+# Catalogs: whitespace outside strings removed, every token kept as written (1.0 stays 1.0), and
+# catalog_info.field_notes (the file's own field documentation, which neither the core nor the
+# page reads) left out of the served copy.
 python3 - "$site/config" "$root"/config/*.json <<'PY'
-import os, sys
+import json, os, sys
 out_dir, files = sys.argv[1], sys.argv[2:]
 for path in files:
     text = open(path, encoding="utf-8").read()
+    key = '"field_notes"'
+    if key in text:  # cut the member as written: json.dumps would rewrite every number
+        start = text.index(key)
+        value = text.index(":", start) + 1
+        value += len(text[value:]) - len(text[value:].lstrip())
+        end = json.JSONDecoder().raw_decode(text, value)[1]
+        rest = text[end:].lstrip()
+        if rest.startswith(","):
+            text = text[:start] + rest[1:]
+        else:
+            text = text[:start].rstrip().removesuffix(",") + rest
     out, in_string, escaped = [], False, False
     for ch in text:
         if in_string:

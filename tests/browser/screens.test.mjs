@@ -187,7 +187,8 @@ test('keyboard: arrow keys move between tabs and switch the screen', async () =>
   assert.equal(await page.locator('#panel-fit').isVisible(), false);
   await page.keyboard.press('End');
   assert.equal(await page.getByTestId('tab-catalog').getAttribute('aria-selected'), 'true');
-  assert.match(page.url(), /view=catalog/);
+  // The URL follows once the screen is shown (its module fetched on first use).
+  await page.waitForURL(/view=catalog/);
   // Every input has a label.
   const unlabelled = await page.evaluate(() => [...document.querySelectorAll('input, select, textarea')]
     .filter((el) => el.type !== 'hidden' && !el.labels?.length && !el.getAttribute('aria-label')).map((el) => el.id || el.name));

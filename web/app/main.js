@@ -5,33 +5,26 @@ import { h, clear } from './dom.js';
 import { CatalogStore, fetchShippedTexts } from './catalog-store.js';
 import { alertRegion } from './errors.js';
 import { createTabs } from './tabs.js';
-import { createFitScreen } from './screens/fit.js';
-import { createPrecisionsScreen } from './screens/precisions.js';
-import { createRecommendScreen } from './screens/recommend.js';
-import { createMigrateScreen } from './screens/migrate.js';
-import { createWorkloadsScreen } from './screens/workloads.js';
-import { createCatalogScreen } from './screens/catalog.js';
-import { createPlanScreen } from './screens/plan.js';
-import { createPlacementScreen } from './screens/placement.js';
-import { createDecideScreen } from './screens/decide.js';
-import { createMemoryScreen } from './screens/memory.js';
-import { createThroughputScreen } from './screens/throughput.js';
 import { copyText } from './export.js';
+import { createFitScreen } from './screens/fit.js';
 
-// Tab order. A screen is built and filled from the catalog the first time it is shown, so the
-// first answer waits only for the screen it shows.
+// Tab order. The default screen is part of the page's module; the others are one module
+// (later-screens.js), fetched the first time one of them is shown (a linked one beside the core).
+// A screen is built and filled from the catalog when first shown: the first answer waits only for
+// the screen it shows.
+const later = () => import('./later-screens.js');
 const SCREENS = [
-  { id: 'fit', title: 'Fit & memory', make: createFitScreen },
-  { id: 'precisions', title: 'Precisions', make: createPrecisionsScreen },
-  { id: 'memory', title: 'Model memory', make: createMemoryScreen },
-  { id: 'throughput', title: 'Speed & cost per token', make: createThroughputScreen },
-  { id: 'recommend', title: 'Recommend', make: createRecommendScreen },
-  { id: 'migrate', title: 'Migrate', make: createMigrateScreen },
-  { id: 'plan', title: 'Plan', make: createPlanScreen },
-  { id: 'placement', title: 'Placement', make: createPlacementScreen },
-  { id: 'decide', title: 'Decide', make: createDecideScreen },
-  { id: 'workloads', title: 'Workloads', make: createWorkloadsScreen },
-  { id: 'catalog', title: 'Catalog', make: createCatalogScreen },
+  { id: 'fit', title: 'Fit & memory', load: async () => createFitScreen },
+  { id: 'precisions', title: 'Precisions', load: () => later().then((m) => m.createPrecisionsScreen) },
+  { id: 'memory', title: 'Model memory', load: () => later().then((m) => m.createMemoryScreen) },
+  { id: 'throughput', title: 'Speed & cost per token', load: () => later().then((m) => m.createThroughputScreen) },
+  { id: 'recommend', title: 'Recommend', load: () => later().then((m) => m.createRecommendScreen) },
+  { id: 'migrate', title: 'Migrate', load: () => later().then((m) => m.createMigrateScreen) },
+  { id: 'plan', title: 'Plan', load: () => later().then((m) => m.createPlanScreen) },
+  { id: 'placement', title: 'Placement', load: () => later().then((m) => m.createPlacementScreen) },
+  { id: 'decide', title: 'Decide', load: () => later().then((m) => m.createDecideScreen) },
+  { id: 'workloads', title: 'Workloads', load: () => later().then((m) => m.createWorkloadsScreen) },
+  { id: 'catalog', title: 'Catalog', load: () => later().then((m) => m.createCatalogScreen) },
 ];
 
 const params = new URLSearchParams(location.search);
@@ -44,9 +37,11 @@ document.getElementById('app-alert').append(appAlert.node);
 
 async function start() {
   performance.mark('gpufleet:start');
+  const firstId = SCREENS.some((s) => s.id === params.get('view')) ? params.get('view') : SCREENS[0].id;
   const [gpufleet, shipped] = await Promise.all([
     loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
-    fetchShippedTexts('./config/').then((t) => { performance.mark('gpufleet:catalog-fetched'); return t; })]);
+    fetchShippedTexts('./config/').then((t) => { performance.mark('gpufleet:catalog-fetched'); return t; }),
+    SCREENS.find((s) => s.id === firstId).load()]);
   const store = new CatalogStore(gpufleet, shipped);
   const main = document.getElementById('main');
   const built = new Map(); // id -> screen
@@ -63,12 +58,13 @@ async function start() {
     history.replaceState(null, '', `${location.pathname}?${p}`);
     if (embedLink) embedLink.href = fullPageUrl();
   };
-  /** The screen, built on first use: inputs from the catalog, then from `p` (or defaults). */
-  const screenOf = (id, p = new URLSearchParams()) => {
-    let screen = built.get(id);
+  /** The screen, built on first use: its module, inputs from the catalog, then from `p` (or defaults). */
+  const screenOf = async (id, p = new URLSearchParams()) => {
+    const i = SCREENS.findIndex((s) => s.id === id);
+    const make = built.has(id) ? null : await SCREENS[i].load();
+    let screen = built.get(id);  // again: another call may have built it meanwhile
     if (!screen) {
-      const i = SCREENS.findIndex((s) => s.id === id);
-      screen = SCREENS[i].make(store);
+      screen = make(store);
       screen.onChange = (s) => { s.render(); dirty.delete(s); updateUrl(); };
       screen.fill(store);
       screen.fromParams(p);
@@ -82,13 +78,16 @@ async function start() {
     }
     return screen;
   };
-  const show = (id) => {
-    active = screenOf(id);
+  let latest = 0;  // the tab chosen last wins when modules arrive out of order
+  const show = async (id) => {
+    const ticket = ++latest;
+    const screen = await screenOf(id);
+    if (ticket !== latest) return;
+    active = screen;
     if (dirty.has(active)) { active.render(); dirty.delete(active); }
     updateUrl();
   };
 
-  const firstId = SCREENS.some((s) => s.id === params.get('view')) ? params.get('view') : SCREENS[0].id;
   if (!embed) {
     tabs = createTabs(SCREENS, { selected: firstId, onSelect: show });
     document.getElementById('tabs').append(tabs.tablist);
@@ -115,8 +114,8 @@ async function start() {
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
   // The chosen view restores its inputs from the URL; the others start from their defaults.
-  screenOf(firstId, params);
-  show(firstId);
+  await screenOf(firstId, params);
+  await show(firstId);
   performance.mark('gpufleet:first-answer');
   // A catalog loaded later refills the active screen and answers again at once; the others
   // refill when next shown.
