@@ -1,6 +1,7 @@
 #include "print.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 #include <cstdio>
 #include <string>
@@ -14,25 +15,32 @@ using Row = std::vector<std::string>;
 PrintOptions g_options;  // set once per print() call; the CLI prints one response per run
 std::ostream* g_tables = nullptr;  // CSV: where tables go while the prose is discarded
 
+// printf's "%.*f" at any magnitude (1e308 has 309 digits).
+std::string fixed(double x, int decimals) {
+  const int size = std::snprintf(nullptr, 0, "%.*f", decimals, x);
+  std::string text(static_cast<std::size_t>(std::max(size, 0)) + 1, '\0');
+  std::snprintf(text.data(), text.size(), "%.*f", decimals, x);
+  text.resize(static_cast<std::size_t>(std::max(size, 0)));
+  return text;
+}
+
 std::string num(const Json& value, int decimals = 2) {
   if (!value.is_number()) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value.get<double>());
-  return buf;
+  return fixed(value.get<double>(), decimals);
 }
 
 std::string money(const Json& value) {
   if (!value.is_number()) return g_options.format == Format::kCsv ? "" : "n/a";
   const double x = value.get<double>();
   if (g_options.format == Format::kCsv) return num(value, 2);  // machine-readable: no $ or commas
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", x < 0 ? -x : x);
-  std::string digits = buf, whole = digits.substr(0, digits.find('.')), grouped;
+  const std::string digits = fixed(x < 0 ? -x : x, 2);
+  const std::size_t point = std::min(digits.find('.'), digits.size());
+  std::string whole = digits.substr(0, point), grouped;
   for (std::size_t i = 0; i < whole.size(); ++i) {
     if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
     grouped += whole[i];
   }
-  return std::string(x < 0 ? "-$" : "$") + grouped + digits.substr(digits.find('.'));
+  return std::string(x < 0 ? "-$" : "$") + grouped + digits.substr(point);
 }
 
 std::string text(const Json& value) {
@@ -41,7 +49,21 @@ std::string text(const Json& value) {
   return value.dump();
 }
 
-std::string csv_field(const std::string& field) {
+// A text a spreadsheet would run as a formula (=, +, -, @, tab or CR first; not a plain number or
+// the lone "-" of an empty cell) gets a leading apostrophe (OWASP, CSV injection).
+bool formula_like(const std::string& field) {
+  if (field.empty() || field == "-" || std::string("=+-@\t\r").find(field[0]) == std::string::npos) return false;
+  std::size_t i = field[0] == '+' || field[0] == '-' ? 1 : 0, digits = 0, dots = 0;
+  for (; i < field.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(field[i]))) ++digits;
+    else if (field[i] == '.' && dots == 0 && digits > 0) ++dots;
+    else return true;
+  }
+  return digits == 0;
+}
+
+std::string csv_field(const std::string& text) {
+  const std::string field = formula_like(text) ? "'" + text : text;
   if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
   std::string quoted = "\"";
   for (char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);

@@ -13,10 +13,13 @@ int instances_for(const InstanceType& it, double gpus) {
   return static_cast<int>(std::clamp(std::ceil(gpus / it.gpus - 1e-9), 1.0, 1e6));
 }
 
+// printf's "%.*f" at any magnitude (1e308 has 309 digits).
 std::string number_text(double x, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
+  const int size = std::max(std::snprintf(nullptr, 0, "%.*f", decimals, x), 0);
+  std::string text(static_cast<std::size_t>(size) + 1, '\0');
+  std::snprintf(text.data(), text.size(), "%.*f", decimals, x);
+  text.resize(static_cast<std::size_t>(size));
+  return text;
 }
 
 }  // namespace
@@ -28,14 +31,15 @@ std::string usd_rate(double amount) {
 }
 
 std::string usd(double amount) {
-  std::string digits = number_text(std::fabs(amount), 2);
-  std::string whole = digits.substr(0, digits.find('.'));
+  const std::string digits = number_text(std::fabs(amount), 2);
+  const std::size_t point = std::min(digits.find('.'), digits.size());
+  std::string whole = digits.substr(0, point);
   std::string grouped;
   for (std::size_t i = 0; i < whole.size(); ++i) {
     if (i > 0 && (whole.size() - i) % 3 == 0) grouped += ',';
     grouped += whole[i];
   }
-  return std::string(amount < 0 ? "-$" : "$") + grouped + digits.substr(digits.find('.'));
+  return std::string(amount < 0 ? "-$" : "$") + grouped + digits.substr(point);
 }
 
 Placement place_in_family(const Catalog& catalog, const Family& family, double gpus) {

@@ -127,5 +127,22 @@ check "  memory: n=40 skipped=0" grep -Eq "^memory: n=40 .* skipped=0$" "$tmp/ou
 check "accuracy of a missing file exits 3" test "$(exit_code "$bin" accuracy "$tmp/nosuch.json")" = 3
 check "scripts/accuracy.sh ends with the summary lines" grep -Eq "$summary" <(GPUFLEET_BIN="$bin" "$root/scripts/accuracy.sh" "$root/tests/data/cases/memory_cases_dev.json" | tail -n 2)
 
+# Catalog text that a spreadsheet would run as a formula reaches CSV neutralised (OWASP).
+cp -r "$root/config" "$tmp/formula_config"
+python3 - "$tmp/formula_config/gpu_instances.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["gpu_instances"]["G4dn"]["gpu_type"] = "=HYPERLINK(\"http://example.invalid\",\"T4\")"
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+"$bin" --config "$tmp/formula_config" --format csv recommend --params-b 1 --workload inference --family G4dn >"$tmp/out"
+check "--format csv neutralises a formula-like catalog string" python3 - "$tmp/out" <<'PY'
+import csv, sys
+cells = [c for row in csv.reader(open(sys.argv[1], newline="")) for c in row]
+assert any(c.startswith("'=HYPERLINK(") for c in cells), cells
+assert not any(c.startswith(("=", "@")) for c in cells), cells
+assert "-" in cells and "'-" not in cells, cells  # an empty cell's dash stays as it is
+PY
+
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0

@@ -90,6 +90,15 @@ TEST_CASE("an unpriced instance has no monthly figure and explains why") {
   CHECK_THAT(cost.note, Catch::Contains("Capacity Blocks"));
 }
 
+TEST_CASE("usd() and usd_rate() write any finite magnitude without throwing") {
+  const std::string big = usd(1e70);  // 71 digits and 23 commas: beyond any fixed buffer
+  CHECK(big.rfind("$1", 0) == 0);
+  CHECK(big.size() == 1 + 71 + 23 + 3);
+  CHECK(big.substr(big.size() - 3) == ".00");
+  CHECK(usd(-1e300).rfind("-$1", 0) == 0);
+  CHECK(usd_rate(1e100).size() > 100);
+}
+
 TEST_CASE("usd() groups thousands") {
   CHECK(usd(36000) == "$36,000.00");
   CHECK(usd(0.5) == "$0.50");

@@ -34,10 +34,13 @@ export function tableData(table) {
   return { head, rows };
 }
 
-/** RFC 4180: CRLF line ends; a field with a comma, quote, CR or LF is quoted, quotes doubled. */
+/** RFC 4180: CRLF line ends; a field with a comma, quote, CR or LF is quoted, quotes doubled. A
+ *  text a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR, and not a plain
+ *  number or a lone "-") gets a leading apostrophe, as OWASP's CSV injection guidance says. */
 export function toCsv(records) {
   const field = (v) => {
-    const s = v === null || v === undefined ? '' : String(v);
+    let s = v === null || v === undefined ? '' : String(v);
+    if (/^[=+\-@\t\r]/.test(s) && !/^([+-]?\d+(\.\d+)?|-)$/.test(s)) s = `'${s}`;
     return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
   };
   return records.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
