@@ -1,5 +1,8 @@
 // gpufleet: the native CLI. Parses arguments into a request, asks the Analyzer, prints the answer.
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <unistd.h>
 #include <iostream>
@@ -157,6 +160,36 @@ std::string default_config_dir() {
 
 }  // namespace
 
+// Every numeric option: a plain decimal number, finite and not negative (no nan, inf, hex or
+// octal surprises): counts, tokens, hours, prices and shares are never negative.
+bool plain_decimal(const std::string& text) {
+  std::size_t i = text.size() > 0 && text[0] == '+' ? 1 : 0, digits = 0;
+  for (; i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'); ++i)
+    digits += text[i] != '.';
+  if (digits == 0 || std::count(text.begin(), text.end(), '.') > 1) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    const std::size_t exponent = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == exponent) return false;
+  }
+  return i == text.size() && std::isfinite(std::strtod(text.c_str(), nullptr));
+}
+
+void check_numbers(CLI::App& app) {
+  static const CLI::Validator number(
+      [](std::string& text) -> std::string {
+        return plain_decimal(text) ? std::string() : "expected a finite decimal number >= 0, got \"" + text + "\"";
+      },
+      "NUMBER>=0");
+  for (CLI::Option* o : app.get_options()) {
+    const std::string type = o->get_type_name();
+    if (type == "FLOAT" || type == "INT" || type == "UINT") o->check(number);
+  }
+  for (CLI::App* sub : app.get_subcommands({})) check_numbers(*sub);
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"gpufleet: GPU fleet sizing and cost calculator (memory, cost, performance, migration)"};
   app.set_version_flag("--version", std::string("gpufleet ") + GPUFLEET_VERSION);
@@ -280,7 +313,7 @@ int main(int argc, char** argv) {
   est->add_option("--concurrency", e_concurrency, "concurrent requests (default: as many as the KV cache holds, up to 512)");
   est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
   est->add_option("--phase", e_phase, "inference | training")->capture_default_str();
-  est->add_option("--tokens", e_tokens, "training: dataset tokens; batch inference: output tokens of the job (with --deadline-days)");
+  est->add_option("--tokens", e_tokens, "training: dataset tokens");
   est->add_option("--epochs", e_epochs, "training: passes over the dataset");
   est->add_option("--seq", e_seq, "training: sequence length");
   bool e_recompute = false;
@@ -341,6 +374,7 @@ int main(int argc, char** argv) {
   show->add_option("SECTION", section, "instances | models | precisions | workloads | all")
       ->capture_default_str();
 
+  check_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -127,6 +127,15 @@ check "  memory: n=40 skipped=0" grep -Eq "^memory: n=40 .* skipped=0$" "$tmp/ou
 check "accuracy of a missing file exits 3" test "$(exit_code "$bin" accuracy "$tmp/nosuch.json")" = 3
 check "scripts/accuracy.sh ends with the summary lines" grep -Eq "$summary" <(GPUFLEET_BIN="$bin" "$root/scripts/accuracy.sh" "$root/tests/data/cases/memory_cases_dev.json" | tail -n 2)
 
+# Every numeric option is a finite decimal number >= 0, checked by the option parser (exit 2).
+for bad in "--budget -1" "--hours nan" "--spot-share -0.5" "--input 0x10" "--requests-per-s 1e400" "--limit inf"; do
+  # shellcheck disable=SC2086
+  check "recommend $bad is a usage error" test "$(exit_code "$bin" recommend --params-b 7 $bad)" = 2
+  check "  that names the option" grep -q -- "${bad%% *}: expected a finite decimal number >= 0" "$tmp/err"
+done
+check "concurrency nan is a usage error" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --concurrency nan)" = 2
+check "--hours 2.5e2 is a number" test "$(exit_code "$bin" recommend --params-b 7 --hours 2.5e2 --limit 1)" = 0
+
 # Catalog text that a spreadsheet would run as a formula reaches CSV neutralised (OWASP).
 cp -r "$root/config" "$tmp/formula_config"
 python3 - "$tmp/formula_config/gpu_instances.json" <<'PY'
