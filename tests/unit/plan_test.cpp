@@ -1,6 +1,8 @@
 // Fleet plans: seed 001's plan reproduces its figures against a catalog holding seed 001's prices.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "support.hpp"
 
 using namespace gpufleet;
@@ -75,4 +77,29 @@ TEST_CASE("plan faults name their path") {
   request["plan"]["environments"] = Json::array();
   r = test::ask(seed001(), request);
   CHECK(r["errors"][0]["path"] == "/plan/environments");
+}
+
+TEST_CASE("equivalents match the accelerator first, then the host's vCPUs and RAM, saying what a host lacks") {
+  auto alternatives = [](const char* instance) {
+    const Json plan = {{"name", "one"},
+                       {"environments", {{{"name", "e"}, {"workloads", {{{"name", "w"}, {"instance", instance}, {"count", 1}}}}}}}};
+    const Json r = test::ask(test::shipped(), {{"question", "plan"}, {"plan", plan}});
+    INFO(r.dump().substr(0, 1500));
+    REQUIRE(r["ok"] == true);
+    std::map<std::string, Json> by_provider;
+    for (const Json& alt : r["result"]["environments"][0]["workloads"][0]["alternatives"]) by_provider[alt["provider"]] = alt;
+    return by_provider;
+  };
+  // g4dn.2xlarge: 1 T4, 8 vCPUs, 32 GiB. AWS's g4dn.xlarge has the GPU but half the host.
+  auto t4 = alternatives("g4dn.2xlarge");
+  CHECK(t4["aws"]["instance"] == "g4dn.2xlarge");
+  CHECK(t4["azure"]["instance"] == "Standard_NC8as_T4_v3");   // 8 vCPUs, 56 GiB
+  CHECK(t4["gcp"]["instance"] == "n1-standard-8+1xT4");       // 8 vCPUs, 30 GB: the nearest host
+  CHECK(t4["gcp"]["host_short_of"] == Json::array({"RAM 30 of 32 GiB"}));
+  CHECK_FALSE(t4["azure"].contains("host_short_of"));
+  // p3.2xlarge: 1 V100 with 8 vCPUs and 61 GiB. Azure's one-V100 host has 6 vCPUs; its two-V100
+  // size would buy a second GPU for the host.
+  auto v100 = alternatives("p3.2xlarge");
+  CHECK(v100["azure"]["instance"] == "Standard_NC6s_v3");
+  CHECK(v100["azure"]["host_short_of"] == Json::array({"vCPUs 6 of 8"}));
 }

@@ -27,9 +27,15 @@ struct Plan {
   std::vector<PlanEnvironment> environments;
 };
 
-// The cheapest instance type of each provider holding the same accelerator at least as many
-// times per instance (priced, not flagged), keyed by provider.
-std::vector<const InstanceType*> equivalents(const Catalog& catalog, const InstanceType& instance);
+// Another provider's instance type for what runs on one: the same accelerator (with at least its
+// memory) at least as many times per instance, priced and not flagged: of those with the fewest
+// accelerators, the cheapest with at least the original's vCPUs and RAM, or where a provider has
+// none, its nearest host and what it lacks.
+struct Equivalent {
+  const InstanceType* instance = nullptr;
+  std::vector<std::string> short_of;  // "vCPUs 4 of 8", "RAM 15 of 16 GiB"
+};
+std::vector<Equivalent> equivalents(const Catalog& catalog, const InstanceType& instance);
 
 Json plan_report(const Catalog& catalog, const Plan& plan);
 
