@@ -533,6 +533,14 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     auto known = std::find_if(std::begin(kQuestions), std::end(kQuestions),
                               [&](const QuestionEntry& entry) { return q == entry.name; });
     if (known == std::end(kQuestions)) {
+#if !GPUFLEET_ACCURACY
+      if (q == "accuracy") {
+        r.fail("unknown_name", "/question",
+               "this build has no accuracy harness (the WebAssembly module leaves it out): run it natively, "
+               "gpufleet accuracy FILE... or scripts/accuracy.sh");
+        return errors_response(errors);
+      }
+#endif
       std::vector<std::string> names;
       for (const auto& entry : kQuestions) names.push_back(entry.name);
       r.fail("unknown_name", "/question",

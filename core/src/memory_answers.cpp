@@ -612,9 +612,40 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
 
 }  // namespace
 
+// Fields of an estimate that apply only to a ranking or to training: elsewhere they would be
+// silently ignored, so they are a mistake to name, not a default.
+bool only_where_they_apply(Reader& r, const Json& req) {
+  const auto rank_it = req.find("rank");
+  const bool rank = rank_it != req.end() && *rank_it == true;
+  const auto phase_it = req.find("phase");
+  const bool training = phase_it != req.end() && phase_it->is_string() && lower(phase_it->get<std::string>()) == "training";
+  struct Only {
+    const char* field;
+    bool applies;
+    const char* when;
+  };
+  const Only only[] = {
+      {"max_ttft_ms", rank, "with \"rank\": true"},  {"max_tpot_ms", rank, "with \"rank\": true"},
+      {"providers", rank, "with \"rank\": true"},    {"limit", rank, "with \"rank\": true"},
+      {"gpu", !rank, "without \"rank\" (a ranking tries every GPU)"},
+      {"instance", !rank, "without \"rank\" (a ranking tries every instance)"},
+      {"dataset_tokens", training, "with \"phase\": \"training\""}, {"epochs", training, "with \"phase\": \"training\""},
+      {"concurrency", !training, "to inference"},
+      {"input_tokens", !training, "to inference (training takes \"context\")"},
+      {"output_tokens", !training, "to inference"},
+  };
+  for (const Only& o : only) {
+    if (!o.applies && req.contains(o.field))
+      r.fail("unknown_field", Reader::child("", o.field), std::string("\"") + o.field + "\" applies only " + o.when);
+  }
+  if (rank && training) r.fail("unknown_field", "/rank", "a ranking compares serving costs; it does not apply to training");
+  return r.ok();
+}
+
 // How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
 Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
+  if (!only_where_they_apply(r, req)) return nullptr;
   if (!catalog.throughput.present) {
     r.fail("cannot_answer", "", "the catalog has no throughput_model block in model_config.json");
     return nullptr;

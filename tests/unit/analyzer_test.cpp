@@ -55,6 +55,26 @@ TEST_CASE("bad requests come back as errors with a JSON path") {
       {R"({"question": "workload_set", "id": 7})", "wrong_type", "/id"},
       {R"({"question": "catalog", "section": "secrets"})", "unknown_name", "/section"},
       {R"({"question": "performance", "workload": "training", "instances": []})", "wrong_type", "/instances"},
+      // null is not "the default", at any depth
+      {R"({"question": "recommend", "model": {"size": "small"}, "workload": "inference", "limit": null})", "wrong_type", "/limit"},
+      {R"({"question": "fit", "model": {"size": "small"}, "workload": "inference", "instance": "G6e", "gpus": null})",
+       "wrong_type", "/gpus"},
+      {R"({"question": "recommend", "model": {"size": "small"}, "workload": "inference", "demand": {"requests_per_s": null}})",
+       "wrong_type", "/demand/requests_per_s"},
+      {R"({"question": "precisions", "model": {"params_b": null}})", "wrong_type", "/model/params_b"},
+      // typos and fields that do not apply where they are given
+      {R"({"question": "migrate", "current": {"instance": "P4d", "gpu": 8}, "model": {"size": "small"}, "workload": "inference"})",
+       "unknown_field", "/current/gpu"},
+      {R"({"question": "placement", "models": [{"name": "a", "memroy_gb": 3}]})", "unknown_field", "/models/0/memroy_gb"},
+      {R"({"question": "performance", "workload": "inference", "instances": [{"instance": "P5", "gpus": 1, "x": 1}]})",
+       "unknown_field", "/instances/0/x"},
+      {R"({"question": "precisions", "model": {"size": "small", "bogus": 1}})", "unknown_field", "/model/bogus"},
+      {R"({"question": "estimate", "model": {"name": "llama-3.1-8b"}, "gpu": "H100", "max_ttft_ms": 100})",
+       "unknown_field", "/max_ttft_ms"},
+      {R"({"question": "estimate", "model": {"name": "llama-3.1-8b"}, "gpu": "H100", "epochs": 3})", "unknown_field", "/epochs"},
+      {R"({"question": "estimate", "model": {"name": "llama-3.1-8b"}, "gpu": "H100", "rank": true})", "unknown_field", "/gpu"},
+      {R"({"question": "estimate", "model": {"name": "llama-3.1-8b"}, "gpu": "H100", "phase": "training", "concurrency": 8})",
+       "unknown_field", "/concurrency"},
   };
   for (const Case& c : cases) {
     INFO(c.request);

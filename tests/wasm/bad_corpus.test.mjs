@@ -24,6 +24,11 @@ for (const [name, want] of Object.entries(manifest)) {
     let answer;
     if (want.target === 'request.json') {
       answer = JSON.parse(shippedAnalyzer.analyzeJson(bytes));
+      if (name.startsWith('accuracy_')) {
+        // The accuracy harness is native only (the module answers that it has none).
+        assert.deepEqual([answer.errors[0].code, answer.errors[0].path], ['unknown_name', '/question']);
+        return;
+      }
     } else {
       const analyzer = gpufleet.createAnalyzer({ ...shipped, [catalogKey[want.target]]: bytes });
       answer = JSON.parse(analyzer.analyzeJson('{"question": "validate"}'));

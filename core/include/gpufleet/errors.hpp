@@ -7,8 +7,9 @@
 namespace gpufleet {
 
 struct Error {
-  std::string code;     // invalid_json | missing_field | wrong_type | out_of_range | unknown_name |
-                        // unknown_field | duplicate_name | missing_file | cannot_answer | internal_error
+  std::string code;     // invalid_json | too_large | too_deep | duplicate_key | missing_field |
+                        // wrong_type | out_of_range | unknown_name | unknown_field | duplicate_name |
+                        // missing_file | cannot_answer | internal_error (docs/api.md)
   std::string file;     // "gpu_instances.json", "model_config.json", "workloads.json" or "request"
   std::string path;     // JSON pointer (RFC 6901) of the offending value, "" for the whole document
   std::string message;  // what was expected and what was found
