@@ -138,7 +138,7 @@ void print_request(std::ostream& out, const Json& q) {
   if (d.contains("input_tokens")) {
     const std::string rate = d["requests_per_s"].is_number() ? num(d["requests_per_s"]) + " requests/s, "
                              : d["tokens_per_month"].is_number() ? num(d["tokens_per_month"], 0) + " output tokens a month, "
-                             : d["dataset_tokens"].is_number() && d["deadline_days"].is_number()
+                             : d.contains("dataset_tokens") && d["dataset_tokens"].is_number() && d["deadline_days"].is_number()
                                  ? num(d["dataset_tokens"], 0) + " output tokens within " + num(d["deadline_days"]) + " days, "
                                  : std::string("no rate given (one instance's capacity), ");
     out << "  demand: " << rate
