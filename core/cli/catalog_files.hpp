@@ -1,6 +1,8 @@
 #pragma once
-// Reads the three catalog files of a config directory (the only file I/O of the CLI).
+// The CLI's file I/O: the three catalog files of a config directory, and request, plan, config.json
+// and case files, each read within the analyzer's limits.
 
+#include <cstddef>
 #include <string>
 
 #include "gpufleet/catalog.hpp"
@@ -13,6 +15,9 @@ struct CatalogFiles {
 };
 
 CatalogFiles read_catalog_dir(const std::string& dir);
-bool read_text(const std::string& path, std::string& out);
+
+// Reads a regular file ("-": standard input) into out, stopping after limit_bytes: "" when read,
+// else why not (unreadable, a directory, a FIFO or device, larger than the limit).
+std::string read_text(const std::string& path, std::string& out, std::size_t limit_bytes);
 
 }  // namespace gpufleet::cli

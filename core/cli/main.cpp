@@ -122,16 +122,31 @@ struct BillingArgs {
   }
 };
 
-// The text of FILE, or of standard input for "-"; nullopt (after saying so) when unreadable.
+// The text of FILE, or of standard input for "-", within the analyzer's request limit; nullopt
+// (after saying why) when it cannot be read.
 std::optional<std::string> read_input(const std::string& file) {
   std::string text;
-  if (file == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else if (!gpufleet::cli::read_text(file, text)) {
-    std::cerr << "gpufleet: cannot read " << file << "\n";
+  if (const std::string fault = gpufleet::cli::read_text(file, text, gpufleet::kMaxRequestBytes); !fault.empty()) {
+    std::cerr << "gpufleet: " << fault << "\n";
     return std::nullopt;
   }
   return text;
+}
+
+// FILE's text as one JSON value (placed into a request as a value, never spliced into its text),
+// nested no deeper than a request may be; nullopt after saying why.
+std::optional<Json> read_value(const std::string& file) {
+  auto text = read_input(file);
+  if (!text) return std::nullopt;
+  try {
+    return Json::parse(*text, [](int depth, Json::parse_event_t, Json&) {
+      if (depth > 32) throw std::runtime_error("nesting deeper than 32 levels");
+      return true;
+    });
+  } catch (const std::exception& e) {
+    std::cerr << "gpufleet: " << file << " is not one JSON value: " << e.what() << "\n";
+    return std::nullopt;
+  }
 }
 
 // One raw request against the catalogs of config_dir: the answer text, or the file errors.
@@ -466,14 +481,13 @@ int main(int argc, char** argv) {
       if (e_max_tpot > 0) request["max_tpot_ms"] = e_max_tpot;
       if (!e_providers.empty()) request["providers"] = e_providers;
     } else if (*acc) {
-      // Case files are untrusted text: spliced into one request for the guarded parser.
-      std::string cases = "[";
-      for (std::size_t i = 0; i < acc_files.size(); ++i) {
-        auto text = read_input(acc_files[i]);
-        if (!text) return kExitInvalid;
-        cases += (i ? ",\n" : "") + *text;
+      Json cases = Json::array();
+      for (const std::string& file : acc_files) {
+        auto value = read_value(file);
+        if (!value) return kExitInvalid;
+        cases.push_back(std::move(*value));
       }
-      return print_raw(config_dir, "{\"question\": \"accuracy\", \"cases\": " + cases + "\n]}", as_json, print_options);
+      request = {{"question", "accuracy"}, {"cases", std::move(cases)}};
     } else if (*fit) {
       if (f_instance.empty()) throw CLI::RequiredError("--instance (or --model / --hf-config with --gpu)");
       WorkloadArgs w = f_work;
@@ -511,10 +525,9 @@ int main(int argc, char** argv) {
       m_billing.apply(request);
       if (!m_kinds.empty()) request["kinds"] = m_kinds;
     } else if (*plan) {
-      // The plan file is untrusted text: the analyzer's guarded parser reads it.
-      auto text = read_input(plan_file);
-      if (!text) return kExitInvalid;
-      return print_raw(config_dir, "{\"question\": \"plan\", \"plan\": " + *text + "\n}", as_json, print_options);
+      auto value = read_value(plan_file);
+      if (!value) return kExitInvalid;
+      request = {{"question", "plan"}, {"plan", std::move(*value)}};
     } else if (*placement) {
       Json models = Json::array();
       for (const auto& spec : pl_models) {
@@ -562,12 +575,9 @@ int main(int argc, char** argv) {
   }
 
   if (!hf_config_file.empty()) {
-    // The config file is untrusted text: splice it into the request for the guarded parser.
-    auto text = read_input(hf_config_file);
-    if (!text) return kExitInvalid;
-    request.erase("model");
-    const std::string rest = request.dump();
-    return print_raw(config_dir, "{\"model\": {\"hf_config\": " + *text + "\n}, " + rest.substr(1), as_json, print_options);
+    auto config = read_value(hf_config_file);
+    if (!config) return kExitInvalid;
+    request["model"] = {{"hf_config", std::move(*config)}};
   }
   auto files = gpufleet::cli::read_catalog_dir(config_dir);
   Json response;

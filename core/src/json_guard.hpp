@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "gpufleet/analyzer.hpp"
 #include "gpufleet/catalog.hpp"
 #include "gpufleet/errors.hpp"
 
@@ -18,8 +19,8 @@ struct ParseLimits {
   std::size_t max_string_bytes;
 };
 
-inline constexpr ParseLimits kRequestLimits{1 << 20, 32, 4096};
-inline constexpr ParseLimits kCatalogLimits{16 << 20, 32, 65536};
+inline constexpr ParseLimits kRequestLimits{kMaxRequestBytes, 32, 4096};
+inline constexpr ParseLimits kCatalogLimits{kMaxCatalogBytes, 32, 65536};
 
 std::optional<Json> parse_checked(const std::string& text, const std::string& file,
                                   const ParseLimits& limits, Errors& errors);

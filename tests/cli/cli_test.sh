@@ -136,6 +136,25 @@ done
 check "concurrency nan is a usage error" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --concurrency nan)" = 2
 check "--hours 2.5e2 is a number" test "$(exit_code "$bin" recommend --params-b 7 --hours 2.5e2 --limit 1)" = 0
 
+# Files are read within the analyzer's limits; only regular files (or standard input) are read.
+check "analyze of a directory exits 3" test "$(exit_code "$bin" analyze "$tmp")" = 3
+check "  saying it is a directory" grep -q "is a directory" "$tmp/err"
+mkfifo "$tmp/fifo"
+check "analyze of a FIFO exits 3 at once" test "$(exit_code timeout 10 "$bin" analyze "$tmp/fifo")" = 3
+check "  saying it is not a regular file" grep -q "not a regular file" "$tmp/err"
+check "analyze of /dev/zero exits 3" test "$(exit_code timeout 10 "$bin" analyze /dev/zero)" = 3
+head -c 3000000 /dev/zero | tr '\0' ' ' >"$tmp/big.json"
+check "analyze of a 3 MB file exits 3" test "$(exit_code "$bin" analyze "$tmp/big.json")" = 3
+check "  naming the limit" grep -q "larger than the limit of 1048576 bytes" "$tmp/err"
+check "analyze - of 3 MB on standard input exits 3" test "$("$bin" analyze - <"$tmp/big.json" >/dev/null 2>&1; echo $?)" = 3
+# --hf-config is one JSON value placed into the request, never spliced into its text.
+python3 -c "import json; print(json.dumps(json.load(open('$root/config/model_config.json'))['models']['llama-3-8b']['config']) + ', \"gpu\": \"B200\"')" >"$tmp/inject.json"
+check "--hf-config with a second member after the object exits 3" \
+  test "$(exit_code "$bin" fit --hf-config "$tmp/inject.json" --precision bf16 --gpu A100-40GB)" = 3
+check "  saying it is not one JSON value" grep -q "is not one JSON value" "$tmp/err"
+python3 -c "print('[' * 100000 + ']' * 100000)" >"$tmp/deep.json"
+check "--hf-config nested 100000 deep exits 3" test "$(exit_code "$bin" fit --hf-config "$tmp/deep.json" --gpu A100-40GB)" = 3
+
 # Catalog text that a spreadsheet would run as a formula reaches CSV neutralised (OWASP).
 cp -r "$root/config" "$tmp/formula_config"
 python3 - "$tmp/formula_config/gpu_instances.json" <<'PY'

@@ -7,12 +7,18 @@
 //       or  {"ok": false, "errors": [{"code", "file", "path", "message"}, ...]}
 // docs/api.md lists every question and field.
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
 #include "gpufleet/catalog.hpp"
 
 namespace gpufleet {
+
+// The largest texts the analyzer parses: a request (or any file a door reads into one) and each
+// catalog file. Doors that read files stop there instead of reading the rest.
+inline constexpr std::size_t kMaxRequestBytes = 1 << 20;
+inline constexpr std::size_t kMaxCatalogBytes = 16 << 20;
 
 class Analyzer {
  public:
