@@ -41,7 +41,8 @@ export interface ErrorResponse {
 export type Response<R = any> = OkResponse<R> | ErrorResponse;
 
 export class Analyzer {
-  /** Request JSON text (or its UTF-8 bytes) in, response JSON text out. Never throws. */
+  /** Request JSON text (or its UTF-8 bytes) in, response JSON text out. Never throws for any
+   *  request; after dispose() it throws GpufleetError with code "disposed". */
   analyzeJson(requestText: string | Uint8Array): string;
   /** The whole response object, ok or not. */
   ask<R = any>(request: Request): Response<R>;

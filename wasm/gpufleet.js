@@ -37,8 +37,12 @@ export class Analyzer {
     }
     this.#core = core;
   }
-  /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws. */
+  /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws for
+   *  any request; after dispose() every call throws GpufleetError with code "disposed". */
   analyzeJson(requestText) {
+    if (!this.#door) {
+      throw new GpufleetError([{ code: 'disposed', file: '', path: '', message: 'this analyzer was disposed; create another with createAnalyzer()' }]);
+    }
     const core = this.#core;
     const [at, size] = copyIn(core, requestText);
     try {

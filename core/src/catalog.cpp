@@ -53,11 +53,10 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
     spec.arch = r.string(value, "arch", path, false).value_or("");
     spec.memory_gb = r.number(value, "memory_gb", path, true, {0.1, 4096}).value_or(0);
     spec.usable_memory_mib = r.number(value, "usable_memory_mib", path, false, {64, 4194304});
-    spec.memory_bandwidth_gb_per_s =
-        r.number(value, "memory_bandwidth_gb_per_s", path, false, {0, 1e6, true});
+    spec.memory_bandwidth_gb_per_s = r.number(value, "memory_bandwidth_gb_per_s", path, false, {1, 1e6});
     if (const Json* tflops = r.object(value, "tflops", path, false)) {
       for (const auto& [precision, _] : tflops->items()) {
-        if (auto t = r.number(*tflops, precision, path + "/tflops", true, {0, 1e6})) {
+        if (auto t = r.speed(*tflops, precision, path + "/tflops", true, 0.001, 1e6)) {
           spec.tflops[lower(precision)] = *t;
         }
       }
@@ -232,14 +231,14 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
     family.provider = flagship.provider;
     read_instance_fields(r, value, path, catalog, true, flagship);
     flagship.name = r.string(value, "instance_type", path, false).value_or(key);
-    flagship.compute_tflops = r.number(value, "compute_tflops", path, true, {0, 1e6}).value_or(0);
+    flagship.compute_tflops = r.speed(value, "compute_tflops", path, true, 0.001, 1e6).value_or(0);
     flagship.interconnect_type = r.string(value, "interconnect_type", path, true).value_or("");
     flagship.interconnect_bandwidth_gb_per_s =
-        r.number(value, "interconnect_bandwidth_gbps", path, true, {0, 1e6}).value_or(0);
+        r.speed(value, "interconnect_bandwidth_gbps", path, true, 0.001, 1e6).value_or(0);
     flagship.interconnect_multiplier =
         r.number(value, "interconnect_multiplier", path, true, {0, 1}).value_or(1);
     const double factor =
-        r.number(value, "memory_bandwidth_factor", path, true, {0, 10}).value_or(0);  // 0 = unknown
+        r.speed(value, "memory_bandwidth_factor", path, true, 1e-4, 10).value_or(0);  // 0 = unknown
     resolve_gpu(catalog, factor, flagship);
 
     if (!claim(key, path)) continue;

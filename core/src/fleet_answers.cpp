@@ -150,7 +150,11 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
                      "): " + report::short_number(report::round_to(load.bytes / 1e9, 2)) + " GB, architecture-aware memory model";
       }
     }
-    if (load.name.empty()) return nullptr;
+    if (!r.ok()) return nullptr;
+    if (load.name.empty()) {
+      r.fail("out_of_range", mp + "/name", "expected a non-empty name for the model");
+      return nullptr;
+    }
     models.push_back(load);
   }
   auto billed = s.billing(req, "");

@@ -102,6 +102,18 @@ std::optional<double> Reader::number(const Json& obj, const std::string& key,
   return std::nullopt;
 }
 
+std::optional<double> Reader::speed(const Json& obj, const std::string& key, const std::string& path,
+                                    bool required, double least, double most) const {
+  auto x = number(obj, key, path, required, {0, most});
+  if (x && *x > 0 && *x < least) {
+    fail("out_of_range", child(path, key),
+         "expected 0 (unknown) or a number >= " + bound_text(least) + " and <= " + bound_text(most) + ", got " +
+             describe(obj.at(key)));
+    return std::nullopt;
+  }
+  return x;
+}
+
 std::optional<std::string> Reader::string(const Json& obj, const std::string& key,
                                           const std::string& path, bool required) const {
   const Json* value = member(obj, key, path, required);

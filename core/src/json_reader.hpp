@@ -40,6 +40,10 @@ class Reader {
                      bool required) const;
   std::optional<double> number(const Json& obj, const std::string& key, const std::string& path,
                                bool required, Range range = {}) const;
+  // A speed or efficiency: 0 where unknown, else in [least, most]. A positive figure far below any
+  // real one (1e-300 GB/s) would make every time computed from it overflow to infinity.
+  std::optional<double> speed(const Json& obj, const std::string& key, const std::string& path,
+                              bool required, double least, double most) const;
   std::optional<std::string> string(const Json& obj, const std::string& key,
                                     const std::string& path, bool required) const;
   std::optional<bool> boolean(const Json& obj, const std::string& key, const std::string& path,

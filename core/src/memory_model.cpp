@@ -167,7 +167,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   static const char* kShardings[] = {"none", "zero1", "zero2", "zero3", "fsdp", "fsdp_full_shard"};
   const std::string sharding = lower(q.sharding);
   if (std::find(std::begin(kShardings), std::end(kShardings), sharding) == std::end(kShardings)) {
-    fault("data_parallel_sharding",
+    fault("sharding",
           "expected one of none, zero1, zero2, zero3, fsdp, got \"" + q.sharding + "\"");
   }
   if (!answer.faults.empty()) return answer;

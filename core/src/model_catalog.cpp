@@ -189,7 +189,7 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
     auto& out = std::string(table) == "training_mfu" ? t.training_mfu : t.link_gb_per_s;
     for (const auto& [key, v] : obj->items()) {
       if (key == "source" || key == "source_date") continue;
-      out[key] = r.number(*obj, key, p, true, {0, 1e5}).value_or(0);
+      out[key] = r.speed(*obj, key, p, true, 0.001, 1e5).value_or(0);
     }
   }
 }

@@ -205,6 +205,32 @@ TEST_CASE("catalog faults name the file, the JSON path and the expectation") {
     REQUIRE(e != nullptr);
     CHECK(e->code == "duplicate_name");
   }
+  SECTION("speeds far below any device's, which would make every time infinite, are refused") {
+    // The hardening probe: 1e-300 GB/s and TFLOPS were inside the ranges and made estimate answer Infinity.
+    auto sources = edited(kGpuInstancesFile, [](Json& doc) {
+      doc["gpus"]["H100-SXM-80GB"]["memory_bandwidth_gb_per_s"] = 1e-300;
+      doc["gpus"]["H100-SXM-80GB"]["tflops"]["bf16"] = 1e-300;
+      doc["gpu_instances"]["P5"]["compute_tflops"] = 1e-300;
+      doc["gpu_instances"]["P5"]["interconnect_bandwidth_gbps"] = 1e-300;
+      doc["gpu_instances"]["P5"]["memory_bandwidth_factor"] = 1e-300;
+    });
+    CatalogLoad load = load_catalog(sources);
+    for (const char* path : {"/gpus/H100-SXM-80GB/memory_bandwidth_gb_per_s", "/gpus/H100-SXM-80GB/tflops/bf16", "/gpu_instances/P5/compute_tflops",
+                             "/gpu_instances/P5/interconnect_bandwidth_gbps", "/gpu_instances/P5/memory_bandwidth_factor"}) {
+      INFO(path);
+      const Error* e = find_error(load.errors, "gpu_instances.json", path);
+      REQUIRE(e != nullptr);
+      CHECK(e->code == "out_of_range");
+    }
+    auto mfu = edited(kModelConfigFile, [](Json& doc) { doc["throughput_model"]["training_mfu"]["H100-SXM-80GB"] = 1e-300; });
+    const CatalogLoad mfu_load = load_catalog(mfu);
+    const Error* m = find_error(mfu_load.errors, "model_config.json", "/throughput_model/training_mfu/H100-SXM-80GB");
+    REQUIRE(m != nullptr);
+    CHECK(m->code == "out_of_range");
+    // 0 still means "unknown" where the catalog uses it so.
+    auto zero = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["P5"]["memory_bandwidth_factor"] = 0; });
+    CHECK(find_error(load_catalog(zero).errors, "gpu_instances.json", "/gpu_instances/P5/memory_bandwidth_factor") == nullptr);
+  }
   SECTION("a zero GPU count and a multiplier of zero") {
     auto sources = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["P6"]["gpus_per_instance"] = 0; });
     sources = edited(kModelConfigFile, [](Json& doc) { doc["memory_planning"]["inference_multiplier"] = 0; }, sources);

@@ -41,3 +41,16 @@ test('building and freeing analyzers does not leak', () => {
   }
   assert.equal(gpufleet.memoryBytes(), warm, 'memory grew while analyzers were built and freed');
 });
+
+test('an analyzer used after dispose() throws GpufleetError "disposed", and the module keeps working', () => {
+  const texts = catalogTexts();
+  const analyzer = gpufleet.createAnalyzer(texts);
+  analyzer.dispose();
+  for (const call of [() => analyzer.analyzeJson('{"question": "validate"}'), () => analyzer.analyze({ question: 'validate' })]) {
+    assert.throws(call, (e) => e.name === 'GpufleetError' && e.code === 'disposed' && /disposed/.test(e.message));
+  }
+  analyzer.dispose();  // twice is harmless
+  const next = gpufleet.createAnalyzer(texts);
+  assert.equal(next.analyze({ question: 'validate' }).valid, true);
+  next.dispose();
+});
