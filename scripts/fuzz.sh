@@ -43,9 +43,10 @@ if [ "$core" != core ]; then
   objdir="$out/obj-$tag"
 fi
 # Built like the WebAssembly core: no exceptions, nlohmann_json aborting on any misuse, so the
-# fuzzer finds every throw that would abort the module in a browser.
+# fuzzer finds every throw that would abort the module in a browser; with the native accuracy
+# harness (GPUFLEET_ACCURACY) so that every question kind is fuzzed.
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -fno-exceptions -DJSON_NOEXCEPTION -I "$core"/include -I "$core"/src)
+       -fno-exceptions -DJSON_NOEXCEPTION -DGPUFLEET_ACCURACY=1 -I "$core"/include -I "$core"/src)
 mkdir -p "$objdir"
 
 # Build: one object per source (2 at a time), relinked only when a source or header changed.

@@ -6,7 +6,8 @@
 //        Mode B: fuzz the catalogs. Each of the (up to) three parts replaces that catalog text; an
 //        EMPTY part keeps the shipped file. An Analyzer is built over them and asked a fixed set of
 //        requests (validate, catalog, precisions, fit, performance, recommend, migrate, cost,
-//        workload_set, decide, placement, plan) plus the optional 4th part as one more request.
+//        workload_set, decide, placement, plan, memory, estimate, right_size, a demand-sized
+//        recommend) plus the optional 4th part as one more request.
 //   'C' <gpu_instances> SEP <model_config> SEP <workloads> [SEP <request>]
 //        Mode C: as B, but only the 4th part is asked (validate when there is none); reproducers of
 //        one catalog-dependent fault of one question are written this way.
@@ -179,6 +180,11 @@ const std::vector<std::string>& fixed_requests() {
       R"({"question": "decide", "model": {"params_b": 13}, "workload": "training", "precision": "bf16", "goal": "cost"})",
       R"({"question": "placement", "models": [{"name": "a", "memory_gb": 60}, {"name": "b", "model": {"size": "medium"}, "workload": "inference", "precision": "fp8"}], "use_spot": true})",
       R"({"question": "plan", "plan": {"name": "p", "environments": [{"name": "dev", "workloads": [{"name": "w", "instance": "G6e", "count": 2, "schedule": {"hours_per_day": 8, "days_per_month": 22}, "pricing": "on_demand"}, {"name": "t", "instance": "P5", "count": 1, "schedule": {"always_on": true}, "pricing": "spot"}]}]}})",
+      R"({"question": "memory", "model": {"name": "llama-3-8b"}, "mode": "full_finetune", "gpu": "H100-SXM-80GB", "gpus": 2, "sharding": "zero3"})",
+      R"({"question": "estimate", "model": {"name": "llama-3-8b"}, "weight_format": "fp8", "rank": true, "max_ttft_ms": 500})",
+      R"({"question": "estimate", "model": {"name": "llama-3-8b"}, "phase": "training", "instance": "P5", "gpus": 8, "dataset_tokens": 1e9})",
+      R"({"question": "right_size", "models": [{"model": {"name": "llama-3-8b"}, "weight_format": "int8"}]})",
+      R"({"question": "recommend", "model": {"name": "llama-3-8b"}, "workload": "inference", "demand": {"requests_per_s": 50, "max_ttft_ms": 500}, "priority": "reliability"})",
   };
   return kRequests;
 }

@@ -36,6 +36,22 @@ w('a_fit_reserved', 'A' + json.dumps({"question": "fit", "model": {"params_b": 7
 w('a_migrate_providers', 'A' + json.dumps({"question": "migrate", "current": {"instance": "g6e.12xlarge", "gpus": 4}, "model": {"size": "medium"}, "workload": "inference", "precision": "int8", "schedule": {"hours_per_day": 10, "days_per_month": 21}, "pricing": "reserved_1y", "priority": "balanced", "providers": ["aws"]}))
 w('a_tiny_hours_balanced', 'A' + json.dumps({"question": "recommend", "model": {"params_b": 13}, "workload": "inference", "precision": "fp16", "priority": "balanced", "hours_per_month": 5e-324}))
 w('a_tiny_schedule_mixed', 'A' + json.dumps({"question": "cost", "instance": "P5", "gpus": 5e-324, "pricing": "mixed", "spot_share": 5e-324, "schedule": {"hours_per_week": 5e-324, "weeks_per_month": 5e-324}}))
+# every question kind the golden cases reach only once or not at all, at ordinary and extreme values
+llama = json.load(open("config/model_config.json"))["models"]["llama-3-8b"]["config"]
+for name, req in {
+    'memory_inference': {"question": "memory", "model": {"name": "llama-3.1-8b"}, "weight_format": "awq_int4", "context": 131072, "batch": 64, "engine": "vllm", "gpu": "L4", "tensor_parallel": 2, "gpus": 2},
+    'memory_training_extremes': {"question": "memory", "model": {"hf_config": llama}, "mode": "full_finetune", "optimizer": "adamw_8bit", "batch": 1e5, "context": 1e7, "gradient_checkpointing": False, "sharding": "zero3", "gpus": 4096, "cpu_offload": True},
+    'memory_lora': {"question": "memory", "model": {"name": "mistral-7b-v0.1"}, "mode": "qlora", "lora": {"rank": 65536, "target_modules": ["q_proj", "v_proj"]}, "weight_format": "nf4"},
+    'estimate_one': {"question": "estimate", "model": {"name": "llama-3.1-70b"}, "weight_format": "fp8", "instance": "p5.48xlarge", "tensor_parallel": 8, "input_tokens": 4096, "output_tokens": 1, "concurrency": 406},
+    'estimate_rank': {"question": "estimate", "model": {"name": "llama-3.1-8b"}, "weight_format": "bf16", "rank": True, "max_ttft_ms": 1e-9, "max_tpot_ms": 1e9, "limit": 1000, "providers": ["gcp", "azure"]},
+    'estimate_training': {"question": "estimate", "model": {"hf_config": llama}, "phase": "training", "instance": "p5.48xlarge", "gpus": 8, "dataset_tokens": 1e16, "epochs": 1e4, "context": 1, "gradient_checkpointing": True},
+    'right_size': {"question": "right_size", "models": [{"model": {"name": "llama-3.1-405b"}, "weight_format": "fp32"}, {"model": {"name": "whisper-large-v3"}, "engine": "whisper.cpp", "beams": 5}], "hours_per_month": 1, "providers": ["aws"]},
+    'accuracy_cases': {"question": "accuracy", "cases": json.load(open('tests/data/cases/memory_cases_dev.json'))[:3] + json.load(open('tests/data/cases/throughput_cases_dev.json'))[:3]},
+    'road_demand': {"question": "recommend", "model": {"name": "llama-3.1-70b"}, "workload": "inference", "weight_format": "fp8", "kv_cache_format": "fp8", "demand": {"requests_per_s": 1e6, "input_tokens": 1e7, "output_tokens": 1, "max_ttft_ms": 1e-6, "target_utilization": 1}, "priority": "reliability"},
+    'road_training_deadline': {"question": "recommend", "model": {"params_b": 405}, "workload": "fine_tuning", "demand": {"dataset_tokens": 1e16, "epochs": 1e4, "deadline_days": 1e-3}, "recipe": {"optimizer": "sgd", "master_weights": False, "sharding": "none", "micro_batch": 1e5, "sequence_length": 1e7}},
+    'road_batch_seed': {"question": "migrate", "current": {"instance": "P4d", "gpus": 8}, "model": {"size": "massive"}, "workload": "batch_inference", "memory_method": "seed", "demand": {"dataset_tokens": 1, "deadline_days": 36500}, "kinds": ["cpu", "trainium"]},
+}.items():
+    w('a_' + name, 'A' + json.dumps(req))
 w('a_sweep_extremes', 'A' + json.dumps({"question": "recommend", "model": {"params_b": 1e-9}, "workload": "training", "precision": "fp32", "priority": "balanced", "use_spot": True, "hours_per_month": 744, "max_usd_per_month": 1e300, "min_gpus": 1, "limit": 1}))
 
 gi = json.load(open('config/gpu_instances.json'))
@@ -73,12 +89,14 @@ for gp in g["gpus"].values():
 w('b_ok_zero_compute', B(g, None, cw))
 g = copy.deepcopy(small)
 for fam in g["gpu_instances"].values():
-    fam["gpu_memory_gb"] = 5e-324; fam["memory_bandwidth_factor"] = 5e-324; fam["on_demand_cost_per_hour"] = 1e-300
+    fam["gpu_memory_gb"] = 5e-324; fam["memory_bandwidth_factor"] = 1e-4; fam["on_demand_cost_per_hour"] = 1e-300
+    fam["compute_tflops"] = 0.001; fam["interconnect_bandwidth_gbps"] = 0.001
     for sz in fam.get("sizes", {}).values():
         sz["on_demand_cost_per_hour"] = 5e-324
         if "spot_cost_per_hour" in sz: sz["spot_cost_per_hour"] = 4.9e-324
 for gp in g["gpus"].values():
-    gp["memory_gb"] = 5e-324; gp["usable_memory_mib"] = 5e-324; gp["memory_bandwidth_gb_per_s"] = 5e-324
+    gp["memory_gb"] = 5e-324; gp["usable_memory_mib"] = 5e-324; gp["memory_bandwidth_gb_per_s"] = 1
+    gp["tflops"] = {k: 0.001 for k in gp.get("tflops", {})}
 m = copy.deepcopy(mc)
 for ms in m["model_sizes"].values(): ms["parameter_count_billion"] = 5e-324
 for pf in m["precision_formats"].values(): pf["bytes_per_parameter"] = 5e-324
