@@ -570,7 +570,14 @@ std::string Analyzer::analyze_json(const std::string& request, int indent) const
   Errors errors;
   auto parsed = detail::parse_checked(request, kRequest, detail::kRequestLimits, errors);
   const Json response = parsed ? analyze(*parsed) : errors_response(errors);
-  return response.dump(indent, ' ', false, Json::error_handler_t::replace);
+  std::string text = response.dump(indent, ' ', false, Json::error_handler_t::replace);
+  if (text.size() > kMaxAnswerBytes) {
+    return errors_response({{"too_large", kRequest, "",
+                             "the answer would be " + std::to_string(text.size()) + " bytes, over the limit of " +
+                                 std::to_string(kMaxAnswerBytes) + ": ask for less (a limit, fewer models or rows, a narrower catalog)"}})
+        .dump(indent);
+  }
+  return text;
 }
 
 }  // namespace gpufleet

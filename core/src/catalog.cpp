@@ -24,6 +24,12 @@ constexpr double kMaxPriceUsdPerHour = 10000.0;
 constexpr double kMaxGpusPerInstance = 64.0;
 constexpr double kMinGpusPerInstance = 0.01;  // fractional GPUs: AWS sells down to 1/8 of an L4
 constexpr double kMaxHoursPerMonth = 744.0;  // 31 days x 24 h
+// What a catalog may hold (docs/api.md, "Limits"): every question walks these lists, so an accepted
+// catalog answers within about a second in the browser (scripts/bench.sh's scale curve).
+constexpr std::size_t kMaxFamilies = 1024;
+constexpr std::size_t kMaxInstanceTypes = 4096;
+constexpr std::size_t kMaxWorkloads = 256;
+constexpr std::size_t kMaxWorkloadSets = 64;
 
 
 std::optional<Json> parse_document(const std::string& text, const char* file, Errors& errors) {
@@ -197,7 +203,8 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
 
 void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* families = r.object(doc, "gpu_instances", "", true);
-  if (!families) return;
+  if (!families || !r.at_most(*families, "/gpu_instances", kMaxFamilies, "families")) return;
+  std::size_t types = 0;
   std::map<std::string, std::string> names;  // lower-case name -> path that defined it
   auto claim = [&](const std::string& name, const std::string& path) {
     auto [it, inserted] = names.emplace(lower(name), path);
@@ -244,11 +251,19 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
     if (!claim(key, path)) continue;
     if (flagship.name != key && !claim(flagship.name, Reader::child(path, "instance_type"))) continue;
     std::vector<InstanceType> members{flagship};
+    if (++types > kMaxInstanceTypes) {
+      r.fail("too_large", path, "expected at most " + std::to_string(kMaxInstanceTypes) + " instance types in the catalog");
+      return;
+    }
 
     if (const Json* sizes = r.object(value, "sizes", path, false)) {
       for (const auto& [size_name, size_value] : sizes->items()) {
         const std::string size_path = Reader::child(path + "/sizes", size_name);
         if (!r.expect_object(size_value, size_path)) continue;
+        if (++types > kMaxInstanceTypes) {
+          r.fail("too_large", size_path, "expected at most " + std::to_string(kMaxInstanceTypes) + " instance types in the catalog");
+          return;
+        }
         InstanceType size = flagship;
         size.name = size_name;
         size.ram_gib.reset();
@@ -324,7 +339,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
 }
 
 void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
-  if (const Json* workloads = r.object(doc, "workloads", "", true)) {
+  if (const Json* workloads = r.object(doc, "workloads", "", true); workloads && r.at_most(*workloads, "/workloads", kMaxWorkloads, "workloads")) {
     for (const auto& [id, value] : workloads->items()) {
       const std::string path = Reader::child("/workloads", id);
       if (!r.expect_object(value, path)) continue;
@@ -380,13 +395,14 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
       catalog.workloads.push_back(w);
     }
   }
-  if (const Json* sets = r.object(doc, "workload_sets", "", false)) {
+  if (const Json* sets = r.object(doc, "workload_sets", "", false); sets && r.at_most(*sets, "/workload_sets", kMaxWorkloadSets, "workload sets")) {
     for (const auto& [id, value] : sets->items()) {
       const std::string path = Reader::child("/workload_sets", id);
       if (!value.is_array()) {
         r.fail("wrong_type", path, "expected an array of workload ids, got " + Reader::describe(value));
         continue;
       }
+      if (!r.at_most(value, path, kMaxWorkloads, "workload ids")) continue;
       std::vector<std::string> members = r.strings(*sets, id, "/workload_sets", true);
       for (std::size_t i = 0; i < members.size(); ++i) {
         if (!catalog.workload(members[i])) {

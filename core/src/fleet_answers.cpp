@@ -21,6 +21,8 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
            "expected an array of 1 to 100 environments, got " + Reader::describe(*envs));
     return nullptr;
   }
+  constexpr std::size_t kMaxPlanWorkloads = 1000;
+  std::size_t rows = 0;
   for (std::size_t i = 0; i < envs->size(); ++i) {
     const std::string ep = "/plan/environments/" + std::to_string(i);
     const Json& e = (*envs)[i];
@@ -35,6 +37,10 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
     }
     for (std::size_t j = 0; j < list->size(); ++j) {
       const std::string wp = ep + "/workloads/" + std::to_string(j);
+      if (++rows > kMaxPlanWorkloads) {  // docs/api.md, "Limits"
+        r.fail("too_large", wp, "expected at most " + std::to_string(kMaxPlanWorkloads) + " workloads in a plan");
+        return nullptr;
+      }
       const Json& w = (*list)[j];
       if (!r.expect_object(w, wp)) return nullptr;
       static const std::vector<std::string> kFields{"name", "instance", "count", "hours_per_month", "schedule",

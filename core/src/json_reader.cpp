@@ -102,6 +102,12 @@ std::optional<double> Reader::number(const Json& obj, const std::string& key,
   return std::nullopt;
 }
 
+bool Reader::at_most(const Json& container, const std::string& path, std::size_t most, const char* what) const {
+  if (container.size() <= most) return true;
+  fail("too_large", path, "expected at most " + std::to_string(most) + " " + what + ", got " + std::to_string(container.size()));
+  return false;
+}
+
 std::optional<double> Reader::speed(const Json& obj, const std::string& key, const std::string& path,
                                     bool required, double least, double most) const {
   auto x = number(obj, key, path, required, {0, most});

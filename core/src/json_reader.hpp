@@ -40,6 +40,9 @@ class Reader {
                      bool required) const;
   std::optional<double> number(const Json& obj, const std::string& key, const std::string& path,
                                bool required, Range range = {}) const;
+  // False (after saying so, too_large) when `container` holds more than `most` members: every
+  // list the core iterates is bounded, so that any accepted input answers in bounded time.
+  bool at_most(const Json& container, const std::string& path, std::size_t most, const char* what) const;
   // A speed or efficiency: 0 where unknown, else in [least, most]. A positive figure far below any
   // real one (1e-300 GB/s) would make every time computed from it overflow to infinity.
   std::optional<double> speed(const Json& obj, const std::string& key, const std::string& path,

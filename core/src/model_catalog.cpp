@@ -7,7 +7,7 @@ namespace {
 
 void read_models(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* models = r.object(doc, "models", "", false);
-  if (!models) return;
+  if (!models || !r.at_most(*models, "/models", 1024, "models")) return;  // docs/api.md, "Limits"
   for (const auto& [key, value] : models->items()) {
     const std::string path = Reader::child("/models", key);
     if (!r.expect_object(value, path)) continue;

@@ -248,3 +248,41 @@ TEST_CASE("an analyzer over a broken catalog answers every question with the cat
   CHECK(r["ok"] == false);
   CHECK(r["errors"][0]["path"] == "/gpu_instances/P5/vcpus");
 }
+
+TEST_CASE("a catalog holds at most 1024 families and 4096 instance types; a plan at most 1000 workloads") {
+  // The hardening probe's catalog of 49,052 instance types loaded and froze the page: now refused.
+  auto many = [](int families, int sizes_each) {
+    return edited(kGpuInstancesFile, [=](Json& doc) {
+      const Json family = doc["gpu_instances"]["G6e"];
+      for (int f = 0; f < families; ++f) {
+        Json copy = family;
+        copy["instance_type"] = "g6e-copy" + std::to_string(f) + ".48xlarge";
+        Json sizes = Json::object();
+        for (int i = 0; i < sizes_each; ++i) sizes["g6e-copy" + std::to_string(f) + "-" + std::to_string(i)] = {{"gpus_per_instance", 1}, {"vcpus", 4}};
+        copy["sizes"] = sizes;
+        doc["gpu_instances"]["G6e-copy" + std::to_string(f)] = copy;
+      }
+    });
+  };
+  const CatalogLoad families = load_catalog(many(1025, 0));
+  const Error* e = find_error(families.errors, "gpu_instances.json", "/gpu_instances");
+  REQUIRE(e != nullptr);
+  CHECK(e->code == "too_large");
+  CHECK_THAT(e->message, Catch::Contains("at most 1024 families"));
+  const CatalogLoad types = load_catalog(many(900, 5));  // 900 x (1 + 5) = 5400 instance types
+  REQUIRE_FALSE(types.errors.empty());
+  CHECK(types.errors[0].code == "too_large");
+  CHECK_THAT(types.errors[0].message, Catch::Contains("at most 4096 instance types"));
+  CHECK(load_catalog(many(900, 3)).errors.empty());  // 900 x 4 + the shipped 96 = 3696: accepted
+
+  Json plan = {{"name", "big"}, {"environments", Json::array()}};
+  for (int i = 0; i < 11; ++i) {
+    Json env = {{"name", "e" + std::to_string(i)}, {"workloads", Json::array()}};
+    for (int j = 0; j < 100; ++j) env["workloads"].push_back({{"name", "w"}, {"instance", "G6e"}, {"count", 1}});
+    plan["environments"].push_back(env);
+  }
+  const Json r = test::ask(test::shipped(), {{"question", "plan"}, {"plan", plan}});
+  REQUIRE(r["ok"] == false);
+  CHECK(r["errors"][0]["code"] == "too_large");
+  CHECK(r["errors"][0]["path"] == "/plan/environments/10/workloads/0");
+}

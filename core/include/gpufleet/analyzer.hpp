@@ -19,6 +19,8 @@ namespace gpufleet {
 // catalog file. Doors that read files stop there instead of reading the rest.
 inline constexpr std::size_t kMaxRequestBytes = 1 << 20;
 inline constexpr std::size_t kMaxCatalogBytes = 16 << 20;
+// The largest answer analyze_json returns; a larger one is refused (too_large) instead.
+inline constexpr std::size_t kMaxAnswerBytes = 8 << 20;
 
 class Analyzer {
  public:
