@@ -41,13 +41,20 @@ function describe(analyzer) {
   };
 }
 
+/** A failure of the WebAssembly module itself (an abort, a trap): the module cannot answer again. */
+const moduleDied = (e) => e instanceof WebAssembly.RuntimeError || /\bAborted\(|unreachable|memory access out of bounds/.test(String(e?.message ?? e));
+
 export class CatalogStore extends EventTarget {
   #g;
   #shipped;
   #shippedBytes;
-  constructor(gpufleet, { texts, bytes }) {
+  #reload;
+  #recovering = null;
+  /** `reload` loads a fresh module (loadGpufleet): used when the one in use dies. */
+  constructor(gpufleet, { texts, bytes }, { reload } = {}) {
     super();
     this.#g = gpufleet;
+    this.#reload = reload;
     this.#shipped = { ...texts };
     this.#shippedBytes = bytes;
     this.texts = null;
@@ -58,8 +65,16 @@ export class CatalogStore extends EventTarget {
 
   /** Builds an analyzer from the shipped catalog; returns describe()'s answer. */
   loadShipped() {
+    if (this.#recovering) return this.#restarting();
     // Bytes cross into the core with one copy; a string is re-encoded character by character.
-    const analyzer = this.#g.createAnalyzer(this.#shippedBytes);
+    let analyzer;
+    try {
+      analyzer = this.#g.createAnalyzer(this.#shippedBytes);
+    } catch (e) {
+      if (!moduleDied(e)) throw e;
+      this.#recover(e, true);
+      return this.#restarting();
+    }
     performance.mark('gpufleet:analyzer-built');
     analyzer.texts = this.#shipped;
     const state = describe(analyzer);
@@ -70,11 +85,13 @@ export class CatalogStore extends EventTarget {
 
   /** Tries texts that replace some of the files in use. Keeps the current catalog when invalid. */
   tryLoad(replacements) {
+    if (this.#recovering) return this.#restarting();
     const texts = { ...this.texts, ...replacements };
     let analyzer;
     try {
       analyzer = this.#g.createAnalyzer(texts);
     } catch (e) {
+      if (moduleDied(e)) this.#recover(e);
       return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
     }
     analyzer.texts = texts;
@@ -97,17 +114,43 @@ export class CatalogStore extends EventTarget {
     this.texts = texts;
     this.state = state;
     this.isShipped = shipped;
-    old?.dispose();
+    try { old?.dispose(); } catch { /* its module died: nothing left to free */ }
     this.dispatchEvent(new Event('change'));
   }
 
   /** The whole response, ok or not; never throws. */
   ask(request) {
+    if (this.#recovering) return this.#restarting();
     try {
       return this.analyzer.ask(request);
     } catch (e) {
-      return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
+      if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
+      this.#recover(e);
+      return this.#restarting();
     }
+  }
+
+  #restarting() {
+    return { ok: false, errors: [{ code: 'core_restarting', file: '', path: '', message: 'the calculator\'s core stopped on an internal failure and is being restarted with the catalog in use; the answer follows' }] };
+  }
+
+  /** A fresh module and an analyzer over the catalog in use (or the shipped one), then every
+   *  screen answers again ('change') and the page says what happened ('recovered'). */
+  #recover(error, toShipped = false) {
+    if (this.#recovering || !this.#reload) return;
+    this.#recovering = (async () => {
+      this.#g = await this.#reload();
+      const shipped = toShipped || this.isShipped || !this.texts;
+      const analyzer = this.#g.createAnalyzer(shipped ? this.#shippedBytes : this.texts);
+      const texts = shipped ? { ...this.#shipped } : this.texts;
+      analyzer.texts = texts;
+      this.#recovering = null;
+      this.#swap(analyzer, texts, describe(analyzer), shipped);
+      this.dispatchEvent(new CustomEvent('recovered', { detail: { reason: String(error?.message ?? error) } }));
+    })().catch((e) => {
+      this.#recovering = null;
+      this.dispatchEvent(new CustomEvent('recovered', { detail: { reason: String(error?.message ?? error), failed: String(e?.message ?? e) } }));
+    });
   }
 
   get ok() { return Boolean(this.state?.ok); }

@@ -42,7 +42,14 @@ async function start() {
     loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
     fetchShippedTexts('./config/').then((t) => { performance.mark('gpufleet:catalog-fetched'); return t; }),
     SCREENS.find((s) => s.id === firstId).load()]);
-  const store = new CatalogStore(gpufleet, shipped);
+  const store = new CatalogStore(gpufleet, shipped, { reload: () => loadGpufleet() });
+  store.addEventListener('recovered', (e) => {
+    const { reason, failed } = e.detail;
+    appAlert.show([{ code: failed ? 'core_failed' : 'core_restarted', file: 'page', path: '',
+      message: failed ? `The core stopped (${reason}) and could not be restarted (${failed}): reload the page.`
+        : `The core stopped (${reason}) and was restarted with the catalog in use; the answers on screen are the restarted core's.` }],
+    failed ? 'The calculator stopped' : 'The calculator restarted its core');
+  });
   const main = document.getElementById('main');
   const built = new Map(); // id -> screen
   const stale = new Set(); // built screens whose inputs predate the catalog in use

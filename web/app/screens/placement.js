@@ -22,8 +22,10 @@ export function modelsToParam(models) {
   return models.map((m) => (m.kind === 'gb' ? `${enc(m.name)}=${enc(m.value)}`
     : `${enc(m.name)}:${enc(m.value)}:${enc(m.precision ?? 'fp16')}:${enc(m.workload ?? 'inference')}`)).join(',');
 }
+/** The models of a link. At most one past the core's 64 are read, so that a link of thousands
+ *  builds a few rows (and the core names the limit) instead of freezing the page. */
 export function modelsFromParam(text) {
-  return text.split(',').filter(Boolean).map((part) => {
+  return text.split(',', 66).filter(Boolean).slice(0, 65).map((part) => {
     const eq = part.indexOf('=');
     if (eq >= 0 && !part.slice(0, eq).includes(':')) return { name: decodeURIComponent(part.slice(0, eq)), kind: 'gb', value: decodeURIComponent(part.slice(eq + 1)) };
     const [name, value, precision, workload] = part.split(':').map((s) => decodeURIComponent(s ?? ''));

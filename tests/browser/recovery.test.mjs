@@ -1,0 +1,54 @@
+// The page survives its core: when the WebAssembly module dies (an abort or a trap), the page
+// loads a fresh one with the catalog in use, says so, and answers again; Reset still works. A
+// link with thousands of placement models builds a bounded form instead of freezing the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, text } from './helpers.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+/** The facade as served, with a switch that kills the module in use at its next call, as an
+ *  abort would: every later call into that module instance traps too (a fresh one works). */
+async function withKillSwitch(page) {
+  await page.route('**/gpufleet/gpufleet.js', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/(\w+)\._gpufleet_(analyze|create)\(/g, (_, core, fn) =>
+      `((${core}.__dead||globalThis.__gpufleetKillNext&&(${core}.__dead=!(globalThis.__gpufleetKillNext=!1)))?(()=>{throw new WebAssembly.RuntimeError("unreachable")})():${core}._gpufleet_${fn})(`);
+    assert.notEqual(body, await response.text(), 'the facade has the calls to wrap');
+    await route.fulfill({ response, body });
+  });
+}
+
+test('a module that dies is replaced: the page says so, answers again, and Reset works', async () => {
+  const page = await env.page();
+  await withKillSwitch(page);
+  await open(page, `${env.origin}/index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
+  const before = await text(page, 'fit-per-gpu-gb');
+  await page.evaluate(() => { globalThis.__gpufleetKillNext = true; });
+  await page.locator('#fit-precision').selectOption('int8');
+  await page.getByTestId('app-errors').getByText('restarted its core').waitFor();
+  assert.match(await page.getByTestId('app-errors').innerText(), /core_restarted/);
+  // The restarted core answers the inputs on screen: int8 halves the weights.
+  await page.waitForFunction((b) => document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent !== b, before);
+  assert.ok(parseFloat(await text(page, 'fit-per-gpu-gb')) < parseFloat(before));
+  // Reset builds the shipped catalog on the new module.
+  await page.getByTestId('tab-catalog').click();
+  await page.getByTestId('cat-reset').click();
+  await page.getByTestId('catalog-name').waitFor();
+  assert.equal(await page.getByTestId('app-errors').isHidden(), true);
+  await page.getByTestId('tab-fit').click();
+  assert.ok(parseFloat(await text(page, 'fit-per-gpu-gb')) > 0);
+});
+
+test('a placement link with 3,000 models opens at once, with a bounded form and the limit named', async () => {
+  // (3,000: the test server's 16 KB request-line limit; the page reads at most 65 models of any link)
+  const models = Array.from({ length: 3000 }, () => 'a=1').join(',');
+  const t0 = Date.now();
+  const page = await env.page(`index.html?view=placement&models=${models}`);
+  const elapsed = Date.now() - t0;
+  assert.ok(elapsed < 5000, `the page took ${elapsed} ms to answer`);
+  assert.ok(await page.locator('.place-models input').count() <= 65 * 3, 'a bounded form');
+  assert.match(await page.locator('#panel-placement').innerText(), /1 to 64 models/);
+});
