@@ -56,3 +56,60 @@ TEST_CASE("random valid requests never produce NaN or infinity") {
   }
   CHECK(answered == 3000);
 }
+
+TEST_CASE("random catalogs at the edges of their ranges never produce NaN or infinity, in any question") {
+  std::mt19937 rng(20261124);
+  auto pick = [&](std::initializer_list<double> xs) {
+    return *(xs.begin() + std::uniform_int_distribution<std::size_t>(0, xs.size() - 1)(rng));
+  };
+  const std::vector<Json> requests = {
+      {{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+       {"demand", {{"requests_per_s", 50}, {"max_ttft_ms", 500}}}},
+      {{"question", "recommend"}, {"model", {{"params_b", 70}}}, {"workload", "fine_tuning"}, {"demand", {{"dataset_tokens", 2e9}}}},
+      {{"question", "fit"}, {"model", {{"size", "small"}}}, {"workload", "inference"}, {"instance", "G6e"}, {"gpus", 1}},
+      {{"question", "migrate"}, {"current", {{"instance", "P4d"}, {"gpus", 8}}}, {"model", {{"size", "large"}}}, {"workload", "training"}},
+      {{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "fp8"}, {"rank", true}},
+      {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"phase", "training"}, {"instance", "P5"}, {"gpus", 8},
+       {"dataset_tokens", 1e9}},
+      {{"question", "decide"}, {"model", {{"params_b", 13}}}, {"workload", "inference"}},
+      {{"question", "placement"}, {"models", {{{"name", "a"}, {"memory_gb", 30}}, {{"name", "b"}, {"model", {{"size", "small"}}}}}}},
+      {{"question", "workload_set"}, {"id", "comprehensive_suite"}},
+      {{"question", "performance"}, {"workload", "training"}, {"precision", "bf16"}, {"instances", {{{"instance", "P5"}, {"gpus", 8}}}}},
+      {{"question", "right_size"}, {"models", {{{"model", {{"name", "llama-3.1-8b"}}}}}}},
+  };
+  int catalogs = 0, answers = 0;
+  for (int round = 0; round < 24; ++round) {
+    CatalogSources sources = test::edited(kGpuInstancesFile, [&](Json& doc) {
+      for (auto& [_, gpu] : doc["gpus"].items()) {
+        gpu["memory_bandwidth_gb_per_s"] = pick({1, 1e6, 3350});
+        gpu["memory_gb"] = pick({0.1, 4096, 80});
+        if (gpu.contains("tflops"))
+          for (auto& [__, t] : gpu["tflops"].items()) t = pick({0, 0.001, 1e6, 989});
+      }
+      for (auto& [_, family] : doc["gpu_instances"].items()) {
+        family["compute_tflops"] = pick({0, 0.001, 1e6});
+        family["interconnect_bandwidth_gbps"] = pick({0, 0.001, 1e6});
+        family["memory_bandwidth_factor"] = pick({0, 1e-4, 10});
+        family["interconnect_multiplier"] = pick({0, 1});
+        if (family.contains("on_demand_cost_per_hour")) family["on_demand_cost_per_hour"] = pick({0, 1e-9, 10000});
+      }
+    });
+    sources = test::edited(kModelConfigFile, [&](Json& doc) {
+      for (const char* table : {"training_mfu", "link_gb_per_s"})
+        for (auto& [key, value] : doc["throughput_model"][table].items())
+          if (value.is_number()) value = pick({0, 0.001, 1e5});
+    }, sources);
+    const Analyzer analyzer(sources);
+    INFO("round " << round << ": " << (analyzer.catalog_errors().empty() ? "" : analyzer.catalog_errors().front().path + " " + analyzer.catalog_errors().front().message));
+    REQUIRE(analyzer.catalog_ok());
+    ++catalogs;
+    for (const Json& request : requests) {
+      const Json answer = analyzer.analyze(request);
+      INFO(request.dump());
+      CHECK(test::non_finite_numbers(answer) == 0);
+      answers += answer["ok"] == true;
+    }
+  }
+  CHECK(catalogs == 24);
+  CHECK(answers > 24 * 3);  // most questions still answer at the edges
+}
