@@ -8,6 +8,8 @@
 #include <iostream>
 #include <iterator>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -138,9 +140,19 @@ std::optional<std::string> read_input(const std::string& file) {
 std::optional<Json> read_value(const std::string& file) {
   auto text = read_input(file);
   if (!text) return std::nullopt;
+  // The keys of each open object: a key given twice is an error, as in the analyzer's own parser.
+  std::vector<std::vector<std::string>> keys;
   try {
-    return Json::parse(*text, [](int depth, Json::parse_event_t, Json&) {
+    return Json::parse(*text, [&](int depth, Json::parse_event_t event, Json& parsed) {
       if (depth > 32) throw std::runtime_error("nesting deeper than 32 levels");
+      if (event == Json::parse_event_t::object_start) keys.emplace_back();
+      if (event == Json::parse_event_t::object_end) keys.pop_back();
+      if (event == Json::parse_event_t::key) {
+        const std::string& key = parsed.get_ref<const std::string&>();
+        if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end())
+          throw std::runtime_error("the key \"" + key + "\" appears twice in one object");
+        keys.back().push_back(key);
+      }
       return true;
     });
   } catch (const std::exception& e) {
@@ -584,8 +596,9 @@ int main(int argc, char** argv) {
   if (!files.errors.empty()) {
     response = gpufleet::errors_response(files.errors);
   } else {
+    // Through the same text door as every other: the request limits and the answer cap apply.
     gpufleet::Analyzer analyzer(files.sources);
-    response = analyzer.analyze(request);
+    response = Json::parse(analyzer.analyze_json(request.dump()));
   }
   if (as_json) {
     std::cout << response.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";

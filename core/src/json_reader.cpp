@@ -70,7 +70,8 @@ const Json* Reader::member(const Json& obj, const std::string& key, const std::s
     auto it = obj.find(key);
     if (it != obj.end() && it->is_null() && file_ == "request") {
       // A request says what it means: null is not "the default" (catalogs use null for unknown).
-      fail("wrong_type", child(path, key), "expected a value, got null; leave \"" + key + "\" out for its default");
+      fail("wrong_type", child(path, key),
+           required ? "expected a value, got null" : "expected a value, got null; leave \"" + key + "\" out for its default");
       return nullptr;
     }
     if (it != obj.end() && !(it->is_null() && required)) return it->is_null() ? nullptr : &*it;

@@ -59,6 +59,39 @@ void BM_Sweep(benchmark::State& state) {
 }
 BENCHMARK(BM_Sweep)->Unit(benchmark::kMillisecond);
 
+// The catalog with every family copied `copies` times under new names (synthetic offers at the
+// shipped prices and specs): how the demand-sized recommendation grows with the catalog.
+gpufleet::CatalogSources scaled_catalog(int copies) {
+  gpufleet::Json doc = gpufleet::Json::parse(read(kRoot + "/config/gpu_instances.json"));
+  const gpufleet::Json families = doc["gpu_instances"];
+  for (int c = 1; c < copies; ++c) {
+    const std::string suffix = "-copy" + std::to_string(c);
+    for (const auto& [key, family] : families.items()) {
+      gpufleet::Json copy = family;
+      if (copy.contains("instance_type")) copy["instance_type"] = copy["instance_type"].get<std::string>() + suffix;
+      if (copy.contains("sizes")) {
+        gpufleet::Json sizes = gpufleet::Json::object();
+        for (const auto& [name, size] : copy["sizes"].items()) sizes[name + suffix] = size;
+        copy["sizes"] = sizes;
+      }
+      doc["gpu_instances"][key + suffix] = copy;
+    }
+  }
+  return {doc.dump(), read(kRoot + "/config/model_config.json"), read(kRoot + "/config/workloads.json")};
+}
+
+void BM_ScaleCurve(benchmark::State& state) {
+  const gpufleet::Analyzer a(scaled_catalog(static_cast<int>(state.range(0))));
+  const std::string request = sweep()["scale_curve"].dump();
+  if (!a.catalog_ok() || gpufleet::Json::parse(a.analyze_json(request))["ok"] != true) {
+    state.SkipWithError("the scaled catalog or its recommendation failed: nothing to time");
+    return;
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(a.analyze_json(request));
+  state.counters["instance_types"] = static_cast<double>(a.catalog()->instances.size());
+}
+BENCHMARK(BM_ScaleCurve)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -10,7 +10,7 @@ import { startServer } from '../browser/server.mjs';
 import { root } from '../wasm/support.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
-const server = await startServer();
+const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -66,28 +66,42 @@ try {
     }
     return runs;
   }, sweep.sweep);
-  // Cold load to the first answer painted: each run in a new context (cold HTTP cache). An observer
-  // installed before any page script checks on every animation frame whether the fit answer is in
-  // the document; the first frame that holds it is the one painted with it. The time is taken in
-  // the page (navigation start = 0), so the harness's own round trips are not counted.
+  // Cold load to the first answer painted, alternating with a blank page's first contentful paint
+  // on the same server (each run in a new context: cold HTTP cache, fresh renderer), so that the
+  // budget is a ratio of two figures taken under the same load. An observer installed before any
+  // page script checks on every animation frame whether the fit answer is in the document; the
+  // first frame that holds it is the one painted with it. Times are taken in the page
+  // (navigation start = 0), so the harness's own round trips are not counted.
   const firstAnswers = [];
+  const blankPaints = [];
   for (let i = 0; i < 7; i++) {
-    const context = await browser.newContext();
-    await context.addInitScript(() => {
-      const check = () => {
-        const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
-        if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs = performance.now();
-        else requestAnimationFrame(check);
-      };
-      requestAnimationFrame(check);
-    });
-    const page = await context.newPage();
-    await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`, { waitUntil: 'commit' });
-    firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
-    await context.close();
+    for (const blank of [true, false]) {
+      const context = await browser.newContext();
+      await context.addInitScript(() => {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') window.gpufleetBenchFcpMs = e.startTime;
+        }).observe({ type: 'paint', buffered: true });
+        const check = () => {
+          const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
+          if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs = performance.now();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      });
+      const page = await context.newPage();
+      if (blank) {
+        await page.goto(`${server.origin}/bench-blank.html`, { waitUntil: 'commit' });
+        blankPaints.push(await (await page.waitForFunction(() => window.gpufleetBenchFcpMs)).jsonValue());
+      } else {
+        await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`, { waitUntil: 'commit' });
+        firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
+      }
+      await context.close();
+    }
   }
   console.log(JSON.stringify({
     browser_first_answer_ms: median(firstAnswers),
+    browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
     browser_sweep_ms: median(sweepMs),
     browser_loaded_files: [...new Set(loadedFiles)].sort(),

@@ -9,24 +9,33 @@ let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
-/** The facade as served, with a switch that kills the module in use at its next call, as an
- *  abort would: every later call into that module instance traps too (a fresh one works). */
-async function withKillSwitch(page) {
+/** The facade as served, each call into the module going through globalThis.__gpufleetHook when
+ *  a test sets one: (core, name, args) => result, free to throw as a dying module does. */
+async function withHook(page) {
   await page.route('**/gpufleet/gpufleet.js', async (route) => {
     const response = await route.fetch();
-    const body = (await response.text()).replace(/(\w+)\._gpufleet_(analyze|create)\(/g, (_, core, fn) =>
-      `((${core}.__dead||globalThis.__gpufleetKillNext&&(${core}.__dead=!(globalThis.__gpufleetKillNext=!1)))?(()=>{throw new WebAssembly.RuntimeError("unreachable")})():${core}._gpufleet_${fn})(`);
-    assert.notEqual(body, await response.text(), 'the facade has the calls to wrap');
+    const text = await response.text();
+    const body = text.replace(/(\w+)\._gpufleet_(analyze|create)\(/g, (_, core, fn) =>
+      `((...a)=>globalThis.__gpufleetHook?globalThis.__gpufleetHook(${core},"${fn}",a):${core}._gpufleet_${fn}(...a))(`);
+    assert.notEqual(body, text, 'the facade has the calls to wrap');
     await route.fulfill({ response, body });
   });
 }
 
 test('a module that dies is replaced: the page says so, answers again, and Reset works', async () => {
   const page = await env.page();
-  await withKillSwitch(page);
+  await withHook(page);
   await open(page, `${env.origin}/index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
   const before = await text(page, 'fit-per-gpu-gb');
-  await page.evaluate(() => { globalThis.__gpufleetKillNext = true; });
+  // The module in use dies at its next call, as an abort leaves it: every later call traps too.
+  await page.evaluate(() => {
+    let dead = null;
+    globalThis.__gpufleetHook = (core, fn, args) => {
+      if (dead === null) dead = core;
+      if (core === dead) throw new WebAssembly.RuntimeError('unreachable');
+      return core[`_gpufleet_${fn}`](...args);
+    };
+  });
   await page.locator('#fit-precision').selectOption('int8');
   await page.getByTestId('app-errors').getByText('restarted its core').waitFor();
   assert.match(await page.getByTestId('app-errors').innerText(), /core_restarted/);
@@ -40,6 +49,33 @@ test('a module that dies is replaced: the page says so, answers again, and Reset
   assert.equal(await page.getByTestId('app-errors').isHidden(), true);
   await page.getByTestId('tab-fit').click();
   assert.ok(parseFloat(await text(page, 'fit-per-gpu-gb')) > 0);
+});
+
+test('a core that dies on every question is restarted, but not asked again in a loop', async () => {
+  const page = await env.page();
+  await withHook(page);
+  const modules = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) modules.push(r.url()); });
+  await open(page, `${env.origin}/index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
+  // Every module traps on the fit question (a request that always kills the core); other
+  // questions, such as the catalog's menus a restart asks, still answer.
+  await page.evaluate(() => {
+    const decoder = new TextDecoder();
+    globalThis.__gpufleetHook = (core, fn, args) => {
+      if (fn === 'analyze' && decoder.decode(core.HEAPU8.subarray(args[1], args[1] + args[2])).includes('"question":"fit"')) {
+        throw new WebAssembly.RuntimeError('unreachable');
+      }
+      return core[`_gpufleet_${fn}`](...args);
+    };
+  });
+  await page.locator('#fit-precision').selectOption('int8');
+  await page.getByTestId('app-errors').getByText('stopped again').waitFor();
+  await page.waitForTimeout(1500);
+  // The first module, one restart that re-asked, one restart that waits for the user.
+  assert.ok(modules.length <= 3, `${modules.length} modules loaded`);
+  await page.evaluate(() => { globalThis.__gpufleetHook = null; });
+  await page.locator('#fit-precision').selectOption('fp16');
+  await page.waitForFunction(() => Number.parseFloat(document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent) > 0);
 });
 
 test('a placement link with 3,000 models opens at once, with a bounded form and the limit named', async () => {

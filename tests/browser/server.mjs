@@ -29,8 +29,9 @@ export function assertSiteStaged(dir = SITE_DIR) {
   }
 }
 
-/** Starts the server; resolves {origin, close()}. */
-export function startServer(dir = SITE_DIR) {
+/** Starts the server; resolves {origin, close()}. `extra` maps URL paths to files outside the
+ *  site that the same server also serves (the benchmark's blank page). */
+export function startServer(dir = SITE_DIR, { extra = {} } = {}) {
   assertSiteStaged(dir);
   const server = http.createServer((req, res) => {
     const notFound = () => { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }); res.end('not found\n'); };
@@ -40,8 +41,8 @@ export function startServer(dir = SITE_DIR) {
       rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     } catch { notFound(); return; }
     if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.resolve(dir, `.${rel}`);
-    if (!file.startsWith(dir + path.sep)) { notFound(); return; }
+    const file = extra[rel] ?? path.resolve(dir, `.${rel}`);
+    if (!extra[rel] && !file.startsWith(dir + path.sep)) { notFound(); return; }
     fs.stat(file, (err, st) => {
       if (err || !st.isFile()) { notFound(); return; }
       const type = TYPES[path.extname(file).toLowerCase()];

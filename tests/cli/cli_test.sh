@@ -152,6 +152,9 @@ python3 -c "import json; print(json.dumps(json.load(open('$root/config/model_con
 check "--hf-config with a second member after the object exits 3" \
   test "$(exit_code "$bin" fit --hf-config "$tmp/inject.json" --precision bf16 --gpu A100-40GB)" = 3
 check "  saying it is not one JSON value" grep -q "is not one JSON value" "$tmp/err"
+printf '{"model_type": "llama", "model_type": "mistral"}' >"$tmp/dup.json"
+check "--hf-config with a key given twice exits 3" test "$(exit_code "$bin" fit --hf-config "$tmp/dup.json" --gpu A100-40GB)" = 3
+check "  naming the key" grep -q 'the key "model_type" appears twice' "$tmp/err"
 python3 -c "print('[' * 100000 + ']' * 100000)" >"$tmp/deep.json"
 check "--hf-config nested 100000 deep exits 3" test "$(exit_code "$bin" fit --hf-config "$tmp/deep.json" --gpu A100-40GB)" = 3
 

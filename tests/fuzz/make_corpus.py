@@ -89,13 +89,13 @@ for gp in g["gpus"].values():
 w('b_ok_zero_compute', B(g, None, cw))
 g = copy.deepcopy(small)
 for fam in g["gpu_instances"].values():
-    fam["gpu_memory_gb"] = 5e-324; fam["memory_bandwidth_factor"] = 1e-4; fam["on_demand_cost_per_hour"] = 1e-300
+    fam["gpu_memory_gb"] = 0.1; fam["memory_bandwidth_factor"] = 1e-4; fam["on_demand_cost_per_hour"] = 1e-300
     fam["compute_tflops"] = 0.001; fam["interconnect_bandwidth_gbps"] = 0.001
     for sz in fam.get("sizes", {}).values():
         sz["on_demand_cost_per_hour"] = 5e-324
         if "spot_cost_per_hour" in sz: sz["spot_cost_per_hour"] = 4.9e-324
 for gp in g["gpus"].values():
-    gp["memory_gb"] = 5e-324; gp["usable_memory_mib"] = 5e-324; gp["memory_bandwidth_gb_per_s"] = 1
+    gp["memory_gb"] = 0.1; gp["usable_memory_mib"] = 64; gp["memory_bandwidth_gb_per_s"] = 1
     gp["tflops"] = {k: 0.001 for k in gp.get("tflops", {})}
 m = copy.deepcopy(mc)
 for ms in m["model_sizes"].values(): ms["parameter_count_billion"] = 5e-324

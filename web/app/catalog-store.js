@@ -50,6 +50,7 @@ export class CatalogStore extends EventTarget {
   #shippedBytes;
   #reload;
   #recovering = null;
+  #lastRecoveryMs = -Infinity;
   /** `reload` loads a fresh module (loadGpufleet): used when the one in use dies. */
   constructor(gpufleet, { texts, bytes }, { reload } = {}) {
     super();
@@ -108,14 +109,14 @@ export class CatalogStore extends EventTarget {
     return this.loadShipped();
   }
 
-  #swap(analyzer, texts, state, shipped) {
+  #swap(analyzer, texts, state, shipped, { announce = true } = {}) {
     const old = this.analyzer;
     this.analyzer = analyzer;
     this.texts = texts;
     this.state = state;
     this.isShipped = shipped;
     try { old?.dispose(); } catch { /* its module died: nothing left to free */ }
-    this.dispatchEvent(new Event('change'));
+    if (announce) this.dispatchEvent(new Event('change'));
   }
 
   /** The whole response, ok or not; never throws. */
@@ -138,6 +139,10 @@ export class CatalogStore extends EventTarget {
    *  screen answers again ('change') and the page says what happened ('recovered'). */
   #recover(error, toShipped = false) {
     if (this.#recovering || !this.#reload) return;
+    // A module that dies again within seconds died on the same work: restart it, but do not ask
+    // the screens again (they would ask what killed it), so that the next answer waits for the user.
+    const again = performance.now() - this.#lastRecoveryMs < 10000;
+    this.#lastRecoveryMs = performance.now();
     this.#recovering = (async () => {
       this.#g = await this.#reload();
       const shipped = toShipped || this.isShipped || !this.texts;
@@ -145,8 +150,8 @@ export class CatalogStore extends EventTarget {
       const texts = shipped ? { ...this.#shipped } : this.texts;
       analyzer.texts = texts;
       this.#recovering = null;
-      this.#swap(analyzer, texts, describe(analyzer), shipped);
-      this.dispatchEvent(new CustomEvent('recovered', { detail: { reason: String(error?.message ?? error) } }));
+      this.#swap(analyzer, texts, describe(analyzer), shipped, { announce: !again });
+      this.dispatchEvent(new CustomEvent('recovered', { detail: { reason: String(error?.message ?? error), again } }));
     })().catch((e) => {
       this.#recovering = null;
       this.dispatchEvent(new CustomEvent('recovered', { detail: { reason: String(error?.message ?? error), failed: String(e?.message ?? e) } }));

@@ -44,10 +44,11 @@ async function start() {
     SCREENS.find((s) => s.id === firstId).load()]);
   const store = new CatalogStore(gpufleet, shipped, { reload: () => loadGpufleet() });
   store.addEventListener('recovered', (e) => {
-    const { reason, failed } = e.detail;
+    const { reason, failed, again } = e.detail;
     appAlert.show([{ code: failed ? 'core_failed' : 'core_restarted', file: 'page', path: '',
       message: failed ? `The core stopped (${reason}) and could not be restarted (${failed}): reload the page.`
-        : `The core stopped (${reason}) and was restarted with the catalog in use; the answers on screen are the restarted core's.` }],
+        : again ? `The core stopped again (${reason}) on the same inputs and was restarted; change an input to ask again.`
+          : `The core stopped (${reason}) and was restarted with the catalog in use; the answers on screen are the restarted core's.` }],
     failed ? 'The calculator stopped' : 'The calculator restarted its core');
   });
   const main = document.getElementById('main');
@@ -86,9 +87,18 @@ async function start() {
     return screen;
   };
   let latest = 0;  // the tab chosen last wins when modules arrive out of order
+  let requested = null;  // the screen asked for last, shown or still loading
   const show = async (id) => {
     const ticket = ++latest;
-    const screen = await screenOf(id);
+    requested = id;
+    let screen;
+    try {
+      screen = await screenOf(id);
+    } catch (e) {
+      // A screen's module that cannot be fetched (the site was redeployed under an open tab).
+      appAlert.show([{ code: 'load_failed', file: 'page', path: '', message: `${String(e?.message ?? e)}: reload the page` }], 'This screen could not load');
+      return;
+    }
     if (ticket !== latest) return;
     active = screen;
     if (dirty.has(active)) { active.render(); dirty.delete(active); }
@@ -129,7 +139,7 @@ async function start() {
   store.addEventListener('change', () => {
     showCatalog();
     for (const s of built.values()) { stale.add(s); dirty.add(s); }
-    show(active.id);
+    show(requested ?? active.id);
   });
   if (embed) reportHeight();
   else addCopyLink();
