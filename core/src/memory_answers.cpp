@@ -501,7 +501,13 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     // GPUs and the Neuron accelerators (Inferentia, Trainium), whose datasheets give the figures.
     if (!priced_gpu_instance(it, providers, true)) continue;
     const GpuSpec* gpu = catalog.gpu(it.gpu_model);
-    if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) continue;
+    if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) {
+      Json out = report::object(2);
+      report::add(out, "instance", it.name);
+      report::add(out, "reason", "no speed to rank it by: the catalog gives " + it.gpu_type + " no memory bandwidth or TFLOPS");
+      excluded.push_back(std::move(out));
+      continue;
+    }
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
     // weights with room for one full sequence; at each, the largest concurrency that meets the
     // latency targets (time per token grows with the batch); the layout with the lowest $ per

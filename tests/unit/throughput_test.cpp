@@ -116,6 +116,15 @@ TEST_CASE("ranking by $ per 1M output tokens honours the latency target") {
   for (const auto& row : b["ranked"]) CHECK(row["time_per_output_token_ms"].get<double>() <= 25);
   CHECK(b["ranked"].size() <= a["ranked"].size());  // a tighter target never adds candidates
   for (const auto& x : a["excluded"]) CHECK_FALSE(x["reason"].get<std::string>().empty());
+  // A priced GPU the catalog gives no speed (the RTX PRO 6000 of G7e) is listed with that reason,
+  // not left out without a word.
+  bool g7e = false;
+  for (const auto& x : a["excluded"]) {
+    if (x["instance"].get<std::string>().rfind("g7e.", 0) != 0) continue;
+    g7e = true;
+    CHECK_THAT(x["reason"].get<std::string>(), Catch::Contains("no memory bandwidth or TFLOPS"));
+  }
+  CHECK(g7e);
 }
 
 TEST_CASE("estimate refuses what it cannot estimate, naming the field") {
