@@ -436,7 +436,8 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   double bytes = 0;
   if (out.metric == "nvidia_smi_used") bytes = e.total_bytes;
   if (out.metric == "torch_max_allocated" || out.metric == "per_gpu_peak") bytes = e.tensor_bytes;
-  if (out.metric == "weights_only") bytes = e.weights_bytes;
+  // What one GPU loaded: sources report a tensor-parallel run's weights per rank.
+  if (out.metric == "weights_only") bytes = e.weights_per_gpu_bytes;
   if (out.metric == "kv_cache_capacity") {
     if (!e.kv_pool_bytes)
       return skip(

@@ -255,6 +255,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
              "), the rest go to the next GPU; the fuller GPU is shown";
   }
   add("weights", "Weights", weights_gpu, wbasis);
+  e.weights_per_gpu_bytes = weights_gpu;
   if (eng.checkpoint_on_device && !training)
     add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp),
         "the checkpoint is read onto the GPU before the model is built; PyTorch's caching "

@@ -94,6 +94,21 @@ TEST_CASE("weights-only cases are within 1 %: GGUF files and vLLM's loaded weigh
   CHECK(row(r, "GT32")["predicted"].get<double>() == Approx(14.96).epsilon(0.01));
 }
 
+TEST_CASE("a tensor-parallel run's weights-only case is compared with what one rank loaded") {
+  // GT32 (vLLM, Llama-3-8B, 14.96 GiB on one GPU) as a TP 2 run: each rank loads half the weights
+  // (vLLM logs the weights per worker), not the whole model.
+  Json c;
+  for (const auto& x : case_file("memory_cases_dev.json"))
+    if (x["id"] == "GT32") c = x;
+  REQUIRE(c.is_object());
+  c["id"] = "GT32-TP2";
+  c["hardware"]["gpu_count"] = 2;
+  c["hardware"]["tensor_parallel"] = 2;
+  c["measured"]["value"] = 7.48;
+  const Json r = accuracy(Json::array({c}));
+  CHECK(row(r, "GT32-TP2")["predicted"].get<double>() == Approx(7.48).epsilon(0.01));
+}
+
 TEST_CASE("a case with an unknown metric or unit is skipped with a reason, not dropped") {
   Json cases = case_file("memory_cases_dev.json");
   Json odd_metric = cases[1];

@@ -252,3 +252,15 @@ TEST_CASE("a size class or a parameter count is a generic dense decoder of that 
   // Its weights: 13 B x 2 bytes within 3 % (layers are whole).
   CHECK(r["memory"]["weights_gb"].get<double>() == Approx(26).epsilon(0.03));
 }
+
+TEST_CASE("a tensor-parallel deployment's memory summary splits the weights per GPU") {
+  // Llama 3.1 70B in bf16 over 8 A100s: 70.55 B x 2 bytes = 141.1 GB, 17.64 GB per GPU; the
+  // summary's weights + overhead add up to the GPU's total (the whole model was shown as per GPU).
+  const Json r = test::ask(test::shipped(), {{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                                             {"precision", "bf16"}, {"instance", "p4d.24xlarge"}, {"gpus", 8}});
+  REQUIRE(r["ok"] == true);
+  const Json& m = r["result"]["memory"];
+  REQUIRE(r["result"]["deployment"]["layout"]["tensor_parallel"] == 8);
+  CHECK(m["weights_gb"].get<double>() == Approx(141.1 / 8).epsilon(0.005));
+  CHECK(m["weights_gb"].get<double>() + m["overhead_gb"].get<double>() == Approx(m["total_gb"].get<double>()).margin(0.02));
+}

@@ -126,7 +126,8 @@ struct MemoryEstimate {
   std::vector<MemoryLine> lines;  // one GPU (the fullest)
   double tensor_bytes = 0;        // peak tensors: what torch.cuda.max_memory_allocated shows
   double total_bytes = 0;         // the device's used memory: tensors + runtime
-  double weights_bytes = 0;
+  double weights_bytes = 0;          // the whole model's (the checkpoint as loaded)
+  double weights_per_gpu_bytes = 0;  // what the fullest GPU holds of them (the "weights" line)
   double kv_bytes_per_token = 0;  // on this GPU
   double kv_cache_bytes = 0;
   std::optional<double> kv_pool_bytes;  // serving engines that pre-allocate a pool

@@ -257,7 +257,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     }
     if (!e.kv_pool_bytes && q.engine == "vllm") {
       refuse(d, "does not fit: " + where + " (" + gib(cap) + " each) cannot hold the weights (" +
-                    gib(e.weights_bytes) + " per GPU) and the engine's activations with room for a KV cache",
+                    gib(e.weights_per_gpu_bytes) + " per GPU) and the engine's activations with room for a KV cache",
              more);
       return false;
     }
