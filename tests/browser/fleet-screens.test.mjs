@@ -47,7 +47,7 @@ test('plan: seed 001 preloaded gives the CLI answer; editing, JSON and links fol
   assert.deepEqual(DEFAULT_PLAN, SEED001, 'the page embeds tests/cases/plans/seed001.json');
   const page = await env.page('index.html?view=plan');
   const r = await assertPlan(page, SEED001);
-  // The README's figures for seed 001's first three environments.
+  // The figures docs/cli.md gives for seed 001's first three environments.
   assert.deepEqual(r.environments.slice(0, 3).map((e) => e.usd_per_month), [185.15, 269.28, 1624.32]);
   await screenshot(page, 'plan', { fullPage: true });
 
