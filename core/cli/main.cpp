@@ -1,7 +1,7 @@
 // gpufleet: the native CLI. Parses arguments into a request, asks the Analyzer, prints the answer.
 
 #include <algorithm>
-#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <unistd.h>
@@ -190,18 +190,12 @@ std::string default_config_dir() {
 // Every numeric option: a plain decimal number, finite and not negative (no nan, inf, hex or
 // octal surprises): counts, tokens, hours, prices and shares are never negative.
 bool plain_decimal(const std::string& text) {
-  std::size_t i = text.size() > 0 && text[0] == '+' ? 1 : 0, digits = 0;
-  for (; i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'); ++i)
-    digits += text[i] != '.';
-  if (digits == 0 || std::count(text.begin(), text.end(), '.') > 1) return false;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-    const std::size_t exponent = i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-    if (i == exponent) return false;
-  }
-  return i == text.size() && std::isfinite(std::strtod(text.c_str(), nullptr));
+  // from_chars reads decimal and exponent forms only (no hex); "inf" and "nan" fail isfinite.
+  const char* first = text.data() + (text.size() > 1 && text[0] == '+' ? 1 : 0);
+  const char* last = text.data() + text.size();
+  double x = 0;
+  const auto [end, ec] = std::from_chars(first, last, x);
+  return ec == std::errc() && end == last && std::isfinite(x) && x >= 0 && *first != '-';
 }
 
 void check_numbers(CLI::App& app) {

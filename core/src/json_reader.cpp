@@ -68,7 +68,7 @@ const Json* Reader::member(const Json& obj, const std::string& key, const std::s
                            bool required) const {
   if (obj.is_object()) {
     auto it = obj.find(key);
-    if (it != obj.end() && it->is_null() && file_ == "request") {
+    if (it != obj.end() && it->is_null() && file_ == kRequest) {
       // A request says what it means: null is not "the default" (catalogs use null for unknown).
       fail("wrong_type", child(path, key),
            required ? "expected a value, got null" : "expected a value, got null; leave \"" + key + "\" out for its default");

@@ -14,6 +14,9 @@
 
 namespace gpufleet::detail {
 
+// The "file" of every error about a request (catalog errors name their file).
+inline constexpr const char* kRequest = "request";
+
 struct Range {
   double min = 0;
   double max = std::numeric_limits<double>::max();

@@ -17,7 +17,6 @@ namespace gpufleet::detail {
 
 using report::round_to;
 
-inline constexpr const char* kRequest = "request";
 inline constexpr double kMaxGpus = 4096;
 inline constexpr double kMaxHoursPerMonth = 744;  // 31 days x 24 h
 
