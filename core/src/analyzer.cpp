@@ -17,6 +17,7 @@
 #include "fleet_answers.hpp"
 #include "memory_answers.hpp"
 #include "guarded.hpp"
+#include "prices.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "session.hpp"
@@ -45,6 +46,9 @@ Json ok(const Catalog& catalog, const std::string& question, Json result) {
     auto it = catalog.info.is_object() ? catalog.info.find(key) : catalog.info.end();
     info[key] = catalog.info.is_object() && it != catalog.info.end() && it->is_string() ? it->get<std::string>() : "";
   }
+  // The oldest price the answer could use; the doors say how many days ago that is.
+  const std::string as_of = catalog.prices_as_of();
+  info["prices_as_of"] = as_of.empty() ? Json(nullptr) : Json(as_of);
   j["catalog"] = std::move(info);
   j["result"] = std::move(result);
   return j;
@@ -470,25 +474,25 @@ struct QuestionEntry {
 };
 constexpr QuestionEntry kQuestions[] = {
     {"precisions", "model", answer_precisions},
-    {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_fit},
-    {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share", answer_cost},
-    {"performance", "workload precision instances model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method", answer_performance},
-    {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_recommend},
-    {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method", answer_migrate},
+    {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_fit},
+    {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share region regions", answer_cost},
+    {"performance", "workload precision instances model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", answer_performance},
+    {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_recommend},
+    {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_migrate},
     {"workload", "id", answer_workload},
-    {"plan", "plan", detail::answer_plan},
-    {"decide", "model workload precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method", detail::answer_decide},
-    {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share", detail::answer_placement},
+    {"plan", "plan region regions", detail::answer_plan},
+    {"decide", "model workload precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", detail::answer_decide},
+    {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions", detail::answer_placement},
     {"workload_set", "id", answer_workload_set},
     {"workloads", "", [](const Catalog& c, Session&, const Json&) { return answer_workloads(c); }},
-    {"catalog", "section", answer_catalog},
+    {"catalog", "section region regions", answer_catalog},
     {"validate", "", [](const Catalog& c, Session&, const Json&) { return answer_validate(c); }},
     {"memory", detail::kMemoryFields, detail::answer_memory},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases", detail::answer_accuracy},
 #endif
-    {"right_size", "models hours_per_month providers", detail::answer_right_size},
-    {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit", detail::answer_estimate},
+    {"right_size", "models hours_per_month providers region regions", detail::answer_right_size},
+    {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions", detail::answer_estimate},
 };
 
 }  // namespace
@@ -556,14 +560,29 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
       }
     }
     if (!errors.empty()) return errors_response(errors);
-    Session s(*catalog_, request, errors);
-    Json result = known->answer(*catalog_, s, request);
+    std::shared_ptr<const Catalog> catalog = catalog_;
+    if (request.contains("region") || request.contains("regions")) {
+      auto choice = detail::read_region_choice(*catalog_, request, r);
+      if (!choice) return errors_response(errors);
+      catalog = view(*choice);
+    }
+    Session s(*catalog, request, errors);
+    Json result = known->answer(*catalog, s, request);
     if (!errors.empty() || result.is_null()) {
       if (errors.empty()) errors.push_back({"cannot_answer", kRequest, "", "the request could not be answered"});
       return errors_response(errors);
     }
-    return ok(*catalog_, q, std::move(result));
+    return ok(*catalog, q, std::move(result));
   }
+}
+
+std::shared_ptr<const Catalog> Analyzer::view(const RegionChoice& choice) const {
+  constexpr std::size_t kViewsKept = 16;  // each is a copy of the catalog's instance types
+  const std::string key = choice.key();
+  std::lock_guard<std::mutex> lock(views_mutex_);
+  if (auto found = views_.find(key); found != views_.end()) return found->second;
+  if (views_.size() >= kViewsKept) views_.clear();
+  return views_[key] = regional_view(*catalog_, choice);
 }
 
 std::string Analyzer::analyze_json(const std::string& request, int indent) const {

@@ -7,6 +7,7 @@
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "model_catalog.hpp"
+#include "prices.hpp"
 #include "small_sort.hpp"
 
 namespace gpufleet {
@@ -140,20 +141,21 @@ void resolve_gpu(const Catalog& catalog, double bandwidth_factor, InstanceType& 
 }
 
 // Faults public catalogs are known to have; the row still loads, flagged and left out of rankings.
-void flag_suspect_prices(Catalog& catalog) {
+void flag_suspect_prices(Catalog& catalog, std::vector<InstanceType>& offers) {
   constexpr double kSentinelPrices[] = {0.0, 700.0};
-  for (auto& it : catalog.instances) {
+  for (auto& it : offers) {
     auto flag = [&](const char* code, const std::string& field, const std::string& message) {
       it.price_flags.push_back(code);
-      catalog.warnings.push_back({code, kGpuInstancesFile, it.json_path + "/" + field, message});
+      catalog.warnings.push_back({code, it.file, it.json_path + "/" + field, message});
     };
+    const std::string where = it.name + (it.file == kGpuInstancesFile ? "" : " in " + it.region);
     for (const char* field : {"on_demand_cost_per_hour", "spot_cost_per_hour"}) {
       const auto& value = std::string(field) == "spot_cost_per_hour" ? it.spot_usd_per_hour
                                                                      : it.on_demand_usd_per_hour;
       for (double sentinel : kSentinelPrices) {
         if (value && *value == sentinel) {
           flag("sentinel_price", field,
-               it.name + " lists $" + Json(sentinel).dump() +
+               where + " lists $" + Json(sentinel).dump() +
                    "/h, a placeholder some public catalogs use for 'no price'");
         }
       }
@@ -161,14 +163,21 @@ void flag_suspect_prices(Catalog& catalog) {
     if (it.on_demand_usd_per_hour && it.spot_usd_per_hour &&
         *it.spot_usd_per_hour >= *it.on_demand_usd_per_hour && *it.on_demand_usd_per_hour > 0) {
       flag("spot_not_below_on_demand", "spot_cost_per_hour",
-           it.name + " spot $" + Json(*it.spot_usd_per_hour).dump() + "/h is not below on-demand $" +
+           where + " spot $" + Json(*it.spot_usd_per_hour).dump() + "/h is not below on-demand $" +
                Json(*it.on_demand_usd_per_hour).dump() + "/h: no spot price was captured");
     }
+  }
+}
+
+// A count no instance has: flagged once per type (every region's offer carries the flag).
+void flag_implausible_counts(Catalog& catalog) {
+  for (auto& it : catalog.instances) {
     const double gpus = it.gpus;
     if (it.accelerator_kind != "cpu" && (gpus > 16 || (gpus > 1 && gpus != std::floor(gpus)))) {
-      flag("implausible_gpu_count", "gpus_per_instance",
-           it.name + " lists " + Json(gpus).dump() +
-               " accelerators; no cloud instance has more than 16 or a fractional count above 1");
+      it.price_flags.push_back("implausible_gpu_count");
+      catalog.warnings.push_back({"implausible_gpu_count", kGpuInstancesFile, it.json_path + "/gpus_per_instance",
+                                  it.name + " lists " + Json(gpus).dump() +
+                                      " accelerators; no cloud instance has more than 16 or a fractional count above 1"});
     }
   }
 }
@@ -182,6 +191,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
     ProviderTerms terms;
     terms.key = key;
     terms.name = r.string(value, "name", path, false).value_or(key);
+    terms.region = r.string(value, "region", path, false).value_or("");
     terms.spot_interruption_notice_s =
         r.number(value, "spot_interruption_notice_seconds", path, false, {0, 86400}).value_or(0);
     terms.spot_training_restart_overhead_pct =
@@ -279,18 +289,6 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
       catalog.instances.push_back(std::move(member));
     }
     catalog.families.push_back(std::move(family));
-  }
-  // Within a family: fewest GPUs first, priced before unpriced, then cheapest.
-  for (auto& family : catalog.families) {
-    detail::small_stable_sort(family.instances.begin(), family.instances.end(),
-                     [&](std::size_t a, std::size_t b) {
-                       const auto& x = catalog.instances[a];
-                       const auto& y = catalog.instances[b];
-                       if (x.gpus != y.gpus) return x.gpus < y.gpus;
-                       if (x.on_demand_usd_per_hour.has_value() != y.on_demand_usd_per_hour.has_value())
-                         return x.on_demand_usd_per_hour.has_value();
-                       return x.on_demand_usd_per_hour.value_or(0) < y.on_demand_usd_per_hour.value_or(0);
-                     });
   }
 }
 
@@ -464,6 +462,25 @@ const Precision* Catalog::precision(const std::string& key) const {
 const WorkloadScenario* Catalog::workload(const std::string& id) const {
   return find_by(workloads, id, &WorkloadScenario::id);
 }
+std::string Catalog::usual_region(const std::string& provider) const {
+  auto terms = providers.find(provider);
+  if (terms != providers.end() && !terms->second.region.empty()) return terms->second.region;
+  for (const auto& it : instances) {
+    if (it.provider == provider) return it.region;
+  }
+  return "";
+}
+
+std::string Catalog::prices_as_of() const {
+  std::string oldest;
+  for (const auto& it : instances) {
+    const std::string& d = it.source_date;
+    const bool dated = d.size() == 10 && d[4] == '-' && d[7] == '-';
+    if (dated && (it.on_demand_usd_per_hour || it.spot_usd_per_hour) && (oldest.empty() || d < oldest)) oldest = d;
+  }
+  return oldest;
+}
+
 const ProviderTerms* Catalog::provider(const std::string& key) const {
   auto it = providers.find(detail::lower(key));
   return it == providers.end() ? nullptr : &it->second;
@@ -542,8 +559,17 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
     read_gpus(r, *gpu_doc, catalog);
     read_providers(r, *gpu_doc, catalog);
     read_instances(r, *gpu_doc, catalog);
-    flag_suspect_prices(catalog);
+    flag_implausible_counts(catalog);
     catalog.gpu_instances_doc = std::move(*gpu_doc);
+    if (load.errors.empty()) {
+      detail::read_price_files(sources.price_files, catalog, load.errors);
+      if (load.errors.empty()) {
+        auto offers = std::make_shared<std::vector<InstanceType>>(*catalog.offers);
+        flag_suspect_prices(catalog, *offers);
+        catalog.offers = std::move(offers);
+        detail::apply_regions(catalog, RegionChoice{});
+      }
+    }
   }
   if (model_doc) {
     read_model_config(Reader(kModelConfigFile, load.errors), *model_doc, catalog);

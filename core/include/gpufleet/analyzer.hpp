@@ -8,7 +8,9 @@
 // docs/api.md lists every question and field.
 
 #include <cstddef>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "gpufleet/catalog.hpp"
@@ -37,9 +39,13 @@ class Analyzer {
 
  private:
   Json answer(const Json& request, Errors& errors) const;
+  std::shared_ptr<const Catalog> view(const RegionChoice& choice) const;
 
   std::shared_ptr<const Catalog> catalog_;
   Errors catalog_errors_;
+  // The catalog priced in the regions recent questions named, built once per choice.
+  mutable std::mutex views_mutex_;
+  mutable std::map<std::string, std::shared_ptr<const Catalog>> views_;
 };
 
 Json errors_response(const Errors& errors);

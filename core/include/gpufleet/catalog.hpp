@@ -18,11 +18,18 @@ namespace gpufleet {
 
 using Json = nlohmann::ordered_json;
 
-// The text of the three catalog files (the core does no file I/O).
+// One region's prices (config/prices/<provider>/<region>.json), named as the door found it.
+struct PriceFile {
+  std::string name;  // "prices/aws/us-east-1.json": the file of its errors
+  std::string text;
+};
+
+// The text of the three catalog files and of the price files loaded (the core does no file I/O).
 struct CatalogSources {
   std::string gpu_instances_json;
   std::string model_config_json;
   std::string workloads_json;
+  std::vector<PriceFile> price_files;
 };
 
 inline constexpr const char* kGpuInstancesFile = "gpu_instances.json";
@@ -53,6 +60,7 @@ struct InstanceType {
   std::string region = "us-east-1";
   std::string accelerator_kind = "gpu";  // gpu | trainium | inferentia | cpu (the host is one device)
   std::vector<std::string> price_flags;  // faults found on load (spot_not_below_on_demand, ...)
+  std::string file = kGpuInstancesFile;   // where its prices come from (a price file, or the catalog)
   double gpus = 0;         // GPUs per instance (a fractional GPU counts as one device)
   double gpu_fraction = 1;  // share of one physical GPU per device (AWS g6f sells 1/4 and 1/2 L4)
   double vcpus = 0;
@@ -63,7 +71,7 @@ struct InstanceType {
   std::string price_notes;
   std::string source;
   std::string source_date;
-  std::string json_path;  // where it is defined in gpu_instances.json
+  std::string json_path;  // where its prices are defined in `file`
 
   // GPU properties, resolved from the family and its "gpus" spec.
   std::string gpu_type;
@@ -124,6 +132,7 @@ struct Commitment {
 struct ProviderTerms {
   std::string key;  // "aws"
   std::string name;
+  std::string region;  // the usual region: prices shown when a question names none
   double spot_interruption_notice_s = 0;
   std::optional<double> spot_training_restart_overhead_pct;
   std::map<std::string, Commitment> commitments;  // "1y", "3y"
@@ -153,6 +162,27 @@ struct WorkloadScenario {
   std::vector<std::string> tags;
 };
 
+// Where one price file's figures come from: the upstream snapshot it was generated from.
+struct PriceSnapshot {
+  std::string file;
+  std::string provider;
+  std::string region;
+  std::string source;  // "skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv"
+  std::string commit;
+  std::string date;  // YYYY-MM-DD, or "" when the snapshot's date is unknown
+  std::string spot_statistic;
+};
+
+// The regions whose prices a question sees, per provider. A provider none of whose regions is named
+// keeps its usual region; "all" takes every region priced. With several regions, each instance
+// type is priced in the cheapest of them for the way of paying (spot_share 0: on demand, 1: spot).
+struct RegionChoice {
+  std::map<std::string, std::vector<std::string>> regions;  // provider -> regions named
+  bool all = false;
+  double spot_share = 0;
+  std::string key() const;
+};
+
 struct Catalog {
   Json info;  // catalog_info block of gpu_instances.json (version, date, sources)
   std::map<std::string, GpuSpec> gpus;
@@ -172,6 +202,11 @@ struct Catalog {
   MemoryConstants memory;          // model_config.json "memory_model"
   ThroughputConstants throughput;  // model_config.json "throughput_model"
   Errors warnings;  // faults that do not stop loading (suspect prices); flagged rows are not ranked
+  // Every instance type's offer in every region priced (in catalog order, a type's offers together);
+  // `instances` above is one region's offer of each type (RegionChoice), shared by every view.
+  std::shared_ptr<const std::vector<InstanceType>> offers;
+  std::vector<PriceSnapshot> snapshots;
+  std::map<std::string, std::string> region_provider;  // every region priced -> its provider
 
   // Raw documents, kept for the catalog viewer.
   Json gpu_instances_doc;
@@ -189,6 +224,9 @@ struct Catalog {
   const ProviderTerms* provider(const std::string& key) const;
   const std::vector<std::string>* workload_set(const std::string& id) const;
   bool precision_native(const Precision& p, const InstanceType& it) const;
+  std::string usual_region(const std::string& provider) const;
+  // The oldest price snapshot date among the providers this view prices ("" when none is dated).
+  std::string prices_as_of() const;
 };
 
 struct CatalogLoad {
@@ -198,8 +236,12 @@ struct CatalogLoad {
   Errors errors;
 };
 
-// Parses and validates the three files. Never throws.
+// Parses and validates the three files and the price files. Never throws.
 CatalogLoad load_catalog(const CatalogSources& sources);
+
+// The same catalog with each instance type priced in the regions `choice` names: a copy that
+// shares the offers (built once per choice; the Analyzer keeps the recent ones).
+std::shared_ptr<const Catalog> regional_view(const Catalog& catalog, const RegionChoice& choice);
 
 std::string to_string(WorkloadType type);
 std::optional<WorkloadType> parse_workload_type(const std::string& text);
