@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what it needs, builds, and runs the native tests (ctest), the
-# WebAssembly tests (node) and the browser tests (playwright + Chromium). Each runner prints its
-# summary; the script fails if any of them fails.
+# The whole test suite: installs what it needs, builds, and runs the price pipeline tests (python),
+# the native tests (ctest), the WebAssembly tests (node) and the browser tests (playwright +
+# Chromium). Each runner prints its summary; the script fails if any of them fails.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 scripts/setup.sh
 scripts/build.sh
 status=0
+
+echo "== price pipeline tests (python unittest; compares config/prices/ with ../shared/data/prices when present)"
+python3 -m unittest discover -s tests/prices -v || status=1
 
 echo "== native tests (ctest)"
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1

@@ -1,0 +1,206 @@
+"""scripts/update-prices: regenerates config/prices/ from the SkyPilot catalog files.
+
+Offline (the default when ../shared/data/prices exists): reads the raw extracts named in
+config/prices/overrides.json. --download --ref COMMIT: fetches the upstream's files at that
+commit from raw.githubusercontent.com and parses them with the same code."""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+from . import build, hardware, output, upstream
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_EXTRACTS = os.path.join(os.path.dirname(ROOT), "shared", "data", "prices")
+
+
+def download_urls(overrides, ref):
+    """provider -> raw.githubusercontent.com address of its upstream file at ref."""
+    return {p: upstream.download_url(overrides["providers"][p]["snapshot"]["path"], ref,
+                                     overrides["providers"][p]["snapshot"]["source"])
+            for p in build.PROVIDERS}
+
+
+def snapshots_for(overrides, ref=None, date=None):
+    snapshots = {}
+    for provider in build.PROVIDERS:
+        snapshot = dict(overrides["providers"][provider]["snapshot"])
+        if ref is not None and ref != snapshot["commit"]:
+            snapshot["commit"] = ref
+            snapshot["date"] = date or "unknown"
+            snapshot["date_source"] = (
+                "given to scripts/update-prices --date by whoever downloaded the commit"
+                if date else "unknown: downloaded with scripts/update-prices --download and no "
+                "--date given; not invented")
+        snapshots[provider] = snapshot
+    return snapshots
+
+
+def generate(texts, catalog, overrides, snapshots):
+    """texts: provider -> (csv text, name for messages). Returns (files, results, known) where
+    files maps a path relative to the output folder to its text."""
+    known = build.known_instances(catalog)
+    results = {}
+    for provider in build.PROVIDERS:
+        text, name = texts[provider]
+        rows = upstream.read_rows(provider, text, name)
+        results[provider] = build.build_provider(provider, rows, known[provider], overrides)
+    files = {"index.json": output.dumps(build.index_document(results, overrides, snapshots))}
+    for provider in build.PROVIDERS:
+        for region, offers in results[provider].offers.items():
+            files[f"{provider}/{region}.json"] = output.dumps(build.region_document(
+                provider, region, offers, snapshots[provider]))
+    return files, results, known
+
+
+def write(files, out_dir):
+    """Writes the files and removes region files of earlier runs that this run did not make."""
+    for provider in build.PROVIDERS:
+        folder = os.path.join(out_dir, provider)
+        if os.path.isdir(folder):
+            for entry in sorted(os.listdir(folder)):
+                if entry.endswith(".json") and f"{provider}/{entry}" not in files:
+                    os.remove(os.path.join(folder, entry))
+    for path, text in sorted(files.items()):
+        full = os.path.join(out_dir, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+
+
+def report(files, results, known, catalog, overrides, print_=print):
+    index = json.loads(files["index.json"])
+    print_("== prices")
+    for provider in build.PROVIDERS:
+        result, entry = results[provider], index["providers"][provider]
+        offers = sum(r["offers"] for r in entry["regions"].values())
+        spot = sum(r["offers_with_spot"] for r in entry["regions"].values())
+        types = len({n for by_name in result.offers.values() for n in by_name})
+        priced = sum(1 for by_name in result.offers.values() for o in by_name.values()
+                     if "on_demand_cost_per_hour" in o)
+        print_(f"{provider}: {offers} offers ({types} instance types x {len(entry['regions'])} "
+               f"regions), {priced} with on-demand, {spot} with spot; upstream rows "
+               f"{result.rows}, repeated rows dropped {result.duplicates_dropped}"
+               + (f", CONFLICTING repeats (first line, other line) {result.conflicts}"
+                  if result.conflicts else ""))
+        print_(f"  unmapped ({len(result.unmapped)}): {', '.join(result.unmapped) or 'none'}")
+        for line in entry.get("out_of_scope", []):
+            print_(f"  out of scope: {line}")
+        if result.no_rule:
+            print_(f"  NO COMPOSITION RULE in overrides for: {', '.join(result.no_rule)}")
+        codes = {}
+        for region, by_name in sorted(result.offers.items()):
+            for name, offer in sorted(by_name.items()):
+                for anomaly in offer.get("anomalies", []):
+                    codes.setdefault(anomaly["code"], []).append(f"{name} {region}")
+        for code, where in sorted(codes.items()):
+            print_(f"  {code} ({len(where)}): {', '.join(where)}")
+        ratios = sorted(r for r in result.cross_region_ratios)
+        factor = overrides["cross_region"]["factor"]
+        inside = [r for r, _, _ in ratios if 1 / factor <= r <= factor]
+        if inside:
+            print_(f"  cross-region per-GPU-hour ratios inside the {factor}x limit span "
+                   f"{min(inside):.2f}-{max(inside):.2f} ({len(inside)} of {len(ratios)} "
+                   "comparisons)")
+    print_("== sizes (gzip -9)")
+    defaults = [f"{p}/{index['providers'][p]['default_region']}.json" for p in build.PROVIDERS]
+    for path in defaults:
+        print_(f"  default {path}: {len(files[path].encode())} bytes, "
+               f"{output.gzip_size(files[path])} gzipped")
+    largest = max((p for p in files if p != "index.json"), key=lambda p: output.gzip_size(files[p]))
+    print_(f"  largest {largest}: {len(files[largest].encode())} bytes, "
+           f"{output.gzip_size(files[largest])} gzipped")
+    print_(f"  index.json: {len(files['index.json'].encode())} bytes, "
+           f"{output.gzip_size(files['index.json'])} gzipped")
+    return hardware_report(results, known, catalog, overrides, print_)
+
+
+def hardware_report(results, known, catalog, overrides, print_=print):
+    mismatches, known_differences, missing = hardware.check(results, known, catalog, overrides)
+    print_(f"== hardware facts (config/gpu_instances.json against the extracts): "
+           f"{len(mismatches)} mismatches")
+    for line in mismatches:
+        print_(f"  MISMATCH {line}")
+    for line in known_differences:
+        print_(f"  known difference: {line}")
+    for line in missing:
+        print_(f"  {line}")
+    return mismatches
+
+
+def load_json(path):
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def read_texts(overrides, extracts=None, ref=None):
+    texts = {}
+    for provider in build.PROVIDERS:
+        if ref is not None:
+            url = download_urls(overrides, ref)[provider]
+            texts[provider] = (upstream.fetch(url), url)
+        else:
+            path = os.path.join(extracts, overrides["providers"][provider]["extract"])
+            with open(path, encoding="utf-8", newline="") as handle:
+                texts[provider] = (handle.read(), os.path.basename(path))
+    return texts
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="scripts/update-prices",
+        description="Regenerate config/prices/ from the SkyPilot catalog CSVs (docs/prices.md).")
+    parser.add_argument("--extracts", help="folder of the raw extracts (default: "
+                        "../shared/data/prices beside the repository, when it exists)")
+    parser.add_argument("--download", action="store_true", help="fetch the upstream files "
+                        "from raw.githubusercontent.com instead of reading extracts")
+    parser.add_argument("--ref", help="with --download: the skypilot-org/skypilot-catalog "
+                        "commit (40 hex digits) to fetch")
+    parser.add_argument("--date", help="with --download: the commit's date (YYYY-MM-DD) as "
+                        "GitHub shows it; without it the snapshot date is 'unknown'")
+    parser.add_argument("--out", default=os.path.join(ROOT, "config", "prices"),
+                        help="output folder (default config/prices)")
+    parser.add_argument("--catalog", default=os.path.join(ROOT, "config", "gpu_instances.json"))
+    parser.add_argument("--overrides",
+                        default=os.path.join(ROOT, "config", "prices", "overrides.json"))
+    parser.add_argument("--check-hardware", action="store_true", help="only compare the "
+                        "catalog's hardware facts with the extracts; exit 1 on a mismatch")
+    parser.add_argument("--print-urls", action="store_true",
+                        help="print the --download addresses for --ref and exit")
+    args = parser.parse_args(argv)
+
+    overrides = load_json(args.overrides)
+    catalog = load_json(args.catalog)
+    ref = None
+    if args.download or args.print_urls:
+        if not args.ref or not re.fullmatch(r"[0-9a-f]{40}", args.ref):
+            parser.error("--download needs --ref COMMIT: a full 40-hex commit of "
+                         "skypilot-org/skypilot-catalog (see its commit list on GitHub)")
+        if args.date and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", args.date):
+            parser.error("--date takes YYYY-MM-DD")
+        if args.print_urls:
+            for provider, url in download_urls(overrides, args.ref).items():
+                print(f"{provider}: {url}")
+            return 0
+        ref = args.ref
+        texts = read_texts(overrides, ref=ref)
+    else:
+        extracts = args.extracts or DEFAULT_EXTRACTS
+        if not os.path.isdir(extracts):
+            parser.error(f"no extracts folder {extracts}: pass --extracts DIR, or --download "
+                         "--ref COMMIT on a machine with internet")
+        texts = read_texts(overrides, extracts=extracts)
+    snapshots = snapshots_for(overrides, ref, args.date)
+    try:
+        files, results, known = generate(texts, catalog, overrides, snapshots)
+    except (upstream.UpstreamFormatError, build.PipelineError) as error:
+        print(f"update-prices: {error}", file=sys.stderr)
+        return 2
+    if args.check_hardware:
+        return 1 if hardware_report(results, known, catalog, overrides) else 0
+    write(files, args.out)
+    report(files, results, known, catalog, overrides)
+    print(f"wrote {len(files)} files to {os.path.relpath(args.out, ROOT)}")
+    return 0
