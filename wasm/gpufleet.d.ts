@@ -18,11 +18,18 @@ export class GpufleetError extends Error {
   readonly errors: GpufleetErrorDetail[];
 }
 
-/** The three catalog files, as text. */
+/** One region's price file (config/prices/<provider>/<region>.json) and the name its errors carry. */
+export interface PriceFileText {
+  name: string;
+  text: string | Uint8Array;
+}
+
+/** The three catalog files, as text, and the price files of the regions to price. */
 export interface CatalogTexts {
   gpuInstances: string | Uint8Array;
   modelConfig: string | Uint8Array;
   workloads: string | Uint8Array;
+  priceFiles?: PriceFileText[];
 }
 
 /** A request of docs/api.md, e.g. { question: 'fit', model: { size: 'small' }, ... }. */
@@ -31,7 +38,8 @@ export type Request = { question: string } & Record<string, unknown>;
 export interface OkResponse<R = any> {
   ok: true;
   question: string;
-  catalog: { name: string; version: string; date: string };
+  /** prices_as_of: the oldest price date the answer could use (null when no price is dated). */
+  catalog: { name: string; version: string; date: string; prices_as_of: string | null };
   result: R;
 }
 export interface ErrorResponse {

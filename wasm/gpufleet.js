@@ -28,7 +28,15 @@ function copyIn(core, value) {
 export class Analyzer {
   #core;
   #door = 0;
-  constructor(core, { gpuInstances, modelConfig, workloads }) {
+  constructor(core, { gpuInstances, modelConfig, workloads, priceFiles = [] }) {
+    for (const { name, text } of priceFiles) {
+      const staged = [name, text].map((value) => copyIn(core, value));
+      try {
+        core._gpufleet_stage_prices(...staged.flat());
+      } finally {
+        for (const [at] of staged) core._free(at);
+      }
+    }
     const parts = [gpuInstances, modelConfig, workloads].map((text) => copyIn(core, text));
     try {
       this.#door = core._gpufleet_create(...parts.flat());

@@ -1,5 +1,6 @@
 #include "catalog_files.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -47,6 +48,23 @@ CatalogFiles read_catalog_dir(const std::string& dir) {
   read(kGpuInstancesFile, files.sources.gpu_instances_json);
   read(kModelConfigFile, files.sources.model_config_json);
   read(kWorkloadsFile, files.sources.workloads_json);
+  // Every region's prices (prices/<provider>/<region>.json): the CLI prices any region asked.
+  std::error_code ec;
+  std::vector<std::string> names;
+  for (const auto& provider : std::filesystem::directory_iterator(dir + "/prices", ec)) {
+    if (!provider.is_directory()) continue;
+    for (const auto& file : std::filesystem::directory_iterator(provider.path(), ec)) {
+      if (file.path().extension() == ".json") {
+        names.push_back("prices/" + provider.path().filename().string() + "/" + file.path().filename().string());
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    PriceFile price{name, ""};
+    read(name.c_str(), price.text);
+    files.sources.price_files.push_back(std::move(price));
+  }
   return files;
 }
 

@@ -90,7 +90,12 @@ struct BillingArgs {
   std::string pricing;
   double spot_share = -1;
   std::vector<std::string> providers;
+  std::string region;
+  std::vector<std::string> regions;
   void add(CLI::App* cmd, bool with_providers = true) {
+    cmd->add_option("--region", region, "price in this region (its provider's; others keep their usual region)");
+    cmd->add_option("--regions", regions, "price in the cheapest of these regions (comma-separated), or all")
+        ->delimiter(',');
     cmd->add_option("--hours", hours, "hours per month (default 720, the seed's month)");
     cmd->add_option("--hours-per-day", hours_per_day, "schedule: hours a day (with --days)");
     cmd->add_option("--days", days, "schedule: days a month (default 30.4)");
@@ -121,6 +126,9 @@ struct BillingArgs {
     if (spot) request["use_spot"] = true;
     if (spot_share >= 0) request["spot_share"] = spot_share;
     if (!providers.empty()) request["providers"] = providers;
+    if (!region.empty()) request["region"] = region;
+    if (regions.size() == 1 && regions.front() == "all") request["regions"] = "all";
+    else if (!regions.empty()) request["regions"] = regions;
   }
 };
 

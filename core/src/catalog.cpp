@@ -474,9 +474,10 @@ std::string Catalog::usual_region(const std::string& provider) const {
 std::string Catalog::prices_as_of() const {
   std::string oldest;
   for (const auto& it : instances) {
+    if (!it.on_demand_usd_per_hour && !it.spot_usd_per_hour) continue;
     const std::string& d = it.source_date;
-    const bool dated = d.size() == 10 && d[4] == '-' && d[7] == '-';
-    if (dated && (it.on_demand_usd_per_hour || it.spot_usd_per_hour) && (oldest.empty() || d < oldest)) oldest = d;
+    if (d.size() != 10 || d[4] != '-' || d[7] != '-') return "unknown";  // an undated snapshot
+    if (oldest.empty() || d < oldest) oldest = d;
   }
   return oldest;
 }

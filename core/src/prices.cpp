@@ -48,7 +48,7 @@ struct LoadedFile {
   std::map<std::string, std::string> offer_keys;  // lower-case instance name -> key in "offers"
 };
 
-std::optional<LoadedFile> read_file(const PriceFile& file, const Catalog& catalog, Errors& errors) {
+std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
   auto doc = parse_checked(file.text, file.name, kCatalogLimits, errors);
   if (!doc) return std::nullopt;
   const Reader r(file.name, errors);
@@ -61,10 +61,6 @@ std::optional<LoadedFile> read_file(const PriceFile& file, const Catalog& catalo
   s.provider = r.string(*doc, "provider", "", true).value_or("");
   s.region = lower(r.string(*doc, "region", "", true).value_or(""));
   s.spot_statistic = r.string(*doc, "spot_statistic", "", false).value_or("");
-  if (!s.provider.empty() && !catalog.providers.count(s.provider)) {
-    r.fail("unknown_name", "/provider",
-           "expected a provider of gpu_instances.json \"providers\", got \"" + s.provider + "\"");
-  }
   if (s.region.empty() && doc->contains("region")) r.fail("out_of_range", "/region", "expected a region name, got \"\"");
   if (const Json* snap = r.object(*doc, "snapshot", "", true)) {
     only(r, *snap, "/snapshot", {"source", "path", "commit", "date", "date_source"}, "\"snapshot\"");
@@ -73,8 +69,8 @@ std::optional<LoadedFile> read_file(const PriceFile& file, const Catalog& catalo
     s.commit = r.string(*snap, "commit", "/snapshot", false).value_or("");
     s.date = r.string(*snap, "date", "/snapshot", true).value_or("");
     r.string(*snap, "date_source", "/snapshot", false);
-    if (s.date == "unknown") s.date.clear();
-    else if (!s.date.empty() && !is_date(s.date)) {
+    if (s.date == "unknown") s.date = "unknown (the upstream snapshot's date is not recorded; see its commit)";
+    else if (!is_date(s.date)) {
       r.fail("out_of_range", "/snapshot/date", "expected a date YYYY-MM-DD or \"unknown\", got \"" + s.date + "\"");
     }
   }
@@ -84,14 +80,18 @@ std::optional<LoadedFile> read_file(const PriceFile& file, const Catalog& catalo
       const std::string path = Reader::child("/offers", name);
       if (!r.expect_object(offer, path)) continue;
       only(r, offer, path,
-           {"on_demand_cost_per_hour", "spot_cost_per_hour", "spot_median_cost_per_hour", "zones", "spot_zones",
-            "anomalies", "notes"},
+           {"on_demand_cost_per_hour", "on_demand_parts", "spot_cost_per_hour", "spot_median_cost_per_hour",
+            "zones", "spot_zones", "anomalies", "notes", "source", "source_date"},
            "an offer");
+      if (const Json* parts = r.object(offer, "on_demand_parts", path, false)) {
+        only(r, *parts, path + "/on_demand_parts", {"host", "accelerators"}, "\"on_demand_parts\"");
+        for (const char* key : {"host", "accelerators"}) r.number(*parts, key, path + "/on_demand_parts", false, {0, kMaxPriceUsdPerHour});
+      }
       for (const char* key : {"on_demand_cost_per_hour", "spot_cost_per_hour", "spot_median_cost_per_hour"}) {
         r.number(offer, key, path, false, {0, kMaxPriceUsdPerHour});
       }
       for (const char* key : {"zones", "spot_zones"}) r.number(offer, key, path, false, {0, 1000});
-      r.string(offer, "notes", path, false);
+      for (const char* key : {"notes", "source", "source_date"}) r.string(offer, key, path, false);
       if (const Json* anomalies = r.member(offer, "anomalies", path, false)) {
         if (!anomalies->is_array()) {
           r.fail("wrong_type", path + "/anomalies", "expected an array of {code, detail}, got " + Reader::describe(*anomalies));
@@ -137,8 +137,9 @@ InstanceType offer_of(const InstanceType& type, const LoadedFile& f, const std::
       o.price_notes += " (" + Json(offer["spot_zones"]).dump() + " of " + Json(offer.value("zones", Json(0))).dump() + " zones)";
     }
   }
-  o.source = f.snapshot.source + (f.snapshot.commit.empty() ? "" : " @ " + f.snapshot.commit);
-  o.source_date = f.snapshot.date;
+  // An offer that is not the snapshot's (a rate the overrides give) names its own source.
+  o.source = offer.value("source", f.snapshot.source + (f.snapshot.commit.empty() ? "" : " @ " + f.snapshot.commit));
+  o.source_date = offer.value("source_date", f.snapshot.date);
   o.price_flags.clear();
   if (const auto anomalies = offer.find("anomalies"); anomalies != offer.end()) {
     for (std::size_t i = 0; i < anomalies->size(); ++i) {
@@ -241,8 +242,14 @@ void read_price_files(const std::vector<PriceFile>& files, Catalog& catalog, Err
   }
   std::size_t offers = 0;
   for (const PriceFile& file : files) {
-    auto f = read_file(file, catalog, errors);
+    auto f = read_file(file, errors);
     if (!f) continue;
+    if (!catalog.providers.count(f->snapshot.provider)) {
+      // A catalog of one's own may leave a provider out: its prices are not used.
+      catalog.warnings.push_back({"unknown_name", file.name, "/provider",
+                                  "\"" + f->snapshot.provider + "\" is not a provider of gpu_instances.json: this file's prices are not used"});
+      continue;
+    }
     for (const LoadedFile& other : loaded) {
       if (other.snapshot.region == f->snapshot.region) {
         errors.push_back({"duplicate_name", file.name, "/region",

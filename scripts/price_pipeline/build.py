@@ -14,7 +14,8 @@ PROVIDERS = ("aws", "azure", "gcp")
 ZONED = {"aws": True, "gcp": True, "azure": False}
 
 SPOT_STATISTIC = {
-    "aws": ("spot_cost_per_hour is the cheapest zone among the region's zones whose spot price is "
+    "aws": ("Standard Availability Zones only (Local Zones and Wavelength zones are opt-in and left "
+            "out). spot_cost_per_hour is the cheapest zone among the region's zones whose spot price is "
             "below on-demand; zones whose spot equals on-demand have no spot capacity and are left "
             "out; spot_zones counts the zones kept and spot_median_cost_per_hour is their median; "
             "zones counts the zones that list the instance type."),
@@ -119,6 +120,9 @@ def _corrected_count(row, provider, overrides):
     return row.accelerator_count
 
 
+AWS_STANDARD_ZONE = re.compile(r"[a-z]+[0-9]+-az[0-9]+")
+
+
 def quotes_direct(provider, rows, known, overrides):
     """AWS and Azure: one upstream row is one zone's quote of one instance type.
     Returns {(name, region): [Quote]}."""
@@ -126,6 +130,10 @@ def quotes_direct(provider, rows, known, overrides):
     out = {}
     for row in rows:
         if row.instance_type not in known:
+            continue
+        # AWS Local Zones (use1-atl2-az1) and Wavelength zones are opt-in extensions of a region
+        # with their own prices: an instance launched in the region runs in a standard AZ (use1-az1).
+        if provider == "aws" and row.zone and not AWS_STANDARD_ZONE.fullmatch(row.zone):
             continue
         found = []
         quote = Quote(

@@ -49,6 +49,12 @@ class Aws(unittest.TestCase):
         self.assertIn("no on-demand price to check it against", p5e["notes"])
         self.assertNotIn("null", FILES["aws/us-east-2.json"])
 
+    def test_local_zones_are_left_out(self):
+        # use1-atl2-az1 (an opt-in Local Zone) lists spot at 0.05: not the region's price.
+        g4dn = offer(DOCS, "aws", "us-east-1", "g4dn.xlarge")
+        self.assertEqual(g4dn["spot_cost_per_hour"], 0.2)
+        self.assertEqual(g4dn["zones"], 1)
+
     def test_missing_spot(self):
         trn1 = offer(DOCS, "aws", "us-east-1", "trn1.2xlarge")
         self.assertEqual(trn1["on_demand_cost_per_hour"], 1.34375)

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "gpufleet/catalog.hpp"
@@ -37,35 +38,53 @@ TEST_CASE("the shipped catalog loads with the nine seed families and all three p
     INFO(key);
     REQUIRE(c.family(key) != nullptr);
   }
-  // Every row of ../shared/data/instances_reference.json (95) plus seed 003's Fargate option.
-  CHECK(c.instances.size() == 96);
+  // 96 instance types of the first catalog, plus GCP a2-ultragpu-2g and -4g (the SkyPilot GCP rows).
+  CHECK(c.instances.size() == 98);
   std::set<std::string> providers;
   for (const auto& f : c.families) providers.insert(f.provider);
   CHECK(providers == std::set<std::string>{"aws", "azure", "gcp"});
-  // Every instance carries its source and date (or says why the source has none); prices, where
-  // present, are positive.
-  for (const auto& it : c.instances) {
-    INFO(it.name);
+  // Every offer carries its source and date (or says why the upstream has none); prices, where
+  // present, are positive, and a spot price not below on-demand is flagged.
+  for (const auto& it : *c.offers) {
+    INFO(it.name << " in " << it.region);
     CHECK_FALSE(it.source.empty());
     const bool iso_date = it.source_date.size() == 10 && it.source_date[4] == '-' && it.source_date[7] == '-';
-    CHECK((iso_date || it.source_date.find("date not exposed") != std::string::npos));
+    CHECK((iso_date || it.source_date.rfind("unknown", 0) == 0));
     if (it.on_demand_usd_per_hour) CHECK(*it.on_demand_usd_per_hour > 0);
-    if (it.spot_usd_per_hour && it.on_demand_usd_per_hour) CHECK(*it.spot_usd_per_hour < *it.on_demand_usd_per_hour);
+    if (it.spot_usd_per_hour && it.on_demand_usd_per_hour && *it.spot_usd_per_hour >= *it.on_demand_usd_per_hour) {
+      CHECK(std::count(it.price_flags.begin(), it.price_flags.end(), "spot_not_below_on_demand") == 1);
+    }
   }
 }
 
-TEST_CASE("prices match the reference snapshot (instances_reference.json, 2026-07-20)") {
+TEST_CASE("prices match the public extracts' own checks, region by region") {
   CatalogLoad load = load_catalog(config_sources());
+  REQUIRE(load.errors.empty());
   const Catalog& c = *load.catalog;
-  // Independent source: ../shared/data/instances_reference.json rows for us-east-1.
-  CHECK(*c.instance("p5.48xlarge")->on_demand_usd_per_hour == Approx(55.04));
-  CHECK(*c.instance("p5.4xlarge")->on_demand_usd_per_hour == Approx(6.88));
-  CHECK(*c.instance("g4dn.xlarge")->on_demand_usd_per_hour == Approx(0.526));
-  CHECK(*c.instance("g6e.xlarge")->on_demand_usd_per_hour == Approx(1.861));
-  CHECK(*c.instance("p6-b200.48xlarge")->spot_usd_per_hour == Approx(21.0148));
-  // A missing price is absent, never invented.
+  auto offer = [&](const std::string& name, const std::string& region) -> const InstanceType& {
+    for (const auto& it : *c.offers) {
+      if (it.name == name && it.region == region) return it;
+    }
+    FAIL("no offer of " << name << " in " << region);
+    throw;
+  };
+  // Independent source: the "Checks" of ../shared/data/prices/SOURCES.md (figures read off the
+  // upstream rows and the providers' public prices).
+  CHECK(*offer("g4dn.xlarge", "us-east-1").on_demand_usd_per_hour == Approx(0.526));
+  CHECK(*offer("p5.48xlarge", "us-east-1").on_demand_usd_per_hour == Approx(55.04));
+  CHECK(*offer("g5.xlarge", "us-east-1").on_demand_usd_per_hour == Approx(1.006));
+  CHECK(*offer("g5.xlarge", "eu-west-1").on_demand_usd_per_hour == Approx(1.123));
+  CHECK(*offer("p4d.24xlarge", "us-east-1").on_demand_usd_per_hour == Approx(21.957642));
+  CHECK(*offer("a2-highgpu-1g", "us-central1").on_demand_usd_per_hour == Approx(0.73948 + 2.93391));
+  CHECK(*offer("Standard_NC4as_T4_v3", "eastus").on_demand_usd_per_hour == Approx(0.526));
+  CHECK(*offer("Standard_NC4as_T4_v3", "eastus").spot_usd_per_hour == Approx(0.062699));
+  CHECK(*offer("Standard_NC24ads_A100_v4", "eastus").on_demand_usd_per_hour == Approx(3.673));
+  CHECK(*offer("Standard_ND96asr_v4", "eastus").on_demand_usd_per_hour == Approx(27.197));
+  // The default view is each provider's usual region.
+  CHECK(c.instance("g5.xlarge")->region == "us-east-1");
+  CHECK(*c.instance("g5.xlarge")->on_demand_usd_per_hour == Approx(1.006));
+  // A missing price is absent, never invented: p5e.48xlarge has no public on-demand price.
   CHECK_FALSE(c.instance("p5e.48xlarge")->on_demand_usd_per_hour.has_value());
-  CHECK_FALSE(c.instance("g4dn.2xlarge")->spot_usd_per_hour.has_value());
   // Usable memory as the cloud reports it: A10G 22,888 MiB, not 24 GiB.
   CHECK(c.instance("g5.xlarge")->memory_per_gpu_bytes == 22888.0 * 1024 * 1024);
 }

@@ -73,7 +73,7 @@ TEST_CASE("spot falls back to on-demand, and says so, where no spot price is kno
   const Catalog& c = *test::shipped().catalog();
   Billing spot;
   spot.mode = PaymentMode::kSpot;
-  Cost cost = cost_of(c, *place(c, "g4dn.2xlarge", 1), spot);
+  Cost cost = cost_of(c, *place(c, "p5.4xlarge", 1), spot);  // no zone of us-east-1 prices it on spot
   CHECK(cost.pricing == "on_demand");
   CHECK_THAT(cost.note, Catch::Contains("no spot price"));
   Cost priced = cost_of(c, *place(c, "g4dn.xlarge", 1), spot);
@@ -87,7 +87,8 @@ TEST_CASE("an unpriced instance has no monthly figure and explains why") {
   Cost cost = cost_of(c, *place(c, "p5e.48xlarge", 8), Billing{});
   CHECK(cost.pricing == "unknown");
   CHECK_FALSE(cost.usd_per_month.has_value());
-  CHECK_THAT(cost.note, Catch::Contains("Capacity Blocks"));
+  // The extracts price it in other regions but not on demand in us-east-1: the note says where.
+  CHECK_THAT(cost.note, Catch::Contains("no price in us-east-1; priced in"));
 }
 
 TEST_CASE("usd() and usd_rate() write any finite magnitude without throwing") {

@@ -47,11 +47,12 @@ TEST_CASE("a 1-year commitment bills 730 h at the discounted rate and states its
 }
 
 TEST_CASE("mixed spot share blends the two rates") {
+  const double spot = *test::shipped().catalog()->instance("p5.48xlarge")->spot_usd_per_hour;
   Json c = cost({{"pricing", "mixed"}, {"spot_share", 0.5}, {"hours_per_month", 730}});
   CHECK(c["pricing"] == "mixed");
-  CHECK(c["usd_per_month"].get<double>() == Approx((0.5 * 17.6289 + 0.5 * 55.04) * 730).epsilon(1e-6));
+  CHECK(c["usd_per_month"].get<double>() == Approx((0.5 * spot + 0.5 * 55.04) * 730).epsilon(1e-6));
   Json seed003 = cost({{"pricing", "mixed"}});  // seed 003's 50 % spot by default
-  CHECK(seed003["usd_per_month"].get<double>() == Approx((0.5 * 17.6289 + 0.5 * 55.04) * 720).epsilon(1e-6));
+  CHECK(seed003["usd_per_month"].get<double>() == Approx((0.5 * spot + 0.5 * 55.04) * 720).epsilon(1e-6));
 }
 
 TEST_CASE("spot carries the provider's interruption notice") {
@@ -108,6 +109,7 @@ TEST_CASE("billing mistakes are reported with their path") {
 
 TEST_CASE("suspect prices are flagged on load and kept out of rankings") {
   auto sources = test::edited(kGpuInstancesFile, [](Json& doc) {
+    doc["gpu_instances"]["G6e"]["sizes"]["g6e.xlarge"]["on_demand_cost_per_hour"] = 1.861;
     doc["gpu_instances"]["G6e"]["sizes"]["g6e.xlarge"]["spot_cost_per_hour"] = 5.0;  // above on-demand
     doc["gpu_instances"]["G5"]["sizes"]["g5.xlarge"]["on_demand_cost_per_hour"] = 700;  // sentinel
   });

@@ -1,6 +1,8 @@
 #include "support.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fstream>
 #include <sstream>
@@ -21,9 +23,23 @@ std::string read_file(const std::string& path) {
 }
 
 CatalogSources config_sources(const std::string& dir) {
-  return {read_file(source_path(dir + "/gpu_instances.json")),
-          read_file(source_path(dir + "/model_config.json")),
-          read_file(source_path(dir + "/workloads.json"))};
+  CatalogSources sources{read_file(source_path(dir + "/gpu_instances.json")),
+                         read_file(source_path(dir + "/model_config.json")),
+                         read_file(source_path(dir + "/workloads.json")), {}};
+  // Every region's prices, as the CLI loads them.
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& provider : std::filesystem::directory_iterator(source_path(dir + "/prices"), ec)) {
+    if (!provider.is_directory()) continue;
+    for (const auto& file : std::filesystem::directory_iterator(provider.path(), ec)) {
+      if (file.path().extension() == ".json") {
+        names.push_back("prices/" + provider.path().filename().string() + "/" + file.path().filename().string());
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) sources.price_files.push_back({name, read_file(source_path(dir + "/" + name))});
+  return sources;
 }
 
 CatalogSources edited(const char* file, const std::function<void(Json&)>& edit, CatalogSources base) {

@@ -225,7 +225,8 @@ struct Catalog {
   const std::vector<std::string>* workload_set(const std::string& id) const;
   bool precision_native(const Precision& p, const InstanceType& it) const;
   std::string usual_region(const std::string& provider) const;
-  // The oldest price snapshot date among the providers this view prices ("" when none is dated).
+  // The oldest date of the prices this view holds: YYYY-MM-DD, "unknown" when one of them comes
+  // from an undated snapshot, "" when nothing is priced.
   std::string prices_as_of() const;
 };
 
