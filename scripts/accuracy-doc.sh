@@ -3,21 +3,31 @@
 # tests/data/cases/*.json) with its model, setup, metric, prediction, measurement, error and the
 # assumptions the harness made, then the summary lines exactly as scripts/accuracy.sh prints them.
 #   scripts/accuracy-doc.sh [FILE...]          writes docs/accuracy.md (OUT=path to write elsewhere)
+# By default the *_public.json files (cases gathered from public sources) get a section of their own
+# with a summary split by quantity x phase x engine; they are not counted in the main summary.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 files=("$@")
+public=()
 if [ "${#files[@]}" -eq 0 ]; then
-  files=("$root"/tests/data/cases/*.json)
+  for f in "$root"/tests/data/cases/*.json; do
+    case "$f" in *_public.json) public+=("$f") ;; *) files+=("$f") ;; esac
+  done
 fi
 out="${OUT:-$root/docs/accuracy.md}"
 json="$(mktemp)"
-trap 'rm -f "$json"' EXIT
+pjson="$(mktemp)"
+trap 'rm -f "$json" "$pjson"' EXIT
 "$root/scripts/accuracy.sh" --format json "${files[@]}" >"$json"
-python3 - "$json" "$out" "$root" "${files[@]}" <<'PY'
+if [ "${#public[@]}" -gt 0 ]; then
+  "$root/scripts/accuracy.sh" --format json "${public[@]}" >"$pjson"
+fi
+PUBLIC_FILES="${public[*]}" python3 - "$json" "$out" "$root" "$pjson" "${files[@]}" <<'PY'
 import json, os, sys
 
-response_path, out_path, root = sys.argv[1], sys.argv[2], sys.argv[3]
-files = sys.argv[4:]
+response_path, out_path, root, public_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+files = sys.argv[5:]
+public_files = os.environ.get("PUBLIC_FILES", "").split()
 result = json.load(open(response_path, encoding="utf-8"))["result"]
 cases = []
 for f in files:
@@ -107,6 +117,90 @@ for quantity, title in (("memory", "Memory cases"), ("throughput", "Throughput c
             r["id"], r.get("confidence", ""), model, setup(c), r.get("metric", ""), predicted,
             f"{number(r['measured'])} {unit}", error, "; ".join(r.get("assumptions", [])))) + " |")
     lines.append("")
+
+# Cases gathered from public sources: a section of their own, never in the summary above.
+def engine_of(c):
+    f = ((c.get("runtime") or {}).get("framework") or "").lower()
+    for key, name in (("vllm", "vLLM"), ("sglang", "SGLang"), ("tensorrt", "TensorRT-LLM"),
+                      ("torchtitan", "torchtitan"), ("neuron", "Neuron"), ("llama.cpp", "llama.cpp"),
+                      ("deepspeed", "DeepSpeed"), ("fsdp", "FSDP (accelerate)"), ("torchtune", "torchtune")):
+        if key in f:
+            return name
+    return (c.get("runtime") or {}).get("framework") or "?"
+
+def phase_of(c):
+    w = c.get("workload") or {}
+    if w.get("phase"):
+        return "training" if w["phase"] == "training" else "inference"
+    return "inference" if w.get("mode") in ("inference", "load_only") else "training"
+
+def pct(errs, p):
+    pos = p * (len(errs) - 1)
+    lo = int(pos)
+    hi = min(len(errs) - 1, lo + 1)
+    return errs[lo] + (errs[hi] - errs[lo]) * (pos - lo)
+
+if public_files and os.path.getsize(public_path) > 0:
+    presult = json.load(open(public_path, encoding="utf-8"))["result"]
+    pcases = {}
+    for f in public_files:
+        for c in json.load(open(f, encoding="utf-8")):
+            pcases.setdefault(c.get("id"), c)
+    lines += [
+        "## Public cases gathered 2026-11",
+        "",
+        "Cases: " + ", ".join(f"`{os.path.relpath(os.path.abspath(f), root)}`" for f in public_files) + ".",
+        "Measured figures gathered from public sources (engine logs quoted in issue threads, benchmark",
+        "tables in documentation, vendor pages), each with its source, the quoted figure and its date in",
+        "the case's `source` and `notes`. **They are not used to tune anything**: they are reported here",
+        "apart from the cases above and are not counted in the summary above. Same rules: error =",
+        "(predicted - measured) / measured; summaries count high- and medium-confidence cases.",
+        "",
+        "```",
+        summary_line("memory", presult["summary"]["memory"]),
+        summary_line("throughput", presult["summary"]["throughput"]),
+        "```",
+        "",
+        "### By quantity x phase x engine",
+        "",
+        "| quantity | phase | engine | n | median abs error | p90 abs error | max abs error | low (not counted) | skipped |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    groups = {}
+    for r in presult["cases"]:
+        c = pcases.get(r["id"], {})
+        g = groups.setdefault((r.get("quantity", ""), phase_of(c), engine_of(c)), {"errs": [], "low": 0, "skipped": 0})
+        if r.get("confidence") not in ("high", "medium"):
+            g["low"] += 1
+        elif "skipped" in r:
+            g["skipped"] += 1
+        else:
+            g["errs"].append(abs(r["error_pct"]))
+    for (q, ph, eng), g in sorted(groups.items()):
+        errs = sorted(g["errs"])
+        cells = ([f"{pct(errs, 0.5):.1f} %", f"{pct(errs, 0.9):.1f} %", f"{errs[-1]:.1f} %"]
+                 if errs else ["-", "-", "-"])
+        lines.append("| " + " | ".join([q, ph, eng, str(len(errs))] + cells + [str(g["low"]), str(g["skipped"])]) + " |")
+    lines.append("")
+    for quantity, title in (("memory", "Public memory cases"), ("throughput", "Public throughput cases")):
+        rows = [r for r in presult["cases"] if r.get("quantity") == quantity]
+        if not rows:
+            continue
+        lines += [f"### {title}", "",
+                  "| id | confidence | model | setup | metric | predicted | measured | error | assumptions |",
+                  "| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
+        for r in rows:
+            c = pcases.get(r["id"], {})
+            model = (c.get("model") or {}).get("name", "")
+            unit = r.get("unit", "")
+            if "skipped" in r:
+                predicted, error = "-", "skipped: " + r["skipped"]
+            else:
+                predicted, error = f"{number(r['predicted'])} {unit}", f"{r['error_pct']:+.1f} %"
+            lines.append("| " + " | ".join(cell(x) for x in (
+                r["id"], r.get("confidence", ""), model, setup(c), r.get("metric", ""), predicted,
+                f"{number(r['measured'])} {unit}", error, "; ".join(r.get("assumptions", [])))) + " |")
+        lines.append("")
 with open(out_path, "w", encoding="utf-8") as f:
     f.write("\n".join(lines))
 print(f"wrote {out_path}")
