@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
+#include <iomanip>
+#include <set>
 #include <sstream>
 #include <cstdio>
 #include <string>
@@ -179,6 +182,7 @@ Row candidate_row(const Json& c) {
   }
   const Json& per_million = c["performance"]["usd_per_million_tokens"];
   return {text(c["instance"]) + (c["instance_count"].get<int>() > 1 ? " x" + c["instance_count"].dump() : ""),
+          text(c["region"]),
           text(c["gpu_type"]) + (c["uncalibrated"].get<bool>() ? " (uncalibrated)" : ""),
           num(c["gpus"], 0) + " " + layout_text(c),
           num(c["memory_per_gpu_gib"], 1) + "/" + num(c["capacity_per_gpu_gib"], 0) + " GiB",
@@ -191,7 +195,7 @@ Row candidate_row(const Json& c) {
           text(c["risk_level"])};
 }
 
-const Row kCandidateHeader{"instance", "accelerator", "gpus layout", "memory/GPU", "capacity", "latency or run",
+const Row kCandidateHeader{"instance", "region", "accelerator", "gpus layout", "memory/GPU", "capacity", "latency or run",
                            "util", "monthly", "$/1M tok", "savings", "risk"};
 
 void print_excluded(std::ostream& out, const Json& list) {
@@ -289,6 +293,19 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     if (c.contains("note")) out << "Note: " << text(c["note"]) << "\n";
     if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "% against on-demand\n";
     out << text(r["pricing_note"]) << "\n";
+    if (r.contains("by_region")) {
+      const Json& b = r["by_region"];
+      std::vector<Row> regions;
+      for (const auto& x : b["regions"]) {
+        const bool compared = x.contains("difference_pct");
+        regions.push_back({text(x["region"]), money(x["usd_per_hour"]), money(x["usd_per_month"]),
+                           compared ? money(x["difference_usd_per_month"]) : "-",
+                           compared ? num(x["difference_pct"], 1) + "%" : "-",
+                           x.contains("suspect") ? "suspect price: " + text(x["suspect"][0]) : text(x.value("note", Json("")))});
+      }
+      out << "By region (against " << text(b["reference_region"]) << "):\n";
+      table(out, {"region", "USD/hour", "USD/month", "difference/month", "difference", "note"}, regions);
+    }
   } else if (question == "performance") {
     std::vector<Row> rows;
     for (const auto& s : r["setups"]) {
@@ -522,6 +539,22 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
   }
 }
 
+// When the prices are from, and a warning when that is unknown or over 30 days ago.
+std::string prices_line(const Json& as_of) {
+  if (!as_of.is_string() || as_of.get<std::string>().empty()) return "Prices: none in this catalog";
+  const std::string date = as_of.get<std::string>();
+  if (date == "unknown") {
+    return paint("Prices as of an unknown date", "33;1") +
+           ": the upstream snapshots are not dated (their commits: config/prices/index.json); check current prices before acting";
+  }
+  std::tm day{};
+  std::istringstream(date) >> std::get_time(&day, "%Y-%m-%d");
+  const std::time_t then = timegm(&day);
+  const long days = static_cast<long>((std::time(nullptr) - then) / 86400);
+  std::string line = "Prices as of " + date + " (" + std::to_string(days) + " day" + (days == 1 ? "" : "s") + " ago)";
+  return days > 30 ? paint(line, "33;1") + ": older than 30 days, check current prices before acting" : line;
+}
+
 }  // namespace
 
 void print(std::ostream& out, std::ostream& err, const Json& response, const PrintOptions& options) {
@@ -542,7 +575,11 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
     g_tables = nullptr;
     return;
   }
-  print_result(out, response["question"].get<std::string>(), response["result"]);
+  const std::string question = response["question"].get<std::string>();
+  print_result(out, question, response["result"]);
+  static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
+                                             "placement", "right_size", "estimate", "workload", "workload_set"};
+  if (kPriced.count(question)) out << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
 }
 
 }  // namespace gpufleet::cli

@@ -367,6 +367,20 @@ std::optional<RegionChoice> read_region_choice(const Catalog& catalog, const Jso
   return choice;
 }
 
+std::vector<const InstanceType*> offers_in(const Catalog& catalog, const std::string& name, const RegionChoice& choice) {
+  std::vector<const InstanceType*> found;
+  if (!catalog.offers) return found;
+  for (const InstanceType& o : *catalog.offers) {
+    if (o.name != name) continue;
+    const auto named = choice.regions.find(o.provider);
+    const bool allowed = choice.all || (named != choice.regions.end()
+                                            ? std::find(named->second.begin(), named->second.end(), o.region) != named->second.end()
+                                            : o.region == catalog.usual_region(o.provider));
+    if (allowed) found.push_back(&o);
+  }
+  return found;
+}
+
 }  // namespace detail
 
 std::string RegionChoice::key() const {

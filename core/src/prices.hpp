@@ -14,6 +14,9 @@ void read_price_files(const std::vector<PriceFile>& files, Catalog& catalog, Err
 void apply_regions(Catalog& catalog, const RegionChoice& choice);
 void index_families(Catalog& catalog);
 
+// Every offer of the instance type `name` in the regions `choice` allows (all regions: every offer).
+std::vector<const InstanceType*> offers_in(const Catalog& catalog, const std::string& name, const RegionChoice& choice);
+
 class Reader;
 // The request's "region" or "regions", or nullopt after recording the fault.
 std::optional<RegionChoice> read_region_choice(const Catalog& catalog, const Json& request, const Reader& r);
