@@ -74,3 +74,17 @@ test('dispose() stops the worker; what waits rejects with an AbortError', async 
   for (const p of waiting) await assert.rejects(p, { name: 'AbortError' });
   assert.equal(w.terminated, true);
 });
+
+test('the same question as the one computing shares its answer instead of being computed again', async () => {
+  const w = fakeWorker();
+  const a = new WorkerAnalyzer(w, {});
+  const first = new AbortController();
+  const answers = [a.ask({ question: 'workload_set', id: 'x' }, first.signal)];
+  await tick();
+  first.abort();  // a select fires input, then change: the second render supersedes the first
+  answers.push(a.ask({ question: 'workload_set', id: 'x' }));
+  await tick();
+  assert.equal(w.posted.length, 1, 'sent once');
+  w.answer({ answer: '{"ok":true,"result":7}' });
+  assert.deepEqual(await answers[1], { ok: true, result: 7 });
+});

@@ -1,8 +1,8 @@
 // The catalog in use: its three texts, the analyzer built from them and what the page needs to
-// fill its inputs (families, instance types, model sizes, precisions, workloads). The one place
-// that chooses where the core answers: on the page's thread (the shipped catalog and small ones of
-// your own), or in a Web Worker (web/app/worker-analyzer.js) for a heavy catalog of your own, so
-// that a long answer never freezes the page. Either way `ask` resolves to the response.
+// fill its inputs (families, instance types, model sizes, precisions, workloads). The analyzer
+// answers on the page's thread (the shipped catalog and small ones of your own) or, for a heavy
+// catalog of your own, in a Web Worker (catalog-load.js chooses, worker-analyzer.js talks to it),
+// so that a long answer never freezes the page; either way `ask` resolves to the response.
 
 export const FILES = [
   { key: 'gpuInstances', file: 'gpu_instances.json' },

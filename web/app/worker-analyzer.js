@@ -24,12 +24,15 @@ export class WorkerAnalyzer {
     };
   }
 
-  /** Sends {catalog} or {request}; resolves to the answer's text. */
+  /** Sends {catalog} or {request}; resolves to the answer's text. The same request as the one
+   *  computing (a select fires input and change: two renders) shares its answer. */
   send(message, signal) {
     if (this.#dead) return Promise.reject(this.#dead);
     if (signal?.aborted) return Promise.reject(aborted('superseded'));
-    return new Promise((resolve, reject) => {
-      const job = { message, resolve, reject };
+    if (message.request !== undefined && this.#running?.message.request === message.request) return this.#running.answer;
+    let job;
+    const answer = new Promise((resolve, reject) => {
+      job = { message, resolve, reject };
       signal?.addEventListener('abort', () => {
         const at = this.#queue.indexOf(job);
         if (at >= 0) {
@@ -37,9 +40,11 @@ export class WorkerAnalyzer {
           reject(aborted('superseded'));
         }
       }, { once: true });
-      this.#queue.push(job);
-      this.#next();
     });
+    job.answer = answer;
+    this.#queue.push(job);
+    this.#next();
+    return answer;
   }
 
   #next() {
