@@ -29,6 +29,10 @@ PY
 # The screens after the first are a chunk of their own (code splitting, web/app/later-screens.js).
 "${min[@]}" "$root/web/app/main.js" --bundle --splitting --format=esm --external:../gpufleet/gpufleet.js \
   --chunk-names='chunk-[hash]' --outdir="$site/app"
+# The core's Web Worker (a heavy catalog of your own answers there): a module of its own beside the
+# page's, fetched only when first needed; it imports the same facade.
+"${min[@]}" "$root/web/app/core-worker.js" --bundle --format=esm --external:../gpufleet/gpufleet.js \
+  --outfile="$site/app/core-worker.js"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --outfile="$site/embed.js"
 "${min[@]}" "$build/wasm/gpufleet.js" --outfile="$site/gpufleet/gpufleet.js"

@@ -1,6 +1,7 @@
 // The page survives its core: when the WebAssembly module dies (an abort or a trap), the page
-// loads a fresh one with the catalog in use, says so, and answers again; Reset still works. A
-// link with thousands of placement models builds a bounded form instead of freezing the page.
+// loads a fresh one with the catalog in use, says so, and answers again; Reset still works; the
+// same for the module in a large catalog's Web Worker. A link with thousands of placement models
+// builds a bounded form instead of freezing the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, open, text } from './helpers.mjs';
@@ -87,4 +88,57 @@ test('a placement link with 3,000 models opens at once, with a bounded form and 
   assert.ok(elapsed < 5000, `the page took ${elapsed} ms to answer`);
   assert.ok(await page.locator('.place-models input').count() <= 65 * 3, 'a bounded form');
   assert.match(await page.locator('#panel-placement').innerText(), /1 to 64 models/);
+});
+
+test('a large catalog\'s worker whose module dies is replaced by a fresh worker with that catalog; Reset works', async () => {
+  const page = await env.page();
+  // In the core's worker only, the facade traps on every fit question at int8.
+  await page.route('**/gpufleet/gpufleet.js', async (route) => {
+    const response = await route.fetch();
+    const text = await response.text();
+    const hook = `if (typeof document === 'undefined') globalThis.__gpufleetHook = (core, fn, args) => {
+      if (fn === 'analyze' && new TextDecoder().decode(core.HEAPU8.subarray(args[1], args[1] + args[2])).match(/"question":"fit".*"precision":"int8"/)) throw new WebAssembly.RuntimeError('unreachable');
+      return core['_gpufleet_' + fn](...args);
+    };\n`;
+    const body = hook + text.replace(/(\w+)\._gpufleet_(analyze|create)\(/g, (_, core, fn) =>
+      `((...a)=>globalThis.__gpufleetHook?globalThis.__gpufleetHook(${core},"${fn}",a):${core}._gpufleet_${fn}(...a))(`);
+    await route.fulfill({ response, body });
+  });
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await open(page, `${env.origin}/index.html?view=catalog`);
+  // The shipped families copied 5 times: 573 instance types x 4 scenarios in the largest set is
+  // over the page's threshold, so this catalog answers in a worker.
+  const doc = JSON.parse(await page.evaluate(async () => (await fetch('./config/gpu_instances.json')).text()));
+  for (const [key, family] of Object.entries(doc.gpu_instances)) {
+    for (let c = 1; c < 5; c++) {
+      const copy = structuredClone(family);
+      if (copy.instance_type) copy.instance_type += `-copy${c}`;
+      if (copy.sizes) copy.sizes = Object.fromEntries(Object.entries(copy.sizes).flatMap(([n, s]) => [[`${n}-copy${c}`, s], [`${n}-copy${c}b`, s]]));
+      doc.gpu_instances[`${key}-copy${c}`] = copy;
+    }
+  }
+  await page.getByTestId('cat-upload').setInputFiles({ name: 'gpu_instances.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+  await page.getByTestId('cat-origin').getByText('your own catalog').waitFor({ timeout: 20000 });
+  assert.equal(workers.length, 1, 'the catalog answers in a worker');
+  await page.getByTestId('tab-fit').click();
+  await page.waitForFunction(() => Number.parseFloat(document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent) > 0);
+  const fp16 = await text(page, 'fit-per-gpu-gb');
+
+  await page.locator('#fit-precision').selectOption('int8');
+  await page.getByTestId('app-errors').getByText('restarted its core').waitFor({ timeout: 20000 });
+  await page.getByTestId('app-errors').getByText('stopped again').waitFor({ timeout: 20000 });
+  assert.ok(workers.length >= 2 && workers.length <= 3, `${workers.length} workers: the first, and a restart or two`);
+  // The restarted worker holds the catalog in use (yours), and answers a question that does not kill it.
+  assert.match(await page.getByTestId('catalog-line').innerText(), /your own/);
+  await page.locator('#fit-precision').selectOption('fp16');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent === b
+    && !document.querySelector('[data-testid=fit-result]').hasAttribute('aria-busy'), fp16);
+  // Reset goes back to the shipped catalog on the page's own module.
+  await page.getByTestId('tab-catalog').click();
+  await page.getByTestId('cat-reset').click();
+  await page.getByTestId('cat-origin').getByText('shipped catalog').waitFor();
+  await page.getByTestId('tab-fit').click();
+  await page.locator('#fit-precision').selectOption('int8');
+  await page.waitForFunction((b) => Number.parseFloat(document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent) < Number.parseFloat(b), fp16);
 });

@@ -1,5 +1,8 @@
 // The catalog in use: its three texts, the analyzer built from them and what the page needs to
-// fill its inputs (families, instance types, model sizes, precisions, workloads).
+// fill its inputs (families, instance types, model sizes, precisions, workloads). The analyzer
+// answers on the page's thread (the shipped catalog and small ones of your own) or, for a heavy
+// catalog of your own, in a Web Worker (catalog-load.js chooses, worker-analyzer.js talks to it),
+// so that a long answer never freezes the page; either way `ask` resolves to the response.
 
 export const FILES = [
   { key: 'gpuInstances', file: 'gpu_instances.json' },
@@ -25,8 +28,8 @@ export async function fetchShippedTexts(base = './config/') {
 /** Reads what the page's inputs offer (the catalog's "menus": names, sizes, formats, without
  *  prices and sources, a third of "all"); {ok:false, errors} when the catalog is invalid (an
  *  invalid catalog answers every question, this one included, with its errors). */
-function describe(analyzer) {
-  const all = analyzer.ask({ question: 'catalog', section: 'menus' });
+async function describe(analyzer) {
+  const all = await analyzer.ask({ question: 'catalog', section: 'menus' });
   if (!all.ok) return { ok: false, errors: all.errors };
   const data = all.result;
   const providers = new Map();
@@ -65,7 +68,7 @@ export class CatalogStore extends EventTarget {
   }
 
   /** Builds an analyzer from the shipped catalog; returns describe()'s answer. */
-  loadShipped() {
+  async loadShipped() {
     if (this.#recovering) return this.#restarting();
     // Bytes cross into the core with one copy; a string is re-encoded character by character.
     let analyzer;
@@ -78,29 +81,31 @@ export class CatalogStore extends EventTarget {
     }
     performance.mark('gpufleet:analyzer-built');
     analyzer.texts = this.#shipped;
-    const state = describe(analyzer);
+    const state = await describe(analyzer);
     // Even an invalid shipped catalog is kept, so that every question reports its errors.
     this.#swap(analyzer, { ...this.#shipped }, state, true);
     return state;
   }
 
-  /** Tries texts that replace some of the files in use. Keeps the current catalog when invalid. */
-  tryLoad(replacements) {
+  /** Tries texts that replace some of the files in use. Keeps the current catalog when invalid.
+   *  Where the new catalog answers (this thread or a Web Worker) is chosen in catalog-load.js. */
+  async tryLoad(replacements) {
     if (this.#recovering) return this.#restarting();
     const texts = { ...this.texts, ...replacements };
     let analyzer;
+    let state;
     try {
-      analyzer = this.#g.createAnalyzer(texts);
+      ({ analyzer, state } = await (await import('./catalog-load.js')).build(this.#g, texts, describe));
     } catch (e) {
-      if (moduleDied(e)) this.#recover(e);
+      // A worker's module that died took only that worker with it.
+      if (moduleDied(e) && !e.inWorker) this.#recover(e);
       return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
     }
-    analyzer.texts = texts;
-    const state = describe(analyzer);
     if (!state.ok) {
       analyzer.dispose();
       return state;
     }
+    analyzer.texts = texts;
     this.#swap(analyzer, texts, state, false);
     return state;
   }
@@ -119,14 +124,17 @@ export class CatalogStore extends EventTarget {
     if (announce) this.dispatchEvent(new Event('change'));
   }
 
-  /** The whole response, ok or not; never throws. */
-  ask(request) {
+  /** Resolves to the whole response, ok or not. Rejects only with an AbortError: `signal` was
+   *  aborted (a newer question supersedes this one) or the analyzer was replaced meanwhile. */
+  async ask(request, signal) {
     if (this.#recovering) return this.#restarting();
+    const analyzer = this.analyzer;
     try {
-      return this.analyzer.ask(request);
+      return await analyzer.ask(request, signal);
     } catch (e) {
+      if (e?.name === 'AbortError') throw e;
       if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
-      this.#recover(e);
+      if (analyzer === this.analyzer) this.#recover(e);
       return this.#restarting();
     }
   }
@@ -136,21 +144,28 @@ export class CatalogStore extends EventTarget {
   }
 
   /** A fresh module and an analyzer over the catalog in use (or the shipped one), then every
-   *  screen answers again ('change') and the page says what happened ('recovered'). */
+   *  screen answers again ('change') and the page says what happened ('recovered'). A worker's
+   *  module that died is replaced by a fresh worker; the page's own module is not touched. */
   #recover(error, toShipped = false) {
     if (this.#recovering || !this.#reload) return;
     // A module that dies again within seconds died on the same work: restart it, but do not ask
     // the screens again (they would ask what killed it), so that the next answer waits for the user.
     const again = performance.now() - this.#lastRecoveryMs < 10000;
     this.#lastRecoveryMs = performance.now();
+    const inWorker = !toShipped && this.analyzer?.inWorker;
     this.#recovering = (async () => {
-      this.#g = await this.#reload();
       const shipped = toShipped || this.isShipped || !this.texts;
-      const analyzer = this.#g.createAnalyzer(shipped ? this.#shippedBytes : this.texts);
       const texts = shipped ? { ...this.#shipped } : this.texts;
+      let analyzer;
+      if (inWorker) analyzer = await this.analyzer.respawn();
+      else {
+        this.#g = await this.#reload();
+        analyzer = this.#g.createAnalyzer(shipped ? this.#shippedBytes : texts);
+      }
       analyzer.texts = texts;
+      const state = await describe(analyzer);
       this.#recovering = null;
-      this.#swap(analyzer, texts, describe(analyzer), shipped, { announce: !again });
+      this.#swap(analyzer, texts, state, shipped, { announce: !again });
       this.dispatchEvent(new CustomEvent('recovered', { detail: { reason: String(error?.message ?? error), again } }));
     })().catch((e) => {
       this.#recovering = null;

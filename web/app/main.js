@@ -101,7 +101,7 @@ async function start() {
     }
     if (ticket !== latest) return;
     active = screen;
-    if (dirty.has(active)) { active.render(); dirty.delete(active); }
+    if (dirty.has(active)) { dirty.delete(active); await active.render(); }
     updateUrl();
   };
 
@@ -127,7 +127,7 @@ async function start() {
     }
   };
 
-  store.loadShipped();
+  await store.loadShipped();
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
   // The chosen view restores its inputs from the URL; the others start from their defaults.

@@ -1,12 +1,16 @@
 // The frame every screen shares: a heading, an inputs card, an alert region and a results area.
 // A screen recomputes on every input/change event of its inputs and reports the change so the
-// URL can follow.
+// URL can follow. Its render is given `ask` (the store's, for this render): answers may come from
+// a Web Worker, so a render awaits them, a newer render supersedes an older one (whose questions
+// still waiting are dropped and whose answer is never shown), and the results say "Working…"
+// (aria-busy) while an answer takes longer than a frame.
 import { h, clear } from './dom.js';
 import { alertRegion } from './errors.js';
 
-export function createScreen({ id, title, intro, controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
+export function createScreen(store, { id, title, intro, controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
   const alert = alertRegion(`${id}-errors`);
   const results = h('div', { class: 'results', testid: `${id}-result`, 'aria-live': 'polite', 'data-state': 'empty' });
+  const working = h('p', { class: 'working', role: 'status', testid: `${id}-working`, hidden: true }, 'Working…');
   const form = h('form', { class: 'inputs', 'aria-label': `${title} inputs`, novalidate: true },
     controls?.controls.map((c) => c.wrap));
   // Results follow the inputs; there is no submit button.
@@ -14,27 +18,46 @@ export function createScreen({ id, title, intro, controls, inputsTitle = 'Inputs
   const layout = h('div', { class: ['layout', !controls || stacked ? 'single' : null, stacked ? 'stacked' : null] },
     controls ? h('section', { class: 'card inputs-card', 'aria-labelledby': `${id}-inputs-h` },
       h('h3', { id: `${id}-inputs-h` }, inputsTitle), form) : null,
-    h('div', { class: 'output' }, alert.node, results));
+    h('div', { class: 'output' }, alert.node, working, results));
   const panel = h('div', { class: 'screen', testid: `screen-${id}` },
     h('div', { class: 'screen-head' }, h('h2', { id: `${id}-title` }, title), intro ? h('p', { class: 'intro' }, intro) : null),
     before ?? null,
     layout);
 
+  let run = null; // the render in flight
+  let busy;
   const screen = {
     id, title, panel, form, alert, results, controls,
     onChange: () => {},
     fill(store) { controls?.fill(store); },
     fromParams(p) { controls?.fromParams(p); },
     toParams(p) { controls?.toParams(p); },
-    /** Runs the screen's question and renders its answer (or its errors). */
-    render() {
+    /** Runs the screen's question and renders its answer (or its errors); resolves when shown or
+     *  superseded. */
+    async render() {
+      run?.abort();
+      const mine = run = new AbortController();
+      const { signal } = mine;
+      // Only an answer that is not back within a frame shows "Working…": the page's own core
+      // answers before it is ever painted.
+      clearTimeout(busy);
+      busy = setTimeout(() => { working.hidden = false; results.setAttribute('aria-busy', 'true'); }, 16);
       let out;
       try {
-        out = render(screen);
+        out = await render({ ask: async (request) => {
+          const response = await store.ask(request, signal);
+          return response.ok ? { response } : { errors: response.errors };
+        } });
       } catch (e) {
+        if (signal.aborted) return;
         out = { errors: [{ code: 'internal_error', file: 'page', path: '', message: String(e?.message ?? e) }] };
         console.warn(e);
       }
+      if (signal.aborted) return;
+      run = null;
+      clearTimeout(busy);
+      working.hidden = true;
+      results.removeAttribute('aria-busy');
       if (out?.errors) {
         alert.show(out.errors);
         results.dataset.state = 'error';
@@ -53,10 +76,4 @@ export function createScreen({ id, title, intro, controls, inputsTitle = 'Inputs
   form.addEventListener('input', changed);
   form.addEventListener('change', changed);
   return screen;
-}
-
-/** Runs a request; returns {response} or {errors}. */
-export function ask(store, request) {
-  const response = store.ask(request);
-  return response.ok ? { response } : { errors: response.errors };
 }

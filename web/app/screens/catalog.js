@@ -2,7 +2,7 @@
 // (upload or paste; errors name file, JSON path and message) and downloading the one in use.
 import { h, table, facts, card, selectField } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { selectControl, controlSet } from '../controls.js';
 import { alertRegion } from '../errors.js';
 import { FILES } from '../catalog-store.js';
@@ -25,17 +25,17 @@ export function createCatalogScreen(store) {
   family.toParams = (p) => { if (family.input.value) p.set('family', family.input.value); };
 
   const loader = createLoader(store);
-  const screen = createScreen({
+  const screen = createScreen(store, {
     id: 'catalog',
     title: 'Catalog',
     intro: 'The prices, GPUs, model sizes and precisions every answer uses, with their sources and dates.',
     inputsTitle: 'Browse',
     stacked: true,
     controls: controlSet([section, family]),
-    render() {
-      const { response, errors } = ask(store, { question: 'validate' });
+    async render({ ask }) {
+      const { response, errors } = await ask({ question: 'validate' });
       if (errors) return { errors };
-      const all = ask(store, { question: 'catalog', section: 'all' });
+      const all = await ask({ question: 'catalog', section: 'all' });
       if (all.errors) return { errors: all.errors };
       const d = all.response.result;
       const show = section.value() || 'all';
@@ -173,14 +173,18 @@ function createLoader(store) {
     }
   };
 
+  // A large catalog is read in a Web Worker: the page answers meanwhile.
+  const load = async (replacements, what) => {
+    status.textContent = `Loading ${what}…`;
+    result(await store.tryLoad(replacements), what);
+  };
   loadBtn.addEventListener('click', () => {
     const key = which.input.value;
-    const name = FILES.find((x) => x.key === key).file;
-    result(store.tryLoad({ [key]: text.value }), `pasted ${name}`);
+    load({ [key]: text.value }, `pasted ${FILES.find((x) => x.key === key).file}`);
   });
   editBtn.addEventListener('click', () => { text.value = store.texts?.[which.input.value] ?? ''; text.focus(); });
-  resetBtn.addEventListener('click', () => {
-    const state = store.reset();
+  resetBtn.addEventListener('click', async () => {
+    const state = await store.reset();
     alert.hide();
     status.textContent = state.ok ? `Back to the shipped catalog: ${state.info.name} ${state.info.version}.` : 'The shipped catalog is invalid.';
   });
@@ -198,8 +202,8 @@ function createLoader(store) {
       }
       replacements[key] = await file.text();
     }
-    result(store.tryLoad(replacements), chosen.map((x) => x.name).join(', '));
     files.value = '';
+    await load(replacements, chosen.map((x) => x.name).join(', '));
   });
 
   const node = h('section', { class: 'card', 'aria-labelledby': 'cat-load-h' },

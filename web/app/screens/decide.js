@@ -2,7 +2,7 @@
 // apply, and per option its suitability, cheapest instance, monthly cost, complexity, risk, reasons.
 import { h, table, facts, card } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, selectControl, numberControl, checkboxControl, hoursControl } from '../controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
@@ -27,12 +27,12 @@ export function createDecideScreen(store) {
   const hours = hoursControl('dec');
   const pricing = pricingControl('dec');
   const schedule = scheduleControl('dec', hours);
-  return createScreen({
+  return createScreen(store, {
     id: 'decide',
     title: 'Decide',
     intro: 'GPU, Trainium, Inferentia or CPU? Seed 002’s decision trees, with the cheapest instance of each kind.',
     controls: controlSet([model, workload, precision, framework, kind, goal, latency, edge, batch, pricing, schedule, hours]),
-    render() {
+    async render({ ask }) {
       const request = {
         question: 'decide', model: model.value(), workload: workload.value(), precision: precision.value(),
         framework: framework.value(), model_kind: kind.value(), goal: goal.value(), edge: edge.value(), batch: batch.value(),
@@ -43,7 +43,7 @@ export function createDecideScreen(store) {
       if (hpm !== null) request.hours_per_month = hpm;
       pricing.apply(request);
       schedule.apply(request);
-      const { response, errors } = ask(store, request);
+      const { response, errors } = await ask(request);
       if (errors) return { errors };
       return { nodes: [renderDecide(response.result), requestBlock(request, 'decide-request')] };
     },

@@ -2,7 +2,7 @@
 // capacity, FITS / CANNOT FIT MODEL / CANNOT RUN with the ways out, and the cost basis.
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
 import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
@@ -24,12 +24,12 @@ export function createFitScreen(store) {
   const schedule = scheduleControl('fit', hours);
   const controls = controlSet([model, workload, precision, instance, gpus, demand, spot, pricing, schedule, hours]);
 
-  return createScreen({
+  return createScreen(store, {
     id: 'fit',
     title: 'Fit & memory',
     intro: 'Does the model fit in GPU memory on this instance, and what does it cost?',
     controls,
-    render() {
+    async render({ ask }) {
       const request = {
         question: 'fit', model: model.value(), workload: workload.value(), precision: precision.value(),
         instance: instance.value(), gpus: gpus.value(), hours_per_month: hours.value(), use_spot: spot.value(),
@@ -39,7 +39,7 @@ export function createFitScreen(store) {
       if (want) request.demand = want;
       pricing.apply(request);
       schedule.apply(request);
-      const { response, errors } = ask(store, request);
+      const { response, errors } = await ask(request);
       if (errors) return { errors };
       return { nodes: [renderFit(response.result), requestBlock(request, 'fit-request')] };
     },

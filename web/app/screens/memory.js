@@ -3,7 +3,7 @@
 // chosen GPU, the largest batch and context that fit, and which GPUs of the catalog hold it.
 import { h, facts, card, table, basis, selectField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, selectControl, numberControl, checkboxControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
 import { usageBar, statusBadge } from '../parts.js';
 import { barChart } from '../charts.js';
@@ -181,18 +181,18 @@ export function createMemoryScreen(store) {
     return r;
   };
 
-  screen = createScreen({
+  screen = createScreen(store, {
     id: 'memory',
     title: 'Model memory',
     intro: 'How much GPU memory does this model take, as nvidia-smi will show it, and on which GPUs does it fit?',
     controls,
-    render() {
+    async render({ ask }) {
       const m = model.value();
       if (m.error) return { errors: [m.error] };
       if (m.empty) {
         return { nodes: [h('p', { class: 'note', testid: 'mem-config-empty' }, 'Paste or upload a Hugging Face config.json to size your own model (pasted configs are not kept in links).')] };
       }
-      const { response, errors } = ask(store, request(m.model));
+      const { response, errors } = await ask(request(m.model));
       if (errors) return { errors };
       return { nodes: renderMemory(response.result) };
     },

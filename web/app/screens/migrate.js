@@ -1,5 +1,5 @@
 // Migrate: seed 004's migration report from a current setup.
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, instanceControl, gpusControl, providersControl } from '../controls.js';
 import { renderReport } from '../report.js';
 import { requestBlock } from '../parts.js';
@@ -19,12 +19,12 @@ export function createMigrateScreen(store) {
   const providers = providersControl('mig', 'Providers (none checked = the current one)');
   const pricing = pricingControl('mig', { spot });
   const schedule = scheduleControl('mig', hours);
-  return createScreen({
+  return createScreen(store, {
     id: 'migrate',
     title: 'Migrate',
     intro: 'What should a current setup move to, and what does it save?',
     controls: controlSet([current, gpus, model, workload, precision, demand, priority, schedule, hours, spot, pricing, providers]),
-    render() {
+    async render({ ask }) {
       const request = {
         question: 'migrate', current: { instance: current.value(), gpus: gpus.value() }, model: model.value(),
         workload: workload.value(), precision: precision.value(), priority: priority.value(),
@@ -37,7 +37,7 @@ export function createMigrateScreen(store) {
       if (request.hours_per_month === null) delete request.hours_per_month;
       pricing.apply(request);
       schedule.apply(request);
-      const { response, errors } = ask(store, request);
+      const { response, errors } = await ask(request);
       if (errors) return { errors };
       return { nodes: [renderReport(response.result, 'mig'), requestBlock(request, 'mig-request')] };
     },

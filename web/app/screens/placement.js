@@ -2,7 +2,7 @@
 // instance, on the cheapest single instance and on the cheapest split over several of one type.
 import { h, table, facts, card, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, selectControl, instanceOptions, providersControl, hoursControl, WORKLOADS } from '../controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
@@ -116,12 +116,12 @@ export function createPlacementScreen(store) {
   const hours = hoursControl('place');
   const pricing = pricingControl('place');
   const schedule = scheduleControl('place', hours);
-  return createScreen({
+  return createScreen(store, {
     id: 'placement',
     title: 'Placement',
     intro: 'Several models on one instance: how they pack onto its GPUs, and the cheapest instance or split that holds them.',
     controls: controlSet([models, instance, providers, pricing, schedule, hours]),
-    render() {
+    async render({ ask }) {
       const request = { question: 'placement', models: models.value() };
       if (instance.value()) request.instance = instance.value();
       if (providers.value().length) request.providers = providers.value();
@@ -129,7 +129,7 @@ export function createPlacementScreen(store) {
       if (hpm !== null) request.hours_per_month = hpm;
       pricing.apply(request);
       schedule.apply(request);
-      const { response, errors } = ask(store, request);
+      const { response, errors } = await ask(request);
       if (errors) return { errors };
       return { nodes: renderPlacement(response.result) };
     },

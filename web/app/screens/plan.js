@@ -3,7 +3,7 @@
 // the other providers, the whole plan per provider and the cheapest provider mix.
 import { h, table, facts, card, nextId, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { instanceOptions } from '../controls.js';
 import { PRICINGS, SCHEDULES, scheduleForm, scheduleObject } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
@@ -195,7 +195,7 @@ export function createPlanScreen(store) {
 
   const printButton = h('button', { type: 'button', class: 'print-button', testid: 'plan-print' }, 'Print this plan');
   printButton.addEventListener('click', () => window.print());
-  screen = createScreen({
+  screen = createScreen(store, {
     id: 'plan',
     title: 'Plan',
     intro: 'A fleet plan of environments and workloads: what each costs, on each provider, and the cheapest mix.',
@@ -203,13 +203,13 @@ export function createPlanScreen(store) {
     stacked: true,
     before: h('div', { class: 'screen-actions' }, printButton),
     controls,
-    render() {
+    async render({ ask }) {
       if (state.error) {
         const e = state.error;
         state.error = null;
         return { errors: [e] };
       }
-      const { response, errors } = ask(store, { question: 'plan', plan: state.plan });
+      const { response, errors } = await ask({ question: 'plan', plan: state.plan });
       if (errors) return { errors };
       return { nodes: renderPlan(response.result) };
     },

@@ -1,20 +1,20 @@
 // Precisions: weights of the model in every format, with the families that run each natively.
 import { h, table, svg } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, modelControl } from '../controls.js';
 import { barChart } from '../charts.js';
 
 export function createPrecisionsScreen(store) {
   const model = modelControl('prec');
-  return createScreen({
+  return createScreen(store, {
     id: 'precisions',
     title: 'Precisions',
     intro: 'Weights of one model in every number format, and where each runs natively.',
     controls: controlSet([model]),
     stacked: true,
-    render() {
-      const { response, errors } = ask(store, { question: 'precisions', model: model.value() });
+    async render({ ask }) {
+      const { response, errors } = await ask({ question: 'precisions', model: model.value() });
       if (errors) return { errors };
       return { nodes: renderPrecisions(response.result) };
     },

@@ -2,7 +2,7 @@
 // pricing.
 import { h, table, nextId } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, numberControl, providersControl, kindsControl, serves, SEED_MONTH_HOURS } from '../controls.js';
 import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
 import { deploymentCells, deploymentHead, layoutText } from '../deployment.js';
@@ -64,14 +64,14 @@ export function createRecommendScreen(store) {
     if (max !== undefined) r.max_usd_per_month = max;
     return r;
   };
-  return createScreen({
+  return createScreen(store, {
     id: 'recommend',
     title: 'Recommend',
     intro: 'Which instances serve or train this model for the demand, ranked by your priority.',
     controls: controlSet([model, workload, precision, demand, priority, providers, kinds, families, spot, pricing, budget, schedule, hours]),
-    render() {
+    async render({ ask }) {
       const sent = request();
-      const { response, errors } = ask(store, sent);
+      const { response, errors } = await ask(sent);
       if (errors) return { errors };
       return { nodes: [renderRecommend(response.result), requestBlock(sent, 'rec-request')] };
     },

@@ -4,7 +4,7 @@
 // Pareto frontier, and as a table.
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { selectControl, numberControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
 import { scatterChart, paretoFrontier } from '../charts.js';
 
@@ -106,21 +106,20 @@ export function createThroughputScreen(store) {
     return r;
   };
 
-  return createScreen({
+  return createScreen(store, {
     id: 'throughput',
     title: 'Speed & cost per token',
     intro: 'How fast does this model answer (or train) on a GPU, what does a million tokens cost, and which GPUs give the most tokens per dollar?',
     controls,
-    render() {
+    async render({ ask }) {
       const on = instance.value() ? { instance: instance.value() } : { gpu: gpu.value() };
-      const { response, errors } = ask(store, request(on));
+      const { response, errors } = await ask(request(on));
       if (errors) return { errors };
       const r = response.result;
       // The same settings on every GPU of the catalog; answers with ok:false are left out.
-      const candidates = speedGpus(store).map((g) => {
-        const a = store.ask(request({ gpu: g.key }));
-        return a.ok ? { gpu: g.key, r: a.result } : null;
-      }).filter(Boolean);
+      const gpus = speedGpus(store);
+      const answers = await Promise.all(gpus.map((g) => ask(request({ gpu: g.key }))));
+      const candidates = answers.map((a, i) => (a.response ? { gpu: gpus[i].key, r: a.response.result } : null)).filter(Boolean);
       return { nodes: isTraining() ? renderTraining(r, candidates) : renderInference(r, candidates) };
     },
   });

@@ -2,7 +2,7 @@
 // migration report.
 import { h, selectField, fillSelect, setSelectValue, facts } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen, ask } from '../screen.js';
+import { createScreen } from '../screen.js';
 import { renderReport } from '../report.js';
 import { tags } from './precisions.js';
 
@@ -37,18 +37,18 @@ const splitPick = (v) => {
 
 export function createWorkloadsScreen(store) {
   const pick = workloadPicker();
-  return createScreen({
+  return createScreen(store, {
     id: 'workloads',
     title: 'Workloads',
     intro: 'The seed scenarios: what each was expected to show, and what the analyzer answers.',
     inputsTitle: 'Scenario',
     stacked: true,
     controls: { controls: [pick], fill: (s) => pick.fill(s), fromParams: (p) => pick.fromParams(p), toParams: (p) => pick.toParams(p) },
-    render() {
+    async render({ ask }) {
       const [kind, id] = pick.value();
       if (!id) return { nodes: [h('p', { class: 'muted' }, 'The catalog has no workloads.')] };
       const request = kind === 'set' ? { question: 'workload_set', id } : { question: 'workload', id };
-      const { response, errors } = ask(store, request);
+      const { response, errors } = await ask(request);
       if (errors) return { errors };
       if (kind === 'set') {
         const reports = response.result.reports;
