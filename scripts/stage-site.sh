@@ -19,9 +19,14 @@ mkdir -p "$site/app" "$site/gpufleet" "$site/config"
 min=("$esbuild" --minify --target=es2022 --log-level=warning)
 cp "$root/web/embed-demo.html" "$site/"
 # The page without its comments and indentation (no <pre> or <textarea> text in it to keep).
-python3 - "$root/web/index.html" "$site/index.html" <<'PY'
-import re, sys
+# The usual regions' prices are preloaded with the catalogs (their names come from the price index).
+python3 - "$root/web/index.html" "$site/index.html" "$root/config/prices/index.json" <<'PY'
+import json, re, sys
 html = re.sub(r"<!--.*?-->", "", open(sys.argv[1], encoding="utf-8").read(), flags=re.S)
+index = json.load(open(sys.argv[3], encoding="utf-8"))
+files = ["prices/index.json"] + [f"prices/{p['regions'][p['default_region']]['file']}" for p in index["providers"].values()]
+links = "".join(f'\n<link rel="preload" href="./config/{f}" as="fetch" crossorigin>' for f in files)
+html = html.replace('href="./config/workloads.json" as="fetch" crossorigin>', 'href="./config/workloads.json" as="fetch" crossorigin>' + links, 1)
 html = "\n".join(line.strip() for line in html.splitlines() if line.strip())
 open(sys.argv[2], "w", encoding="utf-8").write(html + "\n")
 PY
@@ -43,10 +48,15 @@ cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/
 # of the served copy (catalog_info.field_notes; each model's published_parameters_source, where the
 # published parameter count that the tests compare the counted one with comes from; no answer
 # shows that count). config/ keeps them.
-python3 - "$site/config" "$root"/config/*.json <<'PY'
-import json, os, sys
-out_dir, files = sys.argv[1], sys.argv[2:]
-UNREAD = ('"field_notes"', '"published_parameters_source"')
+# Price files likewise (config/prices/<provider>/<region>.json, one fetched per region chosen);
+# the index without the upstream types nobody prices (unmapped, out_of_scope), and no overrides.
+python3 - "$site/config" "$root/config" <<'PY'
+import glob, json, os, sys
+out_dir, config = sys.argv[1], sys.argv[2]
+files = sorted(glob.glob(os.path.join(config, "*.json")) + glob.glob(os.path.join(config, "prices", "*.json"))
+               + glob.glob(os.path.join(config, "prices", "*", "*.json")))
+files = [f for f in files if os.path.basename(f) != "overrides.json"]
+UNREAD = ('"field_notes"', '"published_parameters_source"', '"unmapped"', '"out_of_scope"')
 for path in files:
     text = open(path, encoding="utf-8").read()
     for key in UNREAD:
@@ -75,7 +85,9 @@ for path in files:
             out.append(ch)
         elif ch not in " \t\r\n":
             out.append(ch)
-    with open(os.path.join(out_dir, os.path.basename(path)), "w", encoding="utf-8") as f:
+    target = os.path.join(out_dir, os.path.relpath(path, config))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "w", encoding="utf-8") as f:
         f.write("".join(out))
 PY
 echo "site staged in $site"

@@ -23,7 +23,8 @@ constexpr std::size_t kMaxOffers = 65536;
 // Fails with unknown_field for a member of `obj` that is not in `known`.
 void only(const Reader& r, const Json& obj, const std::string& path, std::initializer_list<const char*> known,
           const char* what) {
-  for (const auto& [key, _] : obj.items()) {
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
     if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
       std::string list;
       for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
@@ -138,7 +139,7 @@ InstanceType offer_of(const InstanceType& type, const LoadedFile& f, const std::
     }
   }
   // An offer that is not the snapshot's (a rate the overrides give) names its own source.
-  o.source = offer.value("source", f.snapshot.source + (f.snapshot.commit.empty() ? "" : " @ " + f.snapshot.commit));
+  o.source = offer.value("source", f.snapshot.source + (f.snapshot.commit.empty() ? "" : "@" + f.snapshot.commit.substr(0, 8)));
   o.source_date = offer.value("source_date", f.snapshot.date);
   o.price_flags.clear();
   if (const auto anomalies = offer.find("anomalies"); anomalies != offer.end()) {

@@ -2,6 +2,8 @@
 // scripts/bench.sh runs them beside the same sweep on the WebAssembly core.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,10 +22,24 @@ std::string read(const std::string& path) {
 
 const std::string kRoot = GPUFLEET_SOURCE_DIR;
 
+// The shipped catalog with every region's prices, as the CLI loads it.
+gpufleet::CatalogSources shipped_sources() {
+  gpufleet::CatalogSources sources{read(kRoot + "/config/gpu_instances.json"), read(kRoot + "/config/model_config.json"),
+                                   read(kRoot + "/config/workloads.json"), {}};
+  std::vector<std::string> names;
+  for (const auto& provider : std::filesystem::directory_iterator(kRoot + "/config/prices")) {
+    if (!provider.is_directory()) continue;
+    for (const auto& file : std::filesystem::directory_iterator(provider.path())) {
+      names.push_back("prices/" + provider.path().filename().string() + "/" + file.path().filename().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) sources.price_files.push_back({name, read(kRoot + "/config/" + name)});
+  return sources;
+}
+
 const gpufleet::Analyzer& analyzer() {
-  static const gpufleet::Analyzer a(gpufleet::CatalogSources{read(kRoot + "/config/gpu_instances.json"),
-                                                             read(kRoot + "/config/model_config.json"),
-                                                             read(kRoot + "/config/workloads.json")});
+  static const gpufleet::Analyzer a(shipped_sources());
   return a;
 }
 
@@ -33,9 +49,7 @@ const gpufleet::Json& sweep() {
 }
 
 void BM_CatalogLoad(benchmark::State& state) {
-  const gpufleet::CatalogSources sources{read(kRoot + "/config/gpu_instances.json"),
-                                         read(kRoot + "/config/model_config.json"),
-                                         read(kRoot + "/config/workloads.json")};
+  const gpufleet::CatalogSources sources = shipped_sources();
   for (auto _ : state) {
     gpufleet::Analyzer a(sources);
     benchmark::DoNotOptimize(a.catalog_ok());
@@ -62,7 +76,8 @@ BENCHMARK(BM_Sweep)->Unit(benchmark::kMillisecond);
 // The catalog with every family copied `copies` times under new names (synthetic offers at the
 // shipped prices and specs): how the demand-sized recommendation grows with the catalog.
 gpufleet::CatalogSources scaled_catalog(int copies) {
-  gpufleet::Json doc = gpufleet::Json::parse(read(kRoot + "/config/gpu_instances.json"));
+  gpufleet::CatalogSources sources = shipped_sources();
+  gpufleet::Json doc = gpufleet::Json::parse(sources.gpu_instances_json);
   const gpufleet::Json families = doc["gpu_instances"];
   for (int c = 1; c < copies; ++c) {
     const std::string suffix = "-copy" + std::to_string(c);
@@ -77,7 +92,17 @@ gpufleet::CatalogSources scaled_catalog(int copies) {
       doc["gpu_instances"][key + suffix] = copy;
     }
   }
-  return {doc.dump(), read(kRoot + "/config/model_config.json"), read(kRoot + "/config/workloads.json")};
+  sources.gpu_instances_json = doc.dump();
+  // Each copy is offered wherever its original is, at its prices.
+  for (auto& file : sources.price_files) {
+    gpufleet::Json prices = gpufleet::Json::parse(file.text);
+    const gpufleet::Json offers = prices["offers"];
+    for (int c = 1; c < copies; ++c) {
+      for (const auto& [name, offer] : offers.items()) prices["offers"][name + "-copy" + std::to_string(c)] = offer;
+    }
+    file.text = prices.dump();
+  }
+  return sources;
 }
 
 void BM_ScaleCurve(benchmark::State& state) {
@@ -89,6 +114,7 @@ void BM_ScaleCurve(benchmark::State& state) {
   }
   for (auto _ : state) benchmark::DoNotOptimize(a.analyze_json(request));
   state.counters["instance_types"] = static_cast<double>(a.catalog()->instances.size());
+  state.counters["offers"] = static_cast<double>(a.catalog()->offers->size());
 }
 BENCHMARK(BM_ScaleCurve)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond);
 

@@ -49,10 +49,14 @@ try {
     const { loadGpufleet } = await import('./gpufleet/gpufleet.js');
     const g = await loadGpufleet();
     const text = async (f) => (await fetch(`./config/${f}`)).text();
+    // Every region's prices, as the native sweep has them.
+    const index = JSON.parse(await text('prices/index.json'));
+    const names = Object.values(index.providers).flatMap((p) => Object.values(p.regions).map((r) => `prices/${r.file}`));
     const analyzer = g.createAnalyzer({
       gpuInstances: await text('gpu_instances.json'),
       modelConfig: await text('model_config.json'),
       workloads: await text('workloads.json'),
+      priceFiles: await Promise.all(names.map(async (name) => ({ name, text: await text(name) }))),
     });
     const texts = requests.map((r) => JSON.stringify(r));
     // Warm up for a second: the engine's optimizing tier compiles hot functions in the background,

@@ -10,20 +10,45 @@ export const FILES = [
   { key: 'workloads', file: 'workloads.json' },
 ];
 
-/** The shipped files as UTF-8 bytes (what the core reads, copied in at once) and as text (what
- *  the Catalog screen shows and downloads). */
+async function fetchBytes(file, base) {
+  const res = await fetch(new URL(file, new URL(base, document.baseURI)), { cache: 'no-cache' });
+  if (!res.ok) throw new Error(`could not load ${file}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+const decoder = new TextDecoder();
+
+/** The price file of each region `regions` names ({provider: [region]}, or 'all'), per
+ *  prices/index.json: [{name, text}] with the text as UTF-8 bytes. */
+export async function fetchPriceFiles(index, regions, base = './config/') {
+  const names = [];
+  for (const [provider, p] of Object.entries(index.providers ?? {})) {
+    const wanted = regions === 'all' ? Object.keys(p.regions ?? {}) : regions[provider] ?? [];
+    for (const region of wanted) if (p.regions?.[region]) names.push(`prices/${p.regions[region].file}`);
+  }
+  return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
+}
+
+/** The usual region of each provider ({provider: [region]}), per prices/index.json. */
+export const usualRegions = (index) => Object.fromEntries(Object.entries(index.providers ?? {}).map(([provider, p]) => [provider, [p.default_region]]));
+
+/** The shipped files and the usual regions' prices as UTF-8 bytes (what the core reads, copied in
+ *  at once) and as text (what the Catalog screen shows and downloads), and the price index. */
 export async function fetchShippedTexts(base = './config/') {
   const texts = {};
   const bytes = {};
-  const decoder = new TextDecoder();
-  await Promise.all(FILES.map(async ({ key, file }) => {
-    const res = await fetch(new URL(file, new URL(base, document.baseURI)), { cache: 'no-cache' });
-    if (!res.ok) throw new Error(`could not load ${file}: HTTP ${res.status}`);
-    bytes[key] = new Uint8Array(await res.arrayBuffer());
-    texts[key] = decoder.decode(bytes[key]);
-  }));
-  return { texts, bytes };
+  const [index] = await Promise.all([
+    fetchBytes('prices/index.json', base).then((b) => JSON.parse(decoder.decode(b))),
+    ...FILES.map(async ({ key, file }) => {
+      bytes[key] = await fetchBytes(file, base);
+      texts[key] = decoder.decode(bytes[key]);
+    })]);
+  bytes.priceFiles = await fetchPriceFiles(index, usualRegions(index), base);
+  texts.priceFiles = bytes.priceFiles;
+  return { texts, bytes, index };
 }
+
+/** Questions whose answers carry prices: the region chosen on the page is added to them. */
+const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog']);
 
 /** Reads what the page's inputs offer (the catalog's "menus": names, sizes, formats, without
  *  prices and sources, a third of "all"); {ok:false, errors} when the catalog is invalid (an
@@ -55,7 +80,7 @@ export class CatalogStore extends EventTarget {
   #recovering = null;
   #lastRecoveryMs = -Infinity;
   /** `reload` loads a fresh module (loadGpufleet): used when the one in use dies. */
-  constructor(gpufleet, { texts, bytes }, { reload } = {}) {
+  constructor(gpufleet, { texts, bytes, index = {} }, { reload } = {}) {
     super();
     this.#g = gpufleet;
     this.#reload = reload;
@@ -65,6 +90,38 @@ export class CatalogStore extends EventTarget {
     this.analyzer = null;
     this.state = null; // describe() of the catalog in use
     this.isShipped = true;
+    this.priceIndex = index; // prices/index.json: every region's file and the usual ones
+    this.region = '';  // '' (each provider's usual region), a region name, or 'all'
+  }
+
+  /** Prices every question in `region` ('' for the usual regions, 'all' for the cheapest of every
+   *  region): fetches the region's price file when it is not loaded yet, then answers again. */
+  async setRegion(region) {
+    const index = this.priceIndex;
+    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
+    let wanted = {};
+    if (region === 'all') wanted = 'all';
+    else if (region) {
+      for (const [provider, p] of Object.entries(index.providers ?? {})) if (p.regions?.[region]) wanted = { [provider]: [region] };
+      if (!Object.keys(wanted).length) return { ok: false, errors: [{ code: 'unknown_name', file: 'prices/index.json', path: '', message: `no prices for the region "${region}"` }] };
+    }
+    const missing = (await fetchPriceFiles(index, wanted === 'all' ? 'all' : wanted)).filter((f) => !loaded.has(f.name));
+    if (missing.length) {
+      const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
+      if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
+      this.region = region;
+      const state = this.isShipped ? await this.loadShipped() : await this.tryLoad({ priceFiles });
+      return state;
+    }
+    this.region = region;
+    this.dispatchEvent(new Event('change'));
+    return this.state;
+  }
+
+  /** The request with the page's region added where the question prices. */
+  #withRegion(request) {
+    if (!this.region || !PRICED.has(request?.question) || 'region' in request || 'regions' in request) return request;
+    return this.region === 'all' ? { ...request, regions: 'all' } : { ...request, region: this.region };
   }
 
   /** Builds an analyzer from the shipped catalog; returns describe()'s answer. */
@@ -130,7 +187,7 @@ export class CatalogStore extends EventTarget {
     if (this.#recovering) return this.#restarting();
     const analyzer = this.analyzer;
     try {
-      return await analyzer.ask(request, signal);
+      return await analyzer.ask(this.#withRegion(request), signal);
     } catch (e) {
       if (e?.name === 'AbortError') throw e;
       if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };

@@ -62,6 +62,7 @@ async function start() {
     const p = new URLSearchParams();
     if (embed) p.set('embed', '1');
     p.set('view', active.id);
+    if (store.region) p.set('region', store.region);
     active.toParams(p);
     history.replaceState(null, '', `${location.pathname}?${p}`);
     if (embedLink) embedLink.href = fullPageUrl();
@@ -119,7 +120,8 @@ async function start() {
         h('strong', { testid: 'catalog-name' }, info.name), ' ',
         h('span', { testid: 'catalog-version' }, info.version), ' · ',
         h('span', { testid: 'catalog-date' }, info.date),
-        store.isShipped ? null : [' ', h('span', { class: 'pill risk-medium' }, 'your own')]);
+        store.isShipped ? null : [' ', h('span', { class: 'pill risk-medium' }, 'your own')],
+        ' · ', pricesAge(store.state?.catalog?.prices_as_of));
       appAlert.hide();
     } else {
       clear(catalogLine, 'Catalog: invalid');
@@ -128,8 +130,10 @@ async function start() {
   };
 
   await store.loadShipped();
+  if (params.get('region')) await store.setRegion(params.get('region'));
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
+  if (!embed) addRegionPicker(store);
   // The chosen view restores its inputs from the URL; the others start from their defaults.
   await screenOf(firstId, params);
   await show(firstId);
@@ -157,6 +161,35 @@ if (embed) {
   embedLink = h('a', { href: fullPageUrl(), target: '_blank', rel: 'noopener' }, 'Open the full calculator');
   document.getElementById('embed-bar').append(h('span', null, 'gpufleet'), ' · ', embedLink);
 }
+/** How old the prices are: their date and age, flagged when unknown or over 30 days. */
+function pricesAge(asOf) {
+  if (!asOf) return h('span', { testid: 'prices-age' }, 'no prices');
+  if (asOf === 'unknown') {
+    return h('span', { class: 'pill risk-medium', testid: 'prices-age', title: 'The public price snapshots are not dated (their commits are in config/prices/index.json): check current prices before acting.' }, 'prices: date unknown');
+  }
+  const days = Math.floor((Date.now() - Date.parse(`${asOf}T00:00:00Z`)) / 86400000);
+  const text = `prices as of ${asOf} (${days} day${days === 1 ? '' : 's'} ago)`;
+  return h('span', { class: days > 30 ? 'pill risk-medium' : '', testid: 'prices-age', title: days > 30 ? 'Older than 30 days: check current prices before acting.' : '' }, text);
+}
+
+/** Region: each provider's usual one, one region (its provider's; the others keep theirs), or the
+ *  cheapest of all. A region's prices are fetched when first chosen. */
+function addRegionPicker(store) {
+  const select = h('select', { id: 'region', testid: 'region' },
+    h('option', { value: '' }, 'Usual regions'),
+    h('option', { value: 'all' }, 'Cheapest of all regions'),
+    Object.entries(store.priceIndex.providers ?? {}).map(([provider, p]) => h('optgroup', { label: provider.toUpperCase() },
+      Object.keys(p.regions ?? {}).map((r) => h('option', { value: r }, r)))));
+  select.value = store.region;
+  select.addEventListener('change', async () => {
+    select.disabled = true;
+    const state = await store.setRegion(select.value);
+    select.disabled = false;
+    if (state && state.ok === false) appAlert.show(state.errors, 'These prices could not load');
+  });
+  document.getElementById('page-tools').prepend(h('label', { for: 'region', class: 'region-label' }, 'Region '), select);
+}
+
 /** "Copy link": the page's URL holds the whole state. */
 function addCopyLink() {
   const status = h('span', { class: 'copy-status', role: 'status', testid: 'copy-status' });

@@ -79,7 +79,8 @@ function validateCard(v) {
     h('p', null, 'Instances without an on-demand price: ',
       h('span', { testid: 'val-no-price' }, v.instances_without_on_demand_price?.length ? v.instances_without_on_demand_price.join(', ') : 'none')),
     v.warnings?.length
-      ? h('ul', { class: 'warnings', testid: 'val-warnings' }, v.warnings.map((w) => h('li', null, typeof w === 'string' ? w : JSON.stringify(w))))
+      ? h('ul', { class: 'warnings', testid: 'val-warnings' }, v.warnings.map((w) => h('li', null,
+        h('span', { class: 'error-code' }, w.code), ' ', h('span', { class: 'error-where' }, h('code', null, `${w.file} ${w.path}`)), ': ', w.message)))
       : h('p', { class: 'muted', testid: 'val-warnings' }, 'No suspect prices flagged.'));
 }
 
