@@ -397,7 +397,7 @@ int main(int argc, char** argv) {
 
   auto* cat = app.add_subcommand("catalog", "show or check the catalog");
   cat->require_subcommand(1);
-  auto* check = cat->add_subcommand("check", "validate the three catalog files");
+  auto* check = cat->add_subcommand("check", "validate the catalog files and the price files; list suspect prices");
   auto* show = cat->add_subcommand("show", "show what the catalog holds");
   std::string section = "all";
   show->add_option("SECTION", section, "instances | models | precisions | workloads | all")

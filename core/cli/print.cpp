@@ -406,7 +406,13 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     for (const auto& [k, v] : r["counts"].items()) out << " " << v.dump() << " " << k << ";";
     out << "\n";
     if (!r["instances_without_on_demand_price"].empty())
-      out << "no on-demand price (absent in the source data): " << r["instances_without_on_demand_price"].dump() << "\n";
+      out << "no on-demand price in the usual regions (absent in the source data): " << r["instances_without_on_demand_price"].dump() << "\n";
+    if (!r["warnings"].empty()) {
+      out << r["warnings"].size() << " suspect price" << (r["warnings"].size() == 1 ? "" : "s") << ", left out of rankings:\n";
+      std::vector<Row> rows;
+      for (const auto& w : r["warnings"]) rows.push_back({text(w["code"]), text(w["file"]) + " " + text(w["path"]), text(w["message"])});
+      table(out, {"code", "where", "why"}, rows);
+    }
   } else if (question == "catalog") {
     if (r.contains("instances")) {
       std::vector<Row> rows;

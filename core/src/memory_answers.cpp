@@ -520,6 +520,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
       if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
       // One question per layout; the search changes only its batch and reads no basis text.
       ThroughputQuestion question = throughput_question(catalog, mq, *gpu, tp, t, weights, kv);
+      question.device = instance_device(catalog, it);  // its own link: PCIe A100s are not NVLink ones
       question.explain = false;
       auto run = [&](double batch) {
         question.batch = batch;
