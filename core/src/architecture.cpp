@@ -54,6 +54,18 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   const std::size_t before = errors.size();
   Reader r(file, errors);
   if (!r.expect_object(c, path)) return std::nullopt;
+  // A multimodal config holds its language model under text_config, which may leave out what the
+  // outer config says (model_type, vocab_size): those are taken from the outer one.
+  const auto text = c.find("text_config");
+  if (text != c.end() && text->is_object() && !has_any(c, {"hidden_size", "n_embd", "d_model", "dim"})) {
+    Json inner = *text;
+    for (const char* key : {"model_type", "vocab_size", "tie_word_embeddings", "max_position_embeddings"}) {
+      if (!inner.contains(key) && c.contains(key)) inner[key] = c[key];
+    }
+    auto a = read_architecture(inner, file, Reader::child(path, "text_config"), errors);
+    if (a) a->multimodal_type = detail::lower(c.value("model_type", Json("")).is_string() ? c["model_type"].get<std::string>() : "");
+    return a;
+  }
   Architecture a;
   a.model_type = detail::lower(r.string(c, "model_type", path, true).value_or(""));
   const std::string& t = a.model_type;

@@ -66,7 +66,8 @@ std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const J
   for (auto& e : errors) r.fail(e.code, e.path, e.message);
   if (!arch) return std::nullopt;
   choice.arch = *arch;
-  choice.label = "your model (" + arch->model_type + ")";
+  choice.label = "your model (" + arch->model_type +
+                 (arch->multimodal_type.empty() ? "" : ": the text model of a " + arch->multimodal_type + " config; its vision tower is not counted") + ")";
   return choice;
 }
 

@@ -49,7 +49,10 @@ std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path
     spec.arch = *arch;
     spec.parameters = count_parameters(*arch).total;
     spec.label = "your model (" + arch->model_type + ", " + report::short_number(round_to(spec.parameters / 1e9, 2)) + "B)";
-    spec.shape_basis = "the config.json given";
+    spec.shape_basis = arch->multimodal_type.empty()
+                           ? "the config.json given"
+                           : "the text model (text_config) of the " + arch->multimodal_type +
+                                 " config.json given; its vision tower is not counted";
     return spec;
   }
   if (m->contains("params_b")) {

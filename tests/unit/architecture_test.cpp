@@ -260,3 +260,34 @@ TEST_CASE("bad configs are errors naming the JSON path") {
     CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_experts_per_tok"));
   }
 }
+
+TEST_CASE("a multimodal config is read from its text_config, with what the outer config says") {
+  // LLaVA 1.5 7B's config.json shape: the language model under text_config (Llama 2 7B), the
+  // vocabulary at the top; Gemma 3 likewise nests its text model as "gemma3_text".
+  const Json flat = Json::parse(R"({"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+      "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32, "vocab_size": 32064,
+      "max_position_embeddings": 4096})");
+  Json nested = Json::parse(R"({"model_type": "llava", "vocab_size": 32064, "vision_config": {"hidden_size": 1024},
+      "text_config": {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+      "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+      "max_position_embeddings": 4096}})");
+  Errors errors;
+  auto a = read_architecture(nested, "request", "/model/hf_config", errors);
+  auto b = read_architecture(flat, "request", "/model/hf_config", errors);
+  REQUIRE(errors.empty());
+  REQUIRE(a);
+  CHECK(a->multimodal_type == "llava");
+  CHECK(count_parameters(*a).total == count_parameters(*b).total);
+  // A fault inside it names the inner path.
+  nested["text_config"].erase("num_hidden_layers");
+  Errors bad;
+  CHECK_FALSE(read_architecture(nested, "request", "/model/hf_config", bad));
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0].path == "/model/hf_config/text_config/num_hidden_layers");
+  // Through a question: the basis says only the text model is counted.
+  nested["text_config"]["num_hidden_layers"] = 32;
+  Json r = test::ask(test::shipped(), {{"question", "fit"}, {"model", {{"hf_config", nested}}}, {"workload", "inference"},
+                                       {"precision", "bf16"}, {"instance", "g6e.xlarge"}});
+  REQUIRE(r["ok"] == true);
+  CHECK_THAT(r["result"]["request"].dump(), Catch::Contains("vision tower is not counted"));
+}

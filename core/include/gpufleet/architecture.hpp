@@ -17,6 +17,9 @@ enum class ArchKind { kDecoder, kEncoder, kEncoderDecoder };
 
 struct Architecture {
   std::string model_type;  // config.json model_type, lower case
+  // A multimodal config (Gemma 3, LLaVA, Mistral 3, Llama 4): its model_type, when the text model
+  // read is the one under "text_config" (the vision tower is not counted).
+  std::string multimodal_type;
   ArchKind kind = ArchKind::kDecoder;
   double layers = 0;          // decoder layers (encoder layers for an encoder)
   double encoder_layers = 0;  // encoder-decoder only
