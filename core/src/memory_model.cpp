@@ -596,14 +596,18 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     e.tensor_bytes += profile;
     if (q.gpu_memory_bytes) {
       const double budget = util * *q.gpu_memory_bytes;
-      const double pool = budget - weights_gpu - profile - eng.non_torch_mib * kMiB;
+      // Releases that size the pool from the device's free memory also charge the CUDA context.
+      const double charged_context = band && band->charges_cuda_context ? context : 0;
+      const double pool = budget - weights_gpu - profile - eng.non_torch_mib * kMiB - charged_context;
       if (pool > 0 && e.kv_bytes_per_token > 0) {
         e.kv_pool_bytes = pool;
         e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
         if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
         add("kv_cache", "KV cache pool", pool,
             num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " +
-                num(eng.non_torch_mib) + " MiB non-torch = " + gib(pool) + " = " +
+                num(eng.non_torch_mib) + " MiB non-torch" +
+                (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")" : "") +
+                " = " + gib(pool) + " = " +
                 num(*e.kv_pool_tokens) + " tokens at " + num(e.kv_bytes_per_token / 1024) +
                 " KiB each");
         e.kv_cache_bytes = pool;

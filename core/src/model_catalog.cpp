@@ -87,6 +87,7 @@ void read_profile_bands(const Reader& r, const Json& v, const std::string& p, En
         r.number(b, "large_gpu_offline_batched_tokens", bp, false, tokens).value_or(0);
     band.large_gpu_max_num_seqs =
         r.number(b, "large_gpu_max_num_seqs", bp, false, {0, 1e6}).value_or(0);
+    band.charges_cuda_context = r.boolean(b, "charges_cuda_context", bp, false).value_or(false);
     band.basis = r.string(b, "source", bp, true).value_or("");
     e.bands.push_back(std::move(band));
   }

@@ -276,6 +276,22 @@ TEST_CASE("vLLM's profile run: the token budget and dummy requests of each relea
   CHECK(a100 < 2048 * vocab * 9.5);
 }
 
+TEST_CASE("vLLM releases that size the pool from free device memory also charge the CUDA context") {
+  auto pool = [](const char* version) {
+    const Json r = memory({{"engine", "vllm"},
+                           {"gpu", "A100-80GB"},
+                           {"max_model_len", 8192},
+                           {"engine_version", version}});
+    return line(r, "kv_cache");
+  };
+  const double context = line(memory({{"engine", "vllm"}, {"gpu", "A100-80GB"}}), "cuda_context");
+  REQUIRE(context > 0);
+  // 0.6.4 (vllm#9352) and V1 before 0.9.2 (vllm#19312) count everything on the device.
+  CHECK(pool("0.6.5") - pool("0.6.4") == Approx(context));
+  CHECK(pool("0.9.2") - pool("0.9.1") == Approx(context));
+  CHECK(pool("0.6.3") == Approx(pool("0.6.5")));
+}
+
 TEST_CASE("vLLM with no room for a KV pool says what took the memory") {
   const Json r = memory({{"engine", "vllm"},
                          {"gpu", "A100-40GB"},

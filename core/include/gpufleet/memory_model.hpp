@@ -44,6 +44,7 @@ struct ProfileBand {
   double large_gpu_serve_batched_tokens = 0;    // on >= 70 GiB GPUs other than the A100 (0: same)
   double large_gpu_offline_batched_tokens = 0;
   double large_gpu_max_num_seqs = 0;
+  bool charges_cuda_context = false;  // the budget counts everything on the device, the context too
   std::string basis;
 };
 
