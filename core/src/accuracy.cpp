@@ -414,6 +414,15 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   }
   if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
   if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
+  if (auto n = number_at(settings, {"max_num_batched_tokens"})) q.max_batched_tokens = *n;
+  if (auto n = number_at(settings, {"max_num_seqs"})) q.max_num_seqs = *n;
+  q.engine_version = string_at(c, {"runtime", "version"});
+  if (parse_engine_version(q.engine_version) <= 0) q.engine_version.clear();
+  // vLLM's defaults differ between `vllm serve` and the LLM class that its benchmark scripts use.
+  const std::string command = lower(string_at(settings, {"command"}) + " " +
+                                    string_at(c, {"runtime", "framework"}));
+  q.offline_engine = command.find("benchmark") != std::string::npos;
+  q.gpu_name = string_at(*hw, {"gpu"});
 
   if (const std::string bad = bad_count({{"workload.batch_size", q.batch},
                                          {"runtime.settings.beam_size", q.beams},
@@ -440,8 +449,9 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   if (out.metric == "weights_only") bytes = e.weights_per_gpu_bytes;
   if (out.metric == "kv_cache_capacity") {
     if (!e.kv_pool_bytes)
-      return skip(
-          "kv_cache_capacity needs a serving engine with a KV pool and the device's memory");
+      return skip(!e.notes.empty() ? e.notes.back()
+                                   : "kv_cache_capacity needs a serving engine with a KV pool and "
+                                     "the device's memory");
     bytes = *e.kv_pool_bytes;
   }
   if (!std::isfinite(bytes)) return skip("the estimate is not finite");

@@ -125,6 +125,19 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   if (auto u = r.number(req, "gpu_memory_utilization", "", false, {0.05, 1}))
     q.gpu_memory_utilization = *u;
   if (auto len = r.number(req, "max_model_len", "", false, {1, kMaxTokens})) q.max_model_len = *len;
+  if (auto n = r.number(req, "max_num_batched_tokens", "", false, {1, kMaxTokens}))
+    q.max_batched_tokens = *n;
+  if (auto n = r.number(req, "max_num_seqs", "", false, {1, 1e6})) q.max_num_seqs = *n;
+  q.engine_version = r.string(req, "engine_version", "", false).value_or("");
+  if (!q.engine_version.empty() && parse_engine_version(q.engine_version) <= 0)
+    r.fail("unknown_name", "/engine_version",
+           "expected a release such as \"0.6.5\" or \"V0 0.7.3\", got \"" + q.engine_version + "\"");
+  if (auto entry = r.string(req, "engine_entrypoint", "", false)) {
+    if (*entry != "serve" && *entry != "offline")
+      r.fail("unknown_name", "/engine_entrypoint",
+             "expected serve (vllm serve) or offline (the LLM class), got \"" + *entry + "\"");
+    q.offline_engine = *entry == "offline";
+  }
   if (auto name = r.string(req, "gpu", "", false)) {
     gpu = catalog.gpu(*name);
     if (!gpu) {
@@ -135,7 +148,10 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
           "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
     }
   }
-  if (gpu) q.gpu_memory_bytes = gpu->usable_bytes();
+  if (gpu) {
+    q.gpu_memory_bytes = gpu->usable_bytes();
+    q.gpu_name = gpu->name;
+  }
   if (!r.ok()) return std::nullopt;
   return q;
 }

@@ -16,7 +16,8 @@ inline constexpr const char* kMemoryFields =
     "model mode weight_format compute_precision optimizer batch context new_tokens beams "
     "gradient_checkpointing flash_attention chunked_loss optimizer_in_backward master_weights "
     "kv_cache_format lora gpus tensor_parallel pipeline_parallel sharding cpu_offload engine "
-    "cuda_eager_loading gpu_memory_utilization max_model_len gpu";
+    "cuda_eager_loading gpu_memory_utilization max_model_len max_num_batched_tokens max_num_seqs "
+    "engine_version engine_entrypoint gpu";
 
 // The words of a space-separated list.
 std::vector<std::string> words(const char* text);

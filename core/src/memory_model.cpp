@@ -91,6 +91,52 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
 
 }  // namespace
 
+double parse_engine_version(const std::string& text) {
+  for (std::size_t i = 0; i + 2 < text.size(); ++i) {
+    auto digit = [&](std::size_t j) {
+      return j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]));
+    };
+    if (!digit(i) || (i > 0 && (digit(i - 1) || text[i - 1] == '.'))) continue;
+    double parts[3] = {0, 0, 0};
+    std::size_t j = i;
+    int n = 0;
+    for (; n < 3; ++n) {
+      if (!digit(j)) break;
+      double x = 0;
+      while (digit(j) && x < 1e5) x = x * 10 + (text[j++] - '0');
+      parts[n] = x;
+      if (j >= text.size() || text[j] != '.') {
+        ++n;
+        break;
+      }
+      ++j;
+    }
+    if (n >= 2) return parts[0] * 1e6 + parts[1] * 1e3 + parts[2];
+    i = j;
+  }
+  return 0;
+}
+
+const ProfileBand* profile_band(const EngineProfile& engine, const std::string& version) {
+  const std::string v = lower(version);
+  const double at = v.empty() ? engine.default_version : parse_engine_version(v);
+  std::string generation;
+  for (const char* g : {"v0", "v1"}) {
+    const std::size_t pos = v.find(g);
+    if (pos != std::string::npos && (pos == 0 || !std::isalnum(static_cast<unsigned char>(v[pos - 1]))))
+      generation = g;
+  }
+  const ProfileBand* best = nullptr;
+  for (int pass = 0; pass < 2 && !best; ++pass) {
+    for (const auto& band : engine.bands) {
+      if (band.from_version > at || (pass == 0 && !generation.empty() && band.generation != generation))
+        continue;
+      if (!best || band.from_version >= best->from_version) best = &band;
+    }
+  }
+  return best ? best : engine.bands.empty() ? nullptr : &engine.bands.front();
+}
+
 std::optional<TrainMode> parse_train_mode(const std::string& text) {
   const std::string t = lower(text);
   if (t == "load_only") return TrainMode::kLoadOnly;
@@ -507,36 +553,69 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
                   " % of the transient memory stays cached by the allocator (" + eng.name + ")");
 
   if (eng.kv_policy == "pool" && generates) {
-    // The engine profiles one forward pass of its token budget, then gives the rest of its share of
-    // the device to the KV-cache pool.
+    // The engine profiles one forward pass of its token budget and samples one token per dummy
+    // request, then gives the rest of its share of the device to the KV-cache pool.
     const double util = q.gpu_memory_utilization.value_or(eng.gpu_memory_utilization);
-    const double tokens = q.max_batched_tokens.value_or(
-        std::min(eng.max_batched_tokens, q.max_model_len.value_or(q.sequence)));
+    const ProfileBand* band = profile_band(eng, q.engine_version);
+    const double gib70 = 70.0 * 1024 * 1024 * 1024;
+    const bool large_gpu = band && band->large_gpu_serve_batched_tokens > 0 && q.gpu_memory_bytes &&
+                           *q.gpu_memory_bytes >= gib70 &&
+                           lower(q.gpu_name).find("a100") == std::string::npos;
+    const double max_len = q.max_model_len.value_or(q.sequence + q.new_tokens);
+    double budget_tokens = 2048, seqs_profiled = 256;
+    if (band) {
+      const bool chunked =
+          band->chunked_prefill_above_tokens <= 0 || max_len > band->chunked_prefill_above_tokens;
+      budget_tokens =
+          !chunked ? std::max(max_len, band->unchunked_min_tokens)
+          : large_gpu
+              ? (q.offline_engine ? band->large_gpu_offline_batched_tokens
+                                  : band->large_gpu_serve_batched_tokens)
+              : (q.offline_engine ? band->offline_batched_tokens : band->serve_batched_tokens);
+      seqs_profiled = large_gpu && band->large_gpu_max_num_seqs > 0 ? band->large_gpu_max_num_seqs
+                                                                    : band->max_num_seqs;
+    }
+    const double tokens = q.max_batched_tokens.value_or(budget_tokens);
+    const double rows = std::min(q.max_num_seqs.value_or(seqs_profiled), tokens);
+    // One layer at a time over every token, its MLP split over the tensor-parallel ranks; routed
+    // experts also keep one hidden-sized output per chosen expert (fused MoE's third buffer).
     const double layer =
-        tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
-    const double profile = tokens * a.vocab * eng.profile_logit_bytes + layer;
+        tokens *
+        (3 * a.hidden + ((a.gated_mlp ? 3 : 2) * active_width + (a.moe() ? a.hidden : 0)) *
+                            active_count / tp) *
+        act;
+    // The sampler sees the whole vocabulary (the logits are gathered over the ranks) while the
+    // final hidden states are still held.
+    const double sampler = rows * a.vocab * eng.sampler_bytes_per_logit;
+    const double profile = std::max(layer, tokens * a.hidden * act + sampler);
     add("activations", "Activations (profiled peak)", profile,
-        num(tokens) + " tokens x (" + num(a.vocab) + " vocabulary x " +
-            num(eng.profile_logit_bytes) + " bytes + one layer's intermediates)");
+        "max of one layer's intermediates over " + num(tokens) +
+            " batched tokens and the sampler over " + num(rows) + " dummy requests x " +
+            num(a.vocab) + " vocabulary x " + num(eng.sampler_bytes_per_logit) + " bytes" +
+            (band ? " (" + eng.name + " " + band->label + ")" : ""));
     e.tensor_bytes += profile;
     if (q.gpu_memory_bytes) {
       const double budget = util * *q.gpu_memory_bytes;
-      const double pool = budget - weights_gpu - profile - eng.non_torch_mib * kMiB;
+      // Releases that size the pool from the device's free memory also charge the CUDA context.
+      const double charged_context = band && band->charges_cuda_context ? context : 0;
+      const double pool = budget - weights_gpu - profile - eng.non_torch_mib * kMiB - charged_context;
       if (pool > 0 && e.kv_bytes_per_token > 0) {
         e.kv_pool_bytes = pool;
         e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
-        const double len = q.max_model_len.value_or(q.sequence + q.new_tokens);
-        if (len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / len);
+        if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
         add("kv_cache", "KV cache pool", pool,
             num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " +
-                num(eng.non_torch_mib) + " MiB non-torch = " + gib(pool) + " = " +
+                num(eng.non_torch_mib) + " MiB non-torch" +
+                (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")" : "") +
+                " = " + gib(pool) + " = " +
                 num(*e.kv_pool_tokens) + " tokens at " + num(e.kv_bytes_per_token / 1024) +
                 " KiB each");
         e.kv_cache_bytes = pool;
         e.tensor_bytes += pool;
       } else {
-        e.notes.push_back("the weights and profiled activations exceed " + num(util) +
-                          " of the device: no room for a KV cache");
+        e.notes.push_back("the weights (" + gib(weights_gpu) + ") and the profiled activations (" +
+                          gib(profile) + ") leave no room for a KV cache in " + num(util) +
+                          " x " + gib(*q.gpu_memory_bytes) + " = " + gib(budget));
       }
       add_runtime("non_torch", "Non-torch memory", eng.non_torch_mib * kMiB,
                   eng.name + " NCCL/cuBLAS workspaces outside PyTorch");

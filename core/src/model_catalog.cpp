@@ -49,6 +49,50 @@ void read_table(const Reader& r, const Json& block, const std::string& parent, c
   }
 }
 
+// A pool engine's profile run: the sampler's bytes per logit and the defaults of each release band.
+void read_profile_bands(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
+  const Json* bands = r.member(v, "profile_bands", p, e.kv_policy == "pool");
+  if (!bands) return;
+  const std::string path = Reader::child(p, "profile_bands");
+  if (!bands->is_array() || bands->empty()) {
+    r.fail("wrong_type", path, "expected a non-empty array of release bands");
+    return;
+  }
+  if (!r.at_most(*bands, path, 32, "release bands")) return;
+  e.sampler_bytes_per_logit =
+      r.number(v, "sampler_bytes_per_logit", p, true, {0, 256}).value_or(0);
+  r.string(v, "sampler_source", p, true);
+  const std::string version = r.string(v, "default_version", p, true).value_or("");
+  e.default_version = parse_engine_version(version);
+  for (std::size_t i = 0; i < bands->size(); ++i) {
+    const Json& b = (*bands)[i];
+    const std::string bp = path + "/" + std::to_string(i);
+    if (!r.expect_object(b, bp)) continue;
+    ProfileBand band;
+    band.label = r.string(b, "label", bp, true).value_or("");
+    band.generation = lower(r.string(b, "generation", bp, true).value_or(""));
+    band.from_version = parse_engine_version(r.string(b, "from_version", bp, true).value_or(""));
+    const Range tokens{0, 1e7};
+    band.max_num_seqs = r.number(b, "max_num_seqs", bp, true, {1, 1e6}).value_or(256);
+    band.chunked_prefill_above_tokens =
+        r.number(b, "chunked_prefill_above_tokens", bp, false, tokens).value_or(0);
+    band.unchunked_min_tokens = r.number(b, "unchunked_min_tokens", bp, false, tokens).value_or(0);
+    band.serve_batched_tokens =
+        r.number(b, "serve_batched_tokens", bp, true, {1, 1e7}).value_or(2048);
+    band.offline_batched_tokens =
+        r.number(b, "offline_batched_tokens", bp, true, {1, 1e7}).value_or(8192);
+    band.large_gpu_serve_batched_tokens =
+        r.number(b, "large_gpu_serve_batched_tokens", bp, false, tokens).value_or(0);
+    band.large_gpu_offline_batched_tokens =
+        r.number(b, "large_gpu_offline_batched_tokens", bp, false, tokens).value_or(0);
+    band.large_gpu_max_num_seqs =
+        r.number(b, "large_gpu_max_num_seqs", bp, false, {0, 1e6}).value_or(0);
+    band.charges_cuda_context = r.boolean(b, "charges_cuda_context", bp, false).value_or(false);
+    band.basis = r.string(b, "source", bp, true).value_or("");
+    e.bands.push_back(std::move(band));
+  }
+}
+
 void read_generic_decoder(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* block = r.object(doc, "generic_decoder", "", false);
   if (!block) return;
@@ -120,9 +164,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
             r.number(v, "gpu_memory_utilization", p, e.kv_policy == "pool", {0.05, 1})
                 .value_or(0.9);
         e.non_torch_mib = r.number(v, "non_torch_mib", p, false, {0, 65536}).value_or(0);
-        e.profile_logit_bytes =
-            r.number(v, "profile_bytes_per_logit", p, false, {0, 64}).value_or(0);
-        e.max_batched_tokens = r.number(v, "max_batched_tokens", p, false, {1, 1e7}).value_or(8192);
+        read_profile_bands(r, v, p, e);
         e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
         e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);
         e.softmax_fp32 = r.boolean(v, "softmax_fp32", p, false).value_or(true);

@@ -229,6 +229,81 @@ TEST_CASE("vLLM on an A100-40GB reports its KV-cache pool and concurrent sequenc
   CHECK_FALSE(none["notes"].empty());
 }
 
+TEST_CASE("vLLM releases: a version string picks the band of its profile run") {
+  const EngineProfile& vllm = test::shipped().catalog()->memory.engines.at("vllm");
+  CHECK(parse_engine_version("0.6.4-0.6.5 (main with PR #10511, 2024-12)") == 6004);
+  CHECK(parse_engine_version("V1 engine, ~0.9.2-0.10 (2025-07)") == 9002);
+  CHECK(parse_engine_version("~0.6.x") == 6000);
+  CHECK(parse_engine_version("0.10") == 10000);
+  CHECK(parse_engine_version("version not stated") == 0);
+  CHECK(profile_band(vllm, "0.2.4")->generation == "v0");
+  CHECK(profile_band(vllm, "0.7.3")->generation == "v0");  // V1 became the default in 0.8.0
+  CHECK(profile_band(vllm, "V1 engine, ~0.8.4")->large_gpu_serve_batched_tokens == 0);
+  CHECK(profile_band(vllm, "V0 engine, 0.9.1")->generation == "v0");
+  CHECK(profile_band(vllm, "0.10.1")->large_gpu_serve_batched_tokens == 8192);
+  CHECK(profile_band(vllm, "") == profile_band(vllm, "0.10"));
+}
+
+TEST_CASE("vLLM's profile run: the token budget and dummy requests of each release") {
+  const NamedModel& m = named("llama-3-8b");
+  const double h = m.arch.hidden, vocab = m.arch.vocab, I = m.arch.intermediate;
+  auto layer = [&](double tokens) { return tokens * (3 * h + 3 * I) * 2; };
+  auto sampler = [&](double rows) { return rows * vocab * 28; };
+  auto profiled = [&](Json request) {
+    request["engine"] = "vllm";
+    return line(memory(request), "activations");
+  };
+  // V0 without chunked prefill profiles max(max_model_len, 2048) tokens in 256 dummy sequences;
+  // beyond 32K tokens it chunks prefills at 2048.
+  CHECK(profiled({{"engine_version", "0.6.5"}, {"gpu", "H100-SXM-80GB"}, {"max_model_len", 8192}}) ==
+        Approx(std::max(layer(8192), 8192 * h * 2 + sampler(256))));
+  CHECK(profiled({{"engine_version", "0.6.5"}, {"gpu", "H100-SXM-80GB"}, {"max_model_len", 65536}}) ==
+        Approx(std::max(layer(2048), 2048 * h * 2 + sampler(256))));
+  // V1 serves 2048 tokens per step on an A100 whatever the context, 8192 and 1024 requests on an
+  // H100; the LLM class (offline) takes 8192 on the A100.
+  const double a100 = profiled({{"gpu", "A100-80GB"}, {"max_model_len", 32768}});
+  CHECK(a100 == Approx(std::max(layer(2048), 2048 * h * 2 + sampler(256))));
+  CHECK(profiled({{"gpu", "A100-80GB"}, {"max_model_len", 32768}, {"engine_entrypoint", "offline"}}) ==
+        Approx(std::max(layer(8192), 8192 * h * 2 + sampler(256))));
+  CHECK(profiled({{"gpu", "H100-SXM-80GB"}, {"max_model_len", 32768}}) ==
+        Approx(std::max(layer(8192), 8192 * h * 2 + sampler(1024))));
+  // The request's own settings win.
+  CHECK(profiled({{"gpu", "H100-SXM-80GB"},
+                  {"max_num_batched_tokens", 32768},
+                  {"max_num_seqs", 64}}) ==
+        Approx(std::max(layer(32768), 32768 * h * 2 + sampler(64))));
+  // The profiled peak is far below the one-log constant of 9.5 bytes per logit per token.
+  CHECK(a100 < 2048 * vocab * 9.5);
+}
+
+TEST_CASE("vLLM releases that size the pool from free device memory also charge the CUDA context") {
+  auto pool = [](const char* version) {
+    const Json r = memory({{"engine", "vllm"},
+                           {"gpu", "A100-80GB"},
+                           {"max_model_len", 8192},
+                           {"engine_version", version}});
+    return line(r, "kv_cache");
+  };
+  const double context = line(memory({{"engine", "vllm"}, {"gpu", "A100-80GB"}}), "cuda_context");
+  REQUIRE(context > 0);
+  // 0.6.4 (vllm#9352) and V1 before 0.9.2 (vllm#19312) count everything on the device.
+  CHECK(pool("0.6.5") - pool("0.6.4") == Approx(context));
+  CHECK(pool("0.9.2") - pool("0.9.1") == Approx(context));
+  CHECK(pool("0.6.3") == Approx(pool("0.6.5")));
+}
+
+TEST_CASE("vLLM with no room for a KV pool says what took the memory") {
+  const Json r = memory({{"engine", "vllm"},
+                         {"gpu", "A100-40GB"},
+                         {"max_num_batched_tokens", 262144},
+                         {"max_model_len", 8192}});
+  CHECK_FALSE(r.contains("kv_cache_capacity"));
+  REQUIRE_FALSE(r["notes"].empty());
+  const std::string note = r["notes"][0].get<std::string>();
+  CHECK(note.find("profiled activations") != std::string::npos);
+  CHECK(note.find("leave no room for a KV cache") != std::string::npos);
+}
+
 TEST_CASE("largest batch and largest context are the last that fit") {
   SECTION("batch") {
     const Json base = {{"context", 8192}, {"gpu", "A100-40GB"}};

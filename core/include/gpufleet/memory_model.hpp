@@ -29,6 +29,25 @@ struct OptimizerSpec {
   std::string basis;
 };
 
+// A band of a pool engine's releases (vLLM): the defaults its start-up profile run takes. The run is
+// one forward pass over max_num_batched_tokens tokens, spread over up to max_num_seqs dummy
+// requests whose last tokens are sampled.
+struct ProfileBand {
+  std::string label;
+  std::string generation;                  // "v0" | "v1": a version string may name one
+  double from_version = 0;                 // major x 1e6 + minor x 1e3 + patch
+  double max_num_seqs = 256;
+  double chunked_prefill_above_tokens = 0;  // max_model_len beyond which prefills are chunked (0: always)
+  double unchunked_min_tokens = 0;          // unchunked: max(max_model_len, this) tokens
+  double serve_batched_tokens = 0;          // chunked: the budget of `vllm serve`
+  double offline_batched_tokens = 0;        // chunked: the budget of the LLM class
+  double large_gpu_serve_batched_tokens = 0;    // on >= 70 GiB GPUs other than the A100 (0: same)
+  double large_gpu_offline_batched_tokens = 0;
+  double large_gpu_max_num_seqs = 0;
+  bool charges_cuda_context = false;  // the budget counts everything on the device, the context too
+  std::string basis;
+};
+
 // A runtime or serving engine: what it adds beyond tensors, and how it allocates the KV cache.
 struct EngineProfile {
   std::string key;
@@ -49,8 +68,9 @@ struct EngineProfile {
   bool materialized_attention = true;  // eager attention unless flash is asked for
   double gpu_memory_utilization = 0;   // pool engines: share of the device they may take
   double non_torch_mib = 0;
-  double profile_logit_bytes = 0;        // pool engines: bytes per vocab entry per profiled token
-  double max_batched_tokens = 0;         // pool engines: tokens of the profiled forward pass
+  double sampler_bytes_per_logit = 0;    // pool engines: the profiled sampler, per sampled logit
+  std::vector<ProfileBand> bands;        // pool engines, by release
+  double default_version = 0;            // the band taken when the question names no version
   std::string layer_split = "balanced";  // how a model spread over GPUs by layers is placed
   std::string basis;
 };
@@ -113,6 +133,10 @@ struct MemoryQuestion {
   std::optional<double> gpu_memory_utilization;
   std::optional<double> max_model_len;
   std::optional<double> max_batched_tokens;
+  std::optional<double> max_num_seqs;
+  std::string engine_version;            // "0.6.5", "V0 0.7.3", ...: "" = the engine's default
+  bool offline_engine = false;           // vLLM's LLM class rather than `vllm serve`
+  std::string gpu_name;                  // the device, where defaults depend on it
 };
 
 struct MemoryLine {
@@ -146,6 +170,12 @@ struct MemoryAnswer {
 };
 
 MemoryAnswer estimate_memory(const MemoryConstants& constants, const MemoryQuestion& q);
+
+// "0.6.4-0.6.5 (...)", "~0.8.x", "V1 engine, ~0.9.2": the first dotted number as major x 1e6 +
+// minor x 1e3 + patch, or 0 when there is none.
+double parse_engine_version(const std::string& text);
+// The band of `engine` for a version string ("" = the engine's default version), or nullptr.
+const ProfileBand* profile_band(const EngineProfile& engine, const std::string& version);
 
 std::optional<TrainMode> parse_train_mode(const std::string& text);
 std::string to_string(TrainMode mode);
