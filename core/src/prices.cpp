@@ -23,7 +23,8 @@ constexpr std::size_t kMaxOffers = 65536;
 // Fails with unknown_field for a member of `obj` that is not in `known`.
 void only(const Reader& r, const Json& obj, const std::string& path, std::initializer_list<const char*> known,
           const char* what) {
-  for (const auto& [key, _] : obj.items()) {
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();  // a structured binding cannot be captured (clang 14)
     if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
       std::string list;
       for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
