@@ -50,7 +50,8 @@ val stage(std::size_t size) {
 std::uintptr_t create() {
   auto texts = std::exchange(staged, {});
   if (texts.size() < 3) return 0;
-  gpufleet::CatalogSources sources{std::move(texts[0]), std::move(texts[1]), std::move(texts[2]), {}};
+  gpufleet::CatalogSources sources{
+      std::move(texts[0]), std::move(texts[1]), std::move(texts[2]), {}};
   for (std::size_t i = 3; i + 1 < texts.size(); i += 2) {
     sources.price_files.push_back({std::move(texts[i]), std::move(texts[i + 1])});
   }
@@ -93,7 +94,8 @@ __attribute__((constructor)) void register_builtin_types() {
   _embind_register_integer(TypeID<unsigned long>::get(), "unsigned long", sizeof(unsigned long), 0,
                            std::numeric_limits<unsigned long>::max());
   _embind_register_emval(TypeID<val>::get(), "emscripten::val");
-  _embind_register_memory_view(TypeID<emscripten::memory_view<unsigned char>>::get(), 1,  // Uint8Array
+  _embind_register_memory_view(TypeID<emscripten::memory_view<unsigned char>>::get(),
+                               1,  // Uint8Array
                                "emscripten::memory_view<unsigned char>");
 }
 }  // namespace

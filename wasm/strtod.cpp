@@ -25,9 +25,8 @@ namespace {
 
 #ifdef __EMSCRIPTEN__
 // The exact decimal text [text, text + size) (ASCII) as JavaScript reads it.
-EM_JS(double, gpufleet_read_number, (const char* text, int size), {
-  return Number(new TextDecoder().decode(HEAPU8.subarray(text, text + size)));
-});
+EM_JS(double, gpufleet_read_number, (const char* text, int size),
+      { return Number(new TextDecoder().decode(HEAPU8.subarray(text, text + size))); });
 #else
 double gpufleet_read_number(const char* text, int size) {
   return std::strtod(std::string(text, static_cast<std::size_t>(size)).c_str(), nullptr);
@@ -115,6 +114,8 @@ extern "C" double GPUFLEET_STRTOD(const char* text, char** end) {
 #ifdef __EMSCRIPTEN__
 // The C library's strtod.o also defines these two; libc++ names strtof (std::stof), so both are
 // defined here, or the linker would bring that file back. Nothing in gpufleet calls them.
-extern "C" float strtof(const char* text, char** end) { return static_cast<float>(strtod(text, end)); }
+extern "C" float strtof(const char* text, char** end) {
+  return static_cast<float>(strtod(text, end));
+}
 extern "C" long double strtold(const char* text, char** end) { return strtod(text, end); }
 #endif
