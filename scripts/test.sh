@@ -32,6 +32,9 @@ scripts/stage-site.sh
 echo "== WebAssembly and page-module tests (node)"
 node --test tests/wasm/ tests/web/ || status=1
 
+echo "== the npm package (scripts/pack-npm.sh, npm pack, an offline install into a scratch project)"
+scripts/pack-npm.sh && node --test tests/npm/ || status=1
+
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   echo "== browser tests (playwright + Chromium)"
   node --test --test-concurrency=1 tests/browser/ || status=1

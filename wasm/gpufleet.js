@@ -63,7 +63,8 @@ export class Analyzer {
   }
 }
 
-/** Loads the core. `options` go to the Emscripten module factory (e.g. { wasmBinary } in Node). */
+/** Loads the core. `options.wasmBinary`: the module's bytes; without them the module is fetched
+ *  from beside gpufleet_core.mjs (the npm package's Node entry reads it from disk instead). */
 export async function loadGpufleet(options = {}) {
   const core = await createGpufleetCore(options);
   return {
