@@ -78,9 +78,10 @@ void destroy(std::uintptr_t handle) { delete door(handle); }
 // The built-in types the door passes, registered here instead of by embind's library
 // (system/lib/embind/bind.cpp registers every built-in type, and the glue of each one it
 // registers ships: 8-, 16- and 32-bit strings, 64-bit integers, floats and every kind of memory
-// view, about 1.7 KB gzipped that this door never uses). Defining __getTypeName keeps that object
-// file out of the link. A binding that passes another type fails at load naming this file:
-// register the type below.
+// view: about 2 KB gzipped of glue and wasm that this door never uses). Defining __getTypeName
+// keeps that object file out of the link (wasm/CMakeLists.txt links embind's JavaScript without
+// -lembind, which would link it whole). A binding that passes another type fails at load naming
+// this file: register the type below.
 extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* __getTypeName(const void*) {
   return "a type that wasm/bindings.cpp does not register";
