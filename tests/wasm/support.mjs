@@ -1,6 +1,6 @@
 // Loads the built WebAssembly core under Node (wasmBinary: Emscripten 3.1.6's loader cannot fetch
 // a file path under Node 20) with the repository's catalogs.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -8,11 +8,12 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const wasmDir = path.resolve(process.env.GPUFLEET_WASM_DIR ?? path.join(root, 'build-wasm', 'wasm'));
 
 /** The three catalog files and every region's price file (prices/<provider>/<region>.json, named
- *  as the CLI names them), as the CLI reads a config directory. */
+ *  as the CLI names them), as the CLI reads a config directory (one without prices/ has none). */
 export function catalogTexts(dir = path.join(root, 'config')) {
   const priceFiles = [];
   const pricesDir = path.join(dir, 'prices');
-  for (const provider of readdirSync(pricesDir, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+  const providers = existsSync(pricesDir) ? readdirSync(pricesDir, { withFileTypes: true }) : [];
+  for (const provider of providers.filter((e) => e.isDirectory())) {
     for (const file of readdirSync(path.join(pricesDir, provider.name)).filter((f) => f.endsWith('.json'))) {
       priceFiles.push({ name: `prices/${provider.name}/${file}`, text: readFileSync(path.join(pricesDir, provider.name, file), 'utf8') });
     }
