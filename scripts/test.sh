@@ -15,6 +15,9 @@ python3 -m unittest discover -s tests/prices -v || status=1
 echo "== native tests (ctest)"
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1
 
+echo "== the installed library and CLI (cmake --install, find_package(gpufleet), the CLI's catalogs)"
+BUILD_DIR="${BUILD_DIR:-build}" tests/install/install_test.sh || status=1
+
 echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer (ctest)"
 BUILD_DIR="$root/build-asan" BUILD_TYPE=Debug scripts/build.sh -DGPUFLEET_SANITIZE=ON >/dev/null
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -28,6 +31,9 @@ scripts/stage-site.sh
 
 echo "== WebAssembly and page-module tests (node)"
 node --test tests/wasm/ tests/web/ || status=1
+
+echo "== the npm package (scripts/pack-npm.sh, npm pack, an offline install into a scratch project)"
+scripts/pack-npm.sh && node --test tests/npm/ || status=1
 
 if compgen -G "tests/browser/*.test.mjs" >/dev/null; then
   echo "== browser tests (playwright + Chromium)"

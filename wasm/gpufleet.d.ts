@@ -67,5 +67,12 @@ export interface Gpufleet {
   memoryBytes(): number;
 }
 
-/** Loads the WebAssembly core; options go to the Emscripten module factory. */
-export function loadGpufleet(options?: { wasmBinary?: ArrayBuffer | Uint8Array; locateFile?: (path: string) => string }): Promise<Gpufleet>;
+export interface LoadOptions {
+  /** The module's bytes (gpufleet_core.wasm). Without them, browsers and bundlers fetch the file
+   *  beside gpufleet_core.mjs (new URL('gpufleet_core.wasm', import.meta.url)) and the npm
+   *  package's Node entry reads it from the package. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+}
+
+/** Loads the WebAssembly core. */
+export function loadGpufleet(options?: LoadOptions): Promise<Gpufleet>;

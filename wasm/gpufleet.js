@@ -15,34 +15,23 @@ export class GpufleetError extends Error {
   }
 }
 
-// Text or raw UTF-8 bytes (an uploaded file) cross into the core unchanged, copied into its memory.
+// Text or raw UTF-8 bytes (an uploaded file) cross into the core unchanged: written once into the
+// view of the core's memory that it hands out (embind, wasm/bindings.cpp), used before anything
+// else can move that memory.
 const utf8In = new TextEncoder();
 const utf8 = new TextDecoder();
-function copyIn(core, value) {
-  const bytes = value instanceof Uint8Array ? value : utf8In.encode(String(value));
-  const at = core._malloc(Math.max(1, bytes.length));
-  core.HEAPU8.set(bytes, at);
-  return [at, bytes.length];
-}
+const bytesOf = (value) => (value instanceof Uint8Array ? value : utf8In.encode(String(value)));
 
 export class Analyzer {
   #core;
   #door = 0;
   constructor(core, { gpuInstances, modelConfig, workloads, priceFiles = [] }) {
-    for (const { name, text } of priceFiles) {
-      const staged = [name, text].map((value) => copyIn(core, value));
-      try {
-        core._gpufleet_stage_prices(...staged.flat());
-      } finally {
-        for (const [at] of staged) core._free(at);
-      }
+    const texts = [gpuInstances, modelConfig, workloads, ...priceFiles.flatMap(({ name, text }) => [name, text])];
+    for (const text of texts) {
+      const bytes = bytesOf(text);
+      core.stage(bytes.length).set(bytes);
     }
-    const parts = [gpuInstances, modelConfig, workloads].map((text) => copyIn(core, text));
-    try {
-      this.#door = core._gpufleet_create(...parts.flat());
-    } finally {
-      for (const [at] of parts) core._free(at);
-    }
+    this.#door = core.create();
     this.#core = core;
   }
   /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws for
@@ -52,15 +41,10 @@ export class Analyzer {
       throw new GpufleetError([{ code: 'disposed', file: '', path: '', message: 'this analyzer was disposed; create another with createAnalyzer()' }]);
     }
     const core = this.#core;
-    const [at, size] = copyIn(core, requestText);
-    try {
-      // The answer's bytes stay valid until the next question: decoded at once (memory may have
-      // grown, so the view is taken after the call).
-      const answer = core._gpufleet_analyze(this.#door, at, size);
-      return utf8.decode(core.HEAPU8.subarray(answer, answer + core._gpufleet_answer_size(this.#door)));
-    } finally {
-      core._free(at);
-    }
+    const bytes = bytesOf(requestText);
+    core.request(this.#door, bytes.length).set(bytes);
+    // The answer's bytes stay valid until the next question: decoded at once.
+    return utf8.decode(core.analyze(this.#door));
   }
   /** The whole response object, ok or not. */
   ask(request) {
@@ -73,12 +57,14 @@ export class Analyzer {
     return response.result;
   }
   dispose() {
-    if (this.#door) this.#core._gpufleet_destroy(this.#door);
+    const core = this.#core;
+    if (this.#door) core.destroy(this.#door);
     this.#door = 0;
   }
 }
 
-/** Loads the core. `options` go to the Emscripten module factory (e.g. { wasmBinary } in Node). */
+/** Loads the core. `options.wasmBinary`: the module's bytes; without them the module is fetched
+ *  from beside gpufleet_core.mjs (the npm package's Node entry reads it from disk instead). */
 export async function loadGpufleet(options = {}) {
   const core = await createGpufleetCore(options);
   return {

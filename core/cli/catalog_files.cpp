@@ -1,6 +1,7 @@
 #include "catalog_files.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -66,6 +67,58 @@ CatalogFiles read_catalog_dir(const std::string& dir) {
     files.sources.price_files.push_back(std::move(price));
   }
   return files;
+}
+
+namespace {
+
+// The running executable's path: /proc/self/exe where there is one, else argv[0] when it names a
+// path; "" when neither does.
+std::filesystem::path executable(const char* argv0) {
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec && !self.empty()) return self;
+  if (argv0 != nullptr && std::string(argv0).find('/') != std::string::npos) {
+    auto path = std::filesystem::weakly_canonical(argv0, ec);
+    if (!ec) return path;
+  }
+  return {};
+}
+
+bool holds_catalogs(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(dir / kGpuInstancesFile, ec);
+}
+
+}  // namespace
+
+CatalogLocation find_catalog_dir(const std::string& option_dir, const char* argv0) {
+  if (!option_dir.empty()) return {option_dir, "--config", ""};
+  if (const char* env = std::getenv("GPUFLEET_CONFIG"); env != nullptr && *env != '\0') {
+    return {env, "GPUFLEET_CONFIG", ""};
+  }
+  CatalogLocation none{"", "", "GPUFLEET_CONFIG (not set)"};
+  if (const auto exe = executable(argv0); !exe.empty()) {
+    const auto installed = (exe.parent_path() / GPUFLEET_INSTALLED_CONFIG_DIR).lexically_normal();
+    if (holds_catalogs(installed)) return {installed.string(), "installed", ""};
+    none.looked += ", " + installed.string();
+  }
+  if (holds_catalogs(GPUFLEET_SOURCE_CONFIG_DIR)) {
+    return {GPUFLEET_SOURCE_CONFIG_DIR, "source tree", ""};
+  }
+  none.looked += std::string(", ") + GPUFLEET_SOURCE_CONFIG_DIR;
+  return none;
+}
+
+std::string describe(const CatalogLocation& location) {
+  if (location.dir.empty()) {
+    return "no catalogs found (looked in " + location.looked +
+           "): pass --config DIR or set GPUFLEET_CONFIG to a directory holding " +
+           kGpuInstancesFile + ", " + kModelConfigFile + " and " + kWorkloadsFile;
+  }
+  const std::string why = location.how == "installed"     ? "installed with the executable"
+                          : location.how == "source tree" ? "the source tree it was built from"
+                                                          : "from " + location.how;
+  return "catalogs: " + location.dir + " (" + why + ")";
 }
 
 }  // namespace gpufleet::cli

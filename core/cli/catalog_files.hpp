@@ -16,6 +16,20 @@ struct CatalogFiles {
 
 CatalogFiles read_catalog_dir(const std::string& dir);
 
+// Where the catalogs are, and why there: the --config option when given, else $GPUFLEET_CONFIG,
+// else the installation the executable belongs to (<prefix>/share/gpufleet/config from
+// <prefix>/bin/gpufleet), else the source tree the CLI was built from. The last two count only
+// when they hold gpu_instances.json; dir is empty when no place does.
+struct CatalogLocation {
+  std::string dir;
+  std::string how;     // "--config", "GPUFLEET_CONFIG", "installed", "source tree"; "" when none
+  std::string looked;  // the places tried, for the message when none is found
+};
+CatalogLocation find_catalog_dir(const std::string& option_dir, const char* argv0);
+
+// "catalogs: DIR (how)", or why none was found.
+std::string describe(const CatalogLocation& location);
+
 // Reads a regular file ("-": standard input) into out, stopping after limit_bytes: "" when read,
 // else why not (unreadable, a directory, a FIFO or device, larger than the limit).
 std::string read_text(const std::string& path, std::string& out, std::size_t limit_bytes);

@@ -188,11 +188,6 @@ int print_raw(const std::string& config_dir, const std::string& request, bool as
   return response.value("ok", false) ? kExitOk : kExitInvalid;
 }
 
-std::string default_config_dir() {
-  if (const char* env = std::getenv("GPUFLEET_CONFIG")) return env;
-  return GPUFLEET_DEFAULT_CONFIG_DIR;
-}
-
 }  // namespace
 
 // Every numeric option: a plain decimal number, finite and not negative (no nan, inf, hex or
@@ -221,11 +216,15 @@ void check_numbers(CLI::App& app) {
 
 int main(int argc, char** argv) {
   CLI::App app{"gpufleet: GPU fleet sizing and cost calculator (memory, cost, performance, migration)"};
-  app.set_version_flag("--version", std::string("gpufleet ") + GPUFLEET_VERSION);
-  std::string config_dir = default_config_dir();
+  std::string config_dir;  // empty: found by gpufleet::cli::find_catalog_dir
+  app.set_version_flag("--version", [&] {
+    return std::string("gpufleet ") + GPUFLEET_VERSION + "\n" +
+           gpufleet::cli::describe(gpufleet::cli::find_catalog_dir(config_dir, argv[0]));
+  });
   bool as_json = false;
-  app.add_option("--config", config_dir, "catalog directory (gpu_instances.json, model_config.json, workloads.json)")
-      ->capture_default_str();
+  app.add_option("--config", config_dir,
+                 "catalog directory (gpu_instances.json, model_config.json, workloads.json, prices/); "
+                 "default: $GPUFLEET_CONFIG, else the installed catalogs, else the source tree's");
   app.add_flag("--json", as_json, "print the exact JSON response (same as --format json)");
   std::string format = "table";
   app.add_option("--format", format, "table | json | csv | markdown")
@@ -411,6 +410,17 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (format == "json") as_json = true;
+  const auto location = gpufleet::cli::find_catalog_dir(config_dir, argv[0]);
+  if (location.dir.empty()) {
+    const Json response = gpufleet::errors_response({{"missing_file", "", "", gpufleet::cli::describe(location)}});
+    if (as_json) {
+      std::cout << response.dump(2) << "\n";
+    } else {
+      std::cerr << "gpufleet: " << gpufleet::cli::describe(location) << "\n";
+    }
+    return kExitInvalid;
+  }
+  config_dir = location.dir;
   gpufleet::cli::PrintOptions print_options;
   print_options.format = format == "csv"        ? gpufleet::cli::Format::kCsv
                          : format == "markdown" ? gpufleet::cli::Format::kMarkdown
@@ -605,6 +615,8 @@ int main(int argc, char** argv) {
   if (as_json) {
     std::cout << response.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {
+    // catalog check says which catalogs it checked (table output only: csv and markdown stay data).
+    if (*cat && *check && format == "table") std::cout << gpufleet::cli::describe(location) << "\n";
     gpufleet::cli::print(std::cout, std::cerr, response, print_options);
   }
   return response.value("ok", false) ? kExitOk : kExitInvalid;

@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, text, SITE_DIR } from './helpers.mjs';
+import { setup, open, text, SITE_DIR } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -42,6 +42,40 @@ test('catalog strings with markup render as text', async () => {
   // No element carries an inline style attribute on any screen.
   for (const tab of ['fit', 'precisions', 'recommend', 'migrate', 'workloads', 'catalog']) await page.getByTestId(`tab-${tab}`).click();
   assert.equal(await page.locator('[style]').count(), 0);
+});
+
+test('the embind core loads and answers under the page\'s CSP: no securitypolicyviolation, no console error', async () => {
+  // A page of its own (not env.page): the probe at the end is a violation on purpose.
+  const page = await env.context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const wasm = [];
+  page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasm.push(r.status()); });
+  await open(page, `${env.origin}/index.html?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
+  assert.deepEqual(wasm, [200], 'the module was fetched once');
+  const fp16 = await text(page, 'fit-per-gpu-gb');
+  assert.ok(parseFloat(fp16) > 0, 'the core answered');
+  // A recompute goes through the core again: int8 halves the weights.
+  await page.locator('#fit-precision').selectOption('int8');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent !== b, fp16);
+  assert.ok(parseFloat(await text(page, 'fit-per-gpu-gb')) < parseFloat(fp16));
+  assert.deepEqual(await page.evaluate(() => window.__violations), [], 'CSP violations');
+  assert.deepEqual(errors, [], 'console errors');
+  // The listener hears violations and the policy is in force: an inline script is refused.
+  await page.evaluate(() => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inlineRan = true';
+    document.head.append(script);
+  });
+  await page.waitForFunction(() => window.__violations.length > 0);
+  assert.match((await page.evaluate(() => window.__violations))[0], /^script-src/);
+  assert.equal(await page.evaluate(() => window.__inlineRan), undefined);
+  await page.close();
 });
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

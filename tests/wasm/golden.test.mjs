@@ -53,6 +53,16 @@ test('a broken catalog is reported from every question, with file and path', () 
   broken.dispose();
 });
 
+test('numbers the module reads through JavaScript (wasm/strtod.cpp): long, tiny, huge', () => {
+  const hours = (text) => JSON.parse(analyzer.analyzeJson(`{"question":"cost","instance":"P5","gpus":8,"hours_per_month":${text}}`));
+  assert.equal(hours(`5${'0'.repeat(200000)}e-199998`).result.cost.monthly_hours, 500);
+  assert.equal(hours(`0.${'0'.repeat(100000)}1e100003`).result.cost.monthly_hours, 100);
+  assert.equal(hours('123456789012345678901234e-21').result.cost.monthly_hours, 123.46);
+  assert.equal(hours('1e400').errors[0].code, 'invalid_json');
+  assert.equal(hours('1e-400').errors[0].code, 'out_of_range');
+  assert.equal(analyzer.analyze({ question: 'validate' }).valid, true);
+});
+
 test('bad input never aborts the module: the next call still works', () => {
   const bad = ['{', '', '[]', '{"question": 1}', '\u0000', '{"question": "fit", "gpus": 1e999}', 'null'];
   for (let i = 0; i < 2000; i++) {

@@ -1,0 +1,107 @@
+// The npm package as a user gets it: scripts/pack-npm.sh builds it, `npm pack` packs it, a scratch
+// project installs the tarball offline and answers a question from Node through the `node` entry
+// and gpufleet/catalog; the browser entry bundles for the browser without Node built-ins; the
+// typings declare what the code exports.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const npmDir = path.join(process.env.WASM_BUILD_DIR ?? path.join(root, 'build-wasm'), 'npm');
+const pkgDir = path.join(npmDir, 'package');
+let tmp;
+let project;
+let tarball;
+
+before(() => {
+  if (!fs.existsSync(path.join(pkgDir, 'package.json'))) {
+    execFileSync(path.join(root, 'scripts/pack-npm.sh'), { stdio: 'inherit' });
+  }
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-npm-'));
+  const out = execFileSync('npm', ['pack', pkgDir, '--pack-destination', tmp, '--json'], { encoding: 'utf8' });
+  tarball = path.join(tmp, JSON.parse(out)[0].filename);
+  project = path.join(tmp, 'project');
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: project, stdio: 'pipe' });
+});
+after(() => { if (tmp) fs.rmSync(tmp, { recursive: true, force: true }); });
+
+const run = (file, source) => {
+  fs.writeFileSync(path.join(project, file), source);
+  return execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' });
+};
+
+test('the tarball holds the module, the .wasm beside it, typings, catalogs and README; nothing else', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/gpufleet/package.json'), 'utf8'));
+  assert.equal(manifest.name, 'gpufleet');
+  assert.equal(manifest.type, 'module');
+  assert.match(manifest.version, /^\d+\.\d+\.\d+$/);
+  assert.ok(manifest.exports['.'].node && manifest.exports['.'].default && manifest.exports['./catalog']);
+  const files = fs.readdirSync(path.join(project, 'node_modules/gpufleet')).sort();
+  assert.deepEqual(files, ['README.md', 'catalog.d.ts', 'catalog.js', 'gpufleet_core.mjs', 'gpufleet_core.wasm',
+    'index.d.ts', 'index.js', 'node.js', 'package.json']);
+  // The README's example is the one the next test runs.
+  assert.match(fs.readFileSync(path.join(project, 'node_modules/gpufleet/README.md'), 'utf8'), /import catalog from 'gpufleet\/catalog'/);
+});
+
+test('installed offline, it answers from Node without configuration (the README example)', () => {
+  const out = run('readme.mjs', `import { loadGpufleet } from 'gpufleet';
+import catalog from 'gpufleet/catalog';
+const gpufleet = await loadGpufleet();
+const analyzer = gpufleet.createAnalyzer(catalog);
+console.log(analyzer.analyze({ question: 'cost', instance: 'P5', gpus: 8 }).cost.usd_per_hour);
+`);
+  // The same answer as the repository's core with the same catalogs (tests/cases/cost_p5_spot).
+  const expected = JSON.parse(fs.readFileSync(path.join(root, 'tests/cases/cost_p5_spot.expected.json'), 'utf8'));
+  assert.equal(Number(out.trim()), expected.result.cost.on_demand_usd_per_hour);
+});
+
+test('errors are GpufleetError; gpufleet/catalog holds each provider\'s default-region prices, and another region is refused', () => {
+  const out = run('errors.mjs', `import { loadGpufleet, GpufleetError } from 'gpufleet';
+import { gpuInstances, modelConfig, workloads, priceFiles } from 'gpufleet/catalog';
+const gpufleet = await loadGpufleet();
+const analyzer = gpufleet.createAnalyzer({ gpuInstances, modelConfig, workloads, priceFiles });
+let error;
+try { analyzer.analyze({ question: 'cost', instance: 'P99', gpus: 1 }); } catch (e) { error = e; }
+const other = analyzer.ask({ question: 'cost', instance: 'P5', gpus: 8, region: 'eu-west-1' });
+console.log(JSON.stringify({ isError: error instanceof GpufleetError, code: error.code, path: error.path,
+  names: priceFiles.map((p) => p.name), otherRegion: other.ok ? 'ok' : other.errors[0].code }));
+analyzer.dispose();
+`);
+  const got = JSON.parse(out);
+  assert.deepEqual([got.isError, got.code, got.path], [true, 'unknown_name', '/instance']);
+  const index = JSON.parse(fs.readFileSync(path.join(root, 'config/prices/index.json'), 'utf8'));
+  assert.deepEqual(got.names.sort(), Object.entries(index.providers).map(([p, v]) => `prices/${p}/${v.default_region}.json`).sort());
+  // Only the default regions ship in gpufleet/catalog: another region is refused, naming those loaded.
+  assert.equal(got.otherRegion, 'unknown_name');
+});
+
+test('the browser entry bundles for the browser without Node built-ins and finds the .wasm by import.meta.url', () => {
+  const esbuild = path.join(root, 'node_modules/.bin/esbuild');
+  if (!fs.existsSync(esbuild)) return;
+  fs.writeFileSync(path.join(project, 'web.mjs'), "import { loadGpufleet } from 'gpufleet';\nexport default loadGpufleet;\n");
+  const bundle = execFileSync(esbuild, ['web.mjs', '--bundle', '--format=esm', '--platform=browser', '--log-level=error'], { cwd: project, encoding: 'utf8' });
+  assert.doesNotMatch(bundle, /node:fs/);
+  assert.match(bundle, /new URL\("gpufleet_core\.wasm", import\.meta\.url\)/);
+});
+
+test('the typings declare what the code exports (and no locateFile it would ignore)', async () => {
+  const dir = path.join(project, 'node_modules/gpufleet');
+  const dts = fs.readFileSync(path.join(dir, 'index.d.ts'), 'utf8');
+  const declared = [...dts.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]).sort();
+  for (const entry of ['index.js', 'node.js']) {
+    const module = await import(path.join(dir, entry));
+    assert.deepEqual(Object.keys(module).sort(), declared, entry);
+  }
+  assert.doesNotMatch(dts, /locateFile/);
+  const catalogDts = fs.readFileSync(path.join(dir, 'catalog.d.ts'), 'utf8');
+  const catalog = await import(path.join(dir, 'catalog.js'));
+  const catalogDeclared = [...catalogDts.matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
+  assert.deepEqual(Object.keys(catalog).filter((k) => k !== 'default').sort(), catalogDeclared.sort());
+  assert.deepEqual(Object.keys(catalog.default).sort(), catalogDeclared.sort());
+});
