@@ -104,7 +104,7 @@ struct BillingArgs {
     cmd->add_flag("--always-on", always_on, "schedule: 24/7, 730 h a month");
     cmd->add_option("--scale-to-zero", off_hours, "schedule: hours a day scaled to zero");
     cmd->add_flag("--spot", spot, "pay spot prices where known");
-    cmd->add_option("--pricing", pricing, "on_demand | spot | mixed | reserved_1y | reserved_3y");
+    cmd->add_option("--pricing", pricing, "on_demand | spot | mixed | reserved_1y | reserved_3y | a way to pay (savings_plan_ec2_instance_1y_no_upfront, committed_use_3y, ...: catalog ways)");
     cmd->add_option("--spot-share", spot_share, "share of hours on spot with --pricing mixed (default 0.5)");
     if (with_providers) cmd->add_option("--provider", providers, "only these providers: aws, gcp, azure (repeat)");
   }

@@ -286,8 +286,17 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
                           {"spot", money(c["spot_usd_per_hour"]), money(c["spot_usd_per_month"]),
                            c["spot_interruption_notice_s"].is_number() ? "interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s" : ""}};
     for (const auto& x : c["commitments"]) {
-      rows.push_back({"reserved " + text(x["term"]) + " (-" + num(x["discount_pct"], 0) + "%)", "", money(x["usd_per_month"]),
-                      "730 h billed; break-even at " + num(x["break_even_utilization_pct"], 0) + "% utilization"});
+      const std::string upfront = text(x["upfront"]) == "none" ? "no" : text(x["upfront"]);
+      const std::string what = text(x["name"]) + " " + text(x["term"]) + " " + upfront + " upfront";
+      if (!x["discount_pct"].is_number()) {
+        rows.push_back({what, "", "", text(x.value("note", Json("")))});
+        continue;
+      }
+      std::string basis = "-" + num(x["discount_pct"], 1) + "%, 730 h billed; break-even at " + num(x["break_even_utilization_pct"], 0) + "% utilization";
+      if (x["upfront_usd"].is_number() && x["upfront_usd"].get<double>() > 0)
+        basis += "; " + money(x["upfront_usd"]) + " upfront" +
+                 (x["recurring_usd_per_month"].get<double>() > 0 ? " + " + money(x["recurring_usd_per_month"]) + "/month" : "");
+      rows.push_back({what, money(x["usd_per_hour"]), money(x["usd_per_month"]), basis});
     }
     table(out, {"pricing", "USD/hour", "USD/month", "basis"}, rows);
     if (c.contains("note")) out << "Note: " << text(c["note"]) << "\n";

@@ -117,7 +117,7 @@ Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   result["status"] = d.runs() ? "FITS" : d.refusal.rfind("does not fit", 0) == 0 ? "CANNOT FIT MODEL" : "CANNOT RUN";
   result["deployment"] = report::deployment(d, true);
   if (!d.runs()) result["ways_out"] = report::ways_out(ways_out(catalog, *q, *p->instance, p->gpus));
-  result["cost"] = report::cost(d.cost);
+  result["cost"] = report::cost(d.cost, true);
   return result;
 }
 
@@ -167,7 +167,7 @@ Json answer_cost(const Catalog& catalog, Session& s, const Json& req) {
   if (!p || !billed) return nullptr;
   Json result;
   result["placement"] = report::placement(*p);
-  result["cost"] = report::cost(cost_of(catalog, *p, *billed));
+  result["cost"] = report::cost(cost_of(catalog, *p, *billed), true);
   Billing spot = *billed;
   spot.mode = PaymentMode::kSpot;
   result["spot"] = report::cost(cost_of(catalog, *p, spot));

@@ -197,14 +197,62 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
     terms.spot_training_restart_overhead_pct =
         r.number(value, "spot_training_restart_overhead_pct", path, false, {0, 100});
     terms.notes = r.string(value, "commitment_notes", path, false).value_or("");
-    if (const Json* commitments = r.object(value, "commitments", path, false)) {
-      for (const auto& [term, c] : commitments->items()) {
-        const std::string cp = Reader::child(path + "/commitments", term);
-        if (!r.expect_object(c, cp)) continue;
-        Commitment commitment;
-        commitment.discount_pct = r.number(c, "discount_pct", cp, true, {0, 95}).value_or(0);
-        commitment.source = r.string(c, "source", cp, false).value_or("");
-        terms.commitments[term] = commitment;
+    if (const Json* ways = r.object(value, "ways_to_pay", path, false)) {
+      for (const auto& [id, w] : ways->items()) {
+        const std::string wp = Reader::child(path + "/ways_to_pay", id);
+        if (!r.expect_object(w, wp)) continue;
+        WayToPay way;
+        way.id = id;
+        way.kind = r.string(w, "kind", wp, true).value_or("");
+        way.name = r.string(w, "name", wp, false).value_or(way.kind);
+        way.term_years = static_cast<int>(r.number(w, "term_years", wp, true, {1, 5}).value_or(1));
+        if (w.contains("term_years") && w["term_years"] != 1 && w["term_years"] != 3) {
+          r.fail("out_of_range", Reader::child(wp, "term_years"), "expected 1 or 3");
+        }
+        way.upfront = r.string(w, "upfront", wp, true).value_or("none");
+        if (way.upfront != "none" && way.upfront != "partial" && way.upfront != "all") {
+          r.fail("unknown_name", Reader::child(wp, "upfront"),
+                 "expected one of none, partial, all, got \"" + way.upfront + "\"");
+        }
+        const double share_default = way.upfront == "all" ? 1 : 0;
+        way.upfront_share = r.number(w, "upfront_share", wp, way.upfront == "partial", {0, 1}).value_or(share_default);
+        if ((way.upfront == "none" && way.upfront_share != 0) || (way.upfront == "all" && way.upfront_share != 1) ||
+            (way.upfront == "partial" && (way.upfront_share <= 0 || way.upfront_share >= 1))) {
+          r.fail("out_of_range", Reader::child(wp, "upfront_share"),
+                 "expected 0 with no upfront, 1 with all upfront, between 0 and 1 with partial upfront");
+        }
+        way.discount_pct = r.number(w, "discount_pct", wp, false, {0, 95});
+        way.up_to_pct = r.number(w, "up_to_pct", wp, false, {0, 95});
+        way.estimates = r.string(w, "estimates", wp, false).value_or("");
+        way.source = r.string(w, "source", wp, true).value_or("");
+        way.source_date = r.string(w, "source_date", wp, true).value_or("");
+        if (const Json* families = r.object(w, "families", wp, false)) {
+          for (const auto& [family, f] : families->items()) {
+            const std::string fp = Reader::child(wp + "/families", family);
+            if (!r.expect_object(f, fp)) continue;
+            WayFigure figure;
+            figure.offered = r.boolean(f, "offered", fp, false).value_or(true);
+            figure.discount_pct = r.number(f, "discount_pct", fp, false, {0, 95});
+            figure.reason = r.string(f, "reason", fp, !figure.offered).value_or("");
+            figure.estimates = r.string(f, "estimates", fp, false).value_or("");
+            figure.source = r.string(f, "source", fp, true).value_or("");
+            figure.source_date = r.string(f, "source_date", fp, true).value_or("");
+            way.families[lower(family)] = figure;
+          }
+        }
+        terms.ways.push_back(std::move(way));
+      }
+    }
+    if (const Json* defaults = r.object(value, "default_ways", path, false)) {
+      for (const char* alias : {"reserved_1y", "reserved_3y"}) {
+        auto id = r.string(*defaults, alias, path + "/default_ways", false);
+        if (!id) continue;
+        if (!terms.way(*id)) {
+          r.fail("unknown_name", path + "/default_ways/" + alias,
+                 "expected a key of " + path + "/ways_to_pay, got \"" + *id + "\"");
+          continue;
+        }
+        terms.default_ways[alias] = *id;
       }
     }
     catalog.providers[key] = terms;
@@ -480,6 +528,12 @@ std::string Catalog::prices_as_of() const {
     if (oldest.empty() || d < oldest) oldest = d;
   }
   return oldest;
+}
+
+const WayToPay* ProviderTerms::way(const std::string& id) const {
+  for (const auto& w : ways)
+    if (w.id == id) return &w;
+  return nullptr;
 }
 
 const ProviderTerms* Catalog::provider(const std::string& key) const {

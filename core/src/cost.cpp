@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "json_reader.hpp"
+
 namespace gpufleet {
 namespace {
 
@@ -22,7 +24,60 @@ std::string number_text(double x, int decimals) {
   return text;
 }
 
+std::string pct_text(double pct) { return number_text(pct, pct == std::floor(pct) ? 0 : 1) + "%"; }
+
+// The family's figure for a way (by family key, then by the family's series), or nullptr.
+const WayFigure* family_figure(const Catalog& catalog, const WayToPay& way, const InstanceType& it) {
+  if (way.families.empty()) return nullptr;
+  auto found = way.families.find(detail::lower(it.family_key));
+  if (found != way.families.end()) return &found->second;
+  if (const Family* family = catalog.family(it.family_key)) {
+    found = way.families.find(detail::lower(family->family));
+    if (found != way.families.end()) return &found->second;
+  }
+  return nullptr;
+}
+
+std::string upfront_text(const std::string& upfront) {
+  return upfront == "none" ? "no upfront" : upfront == "all" ? "all upfront" : "partial upfront";
+}
+
+// Every way the provider offers for this instance, priced from the placement's on-demand rate.
+std::vector<CommitmentCost> ways_for(const Catalog& catalog, const ProviderTerms& terms, const InstanceType& it,
+                                     std::optional<double> on_demand_usd_per_hour) {
+  std::vector<CommitmentCost> out;
+  out.reserve(terms.ways.size());
+  for (const WayToPay& way : terms.ways) {
+    const WayFigure* figure = family_figure(catalog, way, it);
+    if (figure && !figure->offered) continue;
+    CommitmentCost x;
+    x.way = &way;
+    x.figure = figure && figure->discount_pct ? figure : nullptr;
+    x.discount_pct = x.figure ? figure->discount_pct : way.discount_pct;
+    if (x.discount_pct && on_demand_usd_per_hour) {
+      const double keep = 1 - *x.discount_pct / 100;
+      const double rate = *on_demand_usd_per_hour * keep;  // the term's total over its hours
+      x.usd_per_hour = rate;
+      x.usd_per_month = rate * kAlwaysOnHoursPerMonth;
+      x.upfront_usd = rate * way.term_hours() * way.upfront_share;
+      x.recurring_usd_per_month = rate * (1 - way.upfront_share) * kAlwaysOnHoursPerMonth;
+      x.break_even_utilization_pct = 100 * keep;
+    }
+    x.no_on_demand = x.discount_pct && !on_demand_usd_per_hour;
+    out.push_back(x);
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string CommitmentCost::note() const {
+  if (usd_per_month) return "";
+  if (no_on_demand) return "no on-demand price (the base of a commitment)";
+  return "no public figure for this family" +
+         (way->up_to_pct ? " (the provider publishes up to " + pct_text(*way->up_to_pct) + ")" : std::string()) +
+         "; not priced";
+}
 
 std::string usd_rate(double amount) {
   std::string text = number_text(amount, 4);
@@ -93,6 +148,7 @@ std::string to_string(PaymentMode mode) {
     case PaymentMode::kMixed: return "mixed";
     case PaymentMode::kReserved1y: return "reserved_1y";
     case PaymentMode::kReserved3y: return "reserved_3y";
+    case PaymentMode::kWay: return "way";
   }
   return "on_demand";
 }
@@ -118,15 +174,8 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
   if (it.on_demand_usd_per_hour) {
     c.on_demand_usd_per_hour = *it.on_demand_usd_per_hour * n;
     c.on_demand_usd_per_month = *c.on_demand_usd_per_hour * hours;
-    if (terms) {
-      for (const auto& [term, commitment] : terms->commitments) {
-        const double keep = 1 - commitment.discount_pct / 100;
-        c.commitments.push_back({term, commitment.discount_pct,
-                                 *c.on_demand_usd_per_hour * keep * kAlwaysOnHoursPerMonth,
-                                 100 * keep, commitment.source});
-      }
-    }
   }
+  if (terms) c.commitments = ways_for(catalog, *terms, it, c.on_demand_usd_per_hour);
   if (it.spot_usd_per_hour) {
     c.spot_usd_per_hour = *it.spot_usd_per_hour * n;
     c.spot_usd_per_month = *c.spot_usd_per_hour * hours;
@@ -146,32 +195,62 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
   };
   switch (billing.mode) {
     case PaymentMode::kReserved1y:
-    case PaymentMode::kReserved3y: {
-      const std::string term = billing.mode == PaymentMode::kReserved1y ? "1y" : "3y";
+    case PaymentMode::kReserved3y:
+    case PaymentMode::kWay: {
+      const std::string asked = billing.pricing();
+      std::string id = billing.way;
+      if (billing.mode != PaymentMode::kWay && terms) {
+        auto d = terms->default_ways.find(asked);
+        if (d != terms->default_ways.end()) id = d->second;
+      }
       auto found = std::find_if(c.commitments.begin(), c.commitments.end(),
-                                [&](const CommitmentCost& x) { return x.term == term; });
-      if (!it.on_demand_usd_per_hour) {
-        unpriced("on-demand (the base of a commitment)");
-      } else if (found == c.commitments.end()) {
+                                [&](const CommitmentCost& x) { return !id.empty() && x.way->id == id; });
+      auto on_demand_instead = [&](const std::string& why) {
         c.pricing = "on_demand";
         c.usd_per_hour = c.on_demand_usd_per_hour;
         c.usd_per_month = c.on_demand_usd_per_month;
-        c.note = "no " + term + " commitment discount known for " + it.provider +
-                 (terms && !terms->notes.empty() ? " (" + terms->notes + ")" : "") +
-                 "; on-demand price used";
+        c.note = why + "; on-demand price used";
         c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
                   " = " + usd(*c.usd_per_month);
+      };
+      if (!it.on_demand_usd_per_hour) {
+        unpriced("on-demand (the base of a commitment)");
+      } else if (found == c.commitments.end()) {
+        const WayToPay* way = terms && !id.empty() ? terms->way(id) : nullptr;
+        if (way) {
+          const WayFigure* figure = family_figure(catalog, *way, it);
+          on_demand_instead(way->name + " does not cover " + it.family_key +
+                            (figure && !figure->reason.empty() ? " (" + figure->reason + ")" : ""));
+        } else if (billing.mode == PaymentMode::kWay) {
+          on_demand_instead("no way to pay \"" + id + "\" at " + it.provider);
+        } else {
+          on_demand_instead("no " + asked.substr(asked.size() - 2) + " commitment known for " + it.provider +
+                            (terms && !terms->notes.empty() ? " (" + terms->notes + ")" : ""));
+        }
+      } else if (!found->usd_per_month) {
+        on_demand_instead(found->way->name + ", " + std::to_string(found->way->term_years) + " year" +
+                          (found->way->term_years > 1 ? "s" : "") + " on " + it.family_key + ": " + found->note());
       } else {
-        c.pricing = to_string(billing.mode);
-        c.usd_per_month = found->usd_per_month;
-        c.usd_per_hour = found->usd_per_month / kAlwaysOnHoursPerMonth;
-        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " +
-                  number_text(found->discount_pct, 0) + "% " + term +
-                  " commitment) x 730 h (billed whether used or not) = " + usd(found->usd_per_month);
-        if (hours < kAlwaysOnHoursPerMonth * found->break_even_utilization_pct / 100) {
+        const CommitmentCost& x = *found;
+        c.pricing = asked;
+        const WayToPay& w = *x.way;
+        c.way = w.id;
+        c.usd_per_month = x.usd_per_month;
+        c.usd_per_hour = x.usd_per_hour;
+        const std::string what = w.name + ", " + std::to_string(w.term_years) + " year" + (w.term_years > 1 ? "s" : "") +
+                                 ", " + upfront_text(w.upfront);
+        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " + pct_text(*x.discount_pct) + " " + what +
+                  ") x 730 h (billed whether used or not) = " + usd(*x.usd_per_month);
+        if (w.upfront == "all") {
+          c.basis += " a month over the term, all paid upfront: " + usd(*x.upfront_usd);
+        } else if (w.upfront == "partial") {
+          c.basis += " a month over the term: " + usd(*x.upfront_usd) + " upfront + " +
+                     usd(*x.recurring_usd_per_month) + "/month";
+        }
+        if (hours < kAlwaysOnHoursPerMonth * *x.break_even_utilization_pct / 100) {
           c.note = "at " + hours_text + "/month on-demand costs " + usd(*c.on_demand_usd_per_month) +
                    ", less than the commitment: break-even is " +
-                   number_text(found->break_even_utilization_pct, 0) + "% utilization";
+                   number_text(*x.break_even_utilization_pct, 0) + "% utilization";
         }
       }
       break;

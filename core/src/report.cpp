@@ -89,11 +89,12 @@ Json memory(const MemoryRequirement& need) {
   return j;
 }
 
-Json cost(const Cost& c) {
+Json cost(const Cost& c, bool ways) {
   Json j = object(18);
   add(j, "provider", c.provider);
   add(j, "region", c.region);
   add(j, "pricing", c.pricing);
+  if (!c.way.empty()) add(j, "way", c.way);
   add(j, "usd_per_hour", report_optional(c.usd_per_hour, 4));
   add(j, "monthly_hours", round_to(c.monthly_hours, 2));
   add(j, "schedule", c.schedule_basis);
@@ -105,15 +106,28 @@ Json cost(const Cost& c) {
   add(j, "spot_savings_pct", report_optional(c.spot_savings_pct, 1));
   add(j, "spot_interruption_notice_s", report_optional(c.spot_interruption_notice_s, 0));
   Json commitments = Json::array();
-  for (const auto& x : c.commitments) {
-    Json term = object(4);
-    add(term, "term", x.term);
-    add(term, "discount_pct", round_to(x.discount_pct, 1));
-    add(term, "usd_per_month", round_to(x.usd_per_month, 2));
-    add(term, "break_even_utilization_pct", round_to(x.break_even_utilization_pct, 1));
-    commitments.push_back(std::move(term));
+  for (const auto& x : ways ? c.commitments : std::vector<CommitmentCost>{}) {
+    const WayToPay& w = *x.way;
+    Json way = object(18);
+    add(way, "way", w.id);
+    add(way, "kind", w.kind);
+    add(way, "name", w.name);
+    add(way, "term", std::to_string(w.term_years) + "y");
+    add(way, "upfront", w.upfront);
+    add(way, "discount_pct", report_optional(x.discount_pct, 1));
+    if (w.up_to_pct) add(way, "up_to_pct", round_to(*w.up_to_pct, 1));
+    add(way, "usd_per_hour", report_optional(x.usd_per_hour, 4));
+    add(way, "usd_per_month", report_optional(x.usd_per_month, 2));
+    add(way, "recurring_usd_per_month", report_optional(x.recurring_usd_per_month, 2));
+    add(way, "upfront_usd", report_optional(x.upfront_usd, 2));
+    add(way, "break_even_utilization_pct", report_optional(x.break_even_utilization_pct, 1));
+    if (const std::string note = x.note(); !note.empty()) add(way, "note", note);
+    if (!x.estimates().empty()) add(way, "estimates", x.estimates());
+    add(way, "source", x.source());
+    add(way, "source_date", x.source_date());
+    commitments.push_back(std::move(way));
   }
-  add(j, "commitments", std::move(commitments));
+  if (ways) add(j, "commitments", std::move(commitments));
   add(j, "basis", c.basis);
   if (!c.note.empty()) add(j, "note", c.note);
   return j;
@@ -314,7 +328,7 @@ Json question(const Question& q) {
   Json j = workload(q.w);
   j["monthly_hours"] = round_to(q.billing.hours_per_month, 2);
   j["schedule"] = q.billing.schedule_basis;
-  j["pricing"] = to_string(q.billing.mode);
+  j["pricing"] = q.billing.pricing();
   if (q.billing.mode == PaymentMode::kMixed) j["spot_share"] = round_to(q.billing.spot_share, 3);
   j["use_spot"] = q.billing.uses_spot();
   if (!q.providers.empty()) j["providers"] = q.providers;

@@ -228,13 +228,24 @@ std::optional<Billing> Session::billing(const Json& obj, const std::string& path
   } else if (has_pricing) {
     auto text = r_.string(obj, "pricing", path, true);
     if (!text) return std::nullopt;
-    auto mode = parse_payment_mode(lower(*text));
-    if (!mode) {
+    const std::string name = lower(*text);
+    auto mode = parse_payment_mode(name);
+    if (mode) {
+      b.mode = *mode;
+    } else if (std::any_of(catalog_.providers.begin(), catalog_.providers.end(),
+                           [&](const auto& p) { return p.second.way(name) != nullptr; })) {
+      b.mode = PaymentMode::kWay;
+      b.way = name;
+    } else {
+      std::vector<std::string> ways;
+      for (const auto& [_, terms] : catalog_.providers)
+        for (const auto& w : terms.ways) ways.push_back(w.id);
       r_.fail("unknown_name", path + "/pricing",
-              "expected one of on_demand, spot, mixed, reserved_1y, reserved_3y, got \"" + *text + "\"");
+              "expected one of on_demand, spot, mixed, reserved_1y, reserved_3y" +
+                  (ways.empty() ? std::string() : " or a way to pay of the catalog (" + names_of(ways) + ")") +
+                  ", got \"" + *text + "\"");
       return std::nullopt;
     }
-    b.mode = *mode;
   }
   if (obj.contains("spot_share")) {
     if (b.mode != PaymentMode::kMixed) {

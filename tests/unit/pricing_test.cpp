@@ -15,7 +15,10 @@ const Analyzer& with_terms() {
   static const Analyzer analyzer(test::edited(kGpuInstancesFile, [](Json& doc) {
     doc["providers"] = Json::parse(R"json({"aws": {"name": "AWS", "spot_interruption_notice_seconds": 120,
       "spot_training_restart_overhead_pct": 5,
-      "commitments": {"1y": {"discount_pct": 40, "source": "test"}, "3y": {"discount_pct": 70, "source": "test"}}}})json");
+      "ways_to_pay": {
+        "test_1y": {"kind": "test", "term_years": 1, "upfront": "none", "discount_pct": 40, "source": "test", "source_date": "test"},
+        "test_3y": {"kind": "test", "term_years": 3, "upfront": "none", "discount_pct": 70, "source": "test", "source_date": "test"}},
+      "default_ways": {"reserved_1y": "test_1y", "reserved_3y": "test_3y"}}})json");
   }));
   return analyzer;
 }
@@ -37,8 +40,10 @@ TEST_CASE("a 1-year commitment bills 730 h at the discounted rate and states its
   CHECK(c["usd_per_month"].get<double>() == Approx(55.04 * 0.6 * 730).epsilon(1e-6));
   // At 500 h on-demand would cost 27,520, more than the commitment: no note.
   CHECK_FALSE(c.contains("note"));
+  CHECK(c["way"] == "test_1y");
   const Json& one_year = c["commitments"][0];
   CHECK(one_year["term"] == "1y");
+  CHECK(one_year["way"] == "test_1y");
   CHECK(one_year["break_even_utilization_pct"] == 60);
   Json part_time = cost({{"pricing", "reserved_1y"}, {"schedule", {{"hours_per_day", 8}, {"days_per_month", 22}}}});
   CHECK_THAT(part_time["note"].get<std::string>(), Catch::Contains("break-even is 60% utilization"));
@@ -89,6 +94,7 @@ TEST_CASE("billing mistakes are reported with their path") {
       {{{"hours_per_month", 100}, {"schedule", {{"always_on", true}}}}, "wrong_type", "/schedule"},
       {{{"use_spot", true}, {"pricing", "spot"}}, "wrong_type", "/pricing"},
       {{{"pricing", "lease"}}, "unknown_name", "/pricing"},
+      {{{"pricing", "savings_plan_compute_1y_no_upfront"}}, "unknown_name", "/pricing"},  // not in these terms
       {{{"spot_share", 0.5}}, "wrong_type", "/spot_share"},
       {{{"pricing", "mixed"}, {"spot_share", 1.5}}, "out_of_range", "/spot_share"},
       {{{"schedule", {{"hours_per_day", 30}}}}, "out_of_range", "/schedule/hours_per_day"},
@@ -123,4 +129,167 @@ TEST_CASE("suspect prices are flagged on load and kept out of rankings") {
   Json r = test::ask(analyzer, {{"question", "recommend"}, {"model", {{"params_b", 13}}}, {"workload", "inference"},
                                 {"precision", "fp16"}});
   for (const auto& c : r["result"]["candidates"]) CHECK(c["instance"] != "g6e.xlarge");
+}
+
+// The shipped ways to pay (config/gpu_instances.json providers.<p>.ways_to_pay), priced on the shipped
+// us-east-1 / us-central1 on-demand prices. Each figure below is checked by hand from its source.
+namespace {
+
+Json shipped_cost(const std::string& instance, const Json& extra = Json::object()) {
+  Json request{{"question", "cost"}, {"instance", instance}};
+  request.update(extra);
+  Json r = test::ask(test::shipped(), request);
+  INFO(r.dump());
+  REQUIRE(r["ok"] == true);
+  return r["result"]["cost"];
+}
+
+const Json* way(const Json& cost, const std::string& id) {
+  for (const auto& w : cost["commitments"])
+    if (w["way"] == id) return &w;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("AWS ways to pay: Savings Plans and Reserved Instances with upfront and break-even") {
+  Json c = shipped_cost("p5.48xlarge");
+  CHECK(c["commitments"].size() == 18);  // Compute SP, EC2 Instance SP, Standard RI x 1/3 years x 3 payment options
+
+  // EC2 Instance Savings Plan, 1 year, no upfront: the low end of the reference range 38-43 %.
+  // 55.04 x (1 - 0.38) = 34.1248 USD/h; x 730 h = 24,911.10 USD; break-even 62 % of the hours.
+  const Json* sp = way(c, "savings_plan_ec2_instance_1y_no_upfront");
+  REQUIRE(sp != nullptr);
+  CHECK((*sp)["discount_pct"] == 38);
+  CHECK((*sp)["usd_per_hour"].get<double>() == Approx(34.1248));
+  CHECK((*sp)["usd_per_month"].get<double>() == Approx(24911.10));
+  CHECK((*sp)["upfront_usd"] == 0);
+  CHECK((*sp)["recurring_usd_per_month"].get<double>() == Approx(24911.10));
+  CHECK((*sp)["break_even_utilization_pct"] == 62);
+  CHECK_THAT((*sp)["source"].get<std::string>(), Catch::Contains("38–43 %"));
+
+  // Standard RI, 3 years, partial upfront: 70 % (the midpoint of 68-72 %), half of the term upfront.
+  // 55.04 x 0.30 = 16.512 USD/h; the term is 3 x 8,760 = 26,280 h: 433,935.36 USD, half = 216,967.68
+  // upfront; the other half is billed hourly: 8.256 USD/h x 730 = 6,026.88 USD a month.
+  const Json* ri = way(c, "reserved_standard_3y_partial_upfront");
+  REQUIRE(ri != nullptr);
+  CHECK((*ri)["discount_pct"] == 70);
+  CHECK((*ri)["upfront_usd"].get<double>() == Approx(216967.68));
+  CHECK((*ri)["recurring_usd_per_month"].get<double>() == Approx(6026.88));
+  CHECK((*ri)["usd_per_month"].get<double>() == Approx(12053.76));
+  CHECK((*ri)["break_even_utilization_pct"] == 30);
+
+  // All upfront, 1 year: 43 %, 55.04 x 0.57 x 8,760 h = 274,825.73 USD at purchase, nothing monthly.
+  const Json* all = way(c, "reserved_standard_1y_all_upfront");
+  REQUIRE(all != nullptr);
+  CHECK((*all)["upfront_usd"].get<double>() == Approx(274825.73));
+  CHECK((*all)["recurring_usd_per_month"] == 0);
+
+  // Compute Savings Plans: AWS publishes only "up to 66%": listed, not priced.
+  const Json* compute = way(c, "savings_plan_compute_1y_no_upfront");
+  REQUIRE(compute != nullptr);
+  CHECK((*compute)["discount_pct"].is_null());
+  CHECK((*compute)["up_to_pct"] == 66);
+  CHECK((*compute)["usd_per_month"].is_null());
+  CHECK_THAT((*compute)["note"].get<std::string>(), Catch::Contains("up to 66%"));
+}
+
+TEST_CASE("a way to pay is chosen by name; reserved_1y is the provider's default way") {
+  // reserved_1y on AWS = the EC2 Instance Savings Plan, 1 year, no upfront (providers.aws.default_ways).
+  Json one = shipped_cost("p5.48xlarge", {{"pricing", "reserved_1y"}});
+  CHECK(one["pricing"] == "reserved_1y");
+  CHECK(one["way"] == "savings_plan_ec2_instance_1y_no_upfront");
+  CHECK(one["usd_per_month"].get<double>() == Approx(24911.10));
+  CHECK_THAT(one["basis"].get<std::string>(),
+             Catch::Contains("$55.04/h x (1 - 38% EC2 Instance Savings Plan, 1 year, no upfront) x 730 h"));
+
+  Json partial = shipped_cost("p5.48xlarge", {{"pricing", "reserved_standard_3y_partial_upfront"}});
+  CHECK(partial["pricing"] == "reserved_standard_3y_partial_upfront");
+  CHECK(partial["usd_per_month"].get<double>() == Approx(12053.76));
+  CHECK_THAT(partial["basis"].get<std::string>(), Catch::Contains("$216,967.68 upfront + $6,026.88/month"));
+
+  // Not priced: on-demand with the reason.
+  Json compute = shipped_cost("p5.48xlarge", {{"pricing", "savings_plan_compute_3y_no_upfront"}});
+  CHECK(compute["pricing"] == "on_demand");
+  CHECK(compute["usd_per_month"].get<double>() == Approx(55.04 * 720));
+  CHECK_THAT(compute["note"].get<std::string>(), Catch::Contains("Compute Savings Plan, 3 years on P5: no public figure"));
+
+  // A way of another provider: on-demand, said so.
+  Json other = shipped_cost("p5.48xlarge", {{"pricing", "committed_use_1y"}});
+  CHECK(other["pricing"] == "on_demand");
+  CHECK_THAT(other["note"].get<std::string>(), Catch::Contains("no way to pay \"committed_use_1y\" at aws"));
+
+  // Below break-even the answer says on-demand would cost less: 176 h < 62 % of 730 h.
+  Json part_time = shipped_cost("p5.48xlarge", {{"pricing", "reserved_1y"}, {"schedule", {{"hours_per_day", 8}, {"days_per_month", 22}}}});
+  CHECK_THAT(part_time["note"].get<std::string>(), Catch::Contains("break-even is 62% utilization"));
+
+  Json bad = test::ask(test::shipped(), {{"question", "cost"}, {"instance", "P5"}, {"pricing", "reserved_5y"}});
+  REQUIRE(bad["ok"] == false);
+  CHECK_THAT(bad["errors"][0]["message"].get<std::string>(), Catch::Contains("savings_plan_ec2_instance_1y_no_upfront"));
+}
+
+TEST_CASE("Fargate is covered by Compute Savings Plans only") {
+  Json c = shipped_cost("fargate-4vcpu-16gb");
+  CHECK(way(c, "savings_plan_compute_1y_no_upfront") != nullptr);
+  CHECK(way(c, "savings_plan_ec2_instance_1y_no_upfront") == nullptr);
+  CHECK(way(c, "reserved_standard_3y_all_upfront") == nullptr);
+  Json reserved = shipped_cost("fargate-4vcpu-16gb", {{"pricing", "reserved_1y"}});
+  CHECK(reserved["pricing"] == "on_demand");
+  CHECK_THAT(reserved["note"].get<std::string>(), Catch::Contains("EC2 instances only"));
+  // Fargate's offer: 4 vCPU x 0.04048 + 16 GB x 0.004445 = 0.23304 USD/h (config/prices/overrides.json).
+  CHECK(*test::shipped().catalog()->instance("fargate-4vcpu-16gb")->on_demand_usd_per_hour == Approx(0.23304));
+}
+
+TEST_CASE("GCP committed use: A2's figure on A2 machines, other families listed without a figure") {
+  // a2-highgpu-1g us-central1 3.67339 USD/h (host 0.73948 + A100 2.93391); 1 year: 37 % off:
+  // 3.67339 x 0.63 = 2.3142357 USD/h, x 730 = 1,689.39 USD a month, no upfront (resource-based CUDs).
+  Json a2 = shipped_cost("a2-highgpu-1g", {{"pricing", "reserved_1y"}});
+  CHECK(a2["way"] == "committed_use_1y");
+  CHECK(a2["usd_per_month"].get<double>() == Approx(1689.39));
+  const Json* three = way(a2, "committed_use_3y");
+  REQUIRE(three != nullptr);
+  CHECK((*three)["discount_pct"] == 65);
+  CHECK((*three)["upfront_usd"] == 0);
+  CHECK_THAT((*three)["source"].get<std::string>(), Catch::Contains("GCP committed-use on A2"));
+  // The A2 Ultra machines are A2 too (the series matches).
+  CHECK((*way(shipped_cost("a2-ultragpu-1g"), "committed_use_1y"))["discount_pct"] == 37);
+
+  Json g2 = shipped_cost("g2-standard-4", {{"pricing", "reserved_1y"}});
+  CHECK(g2["pricing"] == "on_demand");
+  CHECK_THAT(g2["note"].get<std::string>(), Catch::Contains("up to 57%"));
+  CHECK((*way(g2, "committed_use_1y"))["discount_pct"].is_null());
+}
+
+TEST_CASE("Azure reservations and savings plans are listed with their published maximum") {
+  Json c = shipped_cost("Standard_NC24ads_A100_v4", {{"pricing", "reserved_3y"}});
+  CHECK(c["commitments"].size() == 8);
+  CHECK(c["pricing"] == "on_demand");
+  CHECK((*way(c, "reservation_3y_monthly"))["up_to_pct"] == 72);
+  CHECK((*way(c, "savings_plan_1y_upfront"))["up_to_pct"] == 65);
+}
+
+TEST_CASE("ways to pay are checked on load") {
+  struct Case { const char* patch; const char* path; };
+  const Case cases[] = {
+      {R"({"kind": "x", "term_years": 1, "upfront": "some", "source": "s", "source_date": "d"})", "/providers/aws/ways_to_pay/bad/upfront"},
+      {R"({"kind": "x", "term_years": 2, "upfront": "none", "source": "s", "source_date": "d"})", "/providers/aws/ways_to_pay/bad/term_years"},
+      {R"({"kind": "x", "term_years": 1, "upfront": "partial", "source": "s", "source_date": "d"})", "/providers/aws/ways_to_pay/bad/upfront_share"},
+      {R"({"kind": "x", "term_years": 1, "upfront": "none", "discount_pct": 99, "source": "s", "source_date": "d"})", "/providers/aws/ways_to_pay/bad/discount_pct"},
+      {R"({"kind": "x", "term_years": 1, "upfront": "none", "source_date": "d"})", "/providers/aws/ways_to_pay/bad/source"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.patch);
+    Analyzer analyzer(test::edited(kGpuInstancesFile, [&](Json& doc) {
+      doc["providers"]["aws"]["ways_to_pay"]["bad"] = Json::parse(c.patch);
+    }));
+    Json v = test::ask(analyzer, {{"question", "validate"}});
+    REQUIRE(v["ok"] == false);
+    CHECK(v["errors"][0]["path"] == c.path);
+  }
+  Analyzer wrong_default(test::edited(kGpuInstancesFile, [](Json& doc) {
+    doc["providers"]["gcp"]["default_ways"]["reserved_1y"] = "nope";
+  }));
+  Json v = test::ask(wrong_default, {{"question", "validate"}});
+  REQUIRE(v["ok"] == false);
+  CHECK(v["errors"][0]["path"] == "/providers/gcp/default_ways/reserved_1y");
 }

@@ -53,12 +53,13 @@ export function costBlock(cost, prefix = 'cost') {
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `${prefix}-basis` }, cost.basis)),
     cost.note ? h('p', { class: 'note' }, cost.note) : null,
     cost.commitments?.length ? h('div', { class: 'commitments' }, table({
-      caption: 'Commitments',
-      head: ['Term', 'Discount', 'Monthly cost (730 h billed)', 'Break-even utilization', 'Source'],
+      caption: 'Ways to pay with a commitment',
+      head: ['Way', 'Discount', 'Monthly cost (730 h billed)', 'Upfront', 'Break-even utilization', 'Source'],
       rows: cost.commitments.map((c) => h('tr', null,
-        h('td', null, f.label(c.term)),
-        h('td', { class: 'num' }, f.pct(c.discount_pct)),
+        h('td', null, `${c.name ?? f.label(c.way)}, ${c.term}, ${c.upfront === 'none' ? 'no' : c.upfront} upfront`),
+        h('td', { class: 'num' }, c.discount_pct == null ? (c.up_to_pct == null ? 'unknown' : `up to ${f.pct(c.up_to_pct)}`) : f.pct(c.discount_pct)),
         h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)),
+        h('td', { class: 'num' }, c.upfront_usd ? f.usd(c.upfront_usd) : ''),
         h('td', { class: 'num' }, f.pct(c.break_even_utilization_pct)),
         h('td', { class: 'small' }, c.source ?? ''))),
     })) : null);

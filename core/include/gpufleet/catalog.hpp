@@ -123,10 +123,33 @@ struct MemoryPlanning {
   std::string source;
 };
 
-// What a cloud offers beyond list prices: spot notice and commitment discounts.
-struct Commitment {
-  double discount_pct = 0;
+// What a cloud offers beyond list prices: spot notice and ways to pay with a commitment.
+// A figure for one family of the provider (key: a family key such as "GCP-A2-HighGPU", or the
+// family's series such as "A2"), replacing the way's provider-wide figure.
+struct WayFigure {
+  bool offered = true;                 // false: the way does not cover this family
+  std::optional<double> discount_pct;  // absent: no public figure
+  std::string reason;                  // why not offered
+  std::string estimates;
   std::string source;
+  std::string source_date;
+};
+
+// One way to pay with a commitment (providers.<p>.ways_to_pay.<id>).
+struct WayToPay {
+  std::string id;    // "savings_plan_ec2_instance_1y_no_upfront"
+  std::string kind;  // "savings_plan_compute", "reserved_instance_standard", "committed_use_resource", ...
+  std::string name;  // "EC2 Instance Savings Plan"
+  int term_years = 1;
+  std::string upfront = "none";  // none | partial | all
+  double upfront_share = 0;      // share of the term's total paid at purchase (all: 1)
+  std::optional<double> discount_pct;  // provider-wide; absent: no public figure (not priced)
+  std::optional<double> up_to_pct;     // the provider's published maximum
+  std::string estimates;
+  std::string source;
+  std::string source_date;
+  std::map<std::string, WayFigure> families;
+  double term_hours() const { return 8760.0 * term_years; }
 };
 
 struct ProviderTerms {
@@ -135,8 +158,10 @@ struct ProviderTerms {
   std::string region;  // the usual region: prices shown when a question names none
   double spot_interruption_notice_s = 0;
   std::optional<double> spot_training_restart_overhead_pct;
-  std::map<std::string, Commitment> commitments;  // "1y", "3y"
+  std::vector<WayToPay> ways;  // in file order
+  std::map<std::string, std::string> default_ways;  // "reserved_1y" | "reserved_3y" -> way id
   std::string notes;
+  const WayToPay* way(const std::string& id) const;
 };
 
 // The task: serving (interactive or batch), full fine-tuning, adapters (LoRA, QLoRA), pre-training.

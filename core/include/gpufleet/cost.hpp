@@ -24,9 +24,11 @@ std::optional<Placement> place(const Catalog& catalog, const std::string& name, 
 // The cheapest way a family serves `gpus` GPUs on one instance, else on several of its largest.
 Placement place_in_family(const Catalog& catalog, const Family& family, double gpus);
 
-enum class PaymentMode { kOnDemand, kSpot, kMixed, kReserved1y, kReserved3y };
+// kReserved1y/3y: the provider's default way of that term (providers.<p>.default_ways);
+// kWay: a way named by its id (providers.<p>.ways_to_pay), in Billing::way.
+enum class PaymentMode { kOnDemand, kSpot, kMixed, kReserved1y, kReserved3y, kWay };
 std::string to_string(PaymentMode mode);
-std::optional<PaymentMode> parse_payment_mode(const std::string& text);
+std::optional<PaymentMode> parse_payment_mode(const std::string& text);  // not kWay
 
 // How the hours are paid for, and how many hours a month the instances run.
 struct Billing {
@@ -34,24 +36,40 @@ struct Billing {
   std::string schedule_basis = "720 h/month";
   PaymentMode mode = PaymentMode::kOnDemand;
   double spot_share = 0;  // kMixed: the share of hours on spot capacity
+  std::string way;        // kWay: the way's id
+  std::string pricing() const { return mode == PaymentMode::kWay ? way : to_string(mode); }
+  bool committed() const {
+    return mode == PaymentMode::kReserved1y || mode == PaymentMode::kReserved3y || mode == PaymentMode::kWay;
+  }
   bool uses_spot() const { return mode == PaymentMode::kSpot || mode == PaymentMode::kMixed; }
 };
 
 inline constexpr double kHoursPerYear = 8760;
 inline constexpr double kAlwaysOnHoursPerMonth = kHoursPerYear / 12;  // 730
 
+// One way to pay with a commitment, priced for a placement. Unpriced (no public figure): the
+// optional figures are absent. Names and sources stay in the catalog (the sweeps price every offer).
 struct CommitmentCost {
-  std::string term;  // "1y" | "3y"
-  double discount_pct = 0;
-  double usd_per_month = 0;  // billed for every hour of the month
-  double break_even_utilization_pct = 0;  // below this share of 730 h, on-demand is cheaper
-  std::string source;
+  const WayToPay* way = nullptr;
+  const WayFigure* figure = nullptr;  // the family's own figure, when it has one
+  std::optional<double> discount_pct;
+  std::optional<double> usd_per_hour;   // effective: the term's total over its hours
+  std::optional<double> usd_per_month;  // effective, 730 h billed whether used or not
+  std::optional<double> recurring_usd_per_month;  // what is billed monthly after the upfront part
+  std::optional<double> upfront_usd;  // paid at purchase for the whole term
+  std::optional<double> break_even_utilization_pct;  // below this share of 730 h, on-demand is cheaper
+  bool no_on_demand = false;  // a figure, but no on-demand price to apply it to
+  std::string note() const;   // why it is not priced, "" when it is
+  const std::string& source() const { return figure ? figure->source : way->source; }
+  const std::string& source_date() const { return figure ? figure->source_date : way->source_date; }
+  const std::string& estimates() const { return figure ? figure->estimates : way->estimates; }
 };
 
 struct Cost {
   double monthly_hours = 0;
   std::string schedule_basis;
-  std::string pricing;  // on_demand | spot | mixed | reserved_1y | reserved_3y | unknown
+  std::string pricing;  // on_demand | spot | mixed | reserved_1y | reserved_3y | a way's id | unknown
+  std::string way;      // the way to pay a commitment is billed on (its id), when one is
   std::optional<double> on_demand_usd_per_hour;  // for all instances of the placement
   std::optional<double> spot_usd_per_hour;
   std::optional<double> on_demand_usd_per_month;

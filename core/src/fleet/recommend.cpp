@@ -192,7 +192,7 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
                             "% more hours for restarts after interruptions (estimate)");
     }
   }
-  if (d.cost.pricing == "reserved_1y" || d.cost.pricing == "reserved_3y")
+  if (!d.cost.way.empty())
     c.reasons.push_back("a commitment is billed every hour for its whole term, used or not");
   if (!d.cost.note.empty()) c.reasons.push_back(d.cost.note);
   for (const auto& note : d.notes) c.reasons.push_back(note);
