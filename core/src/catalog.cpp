@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "fields.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "model_catalog.hpp"
@@ -54,6 +55,7 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : gpus->items()) {
     const std::string path = Reader::child("/gpus", key);
     if (!r.expect_object(value, path)) continue;
+    detail::fields::check_fields(r, value, path, "gpu");
     GpuSpec spec;
     spec.name = key;
     spec.vendor = r.string(value, "vendor", path, false).value_or("");
@@ -188,6 +190,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : providers->items()) {
     const std::string path = Reader::child("/providers", key);
     if (!r.expect_object(value, path)) continue;
+    detail::fields::check_fields(r, value, path, "provider");
     ProviderTerms terms;
     terms.key = key;
     terms.name = r.string(value, "name", path, false).value_or(key);
@@ -201,6 +204,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
       for (const auto& [term, c] : commitments->items()) {
         const std::string cp = Reader::child(path + "/commitments", term);
         if (!r.expect_object(c, cp)) continue;
+        detail::fields::check_fields(r, c, cp, "commitment");
         Commitment commitment;
         commitment.discount_pct = r.number(c, "discount_pct", cp, true, {0, 95}).value_or(0);
         commitment.source = r.string(c, "source", cp, false).value_or("");
@@ -227,6 +231,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : families->items()) {
     const std::string path = Reader::child("/gpu_instances", key);
     if (!r.expect_object(value, path)) continue;
+    detail::fields::check_fields(r, value, path, "family");
     Family family;
     family.key = key;
     family.name = r.string(value, "name", path, true).value_or(key);
@@ -270,6 +275,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
       for (const auto& [size_name, size_value] : sizes->items()) {
         const std::string size_path = Reader::child(path + "/sizes", size_name);
         if (!r.expect_object(size_value, size_path)) continue;
+        detail::fields::check_fields(r, size_value, size_path, "size");
         if (++types > kMaxInstanceTypes) {
           r.fail("too_large", size_path, "expected at most " + std::to_string(kMaxInstanceTypes) + " instance types in the catalog");
           return;
@@ -297,6 +303,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [key, value] : sizes->items()) {
       const std::string path = Reader::child("/model_sizes", key);
       if (!r.expect_object(value, path)) continue;
+      detail::fields::check_fields(r, value, path, "model_size");
       ModelSize size;
       size.key = key;
       size.name = r.string(value, "name", path, true).value_or(key);
@@ -314,6 +321,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [key, value] : precisions->items()) {
       const std::string path = Reader::child("/precision_formats", key);
       if (!r.expect_object(value, path)) continue;
+      detail::fields::check_fields(r, value, path, "precision_format");
       Precision p;
       p.key = lower(key);
       p.name = r.string(value, "name", path, true).value_or(key);
@@ -325,6 +333,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
     }
   }
   if (const Json* planning = r.object(doc, "memory_planning", "", true)) {
+    detail::fields::check_fields(r, *planning, "/memory_planning", "memory_planning");
     auto& mp = catalog.planning;
     mp.training_multiplier =
         r.number(*planning, "training_multiplier", "/memory_planning", true, {1, 100}).value_or(1);
@@ -341,6 +350,7 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [id, value] : workloads->items()) {
       const std::string path = Reader::child("/workloads", id);
       if (!r.expect_object(value, path)) continue;
+      detail::fields::check_fields(r, value, path, "workload");
       WorkloadScenario w;
       w.id = id;
       w.name = r.string(value, "name", path, true).value_or(id);
@@ -350,6 +360,7 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
       const Json* scenario = r.object(value, "scenario", path, true);
       if (!scenario) continue;
       const std::string sp = path + "/scenario";
+      detail::fields::check_fields(r, *scenario, sp, "scenario");
       Scenario& s = w.scenario;
       if (auto inst = r.string(*scenario, "current_instance", sp, true)) {
         s.current_instance = *inst;
@@ -556,7 +567,11 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
   auto workloads_doc = parse_document(sources.workloads_json, kWorkloadsFile, load.errors);
   if (gpu_doc) {
     Reader r(kGpuInstancesFile, load.errors);
-    if (const Json* info = r.object(*gpu_doc, "catalog_info", "", false)) catalog.info = *info;
+    detail::fields::check_fields(r, *gpu_doc, "", "gpu_instances_file");
+    if (const Json* info = r.object(*gpu_doc, "catalog_info", "", false)) {
+      detail::fields::check_fields(r, *info, "/catalog_info", "catalog_info");
+      catalog.info = *info;
+    }
     read_gpus(r, *gpu_doc, catalog);
     read_providers(r, *gpu_doc, catalog);
     read_instances(r, *gpu_doc, catalog);
@@ -573,12 +588,14 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
     }
   }
   if (model_doc) {
+    detail::fields::check_fields(Reader(kModelConfigFile, load.errors), *model_doc, "", "model_config_file");
     read_model_config(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
     detail::read_model_catalog(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
     catalog.model_config_doc = std::move(*model_doc);
   }
   // Workloads refer to the other two files; check them only when those loaded.
   if (workloads_doc && gpu_doc && model_doc) {
+    detail::fields::check_fields(Reader(kWorkloadsFile, load.errors), *workloads_doc, "", "workloads_file");
     read_workloads(Reader(kWorkloadsFile, load.errors), *workloads_doc, catalog);
     catalog.workloads_doc = std::move(*workloads_doc);
   }
