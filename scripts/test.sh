@@ -15,6 +15,9 @@ python3 -m unittest discover -s tests/prices -v || status=1
 echo "== native tests (ctest)"
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc 2>/dev/null || echo 2)") || status=1
 
+echo "== JSON Schemas (node + ajv): shipped catalogs, price files, golden requests and responses, the bad-input corpus"
+node --test tests/schemas/ || status=1
+
 echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer (ctest)"
 BUILD_DIR="$root/build-asan" BUILD_TYPE=Debug scripts/build.sh -DGPUFLEET_SANITIZE=ON >/dev/null
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
