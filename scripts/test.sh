@@ -18,6 +18,9 @@ echo "== native tests (ctest)"
 echo "== the installed library and CLI (cmake --install, find_package(gpufleet), the CLI's catalogs)"
 BUILD_DIR="${BUILD_DIR:-build}" tests/install/install_test.sh || status=1
 
+echo "== JSON Schemas (node + ajv): shipped catalogs, price files, golden requests and responses, the bad-input corpus"
+node --test tests/schemas/ || status=1
+
 echo "== native tests under AddressSanitizer + UndefinedBehaviorSanitizer (ctest)"
 BUILD_DIR="$root/build-asan" BUILD_TYPE=Debug scripts/build.sh -DGPUFLEET_SANITIZE=ON >/dev/null
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

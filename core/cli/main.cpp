@@ -15,6 +15,7 @@
 
 #include "catalog_files.hpp"
 #include "gpufleet/analyzer.hpp"
+#include "gpufleet/schema.hpp"
 #include "print.hpp"
 
 namespace {
@@ -402,12 +403,22 @@ int main(int argc, char** argv) {
   show->add_option("SECTION", section, "instances | models | precisions | workloads | all")
       ->capture_default_str();
 
+  auto* sch = app.add_subcommand("schema", "print the JSON Schema (draft 2020-12) of a catalog file, the price files, requests or responses");
+  std::string schema_name;
+  sch->add_option("NAME", schema_name, "gpu_instances | model_config | workloads | prices | request | response")
+      ->required()
+      ->check(CLI::IsMember(gpufleet::schema_names()));
+
   check_numbers(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
+  }
+  if (*sch) {
+    std::cout << gpufleet::json_schema(schema_name);
+    return kExitOk;
   }
   if (format == "json") as_json = true;
   const auto location = gpufleet::cli::find_catalog_dir(config_dir, argv[0]);

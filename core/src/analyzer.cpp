@@ -20,6 +20,7 @@
 #include "prices.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
+#include "fields.hpp"
 #include "session.hpp"
 #include "report.hpp"
 #include "small_sort.hpp"
@@ -198,9 +199,7 @@ Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string path = "/instances/" + std::to_string(i);
     if (!r.expect_object((*list)[i], path)) return nullptr;
-    for (const auto& [key, _] : (*list)[i].items()) {
-      if (key != "instance" && key != "gpus") r.fail("unknown_field", Reader::child(path, key), "an instance takes \"instance\" and \"gpus\"; got \"" + key + "\"");
-    }
+    detail::fields::check_fields(r, (*list)[i], path, "placement");
     auto p = s.placement((*list)[i], path);
     if (!p) return nullptr;
     placements.push_back(*p);
@@ -282,12 +281,7 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
 Json answer_migrate(const Catalog& catalog, Session& s, const Json& req) {
   auto q = s.question(true);
   const Json* current = s.reader().object(req, "current", "", true);
-  if (current) {
-    for (const auto& [key, _] : current->items()) {
-      if (key != "instance" && key != "gpus")
-        s.reader().fail("unknown_field", Reader::child("/current", key), "\"current\" takes \"instance\" and \"gpus\"; got \"" + key + "\"");
-    }
-  }
+  if (current) detail::fields::check_fields(s.reader(), *current, "/current", "placement");
   std::optional<Placement> p = current ? s.placement(*current, "/current") : std::nullopt;
   if (!q || !p || !s.reader().ok()) return nullptr;
   return report::migration(migration_report(catalog, *q, *p->instance, p->gpus), *q);
@@ -504,8 +498,8 @@ Json answer_validate(const Catalog& catalog) {
 }
 
 // Every question, the request fields it reads (space-separated: a table of text costs the
-// WebAssembly core no code; anything else is a typo worth reporting) and the function that answers
-// it. Called through this table, each answer stays a function of its own: the WebAssembly engine
+// WebAssembly core no code; anything else is a typo worth reporting; "!" marks a field the question
+// requires, for the request schema) and the function that answers it. Called through this table, each answer stays a function of its own: the WebAssembly engine
 // compiles a question's code when it is first asked, not all of them with the first answer.
 using Answer = Json (*)(const Catalog&, Session&, const Json&);
 struct QuestionEntry {
@@ -514,29 +508,37 @@ struct QuestionEntry {
   Answer answer;
 };
 constexpr QuestionEntry kQuestions[] = {
-    {"precisions", "model", answer_precisions},
-    {"fit", "model workload precision instance gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_fit},
-    {"cost", "instance gpus hours_per_month schedule use_spot pricing spot_share region regions", answer_cost},
-    {"performance", "workload precision instances model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", answer_performance},
-    {"recommend", "model workload precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_recommend},
-    {"migrate", "current model workload precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_migrate},
-    {"workload", "id", answer_workload},
-    {"plan", "plan region regions", detail::answer_plan},
-    {"decide", "model workload precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", detail::answer_decide},
-    {"placement", "models instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions", detail::answer_placement},
-    {"workload_set", "id", answer_workload_set},
+    {"precisions", "model!", answer_precisions},
+    {"fit", "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_fit},
+    {"cost", "instance! gpus hours_per_month schedule use_spot pricing spot_share region regions", answer_cost},
+    {"performance", "workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", answer_performance},
+    {"recommend", "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_recommend},
+    {"migrate", "current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_migrate},
+    {"workload", "id!", answer_workload},
+    {"plan", "plan! region regions", detail::answer_plan},
+    {"decide", "model! workload! precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", detail::answer_decide},
+    {"placement", "models! instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions", detail::answer_placement},
+    {"workload_set", "id!", answer_workload_set},
     {"workloads", "", [](const Catalog& c, Session&, const Json&) { return answer_workloads(c); }},
     {"catalog", "section region regions", answer_catalog},
     {"validate", "", [](const Catalog& c, Session&, const Json&) { return answer_validate(c); }},
     {"memory", detail::kMemoryFields, detail::answer_memory},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
-    {"accuracy", "cases", detail::answer_accuracy},
+    {"accuracy", "cases!", detail::answer_accuracy},
 #endif
-    {"right_size", "models hours_per_month providers region regions", detail::answer_right_size},
-    {"estimate", "model phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions", detail::answer_estimate},
+    {"right_size", "models! hours_per_month providers region regions", detail::answer_right_size},
+    {"estimate", "model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions", detail::answer_estimate},
 };
 
 }  // namespace
+
+#if !defined(__EMSCRIPTEN__)
+std::vector<detail::QuestionFields> detail::question_fields() {
+  std::vector<QuestionFields> out;
+  for (const QuestionEntry& q : kQuestions) out.push_back({q.name, q.fields});
+  return out;
+}
+#endif
 
 Json errors_response(const Errors& errors) {
   Json list = Json::array();
@@ -592,7 +594,10 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
              "expected one of " + names_of(names) + ", got \"" + *question + "\"");
       return errors_response(errors);
     }
-    const std::vector<std::string> allowed = detail::words(known->fields);
+    std::vector<std::string> allowed = detail::words(known->fields);
+    for (auto& name : allowed) {
+      if (!name.empty() && name.back() == '!') name.pop_back();
+    }
     for (const auto& [key, _] : request.items()) {
       if (key != "question" && std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         r.fail("unknown_field", Reader::child("", key),

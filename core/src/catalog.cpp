@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "fields.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "model_catalog.hpp"
@@ -54,6 +55,7 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : gpus->items()) {
     const std::string path = Reader::child("/gpus", key);
     if (!r.expect_object(value, path)) continue;
+    detail::fields::check_fields(r, value, path, "gpu");
     GpuSpec spec;
     spec.name = key;
     spec.vendor = r.string(value, "vendor", path, false).value_or("");
@@ -188,6 +190,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : providers->items()) {
     const std::string path = Reader::child("/providers", key);
     if (!r.expect_object(value, path)) continue;
+    detail::fields::check_fields(r, value, path, "provider");
     ProviderTerms terms;
     terms.key = key;
     terms.name = r.string(value, "name", path, false).value_or(key);
@@ -201,6 +204,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
       for (const auto& [id, w] : ways->items()) {
         const std::string wp = Reader::child(path + "/ways_to_pay", id);
         if (!r.expect_object(w, wp)) continue;
+        detail::fields::check_fields(r, w, wp, "way_to_pay");
         WayToPay way;
         way.id = id;
         way.kind = r.string(w, "kind", wp, true).value_or("");
@@ -230,6 +234,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
           for (const auto& [family, f] : families->items()) {
             const std::string fp = Reader::child(wp + "/families", family);
             if (!r.expect_object(f, fp)) continue;
+            detail::fields::check_fields(r, f, fp, "way_family");
             WayFigure figure;
             figure.offered = r.boolean(f, "offered", fp, false).value_or(true);
             figure.discount_pct = r.number(f, "discount_pct", fp, false, {0, 95});
@@ -244,6 +249,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
       }
     }
     if (const Json* defaults = r.object(value, "default_ways", path, false)) {
+      detail::fields::check_fields(r, *defaults, path + "/default_ways", "default_ways");
       for (const char* alias : {"reserved_1y", "reserved_3y"}) {
         auto id = r.string(*defaults, alias, path + "/default_ways", false);
         if (!id) continue;
@@ -275,6 +281,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : families->items()) {
     const std::string path = Reader::child("/gpu_instances", key);
     if (!r.expect_object(value, path)) continue;
+    detail::fields::check_fields(r, value, path, "family");
     Family family;
     family.key = key;
     family.name = r.string(value, "name", path, true).value_or(key);
@@ -318,6 +325,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
       for (const auto& [size_name, size_value] : sizes->items()) {
         const std::string size_path = Reader::child(path + "/sizes", size_name);
         if (!r.expect_object(size_value, size_path)) continue;
+        detail::fields::check_fields(r, size_value, size_path, "size");
         if (++types > kMaxInstanceTypes) {
           r.fail("too_large", size_path, "expected at most " + std::to_string(kMaxInstanceTypes) + " instance types in the catalog");
           return;
@@ -345,6 +353,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [key, value] : sizes->items()) {
       const std::string path = Reader::child("/model_sizes", key);
       if (!r.expect_object(value, path)) continue;
+      detail::fields::check_fields(r, value, path, "model_size");
       ModelSize size;
       size.key = key;
       size.name = r.string(value, "name", path, true).value_or(key);
@@ -362,6 +371,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [key, value] : precisions->items()) {
       const std::string path = Reader::child("/precision_formats", key);
       if (!r.expect_object(value, path)) continue;
+      detail::fields::check_fields(r, value, path, "precision_format");
       Precision p;
       p.key = lower(key);
       p.name = r.string(value, "name", path, true).value_or(key);
@@ -373,6 +383,7 @@ void read_model_config(const Reader& r, const Json& doc, Catalog& catalog) {
     }
   }
   if (const Json* planning = r.object(doc, "memory_planning", "", true)) {
+    detail::fields::check_fields(r, *planning, "/memory_planning", "memory_planning");
     auto& mp = catalog.planning;
     mp.training_multiplier =
         r.number(*planning, "training_multiplier", "/memory_planning", true, {1, 100}).value_or(1);
@@ -389,6 +400,7 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [id, value] : workloads->items()) {
       const std::string path = Reader::child("/workloads", id);
       if (!r.expect_object(value, path)) continue;
+      detail::fields::check_fields(r, value, path, "workload");
       WorkloadScenario w;
       w.id = id;
       w.name = r.string(value, "name", path, true).value_or(id);
@@ -398,6 +410,7 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
       const Json* scenario = r.object(value, "scenario", path, true);
       if (!scenario) continue;
       const std::string sp = path + "/scenario";
+      detail::fields::check_fields(r, *scenario, sp, "scenario");
       Scenario& s = w.scenario;
       if (auto inst = r.string(*scenario, "current_instance", sp, true)) {
         s.current_instance = *inst;
@@ -610,7 +623,11 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
   auto workloads_doc = parse_document(sources.workloads_json, kWorkloadsFile, load.errors);
   if (gpu_doc) {
     Reader r(kGpuInstancesFile, load.errors);
-    if (const Json* info = r.object(*gpu_doc, "catalog_info", "", false)) catalog.info = *info;
+    detail::fields::check_fields(r, *gpu_doc, "", "gpu_instances_file");
+    if (const Json* info = r.object(*gpu_doc, "catalog_info", "", false)) {
+      detail::fields::check_fields(r, *info, "/catalog_info", "catalog_info");
+      catalog.info = *info;
+    }
     read_gpus(r, *gpu_doc, catalog);
     read_providers(r, *gpu_doc, catalog);
     read_instances(r, *gpu_doc, catalog);
@@ -627,12 +644,14 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
     }
   }
   if (model_doc) {
+    detail::fields::check_fields(Reader(kModelConfigFile, load.errors), *model_doc, "", "model_config_file");
     read_model_config(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
     detail::read_model_catalog(Reader(kModelConfigFile, load.errors), *model_doc, catalog);
     catalog.model_config_doc = std::move(*model_doc);
   }
   // Workloads refer to the other two files; check them only when those loaded.
   if (workloads_doc && gpu_doc && model_doc) {
+    detail::fields::check_fields(Reader(kWorkloadsFile, load.errors), *workloads_doc, "", "workloads_file");
     read_workloads(Reader(kWorkloadsFile, load.errors), *workloads_doc, catalog);
     catalog.workloads_doc = std::move(*workloads_doc);
   }

@@ -31,6 +31,8 @@ class Reader {
     errors_.push_back({code, file_, path, message});
   }
 
+  const std::string& file() const { return file_; }
+
   static std::string child(const std::string& path, const std::string& key) {
     return path + "/" + pointer_token(key);
   }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <utility>
 
+#include "fields.hpp"
 #include "fleet/road.hpp"
 #include "report.hpp"
 #include "small_sort.hpp"
@@ -37,11 +38,7 @@ std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const J
            "Hugging Face config.json object)");
     return std::nullopt;
   }
-  for (const auto& [key, _] : m->items()) {
-    if (key != "name" && key != "hf_config")
-      r.fail("unknown_field", Reader::child("/model", key),
-             "\"model\" takes \"name\" or \"hf_config\"; got \"" + key + "\"");
-  }
+  fields::check_fields(r, *m, "/model", "memory_request_model");
   if (!r.ok()) return std::nullopt;
   ModelChoice choice;
   if (has_name) {

@@ -2,6 +2,8 @@
 // model_config.json. Both blocks are optional, so a catalog written as seed 004 shows still loads.
 #include "model_catalog.hpp"
 
+#include "fields.hpp"
+
 namespace gpufleet::detail {
 namespace {
 
@@ -11,6 +13,7 @@ void read_models(const Reader& r, const Json& doc, Catalog& catalog) {
   for (const auto& [key, value] : models->items()) {
     const std::string path = Reader::child("/models", key);
     if (!r.expect_object(value, path)) continue;
+    fields::check_fields(r, value, path, "model");
     NamedModel m;
     m.key = lower(key);
     m.json_path = path;
@@ -36,12 +39,14 @@ void read_models(const Reader& r, const Json& doc, Catalog& catalog) {
 
 template <class T, class Fill>
 void read_table(const Reader& r, const Json& block, const std::string& parent, const char* name,
-                std::map<std::string, T>& out, Fill fill) {
+                const char* kind, std::map<std::string, T>& out, Fill fill) {
   const Json* table = r.object(block, name, parent, true);
   if (!table) return;
+  const fields::Kind& fields_of = fields::kind(kind);
   for (const auto& [key, value] : table->items()) {
     const std::string path = Reader::child(Reader::child(parent, name), key);
     if (!r.expect_object(value, path)) continue;
+    fields::check_fields(r, value, path, fields_of);
     T item;
     item.key = lower(key);
     fill(item, value, path);
@@ -52,22 +57,23 @@ void read_table(const Reader& r, const Json& block, const std::string& parent, c
 // A pool engine's profile run: the sampler's bytes per logit and the defaults of each release band.
 void read_profile_bands(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
   const Json* bands = r.member(v, "profile_bands", p, e.kv_policy == "pool");
+  e.sampler_bytes_per_logit =
+      r.number(v, "sampler_bytes_per_logit", p, bands != nullptr, {0, 256}).value_or(0);
+  r.string(v, "sampler_source", p, bands != nullptr);
+  const std::string version = r.string(v, "default_version", p, bands != nullptr).value_or("");
   if (!bands) return;
+  e.default_version = parse_engine_version(version);
   const std::string path = Reader::child(p, "profile_bands");
   if (!bands->is_array() || bands->empty()) {
     r.fail("wrong_type", path, "expected a non-empty array of release bands");
     return;
   }
   if (!r.at_most(*bands, path, 32, "release bands")) return;
-  e.sampler_bytes_per_logit =
-      r.number(v, "sampler_bytes_per_logit", p, true, {0, 256}).value_or(0);
-  r.string(v, "sampler_source", p, true);
-  const std::string version = r.string(v, "default_version", p, true).value_or("");
-  e.default_version = parse_engine_version(version);
   for (std::size_t i = 0; i < bands->size(); ++i) {
     const Json& b = (*bands)[i];
     const std::string bp = path + "/" + std::to_string(i);
     if (!r.expect_object(b, bp)) continue;
+    fields::check_fields(r, b, bp, "profile_band");
     ProfileBand band;
     band.label = r.string(b, "label", bp, true).value_or("");
     band.generation = lower(r.string(b, "generation", bp, true).value_or(""));
@@ -96,6 +102,7 @@ void read_profile_bands(const Reader& r, const Json& v, const std::string& p, En
 void read_generic_decoder(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* block = r.object(doc, "generic_decoder", "", false);
   if (!block) return;
+  fields::check_fields(r, *block, "/generic_decoder", "generic_decoder");
   catalog.generic_shapes = r.strings(*block, "shapes_from", "/generic_decoder", true);
   catalog.generic_shapes_source = r.string(*block, "source", "/generic_decoder", true).value_or("");
   for (std::size_t i = 0; i < catalog.generic_shapes.size(); ++i) {
@@ -109,9 +116,10 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* block = r.object(doc, "memory_model", "", false);
   if (!block) return;
   const std::string root = "/memory_model";
+  fields::check_fields(r, *block, root, "memory_model");
   MemoryConstants& k = catalog.memory;
   k.present = true;
-  read_table(r, *block, root, "weight_formats", k.weight_formats,
+  read_table(r, *block, root, "weight_formats", "weight_format", k.weight_formats,
              [&](WeightFormat& f, const Json& v, const std::string& p) {
                f.linear_bits = r.number(v, "bits_per_weight", p, true, {0.5, 64}).value_or(16);
                f.other_bytes =
@@ -124,12 +132,13 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
     for (const auto& [key, value] : kv->items()) {
       const std::string p = Reader::child(root + "/kv_cache_formats", key);
       if (!r.expect_object(value, p)) continue;
+      fields::check_fields(r, value, p, "kv_cache_format");
       k.kv_bytes[lower(key)] = r.number(value, "bytes_per_element", p, true, {0.1, 8}).value_or(2);
       r.string(value, "source", p, true);
     }
   }
   read_table(
-      r, *block, root, "optimizers", k.optimizers,
+      r, *block, root, "optimizers", "optimizer", k.optimizers,
       [&](OptimizerSpec& o, const Json& v, const std::string& p) {
         o.bytes_per_parameter = r.number(v, "bytes_per_parameter", p, true, {0, 64}).value_or(0);
         o.factored = r.boolean(v, "factored", p, false).value_or(false);
@@ -138,7 +147,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         r.string(v, "source", p, true);
       });
   read_table(
-      r, *block, root, "engines", k.engines,
+      r, *block, root, "engines", "engine", k.engines,
       [&](EngineProfile& e, const Json& v, const std::string& p) {
         e.name = r.string(v, "name", p, true).value_or(e.key);
         e.matches = r.strings(v, "matches", p, false);
@@ -174,6 +183,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
       });
   if (const Json* cuda = r.object(*block, "cuda_context", root, true)) {
     const std::string p = root + "/cuda_context";
+    fields::check_fields(r, *cuda, p, "cuda_context");
     k.cuda_context_eager_mib =
         r.number(*cuda, "pytorch_eager_module_loading_mib", p, true, {0, 65536}).value_or(0);
     k.cuda_context_lazy_mib =
@@ -182,12 +192,14 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
   }
   if (const Json* ds = r.object(*block, "deepspeed_zero3", root, true)) {
     const std::string p = root + "/deepspeed_zero3";
+    fields::check_fields(r, *ds, p, "deepspeed_zero3");
     k.zero3_max_live_parameters =
         r.number(*ds, "stage3_max_live_parameters", p, true, {0, 1e13}).value_or(1e9);
     r.string(*ds, "source", p, true);
   }
   if (const Json* lora = r.object(*block, "lora", root, true)) {
     const std::string p = root + "/lora";
+    fields::check_fields(r, *lora, p, "lora");
     k.lora_default_rank = r.number(*lora, "default_rank", p, true, {1, 65536}).value_or(8);
     if (const Json* targets = r.object(*lora, "default_target_modules", p, true)) {
       for (const auto& [type, value] : targets->items()) {
@@ -203,6 +215,14 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* block = r.object(doc, "throughput_model", "", false);
   if (!block) return;
   const std::string root = "/throughput_model";
+  // Each of the block's objects once, as the table defines it (the values below read several twice).
+  const fields::Kind& kind = fields::kind("throughput_model");
+  fields::check_fields(r, *block, root, kind);
+  for (std::size_t i = 0; i < kind.count; ++i) {
+    const auto member = block->find(kind.fields[i].name);
+    if (member != block->end() && member->is_object())
+      fields::check_fields(r, *member, root + "/" + kind.fields[i].name, kind.fields[i].of);
+  }
   ThroughputConstants& t = catalog.throughput;
   t.present = true;
   auto value = [&](const char* key, const char* field, Range range) {

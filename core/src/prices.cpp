@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <set>
 
+#include "fields.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
 #include "small_sort.hpp"
@@ -19,19 +20,6 @@ constexpr double kMaxPriceUsdPerHour = 10000.0;
 constexpr std::size_t kMaxPriceFiles = 256;
 constexpr std::size_t kMaxOffersPerFile = 4096;
 constexpr std::size_t kMaxOffers = 65536;
-
-// Fails with unknown_field for a member of `obj` that is not in `known`.
-void only(const Reader& r, const Json& obj, const std::string& path, std::initializer_list<const char*> known,
-          const char* what) {
-  for (const auto& item : obj.items()) {
-    const std::string& key = item.key();
-    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) {
-      std::string list;
-      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-      r.fail("unknown_field", Reader::child(path, key), std::string(what) + " takes " + list + "; got \"" + key + "\"");
-    }
-  }
-}
 
 bool is_date(const std::string& text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
@@ -55,7 +43,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
   const Reader r(file.name, errors);
   if (!r.expect_object(*doc, "")) return std::nullopt;
   const std::size_t before = errors.size();
-  only(r, *doc, "", {"$schema", "provider", "region", "snapshot", "spot_statistic", "offers"}, "a price file");
+  fields::check_fields(r, *doc, "", "price_file");
   LoadedFile out;
   PriceSnapshot& s = out.snapshot;
   s.file = file.name;
@@ -64,7 +52,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
   s.spot_statistic = r.string(*doc, "spot_statistic", "", false).value_or("");
   if (s.region.empty() && doc->contains("region")) r.fail("out_of_range", "/region", "expected a region name, got \"\"");
   if (const Json* snap = r.object(*doc, "snapshot", "", true)) {
-    only(r, *snap, "/snapshot", {"source", "path", "commit", "date", "date_source"}, "\"snapshot\"");
+    fields::check_fields(r, *snap, "/snapshot", "snapshot");
     s.source = r.string(*snap, "source", "/snapshot", true).value_or("");
     if (auto path = r.string(*snap, "path", "/snapshot", false)) s.source += " " + *path;
     s.commit = r.string(*snap, "commit", "/snapshot", false).value_or("");
@@ -77,15 +65,13 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
   }
   const Json* offers = r.object(*doc, "offers", "", true);
   if (offers && r.at_most(*offers, "/offers", kMaxOffersPerFile, "offers")) {
+    const fields::Kind& offer_kind = fields::kind("offer");
     for (const auto& [name, offer] : offers->items()) {
       const std::string path = Reader::child("/offers", name);
       if (!r.expect_object(offer, path)) continue;
-      only(r, offer, path,
-           {"on_demand_cost_per_hour", "on_demand_parts", "spot_cost_per_hour", "spot_median_cost_per_hour",
-            "zones", "spot_zones", "anomalies", "notes", "source", "source_date"},
-           "an offer");
+      fields::check_fields(r, offer, path, offer_kind);
       if (const Json* parts = r.object(offer, "on_demand_parts", path, false)) {
-        only(r, *parts, path + "/on_demand_parts", {"host", "accelerators"}, "\"on_demand_parts\"");
+        fields::check_fields(r, *parts, path + "/on_demand_parts", "on_demand_parts");
         for (const char* key : {"host", "accelerators"}) r.number(*parts, key, path + "/on_demand_parts", false, {0, kMaxPriceUsdPerHour});
       }
       for (const char* key : {"on_demand_cost_per_hour", "spot_cost_per_hour", "spot_median_cost_per_hour"}) {
@@ -100,7 +86,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
           for (std::size_t i = 0; i < anomalies->size(); ++i) {
             const std::string ap = path + "/anomalies/" + std::to_string(i);
             if (!r.expect_object((*anomalies)[i], ap)) continue;
-            only(r, (*anomalies)[i], ap, {"code", "detail"}, "an anomaly");
+            fields::check_fields(r, (*anomalies)[i], ap, "anomaly");
             r.string((*anomalies)[i], "code", ap, true);
             r.string((*anomalies)[i], "detail", ap, true);
           }

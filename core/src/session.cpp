@@ -3,21 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fields.hpp"
+
 namespace gpufleet::detail {
 
 std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path) {
   const Json* m = r_.object(obj, "model", path, true);
   if (!m) return std::nullopt;
   const std::string mp = path + "/model";
-  static const std::vector<std::string> kForms{"name", "hf_config", "size", "params_b"};
-  int forms = 0;
-  for (const auto& [key, _] : m->items()) {
-    if (std::find(kForms.begin(), kForms.end(), key) == kForms.end()) {
-      r_.fail("unknown_field", Reader::child(mp, key), "\"model\" takes one of " + names_of(kForms) + "; got \"" + key + "\"");
-      return std::nullopt;
-    }
-    ++forms;
-  }
+  if (!fields::check_fields(r_, *m, mp, "request_model")) return std::nullopt;
+  const std::size_t forms = m->size();
   if (forms != 1) {
     r_.fail(forms ? "wrong_type" : "missing_field", mp,
             "expected exactly one of \"name\" (a model of model_config.json), \"hf_config\" (a Hugging Face "
@@ -111,13 +106,7 @@ std::optional<Workload> Session::road_workload(const Json& obj, const std::strin
   }
   if (const Json* d = r_.object(obj, "demand", path, false)) {
     const std::string dp = path + "/demand";
-    static const std::vector<std::string> kDemand{"requests_per_s", "input_tokens", "output_tokens", "max_ttft_ms",
-                                                  "max_tpot_ms", "target_utilization", "tokens_per_month",
-                                                  "dataset_tokens", "epochs", "deadline_days"};
-    for (const auto& [key, _] : d->items()) {
-      if (std::find(kDemand.begin(), kDemand.end(), key) == kDemand.end())
-        r_.fail("unknown_field", Reader::child(dp, key), "a demand takes " + names_of(kDemand) + "; got \"" + key + "\"");
-    }
+    fields::check_fields(r_, *d, dp, "demand");
     Demand& dm = w.demand;
     dm.requests_per_s = r_.number(*d, "requests_per_s", dp, false, {0, 1e7, true});
     dm.input_tokens = r_.number(*d, "input_tokens", dp, false, {1, 1e7}).value_or(dm.input_tokens);
@@ -133,12 +122,7 @@ std::optional<Workload> Session::road_workload(const Json& obj, const std::strin
   if (auto tpot = r_.number(obj, "max_tpot_ms", path, false, {0, 1e7, true})) w.demand.max_tpot_ms = *tpot;
   if (const Json* rc = r_.object(obj, "recipe", path, false)) {
     const std::string rp = path + "/recipe";
-    static const std::vector<std::string> kRecipe{"optimizer", "gradient_checkpointing", "sharding", "micro_batch",
-                                                  "sequence_length", "lora_rank", "master_weights"};
-    for (const auto& [key, _] : rc->items()) {
-      if (std::find(kRecipe.begin(), kRecipe.end(), key) == kRecipe.end())
-        r_.fail("unknown_field", Reader::child(rp, key), "a recipe takes " + names_of(kRecipe) + "; got \"" + key + "\"");
-    }
+    fields::check_fields(r_, *rc, rp, "recipe");
     Recipe& re = w.recipe;
     re.optimizer = lower(r_.string(*rc, "optimizer", rp, false).value_or(re.optimizer));
     if (!catalog_.memory.optimizers.empty() && !catalog_.memory.optimizers.count(re.optimizer))
@@ -267,18 +251,9 @@ bool Session::schedule(const Json& obj, const std::string& path, Billing& b) {
   if (!s) return false;
   static const std::vector<std::string> kForms{"hours_per_month", "hours_per_day", "hours_per_week",
                                                "always_on", "off_hours_per_day"};
-  static const std::vector<std::string> kAllowed{"hours_per_month", "hours_per_day", "hours_per_week",
-                                                 "always_on", "off_hours_per_day", "days_per_month",
-                                                 "weeks_per_month"};
+  if (!fields::check_fields(r_, *s, sp, "schedule")) return false;
   int forms = 0;
-  for (const auto& [key, _] : s->items()) {
-    if (std::find(kAllowed.begin(), kAllowed.end(), key) == kAllowed.end()) {
-      r_.fail("unknown_field", Reader::child(sp, key), "a schedule takes " + names_of(kAllowed) +
-                                                           "; got \"" + key + "\"");
-      return false;
-    }
-    forms += std::find(kForms.begin(), kForms.end(), key) != kForms.end();
-  }
+  for (const auto& [key, _] : s->items()) forms += std::find(kForms.begin(), kForms.end(), key) != kForms.end();
   if (forms != 1 && !(forms == 2 && s->contains("always_on") && s->contains("hours_per_month"))) {
     r_.fail("wrong_type", sp, "expected exactly one of " + names_of(kForms));
     return false;

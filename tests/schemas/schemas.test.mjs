@@ -1,0 +1,170 @@
+// The JSON Schemas of config/schemas/ (generated from the core's field definitions, scripts/update-schemas)
+// checked with ajv, a validator of the npm ecosystem: the shipped catalogs and every price file
+// pass; every golden request and response passes; each fault of the bad-input corpus that a schema
+// can express is refused by the schema as by the core; a typo in a catalog fails both the schema and
+// `gpufleet catalog check` (the native CLI: BUILD_DIR, default build/), with file and path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2020 from 'ajv/dist/2020.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const config = path.join(root, 'config');
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+// Strict, except that a defined field may also match the free-text pattern (price_notes: a string either way).
+const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, allowMatchingProperties: true });
+const names = ['gpu_instances', 'model_config', 'workloads', 'prices', 'request', 'response'];
+const validate = Object.fromEntries(
+  names.map((name) => [name, ajv.compile(readJson(path.join(config, 'schemas', `${name}.schema.json`)))]),
+);
+const problems = (v) => (v.errors || []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`).join('\n');
+
+function assertValid(name, doc, what) {
+  const ok = validate[name](doc);
+  assert.ok(ok, `${what} against ${name}.schema.json:\n${problems(validate[name])}`);
+}
+
+test('the shipped catalog files pass their schemas and name them with $schema', () => {
+  for (const name of ['gpu_instances', 'model_config', 'workloads']) {
+    const doc = readJson(path.join(config, `${name}.json`));
+    assert.equal(doc.$schema, `./schemas/${name}.schema.json`);
+    assert.ok(existsSync(path.join(config, doc.$schema)));
+    assertValid(name, doc, `config/${name}.json`);
+  }
+});
+
+test('every price file passes the price file schema', () => {
+  let count = 0;
+  for (const provider of readdirSync(path.join(config, 'prices'), { withFileTypes: true })) {
+    if (!provider.isDirectory()) continue;
+    for (const file of readdirSync(path.join(config, 'prices', provider.name))) {
+      if (!file.endsWith('.json')) continue;
+      assertValid('prices', readJson(path.join(config, 'prices', provider.name, file)), `prices/${provider.name}/${file}`);
+      count += 1;
+    }
+  }
+  assert.ok(count >= 60, `${count} price files`);
+});
+
+const cases = path.join(root, 'tests', 'cases');
+const golden = readdirSync(cases).filter((f) => f.endsWith('.request.json')).map((f) => f.replace(/\.request\.json$/, ''));
+
+test('every golden request the core answers passes the request schema; every refused one that a schema can express fails it', () => {
+  assert.ok(golden.length >= 20);
+  for (const name of golden) {
+    const expected = readJson(path.join(cases, `${name}.expected.json`));
+    let request;
+    try {
+      request = readJson(path.join(cases, `${name}.request.json`));
+    } catch {
+      assert.equal(expected.ok, false, `${name}: not JSON, refused by the core`);
+      continue;
+    }
+    if (expected.ok) {
+      assertValid('request', request, `tests/cases/${name}.request.json`);
+    } else if (!expected.errors.every((e) => ['unknown_name', 'invalid_json'].includes(e.code))) {
+      assert.equal(validate.request(request), false, `${name}: the core refuses it (${JSON.stringify(expected.errors)}); the schema should`);
+    }
+  }
+});
+
+test('every golden response passes the response schema', () => {
+  for (const name of golden) assertValid('response', readJson(path.join(cases, `${name}.expected.json`)), `tests/cases/${name}.expected.json`);
+});
+
+test('the response schema refuses an error code the core does not have, and an answer without its catalog', () => {
+  assert.equal(validate.response({ ok: false, errors: [{ code: 'oops', file: 'request', path: '', message: 'm' }] }), false);
+  assert.equal(validate.response({ ok: true, question: 'fit', result: {} }), false);
+});
+
+// Faults a JSON Schema cannot express: the text is not JSON a validator can read (syntax, byte-order
+// mark, duplicate keys, nesting or size limits), or the value names something another part of the
+// catalog defines (unknown_name, duplicate_name: cross-file and case-insensitive references), or it
+// lies inside a Hugging Face config.json, which the architecture reader checks (its fields are
+// open in the schema).
+const notExpressible = {
+  codes: new Set(['invalid_json', 'duplicate_key', 'too_deep', 'too_large', 'unknown_name', 'duplicate_name']),
+  paths: [/\/hf_config\//],
+};
+
+test('the bad-input corpus: each fault the core refuses, the schema refuses too, where a schema can express it', () => {
+  const dir = path.join(cases, 'bad');
+  const manifest = readJson(path.join(dir, 'expected.json'));
+  const schemaOf = { 'request.json': 'request', 'gpu_instances.json': 'gpu_instances', 'model_config.json': 'model_config', 'workloads.json': 'workloads' };
+  let checked = 0;
+  const skipped = [];
+  for (const [name, want] of Object.entries(manifest)) {
+    if (notExpressible.codes.has(want.code) || notExpressible.paths.some((p) => p.test(want.path))) {
+      skipped.push(`${name} (${want.code})`);
+      continue;
+    }
+    let doc;
+    try {
+      doc = JSON.parse(readFileSync(path.join(dir, `${name}.${want.target}`), 'utf8'));
+    } catch {
+      skipped.push(`${name} (not JSON)`);
+      continue;
+    }
+    const schema = schemaOf[want.target];
+    assert.equal(validate[schema](doc), false, `${name}: the core says ${want.code} at ${want.path}; the schema accepts it`);
+    // The schema points at the same place: the path itself, or the object holding a missing,
+    // unknown or mistyped member.
+    const paths = validate[schema].errors.map((e) => e.instancePath);
+    const parent = want.path.replace(/\/[^/]*$/, '');
+    assert.ok(paths.includes(want.path) || paths.includes(parent), `${name}: core ${want.path}; schema ${paths.join(', ')}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 40, `checked ${checked}; not expressible: ${skipped.join(', ')}`);
+});
+
+// The issue's example: a size of G5 priced as on_demand_cost_per_hr (a typo of on_demand_cost_per_hour).
+function typoCatalog() {
+  const doc = readJson(path.join(config, 'gpu_instances.json'));
+  doc.gpu_instances.G5.sizes['g5.2xlarge'].on_demand_cost_per_hr = 1.5;
+  return doc;
+}
+
+test('a typo in a catalog fails the schema with its path and name', () => {
+  assert.equal(validate.gpu_instances(typoCatalog()), false);
+  const error = validate.gpu_instances.errors.find((e) => e.params.additionalProperty === 'on_demand_cost_per_hr');
+  assert.ok(error, problems(validate.gpu_instances));
+  assert.equal(error.instancePath, '/gpu_instances/G5/sizes/g5.2xlarge');
+});
+
+const cli = path.join(process.env.BUILD_DIR || path.join(root, 'build'), 'core', 'cli', 'gpufleet');
+
+test('a typo in a catalog fails `gpufleet catalog check` with file and path', { skip: !existsSync(cli) && 'no native CLI built' }, () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'gpufleet-schema-'));
+  try {
+    cpSync(config, dir, { recursive: true });
+    writeFileSync(path.join(dir, 'gpu_instances.json'), JSON.stringify(typoCatalog(), null, 2));
+    let out = '';
+    let status = 0;
+    try {
+      execFileSync(cli, ['--json', '--config', dir, 'catalog', 'check'], { encoding: 'utf8' });
+    } catch (e) {
+      status = e.status;
+      out = e.stdout;
+    }
+    assert.equal(status, 3);
+    const answer = JSON.parse(out);
+    assert.equal(answer.ok, false);
+    const error = answer.errors.find((e) => e.code === 'unknown_field');
+    assert.deepEqual([error.file, error.path], ['gpu_instances.json', '/gpu_instances/G5/sizes/g5.2xlarge/on_demand_cost_per_hr']);
+    assert.match(error.message, /did you mean "on_demand_cost_per_hour"/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the committed schemas are what the core generates', { skip: !existsSync(cli) && 'no native CLI built' }, () => {
+  for (const name of names) {
+    const generated = execFileSync(cli, ['schema', name], { encoding: 'utf8' });
+    assert.equal(generated, readFileSync(path.join(config, 'schemas', `${name}.schema.json`), 'utf8'), `${name}: run scripts/update-schemas`);
+  }
+});
