@@ -200,6 +200,9 @@ void csv_table(std::ostream& out, const std::vector<Column>& columns, const std:
   }
 }
 
+// Marks a line of a text table, already fitted, for the prose wrapper (which removes the mark).
+constexpr char kTableLine = '\x01';
+
 // A table in the terminal's width: free-text columns wrap, then low-priority columns move to a
 // detail line under each row, until every line fits (or nothing more can give way).
 void text_table(std::ostream& out, const std::vector<Column>& columns, const std::vector<Row>& rows) {
@@ -258,11 +261,21 @@ void text_table(std::ostream& out, const std::vector<Column>& columns, const std
     if (!fits()) moved.insert(moved.begin() + static_cast<std::ptrdiff_t>(i), c);
   }
   // Still too wide: free text may break inside its words (paths, long names), down to 8 columns.
+  std::vector<bool> wrapping(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) wrapping[c] = columns[c].wrap;
   bool break_words = false;
   if (!fits()) {
     break_words = true;
     for (std::size_t c : shown)
       if (columns[c].wrap) floor[c] = std::min<std::size_t>(natural[c], std::max<std::size_t>(8, display_width(columns[c].title)));
+  }
+  // And last, any column but the first.
+  if (!fits()) {
+    for (std::size_t c : shown) {
+      if (c == shown.front()) continue;
+      wrapping[c] = true;
+      floor[c] = std::min<std::size_t>(natural[c], std::max<std::size_t>(8, display_width(columns[c].title)));
+    }
   }
   fits();
   const std::vector<std::size_t> visible = visible_of();
@@ -273,7 +286,7 @@ void text_table(std::ostream& out, const std::vector<Column>& columns, const std
       if (i + 1 < visible.size()) line += std::string(width[visible[i]] - std::min(width[visible[i]], display_width(fields[i])) + 2, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
+    out << kTableLine << line << "\n";
   };
   std::vector<std::string> fields;
   for (std::size_t c : visible) fields.push_back(columns[c].title);
@@ -286,7 +299,7 @@ void text_table(std::ostream& out, const std::vector<Column>& columns, const std
     std::size_t height = 1;
     for (std::size_t c : visible) {
       const std::string t = shown_text(row, c);
-      cells.push_back(columns[c].wrap && display_width(t) > width[c] ? wrap_words(t, width[c], break_words)
+      cells.push_back(wrapping[c] && display_width(t) > width[c] ? wrap_words(t, width[c], break_words)
                                                                      : std::vector<std::string>{t});
       height = std::max(height, cells.back().size());
     }
@@ -303,7 +316,7 @@ void text_table(std::ostream& out, const std::vector<Column>& columns, const std
       detail += (detail.empty() ? "" : "; ") + columns[c].title + ": " + t;
     }
     if (!detail.empty())
-      for (const auto& line : wrap_words(detail, limit > 8 ? limit - 4 : limit)) out << "    " << line << "\n";
+      for (const auto& line : wrap_words(detail, limit > 8 ? limit - 4 : limit, true)) out << kTableLine << "    " << line << "\n";
   }
 }
 
@@ -602,8 +615,9 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       rows.push_back({cell("", {e["name"]}), cell("", {"(environment total)"}), cell("", {}), cell("environment total", {}),
                       usd(e["usd_per_month"]), cell("", {})});
     }
-    table(out, {{"environment", {"environment"}}, {"workload", {"workload"}}, {"instances", {"count", "instance", "provider"}},
-                {"schedule", {"schedule"}, 0, true}, {"monthly", {"usd_per_month"}}, {"elsewhere", {"elsewhere"}, 0, true}},
+    table(out, {{"environment", {"environment"}, 0, true}, {"workload", {"workload"}, 0, true},
+                {"instances", {"count", "instance", "provider"}, 0, true}, {"schedule", {"schedule"}, 0, true},
+                {"monthly", {"usd_per_month"}}, {"elsewhere", {"elsewhere"}, 1, true}},
           rows);
     out << "\nTotal: " << money(r["total_usd_per_month"]) << "/month\nWhole plan per provider:";
     for (const auto& [k, v] : r["by_provider_usd_per_month"].items()) out << "  " << k << " " << (v.is_null() ? "n/a" : money(v));
@@ -666,7 +680,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
                       cell(s["workload_type"]), cell(s["model_size"]), cell(s["precision"]), cell(w["expected_outcome"])});
     }
     table(out, {{"id", {"id"}}, {"current", {"current_instance", "current_gpus"}}, {"workload", {"workload"}}, {"model", {"model_size"}},
-                {"precision", {"precision"}}, {"expected outcome", {"expected_outcome"}, 0, true}},
+                {"precision", {"precision"}, 1}, {"expected outcome", {"expected_outcome"}, 0, true}},
           rows);
     out << "\nWorkload sets:\n";
     for (const auto& [k, v] : r["workload_sets"].items()) {
@@ -694,7 +708,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
         rows.push_back({cell(i["family"]), cell(i["instance"]), cell(i["gpu_type"]), quantity(i["gpus"], 0),
                         quantity(i["memory_per_gpu_gb"], 1, " GB"), quantity(i["memory_bandwidth_gb_per_s"], 0),
                         usd(i["on_demand_usd_per_hour"]), usd(i["spot_usd_per_hour"]), cell(i["source_date"])});
-      table(out, {{"family", {"family"}, 2}, {"instance", {"instance"}}, {"gpu", {"gpu"}}, {"gpus", {"gpus"}},
+      table(out, {{"family", {"family"}, 2}, {"instance", {"instance"}}, {"gpu", {"gpu"}, 0, true}, {"gpus", {"gpus"}},
                   {"mem/gpu", {"memory_per_gpu_gb"}}, {"GB/s", {"memory_bandwidth_gb_per_s"}, 1},
                   {"on-demand/h", {"on_demand_usd_per_hour"}}, {"spot/h", {"spot_usd_per_hour"}}, {"date", {"source_date"}, 3}},
             rows);
@@ -758,8 +772,8 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
                       quantity(c["time_per_output_token_ms"], 2, " ms"), quantity(c["output_tokens_per_s"], 0),
                       usd(c["usd_per_million_output_tokens"]), quantity(c["output_tokens_per_usd"], 0)});
     }
-    table(out, {{"instance", {"instance"}}, {"provider", {"provider"}, 3}, {"gpus", {"gpu", "gpus"}}, {"layout", {"tensor_parallel"}, 2},
-                {"TTFT", {"ttft_ms"}}, {"TPOT", {"tpot_ms"}}, {"out tok/s", {"output_tokens_per_s"}},
+    table(out, {{"instance", {"instance"}}, {"provider", {"provider"}, 3}, {"gpus", {"gpu", "gpus"}, 0, true}, {"layout", {"tensor_parallel"}, 2},
+                {"TTFT", {"ttft_ms"}, 1}, {"TPOT", {"tpot_ms"}}, {"out tok/s", {"output_tokens_per_s"}},
                 {"$/1M out", {"usd_per_million_output_tokens"}}, {"tokens per $", {"output_tokens_per_usd"}, 4}},
           rows);
     out << text(r["basis"]) << "\n";
@@ -812,8 +826,9 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
                                          {c["instance"], c["gpus_used"], c["gpu_type"]}),
                       c.is_null() ? quantity(none, 0) : usd(c["usd_per_month"])});
     }
-    table(out, {{"model", {"model"}}, {"weights", {"weights_gb"}}, {"min VRAM", {"min_vram_gb"}}, {"smallest GPU", {"smallest_gpu"}},
-                {"cheapest instance", {"instance", "gpus_used", "gpu_type"}}, {"monthly", {"usd_per_month"}}},
+    table(out, {{"model", {"model"}, 0, true}, {"weights", {"weights_gb"}, 2}, {"min VRAM", {"min_vram_gb"}},
+                {"smallest GPU", {"smallest_gpu"}, 1}, {"cheapest instance", {"instance", "gpus_used", "gpu_type"}, 0, true},
+                {"monthly", {"usd_per_month"}}},
           rows);
     out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
   } else if (question == "accuracy") {
@@ -865,6 +880,10 @@ std::string wrap_prose(const std::string& text, std::size_t width) {
   std::istringstream lines(text);
   std::string out;
   for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] == kTableLine) {
+      out += line.substr(1) + "\n";
+      continue;
+    }
     if (display_width(line) <= width) {
       out += line + "\n";
       continue;
@@ -929,10 +948,8 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
                                              "placement", "right_size", "estimate", "workload", "workload_set"};
   if (kPriced.count(question)) text << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
   // The accuracy summary lines are read by scripts: never broken.
-  if (options.format == Format::kTable && question != "accuracy" && options.width > 0)
-    out << wrap_prose(text.str(), static_cast<std::size_t>(options.width));
-  else
-    out << text.str();
+  const bool fit_prose = options.format == Format::kTable && question != "accuracy" && options.width > 0;
+  out << wrap_prose(text.str(), fit_prose ? static_cast<std::size_t>(options.width) : std::string::npos);
 }
 
 }  // namespace gpufleet::cli

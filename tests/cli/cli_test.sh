@@ -273,6 +273,13 @@ COLUMNS=80 "$bin" estimate --model llama-3.1-8b --rank >"$tmp/out"
 check "COLUMNS=80: estimate --rank fits 80 columns" test "$(widest "$tmp/out")" -le 80
 COLUMNS=80 "$bin" estimate --model llama-3.1-8b --gpu H100 >"$tmp/out"
 check "COLUMNS=80: estimate's explanations wrap within 80 columns" test "$(widest "$tmp/out")" -le 80
+for args in "plan $root/tests/cases/plans/seed001.json" "right-size --model whisper-small --model llama-2-13b" "catalog show" \
+            "migrate --current P5 --gpus 1 --size small --workload inference" "cost --instance g5.xlarge --regions us-east-1,us-west-2"; do
+  # shellcheck disable=SC2086
+  COLUMNS=80 "$bin" $args >"$tmp/out"
+  check "COLUMNS=80: ${args%% *} fits 80 columns" test "$(widest "$tmp/out")" -le 80
+done
+check "  a table's wrapped cells stay in their column" grep -Eq '^ {40,}[a-z(]' <(COLUMNS=80 "$bin" plan "$root/tests/cases/plans/seed001.json")
 "$bin" migrate --current P5 --gpus 1 --size small --workload inference >"$tmp/out"
 check "not a terminal: 100 columns" test "$(widest "$tmp/out")" -le 100
 COLUMNS=200 "$bin" recommend --params-b 13 --workload inference >"$tmp/out"
