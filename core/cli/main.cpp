@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "catalog_files.hpp"
+#include "completion.hpp"
 #include "gpufleet/analyzer.hpp"
 #include "gpufleet/schema.hpp"
 #include "print.hpp"
@@ -26,6 +27,14 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitInvalid = 3;
 
+// The usual values of an option, named for --help, the completion scripts and the man page; the
+// core checks the value itself (it takes aliases and other spellings too) and says what it expected.
+CLI::Validator choices(const std::vector<std::string>& values) {
+  std::string listed;
+  for (const auto& v : values) listed += (listed.empty() ? "" : ",") + v;
+  return CLI::Validator([](std::string&) { return std::string(); }, "{" + listed + "}");
+}
+
 // The workload every sizing command shares: the model, the task, formats, engine, the demand and
 // the memory method.
 struct WorkloadArgs {
@@ -35,15 +44,16 @@ struct WorkloadArgs {
   bool seed = false;
   void add(CLI::App* cmd, bool with_task = true, const std::string& default_precision = "fp16") {
     precision = default_precision;
-    auto* s = cmd->add_option("--size", size, "model size class (small, medium, large, massive)");
+    auto* s = cmd->add_option("--size", size, "model size class")->check(choices({"small", "medium", "large", "massive"}));
     auto* p = cmd->add_option("--params-b", params_b, "model parameters in billions (a generic dense decoder)");
     auto* m = cmd->add_option("--model", model, "a model of model_config.json (llama-3.1-8b, mixtral-8x7b-v0.1, ...)");
-    auto* h = cmd->add_option("--hf-config", hf_config, "your model: a Hugging Face config.json file");
+    auto* h = cmd->add_option("--hf-config", hf_config, "your model: a Hugging Face config.json file")->type_name("FILE");
     s->excludes(p)->excludes(m)->excludes(h);
     p->excludes(m)->excludes(h);
     m->excludes(h);
     if (with_task)
-      cmd->add_option("--workload", workload, "inference | batch_inference | fine_tuning | lora | qlora | training");
+      cmd->add_option("--workload", workload, "the task")
+          ->check(choices({"inference", "batch_inference", "fine_tuning", "lora", "qlora", "training"}));
     cmd->add_option("--precision", precision, "weight format: fp32 | fp16 | bf16 | fp8 | int8 | awq_int4 | gptq_int4 | nf4 | ...")->capture_default_str();
     cmd->add_option("--engine", engine, "serving or training engine (default vllm for serving, transformers for training)");
     cmd->add_option("--kv-cache", kv, "KV-cache format: fp16 | bf16 | fp8 | int8 ...");
@@ -57,7 +67,7 @@ struct WorkloadArgs {
     cmd->add_option("--tokens", tokens, "training: dataset tokens; batch inference: output tokens of the job (with --deadline-days)");
     cmd->add_option("--epochs", epochs, "training: passes over the dataset (default 1)");
     cmd->add_option("--deadline-days", deadline, "training or batch inference: days the run may take");
-    cmd->add_flag("--seed-memory", seed, "seed 004's weights x 1.2 / x 1.5 memory rule instead of the architecture");
+    cmd->add_flag("--seed-memory", seed, "rule-of-thumb memory (weights x 1.2 serving, x 1.5 training) instead of the architecture");
   }
   bool given() const { return !size.empty() || params_b != 0 || !model.empty() || !hf_config.empty(); }
   void apply(Json& request) const {
@@ -84,8 +94,17 @@ struct WorkloadArgs {
   }
 };
 
-// Hours and ways to pay, shared by cost, fit, recommend, migrate and placement.
+// The option names of WorkloadArgs that describe the demand (not the model or its formats).
+const std::vector<std::string> kDemandOptions{"--requests-per-s", "--input", "--output", "--max-ttft-ms", "--max-tpot-ms",
+                                              "--utilization", "--tokens-per-month", "--tokens", "--epochs", "--deadline-days"};
+
+// Hours, ways to pay, regions and providers: each pricing command takes the parts its question
+// accepts (docs/api.md).
 struct BillingArgs {
+  enum Parts : unsigned { kHours = 1, kSchedule = 2, kPay = 4, kRegion = 8, kProviders = 16, kAll = 31 };
+  static inline const std::vector<std::string> kOptionNames{
+      "--region", "--regions", "--hours", "--hours-per-day", "--days", "--hours-per-week", "--weeks", "--always-on",
+      "--scale-to-zero", "--spot", "--pricing", "--spot-share", "--provider"};
   double hours = 0, hours_per_day = 0, days = 0, hours_per_week = 0, weeks = 0, off_hours = -1;
   bool always_on = false, spot = false;
   std::string pricing;
@@ -93,21 +112,35 @@ struct BillingArgs {
   std::vector<std::string> providers;
   std::string region;
   std::vector<std::string> regions;
-  void add(CLI::App* cmd, bool with_providers = true) {
-    cmd->add_option("--region", region, "price in this region (its provider's; others keep their usual region)");
-    cmd->add_option("--regions", regions, "price in the cheapest of these regions (comma-separated), or all")
-        ->delimiter(',');
-    cmd->add_option("--hours", hours, "hours per month (default 720, the seed's month)");
-    cmd->add_option("--hours-per-day", hours_per_day, "schedule: hours a day (with --days)");
-    cmd->add_option("--days", days, "schedule: days a month (default 30.4)");
-    cmd->add_option("--hours-per-week", hours_per_week, "schedule: hours a week (with --weeks)");
-    cmd->add_option("--weeks", weeks, "schedule: weeks a month (default 4.35)");
-    cmd->add_flag("--always-on", always_on, "schedule: 24/7, 730 h a month");
-    cmd->add_option("--scale-to-zero", off_hours, "schedule: hours a day scaled to zero");
-    cmd->add_flag("--spot", spot, "pay spot prices where known");
-    cmd->add_option("--pricing", pricing, "on_demand | spot | mixed | reserved_1y | reserved_3y | a way to pay (savings_plan_ec2_instance_1y_no_upfront, committed_use_3y, ...: catalog ways)");
-    cmd->add_option("--spot-share", spot_share, "share of hours on spot with --pricing mixed (default 0.5)");
-    if (with_providers) cmd->add_option("--provider", providers, "only these providers: aws, gcp, azure (repeat)");
+  void add(CLI::App* cmd, unsigned parts = kAll & ~kProviders) {
+    const std::string group = "Billing";
+    if (parts & kRegion) {
+      auto* one = cmd->add_option("--region", region, "price in this region (its provider's; others keep their usual region)")
+                      ->group(group);
+      cmd->add_option("--regions", regions, "price in the cheapest of these regions (comma-separated), or all")
+          ->delimiter(',')
+          ->group(group)
+          ->excludes(one);
+    }
+    if (parts & kHours) cmd->add_option("--hours", hours, "hours per month (default 720: 30 days x 24 h)")->group(group);
+    if (parts & kSchedule) {
+      cmd->add_option("--hours-per-day", hours_per_day, "schedule: hours a day (with --days)")->group(group);
+      cmd->add_option("--days", days, "schedule: days a month (default 30.4)")->group(group);
+      cmd->add_option("--hours-per-week", hours_per_week, "schedule: hours a week (with --weeks)")->group(group);
+      cmd->add_option("--weeks", weeks, "schedule: weeks a month (default 4.35)")->group(group);
+      cmd->add_flag("--always-on", always_on, "schedule: 24/7, 730 h a month")->group(group);
+      cmd->add_option("--scale-to-zero", off_hours, "schedule: hours a day scaled to zero")->group(group);
+    }
+    if (parts & kPay) {
+      auto* s = cmd->add_flag("--spot", spot, "pay spot prices where known")->group(group);
+      cmd->add_option("--pricing", pricing, "how to pay: the usual ways, or a way to pay's id (savings_plan_ec2_instance_1y_no_upfront, committed_use_3y, ...: docs/api.md)")
+          ->check(choices({"on_demand", "spot", "mixed", "reserved_1y", "reserved_3y", "WAY"}))
+          ->group(group)
+          ->excludes(s);
+      cmd->add_option("--spot-share", spot_share, "share of hours on spot with --pricing mixed (default 0.5)")->group(group);
+    }
+    if (parts & kProviders)
+      cmd->add_option("--provider", providers, "only these providers (repeat)")->check(choices({"aws", "gcp", "azure"}))->group(group);
   }
   void apply(Json& request) const {
     Json schedule = Json::object();
@@ -215,6 +248,41 @@ void check_numbers(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands({})) check_numbers(*sub);
 }
 
+// The options of the whole program, accepted before or after any command: each command gets its own
+// copy, bound to the same variable, with the same description, default and allowed values, so that
+// `gpufleet recommend --json ...` is `gpufleet --json recommend ...` and every --help lists them.
+void share_global_options(CLI::App& app, CLI::App& cmd, std::string& config_dir, bool& as_json, std::string& format,
+                          bool& no_colour) {
+  auto copy = [&](CLI::Option* mine, const char* name) {
+    const CLI::Option* theirs = app.get_option(name);
+    mine->description(theirs->get_description())->group(theirs->get_group());
+    if (!theirs->get_default_str().empty()) mine->default_str(theirs->get_default_str());
+    for (int i = 0;; ++i) {
+      try {
+        mine->check(*const_cast<CLI::Option*>(theirs)->get_validator(i));
+      } catch (const CLI::OptionNotFound&) {
+        break;
+      }
+    }
+    if (!theirs->get_option_text().empty()) mine->option_text(theirs->get_option_text());
+  };
+  copy(cmd.add_option("--config", config_dir)->type_name("DIR"), "--config");
+  copy(cmd.add_flag("--json", as_json), "--json");
+  copy(cmd.add_option("--format", format), "--format");
+  copy(cmd.add_flag("--no-color", no_colour), "--no-color");
+  for (CLI::App* sub : cmd.get_subcommands({})) share_global_options(app, *sub, config_dir, as_json, format, no_colour);
+}
+
+// Options a command read that its question cannot honour in this form: a usage error naming the
+// first one given, never an option silently ignored.
+void refuse(CLI::App* cmd, const std::vector<std::string>& names, bool when, const std::string& why) {
+  if (!when) return;
+  for (const std::string& name : names) {
+    const CLI::Option* o = cmd->get_option_no_throw(name);
+    if (o && o->count() > 0) throw CLI::ValidationError(name, why);
+  }
+}
+
 int main(int argc, char** argv) {
   CLI::App app{"gpufleet: GPU fleet sizing and cost calculator (memory, cost, performance, migration)"};
   std::string config_dir;  // empty: found by gpufleet::cli::find_catalog_dir
@@ -240,7 +308,7 @@ int main(int argc, char** argv) {
 
   auto* analyze = app.add_subcommand("analyze", "answer a raw JSON request (docs/api.md) from FILE or - (stdin)");
   std::string request_file;
-  analyze->add_option("FILE", request_file, "request JSON file, or - for standard input")->required();
+  analyze->add_option("FILE", request_file, "request JSON file, or - for standard input")->type_name("FILE")->required();
 
   auto* precisions = app.add_subcommand("precisions", "memory of the model weights in every precision format");
   std::string p_size;
@@ -255,7 +323,7 @@ int main(int argc, char** argv) {
   fit->add_option("--instance", f_instance, "instance family (P5) or type (p5.48xlarge): the deployment on its GPUs");
   fit->add_option("--gpus", f_gpus, "GPUs used")->capture_default_str();
   BillingArgs f_billing;
-  f_billing.add(fit, false);
+  f_billing.add(fit);
   // Without --instance: the memory breakdown of a concrete model on a GPU (the "memory" question).
   std::string f_gpu, f_mode, f_optimizer, f_sharding;
   double f_context = 0, f_batch = 0, f_new = 0, f_tp = 0, f_lora_rank = 0;
@@ -264,10 +332,12 @@ int main(int argc, char** argv) {
   fit->add_option("--context", f_context, "tokens per sequence (prompt, or training length)");
   fit->add_option("--batch", f_batch, "sequences per batch");
   fit->add_option("--new-tokens", f_new, "generated tokens per sequence");
-  fit->add_option("--mode", f_mode, "load_only | inference | full_finetune | lora | qlora | pretraining (default from --workload)");
-  fit->add_option("--optimizer", f_optimizer, "adamw | adamw_8bit | paged_adamw_8bit | adafactor | sgd | sgd_momentum | lion");
+  fit->add_option("--mode", f_mode, "what the memory is for (default from --workload)")
+      ->check(choices({"load_only", "inference", "full_finetune", "lora", "qlora", "pretraining"}));
+  fit->add_option("--optimizer", f_optimizer, "training optimizer")
+      ->check(choices({"adamw", "adamw_8bit", "paged_adamw_8bit", "adafactor", "sgd", "sgd_momentum", "lion"}));
   fit->add_option("--tp", f_tp, "tensor-parallel GPUs");
-  fit->add_option("--sharding", f_sharding, "none | zero1 | zero2 | zero3 | fsdp");
+  fit->add_option("--sharding", f_sharding, "training state sharding")->check(choices({"none", "zero1", "zero2", "zero3", "fsdp"}));
   fit->add_flag("--cpu-offload", f_offload, "optimizer states (and with zero3/fsdp parameters) on the CPU");
   fit->add_flag("--gradient-checkpointing", f_gc, "recompute activations in backward");
   fit->add_option("--lora-rank", f_lora_rank, "LoRA rank (with --mode lora or qlora)");
@@ -278,7 +348,7 @@ int main(int argc, char** argv) {
   BillingArgs c_billing;
   cost->add_option("--instance", c_instance, "instance family or type")->required();
   cost->add_option("--gpus", c_gpus, "GPUs needed")->capture_default_str();
-  c_billing.add(cost, false);
+  c_billing.add(cost);
 
   auto* perf = app.add_subcommand("performance", "relative performance of instances for a workload type");
   std::vector<std::string> pf_instances;
@@ -287,6 +357,8 @@ int main(int argc, char** argv) {
   perf->add_option("--gpus", pf_gpus, "GPUs used on each")->capture_default_str();
   WorkloadArgs pf_work;  // with a model: tokens/s from the road instead of a relative score
   pf_work.add(perf);
+  BillingArgs pf_billing;
+  pf_billing.add(perf);
 
   auto* rec = app.add_subcommand("recommend", "rank every instance that holds the workload");
   WorkloadArgs r_work;
@@ -295,14 +367,16 @@ int main(int argc, char** argv) {
   double r_budget = 0, r_limit = 0;
   BillingArgs r_billing;
   std::vector<std::string> r_families, r_kinds;
-  rec->add_option("--priority", r_priority, "cost | performance | balanced (= cost_per_token) | reliability")->capture_default_str();
+  rec->add_option("--priority", r_priority, "what to rank by (balanced = cost_per_token)")
+      ->check(choices({"cost", "performance", "balanced", "cost_per_token", "reliability"}))
+      ->capture_default_str();
   rec->add_option("--limit", r_limit, "at most this many candidates");
-  r_billing.add(rec);
+  r_billing.add(rec, BillingArgs::kAll);
   rec->add_option("--family", r_families, "only these families (repeat)");
-  rec->add_option("--kind", r_kinds, "only these accelerator kinds: gpu, inferentia, trainium, cpu (repeat)");
+  rec->add_option("--kind", r_kinds, "only these accelerator kinds (repeat)")->check(choices({"gpu", "inferentia", "trainium", "cpu"}));
   rec->add_option("--budget", r_budget, "maximum USD per month");
 
-  auto* mig = app.add_subcommand("migrate", "migration report from a current setup (seed 004)");
+  auto* mig = app.add_subcommand("migrate", "migration report: what a current setup should move to, with savings and risk");
   WorkloadArgs m_work;
   m_work.add(mig);
   std::string m_current, m_priority = "cost";
@@ -311,23 +385,27 @@ int main(int argc, char** argv) {
   std::vector<std::string> m_kinds;
   mig->add_option("--current", m_current, "current instance family or type")->required();
   mig->add_option("--gpus", m_gpus, "GPUs in use today")->required();
-  m_billing.add(mig);
-  mig->add_option("--kind", m_kinds, "only these accelerator kinds: gpu, inferentia, trainium, cpu (repeat)");
-  mig->add_option("--priority", m_priority, "cost | performance | balanced (= cost_per_token) | reliability")->capture_default_str();
+  m_billing.add(mig, BillingArgs::kAll);
+  mig->add_option("--kind", m_kinds, "only these accelerator kinds (repeat)")->check(choices({"gpu", "inferentia", "trainium", "cpu"}));
+  mig->add_option("--priority", m_priority, "what to rank by (balanced = cost_per_token)")
+      ->check(choices({"cost", "performance", "balanced", "cost_per_token", "reliability"}))
+      ->capture_default_str();
 
-  auto* rs = app.add_subcommand("right-size", "seed 000's right-sizing: memory, smallest GPU and cheapest instance per model");
+  auto* rs = app.add_subcommand("right-size", "right-sizing: memory, smallest GPU and cheapest instance per model");
   std::vector<std::string> rs_models;
   std::string rs_format = "fp16", rs_mode = "inference", rs_engine;
   double rs_context = 0, rs_batch = 0, rs_beams = 0;
   rs->add_option("--model", rs_models, "a model of model_config.json (repeat)")->required();
   rs->add_option("--precision", rs_format, "weight format (fp16, bf16, int8, nf4, gguf_q4_k_m, ...)")->capture_default_str();
-  rs->add_option("--mode", rs_mode, "inference | full_finetune | lora | qlora | pretraining")->capture_default_str();
+  rs->add_option("--mode", rs_mode, "what the memory is for")
+      ->check(choices({"inference", "full_finetune", "lora", "qlora", "pretraining"}))
+      ->capture_default_str();
   rs->add_option("--engine", rs_engine, "transformers | vllm | llama.cpp | ctranslate2 | whisper.cpp | openai-whisper | ...");
   rs->add_option("--context", rs_context, "tokens per sequence");
   rs->add_option("--batch", rs_batch, "sequences per batch");
   rs->add_option("--beams", rs_beams, "beam width (speech models)");
-  std::vector<std::string> rs_providers;
-  rs->add_option("--provider", rs_providers, "only these providers: aws, gcp, azure (repeat)");
+  BillingArgs rs_billing;  // the right_size question prices on demand: hours, regions and providers
+  rs_billing.add(rs, BillingArgs::kHours | BillingArgs::kRegion | BillingArgs::kProviders);
 
   auto* est = app.add_subcommand("estimate", "throughput, latency and cost per token (or training time and cost) on a GPU or instance");
   std::string e_model, e_format = "bf16", e_gpu, e_instance, e_kv, e_phase = "inference";
@@ -341,7 +419,9 @@ int main(int argc, char** argv) {
   est->add_option("--output", e_output, "output tokens per request (default 1000)");
   est->add_option("--concurrency", e_concurrency, "concurrent requests (default: as many as the KV cache holds, up to 512)");
   est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
-  est->add_option("--phase", e_phase, "inference | training")->capture_default_str();
+  est->add_option("--phase", e_phase, "what to estimate: serving or a training run")
+      ->transform(CLI::IsMember({"inference", "training"}, CLI::ignore_case))
+      ->capture_default_str();
   est->add_option("--tokens", e_tokens, "training: dataset tokens");
   est->add_option("--epochs", e_epochs, "training: passes over the dataset");
   est->add_option("--seq", e_seq, "training: sequence length");
@@ -349,19 +429,25 @@ int main(int argc, char** argv) {
   est->add_flag("--full-recompute", e_recompute, "training: activations recomputed in backward (8 x N FLOPs per token on the hardware)");
   bool e_rank = false;
   double e_max_ttft = 0, e_max_tpot = 0;
-  std::vector<std::string> e_providers;
-  est->add_flag("--rank", e_rank, "rank every priced GPU instance by $ per 1M output tokens (instead of --gpu)");
-  est->add_option("--max-ttft-ms", e_max_ttft, "with --rank: latency target for the time to first token");
-  est->add_option("--max-tpot-ms", e_max_tpot, "with --rank: latency target for the time per output token");
-  est->add_option("--provider", e_providers, "with --rank: only these providers (repeat)");
+  auto* e_rank_flag = est->add_flag("--rank", e_rank, "rank every priced GPU instance by $ per 1M output tokens (instead of --gpu)");
+  est->add_option("--max-ttft-ms", e_max_ttft, "with --rank: latency target for the time to first token")->needs(e_rank_flag);
+  est->add_option("--max-tpot-ms", e_max_tpot, "with --rank: latency target for the time per output token")->needs(e_rank_flag);
+  BillingArgs e_billing;  // the estimate question prices on demand in a region; a ranking takes providers
+  e_billing.add(est, BillingArgs::kRegion | BillingArgs::kProviders);
+  est->get_option("--provider")->description("with --rank: only these providers (repeat)")->needs(e_rank_flag);
+  e_rank_flag->excludes("--gpu")->excludes("--instance");
 
-  auto* acc = app.add_subcommand("accuracy", "predict measurement cases (shared/data/CASES.md schema) and compare");
+  auto* acc = app.add_subcommand("accuracy", "predict measurement cases (tests/data/cases/CASES.md) and compare with the measurements");
   std::vector<std::string> acc_files;
-  acc->add_option("FILE", acc_files, "case files (JSON arrays of cases)")->required();
+  acc->add_option("FILE", acc_files, "case files (JSON arrays of cases)")->type_name("FILE")->required();
 
   auto* plan = app.add_subcommand("plan", "monthly cost of a fleet plan (environments of workloads), per provider");
   std::string plan_file;
-  plan->add_option("FILE", plan_file, "plan JSON file (see tests/cases/plans/seed001.json), or -")->required();
+  plan->add_option("FILE", plan_file, "plan JSON file (environments of workloads, docs/api.md), or - for standard input")
+      ->type_name("FILE")
+      ->required();
+  BillingArgs plan_billing;  // each workload of a plan carries its own hours and way to pay
+  plan_billing.add(plan, BillingArgs::kRegion);
 
   auto* placement = app.add_subcommand("placement", "place several models on the GPUs of one instance, or find the cheapest");
   std::vector<std::string> pl_models;
@@ -370,22 +456,28 @@ int main(int argc, char** argv) {
   placement->add_option("--model", pl_models, "NAME=GB (memory it needs) or NAME:PARAMS_B (billions of parameters, served at --precision); repeat")->required();
   placement->add_option("--instance", pl_instance, "place onto this instance type or family");
   placement->add_option("--precision", pl_precision, "precision of models given by parameters")->capture_default_str();
-  pl_billing.add(placement);
+  pl_billing.add(placement, BillingArgs::kAll);
 
-  auto* dec = app.add_subcommand("decide", "GPU, Trainium, Inferentia or CPU? seed 002's decision framework");
+  auto* dec = app.add_subcommand("decide", "GPU, Trainium, Inferentia or CPU? a decision by workload, framework and goal");
   WorkloadArgs d_work;
   d_work.add(dec);
   std::string d_framework = "pytorch", d_kind = "transformer", d_goal = "cost";
   double d_latency = 0;
   bool d_edge = false, d_batch = false;
   BillingArgs d_billing;
-  dec->add_option("--framework", d_framework, "pytorch | tensorflow | jax | other")->capture_default_str();
-  dec->add_option("--model-kind", d_kind, "transformer | cnn | mixed | simple")->capture_default_str();
-  dec->add_option("--goal", d_goal, "cost | performance | balanced | flexibility | experimentation")->capture_default_str();
+  dec->add_option("--framework", d_framework, "the training or serving framework")
+      ->check(choices({"pytorch", "tensorflow", "jax", "other"}))
+      ->capture_default_str();
+  dec->add_option("--model-kind", d_kind, "the kind of model")
+      ->check(choices({"transformer", "cnn", "mixed", "simple"}))
+      ->capture_default_str();
+  dec->add_option("--goal", d_goal, "what matters most")
+      ->check(choices({"cost", "performance", "balanced", "flexibility", "experimentation"}))
+      ->capture_default_str();
   dec->add_option("--latency-ms", d_latency, "per-request latency target in ms");
   dec->add_flag("--edge", d_edge, "edge deployment");
   dec->add_flag("--batch", d_batch, "batch processing");
-  d_billing.add(dec);
+  d_billing.add(dec, BillingArgs::kAll);
 
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
@@ -400,8 +492,11 @@ int main(int argc, char** argv) {
   auto* check = cat->add_subcommand("check", "validate the catalog files and the price files; list suspect prices");
   auto* show = cat->add_subcommand("show", "show what the catalog holds");
   std::string section = "all";
-  show->add_option("SECTION", section, "instances | models | precisions | workloads | all")
+  show->add_option("SECTION", section, "what to show")
+      ->check(CLI::IsMember({"instances", "models", "precisions", "workloads", "all"}))
       ->capture_default_str();
+  BillingArgs show_billing;  // the prices shown are a region's
+  show_billing.add(show, BillingArgs::kRegion);
 
   auto* sch = app.add_subcommand("schema", "print the JSON Schema (draft 2020-12) of a catalog file, the price files, requests or responses");
   std::string schema_name;
@@ -409,15 +504,55 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::IsMember(gpufleet::schema_names()));
 
+  auto* completion = app.add_subcommand("completion", "print the shell completion script for bash or zsh");
+  std::string shell;
+  completion->add_option("SHELL", shell, "the shell")->check(CLI::IsMember({"bash", "zsh"}))->required();
+  auto* man = app.add_subcommand("man", "print the manual page (roff: man -l <(gpufleet man))");
+
+  for (const char* name : {"--config", "--json", "--format", "--no-color"}) app.get_option(name)->group("Global options");
+  app.get_option("--config")->type_name("DIR");
+  for (CLI::App* sub : app.get_subcommands({})) share_global_options(app, *sub, config_dir, as_json, format, no_colour);
   check_numbers(app);
   try {
     app.parse(argc, argv);
+    // Options the question would not honour in the form asked: usage errors, not silence.
+    std::vector<std::string> billing = BillingArgs::kOptionNames;
+    const bool memory_fit = f_instance.empty() && (!f_work.model.empty() || !f_work.hf_config.empty());
+    std::vector<std::string> memory_only{"--gpu", "--context", "--batch", "--new-tokens", "--mode", "--optimizer", "--tp",
+                                         "--sharding", "--cpu-offload", "--gradient-checkpointing", "--lora-rank"};
+    refuse(fit, memory_only, !f_instance.empty(),
+           "applies to fit without --instance (a concrete model's memory on a GPU); with --instance the workload "
+           "options apply");
+    std::vector<std::string> not_memory = billing;
+    not_memory.insert(not_memory.end(), kDemandOptions.begin(), kDemandOptions.end());
+    not_memory.push_back("--seed-memory");
+    refuse(fit, not_memory, memory_fit,
+           "fit without --instance gives a concrete model's memory on a GPU and prices nothing; add --instance to "
+           "size and price a deployment");
+    std::vector<std::string> with_model{"--engine", "--kv-cache", "--seed-memory"};
+    with_model.insert(with_model.end(), kDemandOptions.begin(), kDemandOptions.end());
+    refuse(perf, with_model, !pf_work.given(),
+           "applies to performance with a model (--model, --hf-config, --size or --params-b); without one the "
+           "score is relative (GB/s or TFLOPS)");
+    const bool training = e_phase == "training";
+    refuse(est, {"--rank"}, training, "a ranking compares serving costs; it does not apply to --phase training");
+    refuse(est, {"--input", "--output", "--concurrency"}, training,
+           "applies to serving; --phase training takes --seq, --tokens and --epochs");
+    refuse(est, {"--tokens", "--epochs", "--seq", "--full-recompute"}, !training, "applies only with --phase training");
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (*sch) {
     std::cout << gpufleet::json_schema(schema_name);
+    return kExitOk;
+  }
+  if (*completion) {
+    std::cout << (shell == "bash" ? gpufleet::cli::bash_completion(app) : gpufleet::cli::zsh_completion(app));
+    return kExitOk;
+  }
+  if (*man) {
+    std::cout << gpufleet::cli::man_page(app, GPUFLEET_VERSION);
     return kExitOk;
   }
   if (format == "json") as_json = true;
@@ -436,6 +571,7 @@ int main(int argc, char** argv) {
   print_options.format = format == "csv"        ? gpufleet::cli::Format::kCsv
                          : format == "markdown" ? gpufleet::cli::Format::kMarkdown
                                                 : gpufleet::cli::Format::kTable;
+  print_options.width = gpufleet::cli::terminal_width();
   print_options.colour = !no_colour && std::getenv("NO_COLOR") == nullptr && isatty(STDOUT_FILENO) &&
                          format == "table";
 
@@ -494,7 +630,7 @@ int main(int argc, char** argv) {
         list.push_back(m);
       }
       request = {{"question", "right_size"}, {"models", list}};
-      if (!rs_providers.empty()) request["providers"] = rs_providers;
+      rs_billing.apply(request);
     } else if (*est) {
       request = {{"question", "estimate"}, {"model", {{"name", e_model}}}, {"weight_format", e_format}, {"phase", e_phase}};
       if (!e_gpu.empty()) request["gpu"] = e_gpu;
@@ -514,7 +650,7 @@ int main(int argc, char** argv) {
       if (e_rank) request["rank"] = true;
       if (e_max_ttft > 0) request["max_ttft_ms"] = e_max_ttft;
       if (e_max_tpot > 0) request["max_tpot_ms"] = e_max_tpot;
-      if (!e_providers.empty()) request["providers"] = e_providers;
+      e_billing.apply(request);
     } else if (*acc) {
       Json cases = Json::array();
       for (const std::string& file : acc_files) {
@@ -543,6 +679,7 @@ int main(int argc, char** argv) {
         request = {{"question", "performance"}, {"workload", pf_work.workload.empty() ? "inference" : pf_work.workload}, {"precision", pf_work.precision}};
       }
       request["instances"] = list;
+      pf_billing.apply(request);
     } else if (*rec) {
       WorkloadArgs w = r_work;
       if (w.workload.empty()) w.workload = "inference";
@@ -563,6 +700,7 @@ int main(int argc, char** argv) {
       auto value = read_value(plan_file);
       if (!value) return kExitInvalid;
       request = {{"question", "plan"}, {"plan", std::move(*value)}};
+      plan_billing.apply(request);
     } else if (*placement) {
       Json models = Json::array();
       for (const auto& spec : pl_models) {
@@ -602,6 +740,7 @@ int main(int argc, char** argv) {
       request = {{"question", "validate"}};
     } else if (*cat && *show) {
       request = {{"question", "catalog"}, {"section", section}};
+      show_billing.apply(request);
     } else {
       request = {{"question", "workload_set"}, {"id", "basic_demos"}};
     }

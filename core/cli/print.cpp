@@ -7,13 +7,16 @@
 #include <set>
 #include <sstream>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 namespace gpufleet::cli {
 namespace {
-
-using Row = std::vector<std::string>;
 
 PrintOptions g_options;  // set once per print() call; the CLI prints one response per run
 std::ostream* g_tables = nullptr;  // CSV: where tables go while the prose is discarded
@@ -33,9 +36,8 @@ std::string num(const Json& value, int decimals = 2) {
 }
 
 std::string money(const Json& value) {
-  if (!value.is_number()) return g_options.format == Format::kCsv ? "" : "n/a";
+  if (!value.is_number()) return "n/a";
   const double x = value.get<double>();
-  if (g_options.format == Format::kCsv) return num(value, 2);  // machine-readable: no $ or commas
   const std::string digits = fixed(x < 0 ? -x : x, 2);
   const std::size_t point = std::min(digits.find('.'), digits.size());
   std::string whole = digits.substr(0, point), grouped;
@@ -51,6 +53,34 @@ std::string text(const Json& value) {
   if (value.is_null()) return "-";
   return value.dump();
 }
+
+// One cell of a table: the text people read, and the values behind it, one per CSV column of its
+// table column (full precision, no units: the unit is in the CSV header).
+struct Cell {
+  std::string shown;
+  std::vector<Json> raw;
+};
+
+// A table column: its title, its CSV columns (units in their names), and how it yields to a
+// narrow terminal: `detail` > 0 moves it to a line under each row (highest first), `wrap` lets free
+// text wrap onto more lines. An empty title is a CSV-only column.
+struct Column {
+  std::string title;
+  std::vector<std::string> csv;
+  int detail = 0;
+  bool wrap = false;
+};
+
+using Row = std::vector<Cell>;
+
+Cell cell(const Json& value) { return {text(value), {value}}; }
+Cell cell(std::string shown, std::vector<Json> raw) { return {std::move(shown), std::move(raw)}; }
+// A number shown with `decimals` and a unit after it; the raw value keeps its full precision.
+Cell quantity(const Json& value, int decimals, const std::string& unit = "") {
+  return {value.is_number() ? num(value, decimals) + unit : "-", {value.is_number() ? value : Json()}};
+}
+Cell usd(const Json& value) { return {money(value), {value.is_number() ? value : Json()}}; }
+Cell blank() { return {"", {}}; }
 
 // A text a spreadsheet would run as a formula (=, +, -, @, tab or CR first; not a plain number or
 // the lone "-" of an empty cell) gets a leading apostrophe (OWASP, CSV injection).
@@ -73,6 +103,20 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+// A raw value as one CSV cell: numbers as the JSON has them (a number is never text, so a negative
+// number stays a number), strings neutralised and quoted, null empty.
+std::string csv_value(const Json& value) {
+  if (value.is_null()) return "";
+  if (value.is_number() || value.is_boolean()) return value.dump();
+  if (value.is_string()) return csv_field(value.get<std::string>());
+  if (value.is_array()) {
+    std::string joined;
+    for (const auto& v : value) joined += (joined.empty() ? "" : " ") + text(v);
+    return csv_field(joined);
+  }
+  return csv_field(value.dump());
+}
+
 std::string md_field(const std::string& field) {
   std::string out;
   for (char c : field) out += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -83,51 +127,220 @@ std::string paint(const std::string& text, const char* colour) {
   return g_options.colour ? std::string("\x1b[") + colour + "m" + text + "\x1b[0m" : text;
 }
 
-void table(std::ostream& prose_out, const Row& header, const std::vector<Row>& rows) {
-  std::ostream& out = g_tables ? *g_tables : prose_out;
-  if (g_options.format == Format::kCsv) {
-    static int tables_written = 0;
-    if (tables_written++ > 0) out << "\r\n";  // a blank line between tables
-    for (const Row* row : {&header}) {
-      for (std::size_t c = 0; c < row->size(); ++c) out << (c ? "," : "") << csv_field((*row)[c]);
-      out << "\r\n";
+// Columns a terminal shows: UTF-8 code points, ANSI colour sequences left out.
+std::size_t display_width(const std::string& s) {
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b') {
+      while (i < s.size() && s[i] != 'm') ++i;
+      continue;
     }
-    for (const auto& row : rows) {
-      for (std::size_t c = 0; c < row.size(); ++c) out << (c ? "," : "") << csv_field(row[c]);
-      out << "\r\n";
-    }
-    return;
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) ++width;
   }
+  return width;
+}
+
+// The first `n` columns of S (whole UTF-8 characters).
+std::string take_columns(const std::string& s, std::size_t n) {
+  std::size_t i = 0, seen = 0;
+  for (; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80 && seen++ == n) break;
+  }
+  return s.substr(0, i);
+}
+
+// TEXT broken at spaces into lines of at most `width` columns; a longer word stays whole, or with
+// `break_words` is cut into pieces of the width.
+std::vector<std::string> wrap_words(const std::string& text, std::size_t width, bool break_words = false) {
+  std::vector<std::string> lines;
+  std::string line, word;
+  std::istringstream words(text);
+  while (words >> word) {
+    while (break_words && width > 0 && display_width(word) > width) {
+      if (!line.empty()) lines.push_back(line);
+      line.clear();
+      const std::string piece = take_columns(word, width);
+      lines.push_back(piece);
+      word.erase(0, piece.size());
+    }
+    if (word.empty()) continue;
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > width) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
+std::size_t longest_word(const std::string& text) {
+  std::size_t longest = 0;
+  std::istringstream words(text);
+  for (std::string word; words >> word;) longest = std::max(longest, display_width(word));
+  return longest;
+}
+
+void csv_table(std::ostream& out, const std::vector<Column>& columns, const std::vector<Row>& rows) {
+  static int tables_written = 0;
+  if (tables_written++ > 0) out << "\r\n";  // a blank line between tables
+  bool first = true;
+  for (const auto& c : columns)
+    for (const auto& name : c.csv) out << (std::exchange(first, false) ? "" : ",") << csv_field(name);
+  out << "\r\n";
+  for (const auto& row : rows) {
+    first = true;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      for (std::size_t k = 0; k < columns[c].csv.size(); ++k) {
+        const bool have = c < row.size() && k < row[c].raw.size();
+        out << (std::exchange(first, false) ? "" : ",") << (have ? csv_value(row[c].raw[k]) : "");
+      }
+    }
+    out << "\r\n";
+  }
+}
+
+// Marks a line of a text table, already fitted, for the prose wrapper (which removes the mark).
+constexpr char kTableLine = '\x01';
+
+// A table in the terminal's width: free-text columns wrap, then low-priority columns move to a
+// detail line under each row, until every line fits (or nothing more can give way).
+void text_table(std::ostream& out, const std::vector<Column>& columns, const std::vector<Row>& rows) {
+  const std::size_t limit = g_options.width > 0 ? static_cast<std::size_t>(g_options.width) : 100;
+  std::vector<std::size_t> shown, moved;
+  for (std::size_t c = 0; c < columns.size(); ++c)
+    if (!columns[c].title.empty()) shown.push_back(c);
+  auto shown_text = [&](const Row& row, std::size_t c) { return c < row.size() ? row[c].shown : std::string(); };
+  std::vector<std::size_t> natural(columns.size()), floor(columns.size());
+  for (std::size_t c : shown) {
+    natural[c] = display_width(columns[c].title);
+    std::size_t word = natural[c];
+    for (const auto& row : rows) {
+      natural[c] = std::max(natural[c], display_width(shown_text(row, c)));
+      word = std::max(word, longest_word(shown_text(row, c)));
+    }
+    floor[c] = columns[c].wrap ? std::min(natural[c], std::max<std::size_t>(word, 16)) : natural[c];
+  }
+  std::vector<std::size_t> width;
+  auto visible_of = [&] {
+    std::vector<std::size_t> visible;
+    for (std::size_t c : shown)
+      if (std::find(moved.begin(), moved.end(), c) == moved.end()) visible.push_back(c);
+    return visible;
+  };
+  // Sets `width` for the columns not moved, narrowing the wrapping ones (the widest first) down to
+  // their floors; true when the line then fits.
+  auto fits = [&] {
+    const std::vector<std::size_t> visible = visible_of();
+    width = natural;
+    std::size_t total = 0;
+    for (std::size_t c : visible) total += width[c] + 2;
+    total -= 2;
+    while (total > limit) {
+      std::size_t widest = columns.size();
+      for (std::size_t c : visible)
+        if (width[c] > floor[c] && (widest == columns.size() || width[c] > width[widest])) widest = c;
+      if (widest == columns.size()) break;
+      --width[widest];
+      --total;
+    }
+    return total <= limit;
+  };
+  // Move columns to the detail line, the highest `detail` first, until the line fits; then bring
+  // back, the most important first, those that fit beside the rest after all.
+  while (!fits()) {
+    std::size_t next = columns.size();
+    for (std::size_t c : visible_of())
+      if (columns[c].detail > 0 && (next == columns.size() || columns[c].detail >= columns[next].detail)) next = c;
+    if (next == columns.size()) break;  // nothing more can give way: the content is wider than the line
+    moved.push_back(next);
+  }
+  for (std::size_t i = moved.size(); i-- > 0;) {
+    const std::size_t c = moved[i];
+    moved.erase(moved.begin() + static_cast<std::ptrdiff_t>(i));
+    if (!fits()) moved.insert(moved.begin() + static_cast<std::ptrdiff_t>(i), c);
+  }
+  // Still too wide: free text may break inside its words (paths, long names), down to 8 columns.
+  std::vector<bool> wrapping(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) wrapping[c] = columns[c].wrap;
+  bool break_words = false;
+  if (!fits()) {
+    break_words = true;
+    for (std::size_t c : shown)
+      if (columns[c].wrap) floor[c] = std::min<std::size_t>(natural[c], std::max<std::size_t>(8, display_width(columns[c].title)));
+  }
+  // And last, any column but the first.
+  if (!fits()) {
+    for (std::size_t c : shown) {
+      if (c == shown.front()) continue;
+      wrapping[c] = true;
+      floor[c] = std::min<std::size_t>(natural[c], std::max<std::size_t>(8, display_width(columns[c].title)));
+    }
+  }
+  fits();
+  const std::vector<std::size_t> visible = visible_of();
+  auto emit = [&](const std::vector<std::string>& fields) {
+    std::string line;
+    for (std::size_t i = 0; i < visible.size(); ++i) {
+      line += fields[i];
+      if (i + 1 < visible.size()) line += std::string(width[visible[i]] - std::min(width[visible[i]], display_width(fields[i])) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << kTableLine << line << "\n";
+  };
+  std::vector<std::string> fields;
+  for (std::size_t c : visible) fields.push_back(columns[c].title);
+  emit(fields);
+  fields.clear();
+  for (std::size_t c : visible) fields.push_back(std::string(width[c], '-'));
+  emit(fields);
+  for (const auto& row : rows) {
+    std::vector<std::vector<std::string>> cells;
+    std::size_t height = 1;
+    for (std::size_t c : visible) {
+      const std::string t = shown_text(row, c);
+      cells.push_back(wrapping[c] && display_width(t) > width[c] ? wrap_words(t, width[c], break_words)
+                                                                     : std::vector<std::string>{t});
+      height = std::max(height, cells.back().size());
+    }
+    for (std::size_t line = 0; line < height; ++line) {
+      fields.clear();
+      for (const auto& lines : cells) fields.push_back(line < lines.size() ? lines[line] : "");
+      emit(fields);
+    }
+    std::string detail;
+    for (std::size_t c : shown) {
+      if (std::find(moved.begin(), moved.end(), c) == moved.end()) continue;
+      const std::string t = shown_text(row, c);
+      if (t.empty() || t == "-") continue;
+      detail += (detail.empty() ? "" : "; ") + columns[c].title + ": " + t;
+    }
+    if (!detail.empty())
+      for (const auto& line : wrap_words(detail, limit > 8 ? limit - 4 : limit, true)) out << kTableLine << "    " << line << "\n";
+  }
+}
+
+void table(std::ostream& prose_out, const std::vector<Column>& columns, const std::vector<Row>& rows) {
+  std::ostream& out = g_tables ? *g_tables : prose_out;
+  if (g_options.format == Format::kCsv) return csv_table(out, columns, rows);
   if (g_options.format == Format::kMarkdown) {
     out << "\n|";
-    for (const auto& h : header) out << " " << md_field(h) << " |";
+    for (const auto& c : columns)
+      if (!c.title.empty()) out << " " << md_field(c.title) << " |";
     out << "\n|";
-    for (std::size_t c = 0; c < header.size(); ++c) out << " --- |";
+    for (const auto& c : columns)
+      if (!c.title.empty()) out << " --- |";
     out << "\n";
     for (const auto& row : rows) {
       out << "|";
-      for (const auto& f : row) out << " " << md_field(f) << " |";
+      for (std::size_t c = 0; c < columns.size(); ++c)
+        if (!columns[c].title.empty()) out << " " << md_field(c < row.size() ? row[c].shown : "") << " |";
       out << "\n";
     }
     out << "\n";
     return;
   }
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  auto line = [&](const Row& row) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      out << row[c];
-      if (c + 1 < row.size()) out << std::string(width[c] - row[c].size() + 2, ' ');
-    }
-    out << "\n";
-  };
-  line(header);
-  Row rule;
-  for (auto w : width) rule.push_back(std::string(w, '-'));
-  line(rule);
-  for (const auto& row : rows) line(row);
+  text_table(out, columns, rows);
 }
 
 // The workload as the core understood it, with its stated defaults.
@@ -168,35 +381,57 @@ std::string layout_text(const Json& c) {
   return t + " x" + num(l["replicas"], 0);
 }
 
+// A deployment as a table row.
 Row candidate_row(const Json& c) {
   const bool serving = c.contains("output_tokens_per_s");
   const bool training = c.contains("tokens_per_s");
-  std::string speed = "-", detail = "-";
+  const Json none;
+  Cell speed = quantity(none, 0), detail{"-", {none, none, none, none, none}};
   if (serving) {
-    speed = num(c["output_tokens_per_s"], 0) + " tok/s";
-    detail = "c" + num(c["concurrency_per_replica"], 0) + " p95 TTFT " + num(c["p95_time_to_first_token_ms"], 0) + " ms, TPOT " +
-             num(c["time_per_output_token_ms"], 1) + " ms";
+    speed = quantity(c["output_tokens_per_s"], 0, " tok/s");
+    detail = cell("c" + num(c["concurrency_per_replica"], 0) + " p95 TTFT " + num(c["p95_time_to_first_token_ms"], 0) +
+                      " ms, TPOT " + num(c["time_per_output_token_ms"], 1) + " ms",
+                  {c["concurrency_per_replica"], c["p95_time_to_first_token_ms"], c["time_per_output_token_ms"], none, none});
   } else if (training) {
-    speed = num(c["tokens_per_s"], 0) + " tok/s";
-    detail = c["run_days"].is_number() ? num(c["run_days"], 1) + " days, " + money(c["usd_per_run"]) + " per run" : "-";
+    speed = quantity(c["tokens_per_s"], 0, " tok/s");
+    if (c["run_days"].is_number())
+      detail = cell(num(c["run_days"], 1) + " days, " + money(c["usd_per_run"]) + " per run",
+                    {none, none, none, c["run_days"], c["usd_per_run"]});
   }
-  const Json& per_million = c["performance"]["usd_per_million_tokens"];
-  return {text(c["instance"]) + (c["instance_count"].get<int>() > 1 ? " x" + c["instance_count"].dump() : ""),
-          text(c["region"]),
-          text(c["gpu_type"]) + (c["uncalibrated"].get<bool>() ? " (uncalibrated)" : ""),
-          num(c["gpus"], 0) + " " + layout_text(c),
-          num(c["memory_per_gpu_gib"], 1) + "/" + num(c["capacity_per_gpu_gib"], 0) + " GiB",
+  const Json& l = c["layout"];
+  const int count = c["instance_count"].get<int>();
+  const bool uncalibrated = c["uncalibrated"].get<bool>();
+  return {cell(text(c["instance"]) + (count > 1 ? " x" + std::to_string(count) : ""), {c["instance"], count}),
+          cell(c["region"]),
+          cell(text(c["gpu_type"]) + (uncalibrated ? " (uncalibrated)" : ""), {c["gpu_type"], uncalibrated}),
+          cell(num(c["gpus"], 0) + " " + layout_text(c), {c["gpus"], l["tensor_parallel"], l["pipeline_parallel"], l["replicas"]}),
+          cell(num(c["memory_per_gpu_gib"], 1) + "/" + num(c["capacity_per_gpu_gib"], 0) + " GiB",
+               {c["memory_per_gpu_gib"], c["capacity_per_gpu_gib"]}),
           speed,
           detail,
-          c.contains("utilization_pct") && c["utilization_pct"].is_number() ? num(c["utilization_pct"], 0) + "%" : "-",
-          money(c["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""),
-          per_million.is_number() ? money(per_million) : "-",
-          c["savings_pct"].is_number() ? num(c["savings_pct"], 1) + "%" : "-",
-          text(c["risk_level"])};
+          quantity(c.value("utilization_pct", Json()), 0, "%"),
+          cell(money(c["usd_per_month"]) + (c["cost"]["pricing"] == "spot" ? " (spot)" : ""), {c["usd_per_month"], c["cost"]["pricing"]}),
+          quantity(c["performance"]["usd_per_million_tokens"], 2),
+          quantity(c["savings_pct"], 1, "%"),
+          cell(c["risk_level"])};
 }
 
-const Row kCandidateHeader{"instance", "region", "accelerator", "gpus layout", "memory/GPU", "capacity", "latency or run",
-                           "util", "monthly", "$/1M tok", "savings", "risk"};
+// The candidate table's columns; on a narrow terminal the later-numbered `detail` columns move
+// under each row first.
+const std::vector<Column> kCandidateColumns{
+    {"instance", {"instance", "instance_count"}},
+    {"region", {"region"}, 7},
+    {"accelerator", {"accelerator", "uncalibrated"}, 1},
+    {"gpus layout", {"gpus", "tensor_parallel", "pipeline_parallel", "replicas"}, 2},
+    {"memory/GPU", {"memory_per_gpu_gib", "capacity_per_gpu_gib"}, 6},
+    {"capacity", {"tokens_per_s"}},
+    {"latency or run", {"concurrency_per_replica", "p95_ttft_ms", "tpot_ms", "run_days", "usd_per_run"}, 5},
+    {"util", {"utilization_pct"}, 8},
+    {"monthly", {"usd_per_month", "pricing"}},
+    {"$/1M tok", {"usd_per_million_tokens"}, 3},
+    {"savings", {"savings_pct"}, 4},
+    {"risk", {"risk"}, 9},
+};
 
 void print_excluded(std::ostream& out, const Json& list) {
   for (const auto& e : list) {
@@ -213,11 +448,15 @@ void print_migration(std::ostream& out, const Json& r) {
       << num(r["current"]["gpus"], 0) << " GPUs " << layout_text(r["current"]) << "\n";
   out << "Assessment: " << text(r["assessment"]) << "\n";
   if (r.contains("ways_out")) out << "Ways out: " << text(r["ways_out"]["summary"]) << "\n";
+  // A first column that CSV alone shows says which row is today's setup.
+  std::vector<Column> columns{{"", {"role"}}};
+  columns.insert(columns.end(), kCandidateColumns.begin(), kCandidateColumns.end());
   std::vector<Row> rows{candidate_row(r["current"])};
-  rows.front().front() = "today: " + rows.front().front();
+  rows.front().front().shown = "today: " + rows.front().front().shown;
   for (const auto& c : r["alternatives"]) rows.push_back(candidate_row(c));
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i].insert(rows[i].begin(), cell("", {i == 0 ? "current" : "alternative"}));
   out << "\nAlternatives (ranked for " << text(r["request"]["priority"]) << "):\n";
-  table(out, kCandidateHeader, rows);
+  table(out, columns, rows);
   print_excluded(out, r["excluded"]);
   out << "\nBest by priority: ";
   for (const auto& [k, v] : r["best_by_priority"].items()) out << k << " " << text(v) << "  ";
@@ -241,6 +480,17 @@ void print_workload(std::ostream& out, const Json& w) {
   out << "\n";
 }
 
+// A row of an estimate: the figure, its value (money with decimals < 0) and unit, and how it was
+// obtained; CSV gets the value, its unit and the explanation in three columns.
+Row figure(const std::string& name, const Json& value, int decimals, const std::string& unit, const std::string& how,
+           const std::string& csv_unit = "") {
+  const std::string shown = decimals < 0 ? money(value) : num(value, decimals) + (unit.empty() ? "" : " " + unit);
+  return {cell(name, {name}), cell(value.is_number() ? shown : "-", {value.is_number() ? value : Json(), csv_unit.empty() ? unit : csv_unit}),
+          cell(how, {how})};
+}
+
+const std::vector<Column> kFigureColumns{{"figure", {"figure"}}, {"value", {"value", "unit"}}, {"how", {"how"}, 0, true}};
+
 void print_result(std::ostream& out, const std::string& question, const Json& r) {
   if (question == "precisions") {
     out << "Weights of " << text(r["model"]["label"]) << " by precision (GB = 1e9 bytes):\n";
@@ -248,9 +498,12 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     for (const auto& p : r["precisions"]) {
       std::string families;
       for (const auto& f : p["native_on_families"]) families += (families.empty() ? "" : " ") + text(f);
-      rows.push_back({text(p["name"]), num(p["bytes_per_parameter"], 0), num(p["weights_gb"], 0) + " GB", families});
+      rows.push_back({cell(p["name"]), quantity(p["bytes_per_parameter"], 0), quantity(p["weights_gb"], 0, " GB"),
+                      cell(families, {families})});
     }
-    table(out, {"precision", "bytes/param", "weights", "native on"}, rows);
+    table(out, {{"precision", {"precision"}}, {"bytes/param", {"bytes_per_parameter"}}, {"weights", {"weights_gb"}},
+                {"native on", {"native_on_families"}, 0, true}},
+          rows);
   } else if (question == "fit") {
     out << text(r["placement"]["instance"]) << ": "
         << paint(text(r["status"]), r["status"] == "FITS" ? "32;1" : "31;1") << "\n";
@@ -262,8 +515,8 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
         << num(d["capacity_per_gpu_gib"]) << " GiB (" << num(d["memory_utilization_pct"], 1) << "%)\n";
     if (d.contains("memory_per_gpu")) {
       std::vector<Row> rows;
-      for (const auto& l : d["memory_per_gpu"]) rows.push_back({text(l["label"]), num(l["gib"]) + " GiB"});
-      table(out, {"memory per GPU", "size"}, rows);
+      for (const auto& l : d["memory_per_gpu"]) rows.push_back({cell(l["label"]), quantity(l["gib"], 2, " GiB")});
+      table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"gib"}}}, rows);
     } else if (r["memory"].contains("multiplier")) {
       const Json& m = r["memory"];
       out << "Memory (seed method): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
@@ -281,24 +534,34 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
     const Json& c = r["cost"];
     out << "Schedule: " << text(c["schedule"]) << "\n";
-    std::vector<Row> rows{{"chosen: " + text(c["pricing"]), money(c["usd_per_hour"]), money(c["usd_per_month"]), text(c["basis"])},
-                          {"on-demand", money(c["on_demand_usd_per_hour"]), money(c["on_demand_usd_per_month"]), ""},
-                          {"spot", money(c["spot_usd_per_hour"]), money(c["spot_usd_per_month"]),
-                           c["spot_interruption_notice_s"].is_number() ? "interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s" : ""}};
+    const Json none;
+    std::vector<Row> rows{{cell("chosen: " + text(c["pricing"]), {c["pricing"], true, none}), usd(c["usd_per_hour"]), usd(c["usd_per_month"]),
+                           cell(c["basis"]), blank(), blank()},
+                          {cell("on-demand", {"on_demand", false, none}), usd(c["on_demand_usd_per_hour"]),
+                           usd(c["on_demand_usd_per_month"]), cell("", {""}), blank(), blank()},
+                          {cell("spot", {"spot", false, none}), usd(c["spot_usd_per_hour"]), usd(c["spot_usd_per_month"]),
+                           c["spot_interruption_notice_s"].is_number()
+                               ? cell("interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s", {""})
+                               : cell("", {""}),
+                           quantity(c["spot_interruption_notice_s"], 0), blank()}};
     for (const auto& x : c["commitments"]) {
       const std::string upfront = text(x["upfront"]) == "none" ? "no" : text(x["upfront"]);
       const std::string what = text(x["name"]) + " " + text(x["term"]) + " " + upfront + " upfront";
       if (!x["discount_pct"].is_number()) {
-        rows.push_back({what, "", "", text(x.value("note", Json("")))});
+        rows.push_back({cell(what, {text(x["way"]), false, x["discount_pct"]}), cell("", {none}), cell("", {none}),
+                        cell(text(x.value("note", Json(""))), {text(x.value("note", Json("")))}), blank(), blank()});
         continue;
       }
       std::string basis = "-" + num(x["discount_pct"], 1) + "%, 730 h billed; break-even at " + num(x["break_even_utilization_pct"], 0) + "% utilization";
       if (x["upfront_usd"].is_number() && x["upfront_usd"].get<double>() > 0)
         basis += "; " + money(x["upfront_usd"]) + " upfront" +
                  (x["recurring_usd_per_month"].get<double>() > 0 ? " + " + money(x["recurring_usd_per_month"]) + "/month" : "");
-      rows.push_back({what, money(x["usd_per_hour"]), money(x["usd_per_month"]), basis});
+      rows.push_back({cell(what, {text(x["way"]), false, x["discount_pct"]}), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
+                      cell(basis, {basis}), blank(), quantity(x["break_even_utilization_pct"], 0)});
     }
-    table(out, {"pricing", "USD/hour", "USD/month", "basis"}, rows);
+    table(out, {{"pricing", {"pricing", "chosen", "discount_pct"}}, {"USD/hour", {"usd_per_hour"}}, {"USD/month", {"usd_per_month"}},
+                {"basis", {"basis"}, 0, true}, {"", {"interruption_notice_s"}}, {"", {"break_even_utilization_pct"}}},
+          rows);
     if (c.contains("note")) out << "Note: " << text(c["note"]) << "\n";
     if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "% against on-demand\n";
     out << text(r["pricing_note"]) << "\n";
@@ -307,28 +570,34 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       std::vector<Row> regions;
       for (const auto& x : b["regions"]) {
         const bool compared = x.contains("difference_pct");
-        regions.push_back({text(x["region"]), money(x["usd_per_hour"]), money(x["usd_per_month"]),
-                           compared ? money(x["difference_usd_per_month"]) : "-",
-                           compared ? num(x["difference_pct"], 1) + "%" : "-",
-                           x.contains("suspect") ? "suspect price: " + text(x["suspect"][0]) : text(x.value("note", Json("")))});
+        regions.push_back({cell(x["region"]), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
+                           compared ? usd(x["difference_usd_per_month"]) : quantity(Json(), 0),
+                           compared ? quantity(x["difference_pct"], 1, "%") : quantity(Json(), 0),
+                           x.contains("suspect") ? cell("suspect price: " + text(x["suspect"][0]), {"suspect price: " + text(x["suspect"][0])})
+                                                 : cell(x.value("note", Json("")))});
       }
       out << "By region (against " << text(b["reference_region"]) << "):\n";
-      table(out, {"region", "USD/hour", "USD/month", "difference/month", "difference", "note"}, regions);
+      table(out, {{"region", {"region"}}, {"USD/hour", {"usd_per_hour"}}, {"USD/month", {"usd_per_month"}},
+                  {"difference/month", {"difference_usd_per_month"}}, {"difference", {"difference_pct"}}, {"note", {"note"}, 0, true}},
+            regions);
     }
   } else if (question == "performance") {
     std::vector<Row> rows;
     for (const auto& s : r["setups"]) {
       const Json& d = s.contains("deployment") ? s["deployment"] : Json::object();
-      rows.push_back({text(s["placement"]["instance"]), num(s["score"], 1) + " " + text(s["unit"]), num(s["ratio_to_first"], 2) + "x",
-                      s.contains("basis") ? text(s["basis"]) : d["runs"].get<bool>() ? layout_text(d) + ", " + text(s["bound"]) : text(d["refusal"])});
+      const std::string basis =
+          s.contains("basis") ? text(s["basis"]) : d["runs"].get<bool>() ? layout_text(d) + ", " + text(s["bound"]) : text(d["refusal"]);
+      rows.push_back({cell(s["placement"]["instance"]), cell(num(s["score"], 1) + " " + text(s["unit"]), {s["score"], s["unit"]}),
+                      quantity(s["ratio_to_first"], 2, "x"), cell(basis, {basis})});
     }
-    table(out, {"instance", "score", "ratio", "basis"}, rows);
+    table(out, {{"instance", {"instance"}}, {"score", {"score", "unit"}}, {"ratio", {"ratio_to_first"}}, {"basis", {"basis"}, 0, true}},
+          rows);
   } else if (question == "recommend") {
     print_request(out, r["request"]);
     std::vector<Row> rows;
     for (const auto& c : r["candidates"]) rows.push_back(candidate_row(c));
     out << "Candidates (" << text(r["ranking"]) << "):\n";
-    table(out, kCandidateHeader, rows);
+    table(out, kCandidateColumns, rows);
     print_excluded(out, r["excluded"]);
     out << text(r["pricing_note"]) << "\n";
   } else if (question == "migrate") {
@@ -346,12 +615,18 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
         std::string alts;
         for (const auto& a : w["alternatives"])
           if (a["provider"] != w["provider"]) alts += (alts.empty() ? "" : ", ") + text(a["provider"]) + " " + text(a["instance"]) + " " + money(a["usd_per_month"]);
-        rows.push_back({text(e["name"]), text(w["name"]), text(w["count"]) + " x " + text(w["instance"]) + " (" + text(w["provider"]) + ")",
-                        text(w["cost"]["schedule"]), money(w["cost"]["usd_per_month"]), alts});
+        rows.push_back({cell(e["name"]), cell(w["name"]),
+                        cell(text(w["count"]) + " x " + text(w["instance"]) + " (" + text(w["provider"]) + ")",
+                             {w["count"], w["instance"], w["provider"]}),
+                        cell(w["cost"]["schedule"]), usd(w["cost"]["usd_per_month"]), cell(alts, {alts})});
       }
-      rows.push_back({"", "", "", "environment total", money(e["usd_per_month"]), ""});
+      rows.push_back({cell("", {e["name"]}), cell("", {"(environment total)"}), cell("", {}), cell("environment total", {}),
+                      usd(e["usd_per_month"]), cell("", {})});
     }
-    table(out, {"environment", "workload", "instances", "schedule", "monthly", "elsewhere"}, rows);
+    table(out, {{"environment", {"environment"}, 0, true}, {"workload", {"workload"}, 0, true},
+                {"instances", {"count", "instance", "provider"}, 0, true}, {"schedule", {"schedule"}, 0, true},
+                {"monthly", {"usd_per_month"}}, {"elsewhere", {"elsewhere"}, 1, true}},
+          rows);
     out << "\nTotal: " << money(r["total_usd_per_month"]) << "/month\nWhole plan per provider:";
     for (const auto& [k, v] : r["by_provider_usd_per_month"].items()) out << "  " << k << " " << (v.is_null() ? "n/a" : money(v));
     out << "\nCheapest provider mix: " << money(r["cheapest_mix"]["usd_per_month"]);
@@ -372,9 +647,11 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       for (const auto& g : p["gpus"]) {
         std::string models;
         for (const auto& m : g["models"]) models += (models.empty() ? "" : ", ") + text(m);
-        rows.push_back({text(g["instance"]) + "/" + text(g["gpu"]), num(g["used_gb"], 1) + " / " + num(g["capacity_gb"], 1) + " GB", models});
+        rows.push_back({cell(text(g["instance"]) + "/" + text(g["gpu"]), {g["instance"], g["gpu"]}),
+                        cell(num(g["used_gb"], 1) + " / " + num(g["capacity_gb"], 1) + " GB", {g["used_gb"], g["capacity_gb"]}),
+                        cell(models, {g["models"]})});
       }
-      table(out, {"instance/gpu", "memory", "models"}, rows);
+      table(out, {{"instance/gpu", {"instance", "gpu"}}, {"memory", {"used_gb", "capacity_gb"}}, {"models", {"models"}, 0, true}}, rows);
       if (!p["unplaced"].empty()) out << "unplaced: " << p["unplaced"].dump() << "\n";
     };
     if (r.contains("on_instance")) show("On the requested instance", r["on_instance"]);
@@ -387,11 +664,18 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     std::vector<Row> rows;
     for (const auto& o : r["options"]) {
       const Json& c = o["cheapest_instance"];
-      rows.push_back({(o["recommended"].get<bool>() ? "* " : "  ") + text(o["name"]), o["suitable"].get<bool>() ? "yes" : "no",
-                      c.is_null() ? "-" : text(c["instance"]) + " x" + c["instance_count"].dump() + " (" + text(c["provider"]) + ")", c.is_null() ? "-" : money(c["cost"]["usd_per_month"]),
-                      text(o["migration_complexity"]), text(o["risk_level"])});
+      const Json none;
+      rows.push_back({cell((o["recommended"].get<bool>() ? "* " : "  ") + text(o["name"]), {o["name"], o["recommended"]}),
+                      cell(o["suitable"].get<bool>() ? "yes" : "no", {o["suitable"]}),
+                      c.is_null() ? cell("-", {none, none, none})
+                                  : cell(text(c["instance"]) + " x" + c["instance_count"].dump() + " (" + text(c["provider"]) + ")",
+                                         {c["instance"], c["instance_count"], c["provider"]}),
+                      c.is_null() ? quantity(none, 0) : usd(c["cost"]["usd_per_month"]), cell(o["migration_complexity"]), cell(o["risk_level"])});
     }
-    table(out, {"option", "suitable", "cheapest valid deployment", "monthly", "complexity", "risk"}, rows);
+    table(out, {{"option", {"option", "recommended"}}, {"suitable", {"suitable"}},
+                {"cheapest valid deployment", {"instance", "instance_count", "provider"}}, {"monthly", {"usd_per_month"}},
+                {"complexity", {"complexity"}, 1}, {"risk", {"risk"}, 2}},
+          rows);
     for (const auto& o : r["options"]) {
       out << "\n" << text(o["name"]) << ":\n";
       for (const auto& reason : o["reasons"]) out << "  - " << text(reason) << "\n";
@@ -400,10 +684,12 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     std::vector<Row> rows;
     for (const auto& w : r["workloads"]) {
       const Json& s = w["scenario"];
-      rows.push_back({text(w["id"]), text(s["current_instance"]) + " x" + num(s["current_gpu_count"], 0),
-                      text(s["workload_type"]), text(s["model_size"]), text(s["precision"]), text(w["expected_outcome"])});
+      rows.push_back({cell(w["id"]), cell(text(s["current_instance"]) + " x" + num(s["current_gpu_count"], 0), {s["current_instance"], s["current_gpu_count"]}),
+                      cell(s["workload_type"]), cell(s["model_size"]), cell(s["precision"]), cell(w["expected_outcome"])});
     }
-    table(out, {"id", "current", "workload", "model", "precision", "expected outcome"}, rows);
+    table(out, {{"id", {"id"}}, {"current", {"current_instance", "current_gpus"}}, {"workload", {"workload"}}, {"model", {"model_size"}},
+                {"precision", {"precision"}, 1}, {"expected outcome", {"expected_outcome"}, 0, true}},
+          rows);
     out << "\nWorkload sets:\n";
     for (const auto& [k, v] : r["workload_sets"].items()) {
       std::string members;
@@ -419,30 +705,38 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     if (!r["warnings"].empty()) {
       out << r["warnings"].size() << " suspect price" << (r["warnings"].size() == 1 ? "" : "s") << ", left out of rankings:\n";
       std::vector<Row> rows;
-      for (const auto& w : r["warnings"]) rows.push_back({text(w["code"]), text(w["file"]) + " " + text(w["path"]), text(w["message"])});
-      table(out, {"code", "where", "why"}, rows);
+      for (const auto& w : r["warnings"])
+        rows.push_back({cell(w["code"]), cell(text(w["file"]) + " " + text(w["path"]), {w["file"], w["path"]}), cell(w["message"])});
+      table(out, {{"code", {"code"}}, {"where", {"file", "path"}, 1}, {"why", {"message"}, 0, true}}, rows);
     }
   } else if (question == "catalog") {
     if (r.contains("instances")) {
       std::vector<Row> rows;
       for (const auto& i : r["instances"])
-        rows.push_back({text(i["family"]), text(i["instance"]), text(i["gpu_type"]), num(i["gpus"], 0),
-                        num(i["memory_per_gpu_gb"], 1) + " GB", num(i["memory_bandwidth_gb_per_s"], 0),
-                        money(i["on_demand_usd_per_hour"]), money(i["spot_usd_per_hour"]), text(i["source_date"])});
-      table(out, {"family", "instance", "gpu", "gpus", "mem/gpu", "GB/s", "on-demand/h", "spot/h", "date"}, rows);
+        rows.push_back({cell(i["family"]), cell(i["instance"]), cell(i["gpu_type"]), quantity(i["gpus"], 0),
+                        quantity(i["memory_per_gpu_gb"], 1, " GB"), quantity(i["memory_bandwidth_gb_per_s"], 0),
+                        usd(i["on_demand_usd_per_hour"]), usd(i["spot_usd_per_hour"]), cell(i["source_date"])});
+      table(out, {{"family", {"family"}, 2}, {"instance", {"instance"}}, {"gpu", {"gpu"}, 0, true}, {"gpus", {"gpus"}},
+                  {"mem/gpu", {"memory_per_gpu_gb"}}, {"GB/s", {"memory_bandwidth_gb_per_s"}, 1},
+                  {"on-demand/h", {"on_demand_usd_per_hour"}}, {"spot/h", {"spot_usd_per_hour"}}, {"date", {"source_date"}, 3}},
+            rows);
       out << "\n";
     }
     if (r.contains("model_sizes")) {
       std::vector<Row> rows;
       for (const auto& m : r["model_sizes"])
-        rows.push_back({text(m["size"]), num(m["parameter_count_billion"], 0) + "B", num(m["memory_overhead_multiplier"], 2), text(m["description"])});
-      table(out, {"size", "parameters", "overhead", "description"}, rows);
+        rows.push_back({cell(m["size"]), quantity(m["parameter_count_billion"], 0, "B"), quantity(m["memory_overhead_multiplier"], 2),
+                        cell(m["description"])});
+      table(out, {{"size", {"size"}}, {"parameters", {"parameters_billion"}}, {"overhead", {"memory_overhead_multiplier"}},
+                  {"description", {"description"}, 0, true}},
+            rows);
       out << "\n";
     }
     if (r.contains("precision_formats")) {
       std::vector<Row> rows;
-      for (const auto& [k, p] : r["precision_formats"].items()) rows.push_back({k, num(p["bytes_per_parameter"], 0), text(p["description"])});
-      table(out, {"precision", "bytes/param", "description"}, rows);
+      for (const auto& [k, p] : r["precision_formats"].items())
+        rows.push_back({cell(k, {k}), quantity(p["bytes_per_parameter"], 0), cell(p["description"])});
+      table(out, {{"precision", {"precision"}}, {"bytes/param", {"bytes_per_parameter"}}, {"description", {"description"}, 0, true}}, rows);
       out << "\n";
     }
     if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
@@ -456,9 +750,10 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
         << num(st["batch"], 0) << ", context " << num(st["context"], 0) << ", engine " << text(st["engine"]) << ", " << num(st["gpus"], 0)
         << " GPU(s)\n";
     std::vector<Row> rows;
-    for (const auto& l : r["per_gpu"]) rows.push_back({text(l["label"]), num(l["gib"], 2) + " GiB", text(l["basis"])});
-    rows.push_back({"Total per GPU", num(r["total_gib"], 2) + " GiB", "tensors " + num(r["tensors_gib"], 2) + " GiB + runtime"});
-    table(out, {"memory per GPU", "size", "how"}, rows);
+    for (const auto& l : r["per_gpu"]) rows.push_back({cell(l["label"]), quantity(l["gib"], 2, " GiB"), cell(l["basis"])});
+    const std::string total_how = "tensors " + num(r["tensors_gib"], 2) + " GiB + runtime";
+    rows.push_back({cell("Total per GPU", {"Total per GPU"}), quantity(r["total_gib"], 2, " GiB"), cell(total_how, {total_how})});
+    table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"gib"}}, {"how", {"basis"}, 0, true}}, rows);
     if (r.contains("kv_cache_capacity")) {
       const Json& kv = r["kv_cache_capacity"];
       out << "KV-cache pool: " << num(kv["tokens"], 0) << " tokens (" << num(kv["gib"], 2) << " GiB), "
@@ -480,11 +775,15 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
         << " out; " << num(r["candidates"], 0) << " instances meet the targets, cheapest per token first\n";
     std::vector<Row> rows;
     for (const auto& c : r["ranked"]) {
-      rows.push_back({text(c["instance"]), text(c["provider"]), text(c["gpu"]) + " x" + num(c["gpus"], 0), "TP " + num(c["tensor_parallel"], 0),
-                      num(c["time_to_first_token_ms"], 1) + " ms", num(c["time_per_output_token_ms"], 2) + " ms", num(c["output_tokens_per_s"], 0),
-                      money(c["usd_per_million_output_tokens"]), num(c["output_tokens_per_usd"], 0)});
+      rows.push_back({cell(c["instance"]), cell(c["provider"]), cell(text(c["gpu"]) + " x" + num(c["gpus"], 0), {c["gpu"], c["gpus"]}),
+                      cell("TP " + num(c["tensor_parallel"], 0), {c["tensor_parallel"]}), quantity(c["time_to_first_token_ms"], 1, " ms"),
+                      quantity(c["time_per_output_token_ms"], 2, " ms"), quantity(c["output_tokens_per_s"], 0),
+                      usd(c["usd_per_million_output_tokens"]), quantity(c["output_tokens_per_usd"], 0)});
     }
-    table(out, {"instance", "provider", "gpus", "layout", "TTFT", "TPOT", "out tok/s", "$/1M out", "tokens per $"}, rows);
+    table(out, {{"instance", {"instance"}}, {"provider", {"provider"}, 3}, {"gpus", {"gpu", "gpus"}, 0, true}, {"layout", {"tensor_parallel"}, 2},
+                {"TTFT", {"ttft_ms"}, 1}, {"TPOT", {"tpot_ms"}}, {"out tok/s", {"output_tokens_per_s"}},
+                {"$/1M out", {"usd_per_million_output_tokens"}}, {"tokens per $", {"output_tokens_per_usd"}, 4}},
+          rows);
     out << text(r["basis"]) << "\n";
   } else if (question == "estimate") {
     const Json& m = r["model"];
@@ -500,49 +799,62 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     if (r.contains("inference")) {
       const Json& e = r["inference"];
       std::vector<Row> rows{
-          {"Time to first token", num(e["time_to_first_token_ms"], 1) + " ms", text(e["prefill"]["bound"]) + " bound; " + text(e["prefill"]["basis"])},
-          {"Time per output token", num(e["time_per_output_token_ms"], 2) + " ms", text(e["decode"]["bound"]) + " bound; " + text(e["decode"]["basis"])},
-          {"End-to-end latency", num(e["end_to_end_latency_ms"], 0) + " ms", "first token + (output - 1) x time per token"},
-          {"Output tokens/s", num(e["output_tokens_per_s"], 0), "at concurrency " + num(e["concurrency"], 0) + " (the KV cache holds " +
-                                                                    num(e["max_concurrency_by_kv_cache"], 0) + ")"},
-          {"Single stream", num(e["single_stream_tokens_per_s"], 1) + " tokens/s", "one request alone"}};
+          figure("Time to first token", e["time_to_first_token_ms"], 1, "ms", text(e["prefill"]["bound"]) + " bound; " + text(e["prefill"]["basis"])),
+          figure("Time per output token", e["time_per_output_token_ms"], 2, "ms", text(e["decode"]["bound"]) + " bound; " + text(e["decode"]["basis"])),
+          figure("End-to-end latency", e["end_to_end_latency_ms"], 0, "ms", "first token + (output - 1) x time per token"),
+          figure("Output tokens/s", e["output_tokens_per_s"], 0, "", "at concurrency " + num(e["concurrency"], 0) + " (the KV cache holds " +
+                                                                    num(e["max_concurrency_by_kv_cache"], 0) + ")", "tokens/s"),
+          figure("Single stream", e["single_stream_tokens_per_s"], 1, "tokens/s", "one request alone")};
       if (!e["usd_per_million_output_tokens"].is_null()) {
-        rows.push_back({"$ per 1M output tokens", money(e["usd_per_million_output_tokens"]), text(e["cost_basis"])});
-        if (!e["usd_per_million_output_tokens_spot"].is_null()) rows.push_back({"  on spot", money(e["usd_per_million_output_tokens_spot"]), ""});
-        if (!e["usd_per_million_input_tokens"].is_null()) rows.push_back({"$ per 1M input tokens", money(e["usd_per_million_input_tokens"]), "$/h over the prompt tokens prefill processes per hour"});
+        rows.push_back(figure("$ per 1M output tokens", e["usd_per_million_output_tokens"], -1, "USD", text(e["cost_basis"])));
+        if (!e["usd_per_million_output_tokens_spot"].is_null())
+          rows.push_back(figure("  on spot", e["usd_per_million_output_tokens_spot"], -1, "USD", ""));
+        if (!e["usd_per_million_input_tokens"].is_null())
+          rows.push_back(figure("$ per 1M input tokens", e["usd_per_million_input_tokens"], -1, "USD", "$/h over the prompt tokens prefill processes per hour"));
       }
-      table(out, {"figure", "value", "how"}, rows);
+      table(out, kFigureColumns, rows);
       out << "Limit: " << text(e["limit"]) << "\n";
     } else {
       const Json& t = r["training"];
-      std::vector<Row> rows{{"Tokens/s per GPU", num(t["tokens_per_s_per_gpu"], 0), text(t["basis"])},
-                            {"TFLOPS per GPU", num(t["tflops_per_gpu"], 1), "compute bound"}};
-      if (t.contains("hours")) rows.push_back({"Time to train", num(t["hours"], 1) + " h", num(t["gpu_hours"], 0) + " GPU-hours"});
-      if (t.contains("usd_on_demand")) rows.push_back({"Cost on demand", money(t["usd_on_demand"]), ""});
-      if (t.contains("usd_spot")) rows.push_back({"Cost on spot", money(t["usd_spot"]), "plus restarts after interruptions"});
-      table(out, {"figure", "value", "how"}, rows);
+      std::vector<Row> rows{figure("Tokens/s per GPU", t["tokens_per_s_per_gpu"], 0, "", text(t["basis"]), "tokens/s"),
+                            figure("TFLOPS per GPU", t["tflops_per_gpu"], 1, "", "compute bound", "TFLOPS")};
+      if (t.contains("hours")) rows.push_back(figure("Time to train", t["hours"], 1, "h", num(t["gpu_hours"], 0) + " GPU-hours"));
+      if (t.contains("usd_on_demand")) rows.push_back(figure("Cost on demand", t["usd_on_demand"], -1, "USD", ""));
+      if (t.contains("usd_spot")) rows.push_back(figure("Cost on spot", t["usd_spot"], -1, "USD", "plus restarts after interruptions"));
+      table(out, kFigureColumns, rows);
     }
   } else if (question == "right_size") {
     std::vector<Row> rows;
     for (const auto& m : r["models"]) {
       const Json& c = m["cheapest_instance"];
-      rows.push_back({text(m["model"]), num(m["weights_gb"], 2) + " GB", num(m["min_vram_gb"], 2) + " GB", text(m["smallest_gpu"]),
-                      c.is_null() ? "-" : text(c["instance"]) + " (" + num(c["gpus_used"], 0) + " x " + text(c["gpu_type"]) + ")",
-                      c.is_null() ? "-" : money(c["usd_per_month"])});
+      const Json none;
+      rows.push_back({cell(m["model"]), quantity(m["weights_gb"], 2, " GB"), quantity(m["min_vram_gb"], 2, " GB"), cell(m["smallest_gpu"]),
+                      c.is_null() ? cell("-", {none, none, none})
+                                  : cell(text(c["instance"]) + " (" + num(c["gpus_used"], 0) + " x " + text(c["gpu_type"]) + ")",
+                                         {c["instance"], c["gpus_used"], c["gpu_type"]}),
+                      c.is_null() ? quantity(none, 0) : usd(c["usd_per_month"])});
     }
-    table(out, {"model", "weights", "min VRAM", "smallest GPU", "cheapest instance", "monthly"}, rows);
+    table(out, {{"model", {"model"}, 0, true}, {"weights", {"weights_gb"}, 2}, {"min VRAM", {"min_vram_gb"}},
+                {"smallest GPU", {"smallest_gpu"}, 1}, {"cheapest instance", {"instance", "gpus_used", "gpu_type"}, 0, true},
+                {"monthly", {"usd_per_month"}}},
+          rows);
     out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
   } else if (question == "accuracy") {
     std::vector<Row> rows;
     for (const auto& c : r["cases"]) {
       if (c.contains("skipped")) {
-        rows.push_back({text(c["id"]), text(c["confidence"]), "-", num(c["measured"], 4) + " " + text(c["unit"]), "skipped: " + text(c["skipped"])});
+        rows.push_back({cell(c["id"]), cell(c["confidence"]), quantity(Json(), 0),
+                        cell(num(c["measured"], 4) + " " + text(c["unit"]), {c["measured"], c["unit"]}),
+                        cell("skipped: " + text(c["skipped"]), {Json(), c["skipped"]})});
       } else {
-        rows.push_back({text(c["id"]), text(c["confidence"]), num(c["predicted"], 4), num(c["measured"], 4) + " " + text(c["unit"]),
-                        num(c["error_pct"], 1) + "%"});
+        rows.push_back({cell(c["id"]), cell(c["confidence"]), quantity(c["predicted"], 4),
+                        cell(num(c["measured"], 4) + " " + text(c["unit"]), {c["measured"], c["unit"]}),
+                        cell(num(c["error_pct"], 1) + "%", {c["error_pct"], Json()})});
       }
     }
-    table(out, {"id", "confidence", "predicted", "measured", "error"}, rows);
+    table(out, {{"id", {"id"}}, {"confidence", {"confidence"}}, {"predicted", {"predicted"}}, {"measured", {"measured", "unit"}},
+                {"error", {"error_pct", "skipped"}, 0, true}},
+          rows);
     for (const char* q : {"memory", "throughput"}) {
       const Json& s = r["summary"][q];
       out << q << ": n=" << num(s["n"], 0) << " median_abs_err_pct=" << num(s["median_abs_err_pct"], 2)
@@ -570,7 +882,54 @@ std::string prices_line(const Json& as_of) {
   return days > 30 ? paint(line, "33;1") + ": older than 30 days, check current prices before acting" : line;
 }
 
+// Prose lines longer than the width broken at spaces, each continuation indented under its line;
+// table lines already fit.
+std::string wrap_prose(const std::string& text, std::size_t width) {
+  std::istringstream lines(text);
+  std::string out;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line[0] == kTableLine) {
+      out += line.substr(1) + "\n";
+      continue;
+    }
+    if (display_width(line) <= width) {
+      out += line + "\n";
+      continue;
+    }
+    const std::size_t indent = line.find_first_not_of(' ') == std::string::npos ? 0 : line.find_first_not_of(' ');
+    if (indent + 8 > width) {
+      out += line + "\n";
+      continue;
+    }
+    std::string prefix(indent, ' '), current, word;
+    std::size_t room = width - indent;
+    std::istringstream words(line.substr(indent));
+    while (words >> word) {
+      if (!current.empty() && display_width(current) + 1 + display_width(word) > room) {
+        out += prefix + current + "\n";
+        current.clear();
+        prefix.assign(indent + 2, ' ');
+        room = width - prefix.size();
+      }
+      current += (current.empty() ? "" : " ") + word;
+    }
+    out += prefix + current + "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+int terminal_width() {
+  if (const char* columns = std::getenv("COLUMNS")) {
+    char* end = nullptr;
+    const long n = std::strtol(columns, &end, 10);
+    if (end != columns && *end == '\0' && n > 0 && n < 10000) return static_cast<int>(n);
+  }
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  return 100;
+}
 
 void print(std::ostream& out, std::ostream& err, const Json& response, const PrintOptions& options) {
   g_options = options;
@@ -591,10 +950,14 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
     return;
   }
   const std::string question = response["question"].get<std::string>();
-  print_result(out, question, response["result"]);
+  std::ostringstream text;
+  print_result(text, question, response["result"]);
   static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
                                              "placement", "right_size", "estimate", "workload", "workload_set"};
-  if (kPriced.count(question)) out << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
+  if (kPriced.count(question)) text << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
+  // The accuracy summary lines are read by scripts: never broken.
+  const bool fit_prose = options.format == Format::kTable && question != "accuracy" && options.width > 0;
+  out << wrap_prose(text.str(), fit_prose ? static_cast<std::size_t>(options.width) : std::string::npos);
 }
 
 }  // namespace gpufleet::cli

@@ -92,10 +92,11 @@ check "decide table" grep -q "Budget Conscious + PyTorch" <("$bin" decide --para
 check "--format csv parses back with a header and numeric monthly costs" python3 - "$tmp/out" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-assert rows[0][0] == "instance" and "monthly" in rows[0], rows[0]
-col = rows[0].index("monthly")
+assert rows[0][0] == "instance" and "usd_per_month" in rows[0], rows[0]
+col = rows[0].index("usd_per_month")
 assert len(rows) > 3
 for r in rows[1:]:
+    assert len(r) == len(rows[0]), r
     if r[col]:  # an option without a public price has an empty cell
         float(r[col])
 PY
@@ -172,8 +173,182 @@ import csv, sys
 cells = [c for row in csv.reader(open(sys.argv[1], newline="")) for c in row]
 assert any(c.startswith("'=HYPERLINK(") for c in cells), cells
 assert not any(c.startswith(("=", "@")) for c in cells), cells
-assert "-" in cells and "'-" not in cells, cells  # an empty cell's dash stays as it is
+assert "'-" not in cells and "-" not in cells, cells  # a value that is absent is an empty cell
 PY
+
+# Global options are accepted before or after the command, at any depth.
+same() {  # same NAME ARGS-BEFORE -- ARGS-AFTER: both lines print the same and exit alike
+  local name="$1" before=() after=()
+  shift
+  while [ "$1" != "--" ]; do before+=("$1"); shift; done
+  shift
+  after=("$@")
+  "$bin" "${before[@]}" >"$tmp/before" 2>&1; local rb=$?
+  "$bin" "${after[@]}" >"$tmp/after" 2>&1; local ra=$?
+  check "$name" test "$rb/$(md5sum <"$tmp/before")" = "$ra/$(md5sum <"$tmp/after")"
+}
+same "--json after the command" --json recommend --params-b 13 --limit 2 -- recommend --params-b 13 --limit 2 --json
+check "  gpufleet recommend --json ... answers JSON" test "$(python3 -c "import json; print(json.load(open('$tmp/after'))['ok'])")" = True
+same "--format csv after the command" --format csv cost --instance P5 -- cost --instance P5 --format csv
+same "--format json after the command" --format json precisions --size small -- precisions --format json --size small
+same "--no-color after the command" --no-color fit --size small --instance G6e -- fit --size small --instance G6e --no-color
+same "--config after the command" --config "$tmp/seed001" plan "$root/tests/cases/plans/seed001.json" -- plan "$root/tests/cases/plans/seed001.json" --config "$tmp/seed001"
+check "  and it is used" grep -q "Cheapest provider mix" "$tmp/after"
+same "--json after a nested command" --json catalog check -- catalog check --json
+same "--config after a nested command" --config "$tmp/cfg" catalog check -- catalog check --config "$tmp/cfg"
+check "--format after the command is checked too" test "$(exit_code "$bin" precisions --size small --format yaml)" = 2
+check "a command's --help lists the global options" grep -q -- "--no-color" <("$bin" estimate --help)
+
+# Completion scripts and the man page are generated from the options, by the build and on request.
+gen="$(dirname "$bin")"
+"$bin" completion bash >"$tmp/gpufleet.bash"
+"$bin" completion zsh >"$tmp/_gpufleet"
+"$bin" man >"$tmp/gpufleet.1"
+check "the build generated the bash completion" cmp -s "$gen/completion/gpufleet" "$tmp/gpufleet.bash"
+check "the build generated the zsh completion" cmp -s "$gen/completion/_gpufleet" "$tmp/_gpufleet"
+check "the build generated the man page" cmp -s "$gen/man/gpufleet.1" "$tmp/gpufleet.1"
+check "bash -n accepts the bash completion" bash -n "$tmp/gpufleet.bash"
+if command -v zsh >/dev/null 2>&1; then
+  check "zsh -n accepts the zsh completion" zsh -n "$tmp/_gpufleet"
+else
+  echo "skip zsh -n (no zsh here)"
+fi
+if command -v groff >/dev/null 2>&1; then
+  check "groff renders the man page without warnings" test -z "$(groff -man -Tutf8 -ww -z "$tmp/gpufleet.1" 2>&1)"
+fi
+check "the man page has its title" grep -q '^\.TH GPUFLEET 1' "$tmp/gpufleet.1"
+check "no path of the build machine in the man page" test "$(grep -c "$root" "$tmp/gpufleet.1")" = 0
+# Every command of --help (and the commands under it) with every option its --help lists.
+commands() { "$bin" "$@" --help | sed -n '/^Subcommands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }'; }
+options() { "$bin" "$@" --help | grep -E '^  -' | awk '{ print $1 }' | tr ',' '\n' | grep -E '^--' | sed 's/=.*//'; }
+missing=""
+for cmd in $(commands); do
+  paths=("$cmd")
+  for sub in $(commands "$cmd"); do paths+=("$cmd $sub"); done
+  for path in "${paths[@]}"; do
+    # shellcheck disable=SC2086
+    opts="$(options $path)"
+    bash_line="$(grep -F "    \"$path\") echo \"--help" "$tmp/gpufleet.bash" | sed 's/.*echo "\(.*\)" ;;$/\1/')"
+    parent=""
+    [[ "$path" == *" "* ]] && parent="${path% *}"
+    zsh_fn="_gpufleet_$(echo "$path" | tr ' -' '__')"
+    zsh_body="$(sed -n "/^$zsh_fn() {/,/^}/p" "$tmp/_gpufleet")"
+    man_body="$(sed -n "/^\.SS \"gpufleet $(echo "$path" | sed 's/-/\\\\-/g')\"/,/^\.SS/p" "$tmp/gpufleet.1")"
+    grep -Eq "^    \"$parent\"\) echo \"(.* )?${path##* }( .*)?\" ;;" "$tmp/gpufleet.bash" || missing+=" bash:$path"
+    [ -n "$zsh_body" ] || missing+=" zsh:$path"
+    [ -n "$man_body" ] || missing+=" man:$path"
+    for opt in $opts; do
+      [[ " $bash_line " == *" $opt "* ]] || missing+=" bash:$path:$opt"
+      grep -qF -- "$opt" <<<"$zsh_body" || missing+=" zsh:$path:$opt"
+      case "$opt" in --help|--config|--json|--format|--no-color) continue ;; esac
+      grep -qF -- "\\fB$(echo "$opt" | sed 's/-/\\-/g')\\fR" <<<"$man_body" || missing+=" man:$path:$opt"
+    done
+  done
+done
+check "completion scripts and man page name every command and option of --help" test -z "$missing"
+[ -n "$missing" ] && echo "  missing:$missing"
+for global in --config --json --format --no-color; do
+  check "the man page's global options list $global" grep -qF -- "\\fB$(echo "$global" | sed 's/-/\\-/g')\\fR" <(sed -n '/^\.SH GLOBAL OPTIONS/,/^\.SH COMMANDS/p' "$tmp/gpufleet.1")
+done
+complete_words() {  # complete_words WORD...: what the bash completion offers for the last word
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _gpufleet; echo "${COMPREPLY[*]}"' _ "$tmp/gpufleet.bash" gpufleet "$@"
+}
+check "bash completes a command" test "$(complete_words rec)" = recommend
+check "bash completes an option after a global option" test "$(complete_words --json recommend --prio)" = --priority
+check "bash completes allowed values" test "$(complete_words recommend --format c)" = csv
+check "bash completes a nested command's argument" test "$(complete_words catalog show ins)" = instances
+
+# Help speaks of the product, not of the seeds it was built from.
+check "no seed in any --help" test -z "$(for c in "" $(commands); do "$bin" $c --help; done | grep -i 'seed [0-9]')"
+
+# Tables fit the terminal: COLUMNS, else the terminal, else 100 columns.
+widest() { awk '{ n = length($0); if (n > m) m = n } END { print m + 0 }' "$@"; }
+COLUMNS=80 "$bin" recommend --params-b 13 --workload inference >"$tmp/out"
+check "COLUMNS=80: recommend's candidates fit 80 columns" test "$(widest "$tmp/out")" -le 80
+check "  moved columns go to a detail line under each row" grep -Eq '^    region: us-east-1; accelerator: ' "$tmp/out"
+check "  every candidate is still listed" test "$(grep -c '^g6e.xlarge ' "$tmp/out")" = 1
+COLUMNS=80 "$bin" catalog check >"$tmp/out"
+check "COLUMNS=80: catalog check's warnings fit 80 columns" test "$(widest "$tmp/out")" -le 80
+COLUMNS=80 "$bin" estimate --model llama-3.1-8b --rank >"$tmp/out"
+check "COLUMNS=80: estimate --rank fits 80 columns" test "$(widest "$tmp/out")" -le 80
+COLUMNS=80 "$bin" estimate --model llama-3.1-8b --gpu H100 >"$tmp/out"
+check "COLUMNS=80: estimate's explanations wrap within 80 columns" test "$(widest "$tmp/out")" -le 80
+for args in "plan $root/tests/cases/plans/seed001.json" "right-size --model whisper-small --model llama-2-13b" "catalog show" \
+            "migrate --current P5 --gpus 1 --size small --workload inference" "cost --instance g5.xlarge --regions us-east-1,us-west-2"; do
+  # shellcheck disable=SC2086
+  COLUMNS=80 "$bin" $args >"$tmp/out"
+  check "COLUMNS=80: ${args%% *} fits 80 columns" test "$(widest "$tmp/out")" -le 80
+done
+check "  a table's wrapped cells stay in their column" grep -Eq '^ {40,}[a-z(]' <(COLUMNS=80 "$bin" plan "$root/tests/cases/plans/seed001.json")
+"$bin" migrate --current P5 --gpus 1 --size small --workload inference >"$tmp/out"
+check "not a terminal: 100 columns" test "$(widest "$tmp/out")" -le 100
+COLUMNS=200 "$bin" recommend --params-b 13 --workload inference >"$tmp/out"
+check "COLUMNS=200: the whole candidate table on one line per row" grep -Eq '^instance +region +accelerator +gpus layout .* risk$' "$tmp/out"
+check "--format markdown is not cut to the width" grep -q '| instance | region | accelerator |' <(COLUMNS=40 "$bin" recommend --params-b 13 --format markdown)
+
+# CSV: raw values at full precision, one value per cell, units in the header.
+"$bin" --format csv cost --instance g5.xlarge >"$tmp/out"
+check "--format csv: prices at full precision" python3 - "$tmp/out" "$bin" <<'PY'
+import csv, json, subprocess, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+answer = json.loads(subprocess.run([sys.argv[2], "--json", "cost", "--instance", "g5.xlarge"], capture_output=True, text=True).stdout)
+header = rows[0]
+assert "usd_per_hour" in header and "usd_per_month" in header, header
+chosen = rows[1]
+assert float(chosen[header.index("usd_per_hour")]) == answer["result"]["cost"]["usd_per_hour"], chosen
+spot = [r for r in rows[1:] if r[0] == "spot"][0]
+assert float(spot[header.index("usd_per_hour")]) == answer["result"]["cost"]["spot_usd_per_hour"], spot
+assert len(spot[header.index("usd_per_hour")].split(".")[1]) > 2, spot  # not rounded to cents
+PY
+"$bin" --format csv recommend --params-b 13 --workload inference >"$tmp/out"
+check "--format csv: one value per cell, units in the header" python3 - "$tmp/out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+header = rows[0]
+for name in ("memory_per_gpu_gib", "capacity_per_gpu_gib", "usd_per_month", "tokens_per_s", "p95_ttft_ms"):
+    assert name in header, (name, header)
+for r in rows[1:]:
+    for name in ("memory_per_gpu_gib", "capacity_per_gpu_gib", "usd_per_month", "gpus", "tensor_parallel"):
+        value = r[header.index(name)]
+        if value:
+            float(value)  # a plain number: no unit, no "a/b"
+    assert not any(c.endswith((" GB", " GiB", " ms", "%", " tok/s")) for c in r), r
+PY
+"$bin" --format csv migrate --current g6e.xlarge --gpus 1 --size small --workload inference --priority performance >"$tmp/out"
+check "--format csv: a negative number stays a number" python3 - "$tmp/out" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+col = rows[0].index("savings_pct")
+assert rows[0][0] == "role" and rows[1][0] == "current", rows[:2]
+negative = [r[col] for r in rows[1:] if r[col].startswith("-")]
+assert negative and all(float(v) < 0 for v in negative), negative
+PY
+check "--format csv: estimate's figures with their unit in a column" grep -q '^Time to first token,[0-9.]*,ms,' <("$bin" estimate --model llama-3.1-8b --gpu H100 --format csv)
+
+# Every command that prices takes the billing options its question accepts.
+check "right-size --hours" grep -q "x 730 h" <("$bin" right-size --model llama-2-13b --hours 730 --json)
+check "right-size --region" test "$(exit_code "$bin" right-size --model llama-2-13b --region us-west-2)" = 0
+check "estimate --region" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --region us-west-2)" = 0
+check "performance --hours" test "$(exit_code "$bin" performance --model llama-3.1-8b --instance g6e.xlarge --instance p5.4xlarge --hours 100)" = 0
+check "plan --region" test "$(exit_code "$bin" plan "$root/tests/cases/plans/seed001.json" --region us-west-2)" = 0
+# A command that cannot honour an option says so (exit 2), naming it.
+refused() {  # refused NAME OPTION ARGS...: a usage error that names OPTION
+  local name="$1" option="$2"
+  shift 2
+  check "$name is a usage error" test "$(exit_code "$bin" "$@")" = 2
+  check "  naming $option" grep -q -- "$option" "$tmp/err"
+}
+refused "estimate --phase training --rank" --rank estimate --model llama-3.1-8b --phase training --rank
+refused "estimate --phase training --input" --input estimate --model llama-3.1-8b --gpu H100 --phase training --input 100
+refused "estimate --tokens without --phase training" --tokens estimate --model llama-3.1-8b --gpu H100 --tokens 1e9
+refused "estimate --max-ttft-ms without --rank" --max-ttft-ms estimate --model llama-3.1-8b --gpu H100 --max-ttft-ms 100
+refused "estimate --rank --gpu" --gpu estimate --model llama-3.1-8b --rank --gpu H100
+refused "fit without --instance --spot" --spot fit --model llama-3-8b --gpu H100 --spot
+refused "fit without --instance --requests-per-s" --requests-per-s fit --model llama-3-8b --gpu H100 --requests-per-s 5
+refused "fit --instance --context" --context fit --size small --instance G6e --context 4096
+refused "performance without a model --input" --input performance --instance P5 --instance P4d --input 100
+refused "right-size --spot (prices on demand)" --spot right-size --model llama-2-13b --spot
+refused "cost --spot --pricing" --pricing cost --instance P5 --spot --pricing mixed
 
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0
