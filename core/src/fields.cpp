@@ -102,7 +102,7 @@ constexpr Field kWayToPay[] = {
     str("kind", kRequired, FIELD_DOC("savings_plan_compute, savings_plan_ec2_instance, reserved_standard, committed_use, reservation, savings_plan, ...")),
     str("name", 0, FIELD_DOC("the way's name as shown")),
     num("term_years", kRequired, 1, 5, FIELD_DOC("1 or 3")),
-    str("upfront", kRequired, FIELD_DOC("how much is paid at the start"), "none|partial|all"),
+    str("upfront", kRequired, FIELD_DOC("how much is paid at the start"), "none partial all"),
     num("upfront_share", 0, 0, 1, FIELD_DOC("share of the term's cost paid upfront (required with partial)")),
     num("discount_pct", 0, 0, 95, FIELD_DOC("discount on the on-demand price, % (absent: no public figure, not priced)")),
     num("up_to_pct", 0, 0, 95, FIELD_DOC("the provider's published \"up to\" discount, %")),
