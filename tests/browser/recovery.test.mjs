@@ -101,12 +101,14 @@ test('a large catalog\'s worker whose module dies is replaced by a fresh worker 
   await page.route('**/gpufleet/gpufleet.js', async (route) => {
     const response = await route.fetch();
     const text = await response.text();
-    const hook = `if (typeof document === 'undefined') globalThis.__gpufleetHook = (core, fn, args) => {
-      if (fn === 'analyze' && new TextDecoder().decode(core.HEAPU8.subarray(args[1], args[1] + args[2])).match(/"question":"fit".*"precision":"int8"/)) throw new WebAssembly.RuntimeError('unreachable');
-      return core['_gpufleet_' + fn](...args);
-    };\n`;
-    const body = hook + text.replace(/(\w+)\._gpufleet_(analyze|create)\(/g, (_, core, fn) =>
-      `((...a)=>globalThis.__gpufleetHook?globalThis.__gpufleetHook(${core},"${fn}",a):${core}._gpufleet_${fn}(...a))(`);
+    // The request's bytes are in the view core.request() hands out, read when analyze() runs.
+    const hook = `if (typeof document === 'undefined') { let last = null; globalThis.__gpufleetHook = (core, fn, args) => {
+      if (fn === 'request') { last = core.request(...args); return last; }
+      if (fn === 'analyze' && last && new TextDecoder().decode(last.slice()).match(/"question":"fit".*"precision":"int8"/)) throw new WebAssembly.RuntimeError('unreachable');
+      return core[fn](...args);
+    }; }\n`;
+    const body = hook + text.replace(/\b(\w+)\.(analyze|create|request)\(/g, (_, core, fn) =>
+      `((...a)=>globalThis.__gpufleetHook?globalThis.__gpufleetHook(${core},"${fn}",a):${core}.${fn}(...a))(`);
     await route.fulfill({ response, body });
   });
   const workers = [];
