@@ -205,3 +205,34 @@ with open(out_path, "w", encoding="utf-8") as f:
     f.write("\n".join(lines))
 print(f"wrote {out_path}")
 PY
+
+# The expected error each kind of figure carries in answers (memory and estimate): the harness's
+# summary per quantity x phase x engine over every case file, dev and public alike, written into
+# config/model_config.json "measured_error" (the member is replaced as written; the rest of the file
+# stays byte for byte). tests/unit checks that the shipped block is what the harness computes.
+if [ "${#public[@]}" -gt 0 ] || [ "$#" -eq 0 ]; then
+  all="$(mktemp)"
+  "$root/scripts/gpufleet" --config "$root/config" --json accuracy "${files[@]}" "${public[@]}" >"$all"
+  python3 - "$all" "$root/config/model_config.json" "${files[@]##*/}" "${public[@]##*/}" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1], encoding="utf-8"))["result"]
+path, names = sys.argv[2], sorted(sys.argv[3:])
+block = {"generated_by": "scripts/accuracy-doc.sh (the accuracy harness's by_kind over the case files)",
+         "case_files": names, "kinds": result["by_kind"]}
+text = open(path, encoding="utf-8").read()
+body = json.dumps(block, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+key = '"measured_error"'
+if key in text:
+    start = text.index(key)
+    value = text.index(":", start) + 1
+    value += len(text[value:]) - len(text[value:].lstrip())
+    end = json.JSONDecoder().raw_decode(text, value)[1]
+    text = text[:value] + body + text[end:]
+else:
+    end = text.rstrip().rindex("}")
+    text = text[:end].rstrip() + ",\n  " + key + ": " + body + "\n}\n"
+open(path, "w", encoding="utf-8").write(text)
+print(f"wrote {path} measured_error ({len(block['kinds'])} kinds)")
+PY
+  rm -f "$all"
+fi

@@ -770,6 +770,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     std::string fitting;
     for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
     out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+    if (r.contains("expected_error")) out << "Expected error: " << text(r["expected_error"]["text"]) << "\n";
   } else if (question == "estimate" && r.contains("ranked")) {
     out << text(r["model"]["name"]) << ": " << num(r["settings"]["input_tokens"], 0) << " tokens in, " << num(r["settings"]["output_tokens"], 0)
         << " out; " << num(r["candidates"], 0) << " instances meet the targets, cheapest per token first\n";
@@ -823,6 +824,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       if (t.contains("usd_spot")) rows.push_back(figure("Cost on spot", t["usd_spot"], -1, "USD", "plus restarts after interruptions"));
       table(out, kFigureColumns, rows);
     }
+    if (r.contains("expected_error")) out << "Expected error: " << text(r["expected_error"]["text"]) << "\n";
   } else if (question == "right_size") {
     std::vector<Row> rows;
     for (const auto& m : r["models"]) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include "gpufleet/throughput.hpp"
 #include "json_reader.hpp"
@@ -283,6 +285,17 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     return out;
   };
   if (out.id.empty()) out.id = "(no id)";
+  {
+    const std::string mode = string_at(c, {"workload", "mode"});
+    out.phase = mode == "inference" || mode == "load_only" || mode.empty() ? "inference" : "training";
+    // The kind's engine: one the memory model knows by name, else the framework as the case names it.
+    const std::string framework = lower(string_at(c, {"runtime", "framework"}));
+    out.engine = engine_for(catalog.memory, framework);
+    if (out.engine == "transformers" && framework.find("transformers") == std::string::npos) {
+      out.engine = framework.substr(0, framework.find_first_of(" (/,"));
+    }
+    if (const GpuSpec* gpu = catalog.gpu(string_at(c, {"hardware", "gpu"}))) out.vendor = gpu->vendor;
+  }
   if (out.quantity == "throughput") return evaluate_throughput(catalog, c, out);
   if (out.quantity != "memory") return skip("unknown quantity \"" + out.quantity + "\"");
   const auto unit = unit_bytes(out.unit);
@@ -489,6 +502,24 @@ AccuracySummary summarize(const std::vector<CaseOutcome>& outcomes, const std::s
   return s;
 }
 
+Json summarize_by_kind(const std::vector<CaseOutcome>& outcomes) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<CaseOutcome>> kinds;
+  for (const auto& o : outcomes) kinds[{o.quantity, o.phase, o.engine, o.vendor}].push_back(o);
+  Json list = Json::array();
+  for (const auto& [key, members] : kinds) {
+    const AccuracySummary s = summarize(members, std::get<0>(key));
+    if (s.n == 0) continue;
+    list.push_back({{"quantity", std::get<0>(key)},
+                    {"phase", std::get<1>(key)},
+                    {"engine", std::get<2>(key)},
+                    {"vendor", std::get<3>(key)},
+                    {"n", s.n},
+                    {"median_abs_err_pct", report::round_to(s.median_abs_err_pct, 1)},
+                    {"p90_abs_err_pct", report::round_to(s.p90_abs_err_pct, 1)}});
+  }
+  return list;
+}
+
 }  // namespace gpufleet
 
 namespace gpufleet::detail {
@@ -551,6 +582,7 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
   }
   return {{"cases", rows},
           {"summary", summary},
+          {"by_kind", summarize_by_kind(outcomes)},
           {"basis",
            "error = (predicted - measured) / measured; the summary counts high- and "
            "medium-confidence cases"}};

@@ -177,6 +177,23 @@ constexpr Field kModelConfigFile[] = {
     obj("generic_decoder", 0, "generic_decoder", FIELD_DOC("the models whose shapes size a model given by its parameter count")),
     obj("memory_model", 0, "memory_model", FIELD_DOC("the memory model's constants: formats, optimizers, engines, runtime")),
     obj("throughput_model", 0, "throughput_model", FIELD_DOC("the throughput model's constants: efficiencies, MFU, links")),
+    obj("measured_error", 0, "measured_error", FIELD_DOC("the error of each kind of figure over the measurement cases, written by scripts/accuracy-doc.sh")),
+};
+
+constexpr Field kMeasuredError[] = {
+    str("generated_by", kInfo, FIELD_DOC("the script that writes this block")),
+    field("case_files", T::kStrings, kInfo, FIELD_DOC("the measurement case files it summarizes")),
+    objects("kinds", kRequired, "measured_error_kind", 0, 256, FIELD_DOC("one summary per quantity x phase x engine")),
+};
+
+constexpr Field kMeasuredErrorKind[] = {
+    str("quantity", kRequired, FIELD_DOC("memory or throughput")),
+    str("phase", kRequired, FIELD_DOC("inference or training")),
+    str("engine", kRequired, FIELD_DOC("the engine (a key of memory_model.engines) or the framework the cases name")),
+    str("vendor", 0, FIELD_DOC("the vendor of the cases' GPUs (nvidia, amd, aws; empty when unknown)")),
+    num("n", kRequired, 1, 1e6, FIELD_DOC("high- and medium-confidence cases predicted")),
+    num("median_abs_err_pct", kRequired, 0, 1e6, FIELD_DOC("median absolute error, %")),
+    num("p90_abs_err_pct", kRequired, 0, 1e6, FIELD_DOC("90th percentile absolute error, %")),
 };
 
 constexpr Field kModelSize[] = {
@@ -634,6 +651,8 @@ constexpr Kind kKinds[] = {
     Kind{"optimizer", "an optimizer", KIND_FIELDS(kOptimizer), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an optimizer's state")},
     MAP("engines", "\"engines\"", kMapOfEngines, "engines by key"),
     Kind{"engine", "an engine", KIND_FIELDS(kEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's runtime memory")},
+    Kind{"measured_error", "\"measured_error\"", KIND_FIELDS(kMeasuredError), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the measured error of each kind of figure")},
+    Kind{"measured_error_kind", "a kind of figure", KIND_FIELDS(kMeasuredErrorKind), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the measured error of one quantity x phase x engine")},
     Kind{"profile_band", "a release band", KIND_FIELDS(kProfileBand), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a pool engine's profile-run defaults from one release on")},
     Kind{"cuda_context", "\"cuda_context\"", KIND_FIELDS(kCudaContext), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("PyTorch's CUDA context")},
     Kind{"deepspeed_zero3", "\"deepspeed_zero3\"", KIND_FIELDS(kDeepspeedZero3), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("DeepSpeed ZeRO-3 defaults")},

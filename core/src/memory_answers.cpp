@@ -221,6 +221,34 @@ std::vector<std::string> words(const char* text) {
   return out;
 }
 
+// What a figure of this kind can be expected to miss by: its measured error over the measurement
+// cases (model_config.json "measured_error", written by scripts/accuracy-doc.sh), said in words.
+Json expected_error(const Catalog& catalog, const std::string& quantity, const std::string& phase,
+                    const std::string& engine, const std::string& vendor) {
+  // The kind on this vendor's GPUs; with no GPU named, the kind's largest group of cases.
+  const MeasuredError* found = nullptr;
+  for (const MeasuredError& e : catalog.measured_error) {
+    if (e.quantity != quantity || e.phase != phase || e.engine != engine) continue;
+    if (vendor.empty() ? (!found || e.n > found->n) : e.vendor == vendor) found = &e;
+  }
+  const std::string on = found ? found->vendor : vendor;
+  const std::string kind = engine + " " + phase + " " + quantity + (on.empty() ? "" : " on " + on + " GPUs");
+  Json out = report::object(5);
+  out["kind"] = kind;
+  if (!found) {
+    out["n"] = 0;
+    out["text"] = "no measured case of this kind (" + kind + "): its error is unknown";
+    return out;
+  }
+  out["n"] = found->n;
+  out["median_abs_err_pct"] = found->median_abs_err_pct;
+  out["p90_abs_err_pct"] = found->p90_abs_err_pct;
+  out["text"] = "within " + report::short_number(found->median_abs_err_pct) + " % (median; 90 % of them within " +
+                report::short_number(found->p90_abs_err_pct) + " %) on " + report::short_number(found->n) + " measured case" +
+                (found->n == 1 ? "" : "s") + " of " + kind;
+  return out;
+}
+
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
   auto model = read_model(catalog, r, req);
@@ -277,6 +305,9 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
                     report::short_number(q->arch.max_positions) + " tokens");
   }
   result["notes"] = std::move(notes);
+  const bool serving = q->mode == TrainMode::kInference || q->mode == TrainMode::kLoadOnly;
+  result["expected_error"] =
+      expected_error(catalog, "memory", serving ? "inference" : "training", q->engine, gpu ? gpu->vendor : "");
   result["basis"] =
       "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated "
       "shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
@@ -740,7 +771,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const double tp = mq->tensor_parallel;
   if (!instance) {
     for (const auto& it : catalog.instances) {
-      if (it.gpu_model != gpu->name || it.gpus < tp || !it.on_demand_usd_per_hour ||
+      // A partition of the GPU (AWS g6f's 1/4 L4) is not the GPU asked for.
+      if (it.gpu_model != gpu->name || it.gpus < tp || it.gpu_fraction < 1 || !it.on_demand_usd_per_hour ||
           !it.price_flags.empty())
         continue;
       if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour)
@@ -917,6 +949,10 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     }
     result["inference"] = std::move(inf);
   }
+  // The serving engine the estimate describes unless the request names one (vLLM-style batching).
+  const std::string engine = req.contains("engine") ? mq->engine : training ? "transformers" : "vllm";
+  result["expected_error"] = expected_error(catalog, "throughput", training ? "training" : "inference", engine,
+                                            gpu ? gpu->vendor : instance ? catalog.gpu(instance->gpu_model) ? catalog.gpu(instance->gpu_model)->vendor : "" : "");
   result["basis"] =
       "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) "
       "and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; "

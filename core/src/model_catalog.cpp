@@ -258,7 +258,36 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
 
 }  // namespace
 
+void read_measured_error(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "measured_error", "", false);
+  if (!block) return;
+  fields::check_fields(r, *block, "/measured_error", "measured_error");
+  const Json* kinds = r.member(*block, "kinds", "/measured_error", true);
+  if (!kinds) return;
+  if (!kinds->is_array()) {
+    r.fail("wrong_type", "/measured_error/kinds", "expected an array of kinds, got " + Reader::describe(*kinds));
+    return;
+  }
+  if (!r.at_most(*kinds, "/measured_error/kinds", 256, "kinds")) return;
+  for (std::size_t i = 0; i < kinds->size(); ++i) {
+    const std::string p = "/measured_error/kinds/" + std::to_string(i);
+    const Json& k = (*kinds)[i];
+    if (!r.expect_object(k, p)) continue;
+    fields::check_fields(r, k, p, "measured_error_kind");
+    MeasuredError e;
+    e.quantity = r.string(k, "quantity", p, true).value_or("");
+    e.phase = r.string(k, "phase", p, true).value_or("");
+    e.engine = r.string(k, "engine", p, true).value_or("");
+    e.vendor = r.string(k, "vendor", p, false).value_or("");
+    e.n = r.number(k, "n", p, true, {1, 1e6}).value_or(0);
+    e.median_abs_err_pct = r.number(k, "median_abs_err_pct", p, true, {0, 1e6}).value_or(0);
+    e.p90_abs_err_pct = r.number(k, "p90_abs_err_pct", p, true, {0, 1e6}).value_or(0);
+    catalog.measured_error.push_back(std::move(e));
+  }
+}
+
 void read_model_catalog(const Reader& r, const Json& doc, Catalog& catalog) {
+  read_measured_error(r, doc, catalog);
   read_models(r, doc, catalog);
   read_memory_model(r, doc, catalog);
   read_generic_decoder(r, doc, catalog);

@@ -40,6 +40,8 @@ async function assertMemory(page, request) {
   }
   assertNear(await text(s, 'mem-total'), r.total_gib, GIB2, 'total');
   assert.equal(await text(s, 'mem-basis'), r.basis);
+  // The measured error of this kind of figure, as the CLI's answer has it.
+  assert.equal(await text(s, 'mem-expected-error'), r.expected_error.text);
   assertNear(await text(s, 'mem-weights'), r.weights_gib, GIB2, 'weights');
   assertNear(await text(s, 'mem-mib'), Math.round(r.total_bytes / 2 ** 20), 0.5, 'MiB');
   // The verdict against the chosen GPU.

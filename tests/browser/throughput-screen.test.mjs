@@ -52,6 +52,7 @@ async function assertInference(page, request) {
   }
   assert.equal(await text(s, 'thr-cost-basis'), x.cost_basis);
   assert.equal(await text(s, 'thr-basis'), r.basis);
+  assert.equal(await text(s, 'thr-expected-error'), r.expected_error.text);
   if (r.instance) assert.ok((await text(s, 'thr-priced-on')).startsWith(`${r.instance.instance} (`), 'the instance it was priced on');
   assert.match(await text(s, 'thr-setup'), new RegExp(`on ${r.device.gpu}`));
   return r;

@@ -228,3 +228,42 @@ TEST_CASE("a case with impossible counts is skipped with the field named, not pr
     CHECK_FALSE(row0.contains("predicted"));
   }
 }
+
+TEST_CASE("the catalog's measured error is the harness's summary by kind over every case file") {
+  // config/model_config.json "measured_error" is written by scripts/accuracy-doc.sh; when the model
+  // or a case changes, this fails until it is regenerated.
+  const Json config = Json::parse(test::read_file(test::source_path("config/model_config.json")));
+  const Json& shipped = config["measured_error"];
+  Json files = Json::array();
+  for (const auto& name : shipped["case_files"]) files.push_back(case_file(name.get<std::string>().c_str()));
+  const Json result = accuracy(files);
+  Json expected = result["by_kind"];
+  for (auto& kind : expected) {
+    if (kind["vendor"] == "") kind.erase("vendor");  // an unknown vendor is left out of the file
+  }
+  Json got = shipped["kinds"];
+  for (auto& kind : got) {
+    if (kind.contains("vendor") && kind["vendor"] == "") kind.erase("vendor");
+  }
+  CHECK(got == expected);
+  CHECK(shipped["case_files"].size() == 4);
+}
+
+TEST_CASE("memory and estimate answers carry the expected error of their kind, with its n") {
+  const Json memory = test::ask(test::shipped(), {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}},
+                                                  {"engine", "vllm"}, {"gpu", "A100-80GB"}});
+  REQUIRE(memory["ok"] == true);
+  const Json& e = memory["result"]["expected_error"];
+  CHECK(e["kind"] == "vllm inference memory on nvidia GPUs");
+  CHECK(e["n"].get<double>() >= 5);
+  CHECK(e["p90_abs_err_pct"].get<double>() >= e["median_abs_err_pct"].get<double>());
+  CHECK_THAT(e["text"].get<std::string>(), Catch::Contains(" measured cases of vllm inference memory"));
+  // A kind nobody measured says so instead of borrowing another kind's figure.
+  const Json estimate = test::ask(test::shipped(), {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}},
+                                                    {"gpu", "H100"}, {"engine", "llama.cpp"}});
+  REQUIRE(estimate["ok"] == true);
+  const Json& t = estimate["result"]["expected_error"];
+  CHECK(t["kind"] == "llama.cpp inference throughput on nvidia GPUs");
+  if (t["n"] == 0) CHECK_THAT(t["text"].get<std::string>(), Catch::Contains("no measured case of this kind"));
+  else CHECK(t["median_abs_err_pct"].is_number());
+}

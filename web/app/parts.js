@@ -143,3 +143,9 @@ export function sourceNote(p) {
 }
 
 export { basis };
+
+/** How far a figure of this kind was off on the measured cases (the core's expected_error). */
+export function expectedError(e, testid) {
+  if (!e) return null;
+  return h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error: '), h('span', { testid }, e.text));
+}

@@ -16,6 +16,9 @@ struct CaseOutcome {
   std::string quantity;    // memory | throughput
   std::string confidence;  // high | medium | low
   std::string metric;
+  std::string phase;   // inference | training (the case's workload mode)
+  std::string engine;  // the engine of memory_model.engines it ran, else its framework's name
+  std::string vendor;  // of its GPU (nvidia, amd, aws), "" when the catalog does not know the GPU
   double predicted = 0;  // in the case's own unit
   double measured = 0;
   std::string unit;
@@ -36,5 +39,8 @@ struct AccuracySummary {
 
 CaseOutcome evaluate_case(const Catalog& catalog, const Json& measurement_case);
 AccuracySummary summarize(const std::vector<CaseOutcome>& outcomes, const std::string& quantity);
+// The summary per quantity x phase x engine over the high- and medium-confidence cases predicted:
+// the expected error answers carry (model_config.json "measured_error", scripts/accuracy-doc.sh).
+Json summarize_by_kind(const std::vector<CaseOutcome>& outcomes);
 
 }  // namespace gpufleet

@@ -208,6 +208,18 @@ struct RegionChoice {
   std::string key() const;
 };
 
+// The measured error of one kind of figure (quantity x phase x engine) over the measurement cases:
+// what an answer of that kind can expect (model_config.json "measured_error").
+struct MeasuredError {
+  std::string quantity;  // memory | throughput
+  std::string phase;     // inference | training
+  std::string engine;
+  std::string vendor;  // of the cases' GPUs: nvidia, amd, aws ("" unknown)
+  double n = 0;
+  double median_abs_err_pct = 0;
+  double p90_abs_err_pct = 0;
+};
+
 struct Catalog {
   Json info;  // catalog_info block of gpu_instances.json (version, date, sources)
   std::map<std::string, GpuSpec> gpus;
@@ -225,6 +237,7 @@ struct Catalog {
   std::vector<std::string> generic_shapes;
   std::string generic_shapes_source;
   MemoryConstants memory;          // model_config.json "memory_model"
+  std::vector<MeasuredError> measured_error;  // model_config.json "measured_error"
   ThroughputConstants throughput;  // model_config.json "throughput_model"
   Errors warnings;  // faults that do not stop loading (suspect prices); flagged rows are not ranked
   // Every instance type's offer in every region priced (in catalog order, a type's offers together);

@@ -5,7 +5,7 @@ import { h, facts, card, table, basis, selectField, fillSelect, setSelectValue }
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { controlSet, selectControl, numberControl, checkboxControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
-import { usageBar, statusBadge } from '../parts.js';
+import { usageBar, statusBadge, expectedError } from '../parts.js';
 import { barChart } from '../charts.js';
 
 const CONFIG = 'config'; // the model select's "your own config.json" (URL: model=config)
@@ -234,7 +234,8 @@ export function renderMemory(r) {
     verdict,
     card('What takes the memory', breakdownTable(r), memoryChart(r),
       r.notes?.length ? h('ul', { class: 'reasons', testid: 'mem-notes' }, r.notes.map((n) => h('li', null, n))) : null,
-      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'mem-basis' }, r.basis))),
+      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'mem-basis' }, r.basis)),
+      expectedError(r.expected_error, 'mem-expected-error')),
     card('Model', modelFacts(r.model, r)),
     card('GPUs that hold it', gpusTable(r)),
   ];

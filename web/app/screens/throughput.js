@@ -7,6 +7,7 @@ import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { selectControl, numberControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
 import { scatterChart, paretoFrontier } from '../charts.js';
+import { expectedError } from '../parts.js';
 
 const DEFAULT_MODEL = 'llama-3.1-8b';
 const DEFAULT_GPU = 'H100-SXM-80GB';
@@ -177,7 +178,8 @@ function renderInference(r, candidates) {
         head: ['Phase', 'Bound', 'Compute', 'Memory', 'Interconnect', 'How'],
         rows: [phaseRow('Prefill (one prompt)', x.prefill, 'prefill'), phaseRow('Decode (one step)', x.decode, 'decode')],
       }),
-      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'thr-basis' }, r.basis))),
+      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'thr-basis' }, r.basis)),
+      expectedError(r.expected_error, 'thr-expected-error')),
     card('Cost against speed on every GPU', candidatesChart(candidates, r.device.gpu), candidatesTable(candidates, r.device.gpu)),
   ];
 }
@@ -250,7 +252,8 @@ function renderTraining(r, candidates) {
         ['Cost, spot', f.usd(t.usd_spot), 'thr-train-usd-spot'],
         ...instanceFacts(r),
       ]),
-      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'thr-train-basis' }, t.basis))),
+      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Basis: '), h('span', { testid: 'thr-train-basis' }, t.basis)),
+      expectedError(r.expected_error, 'thr-expected-error')),
     card('The run on every GPU',
       table({
         caption: 'Every GPU of the catalog at these settings', testid: 'thr-train-table', exportName: 'training-speed-and-cost',
