@@ -51,6 +51,7 @@ try {
         await page.waitForFunction(() => window.benchAnswer && window.benchFcp);
         const got = await page.evaluate(() => ({
           marks: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('gpufleet:')).map((m) => [m.name, m.startTime]),
+          measures: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('gpufleet:')).map((m) => [m.name, m.duration]),
           nav: performance.getEntriesByType('navigation').map((n) => [['html', n.requestStart, n.responseEnd], ['domInteractive', n.domInteractive], ['domContentLoaded', n.domContentLoadedEventEnd]])[0],
           resources: performance.getEntriesByType('resource').map((r) => [new URL(r.name).pathname, r.startTime, r.responseEnd, r.initiatorType]),
           fcp: window.benchFcp,
@@ -59,6 +60,7 @@ try {
         add('page first-contentful-paint', got.fcp);
         add('first frame with the answer', got.answer);
         for (const [name, t] of got.marks) add(name, t);
+        for (const [name, d] of got.measures) add(`${name} (duration)`, d);
         add('html response end', got.nav[0][2]);
         add('domInteractive', got.nav[1][1]);
         const seen = new Map();
