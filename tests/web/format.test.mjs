@@ -2,7 +2,8 @@
 // grouping, decimals, rounding, signs, for hand-picked edge cases and random values of every size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber, num, usd, usdHour } from '../../web/app/format.js';
+import { readFileSync } from 'node:fs';
+import { formatNumber, num, usd, usdHour, compareNames } from '../../web/app/format.js';
 
 const intl = (v, max, min = 0) => new Intl.NumberFormat('en-US', { maximumFractionDigits: max, minimumFractionDigits: min }).format(v);
 const settings = [[0, 0], [1, 0], [2, 0], [3, 0], [4, 2], [2, 2], [6, 0]];
@@ -30,4 +31,22 @@ test('the page formatters use it', () => {
   assert.equal(usd(-4673.25), '-$4,673.25');
   assert.equal(usdHour(6.4906), '$6.4906/h');
   assert.equal(usdHour(6.5), '$6.50/h');
+});
+
+test('names sort as Intl.Collator("en", {numeric: true}) sorts them', () => {
+  const collator = new Intl.Collator('en', { numeric: true });
+  const names = [];
+  JSON.parse(readFileSync(new URL('../../config/model_config.json', import.meta.url), 'utf8'),
+    (k, v) => { if (k === 'name' && typeof v === 'string') names.push(v); return v; });
+  assert.ok(names.length > 10);
+  assert.deepEqual([...names].sort(compareNames), [...names].sort(collator.compare));
+  // Random names of letters in both cases, digits (no leading zeros: there the two may differ),
+  // spaces and the punctuation of model names.
+  const alphabet = 'aAbBzZ129 .-_()/';
+  let seed = 7;
+  const random = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  for (let round = 0; round < 2000; round++) {
+    const list = Array.from({ length: 6 }, () => Array.from({ length: 1 + random(7) }, () => alphabet[random(alphabet.length)]).join(''));
+    assert.deepEqual([...list].sort(compareNames), [...list].sort(collator.compare), list.join(' | '));
+  }
 });

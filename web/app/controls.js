@@ -1,7 +1,7 @@
 // Inputs shared by several screens. Each control knows how to fill itself from the catalog, how
 // to restore itself from URL parameters, how to write itself back, and its part of the request.
 import { h, selectField, numberField, checkboxField, fillSelect, setSelectValue } from './dom.js';
-import { num } from './format.js';
+import { num, compareNames } from './format.js';
 
 export const WORKLOADS = [
   { value: 'inference', label: 'Inference (serving)' },
@@ -114,7 +114,7 @@ export function modelControl(prefix) {
 const NAMED = 'model:';
 
 function modelOptions(store) {
-  const named = [...concreteModels(store)].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  const named = [...concreteModels(store)].sort((a, b) => compareNames(a.name, b.name));
   return [
     { group: 'Size classes', options: store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })) },
     { group: 'Catalog models', options: named.map((m) => ({ value: `${NAMED}${m.key}`, label: `${m.name} (${num(m.parameters_billion, 1)}B)` })) },

@@ -136,6 +136,7 @@ async function start() {
   if (!embed) addRegionPicker(store);
   // The chosen view restores its inputs from the URL; the others start from their defaults.
   await screenOf(firstId, params);
+  performance.mark('gpufleet:screen-built');
   await show(firstId);
   performance.mark('gpufleet:first-answer');
   // A catalog loaded later refills the active screen and answers again at once; the others

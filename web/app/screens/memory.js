@@ -79,7 +79,7 @@ function memoryModelControl(prefix, onLoaded) {
   return {
     wrap: h('div', { class: 'field-pair mem-model' }, sel.wrap, block), input: sel.input, text, key: 'model',
     fill(store) {
-      const models = [...concreteModels(store)].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+      const models = [...concreteModels(store)].sort((a, b) => f.compareNames(a.name, b.name));
       fillSelect(sel.input, [
         { group: 'Models of the catalog', options: models.map((m) => ({ value: m.key, label: `${m.name} (${f.num(m.parameters_billion, 2)}B)` })) },
         { group: 'Your own', options: [{ value: CONFIG, label: 'Your own config.json (paste or upload)…' }] },

@@ -43,7 +43,7 @@ function instanceOptions(store) {
 export function createThroughputScreen(store) {
   const model = selectControl({
     id: 'thr-model', key: 'model', label: 'Model', def: DEFAULT_MODEL,
-    fill: (s) => [...concreteModels(s)].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }))
+    fill: (s) => [...concreteModels(s)].sort((a, b) => f.compareNames(a.name, b.name))
       .map((m) => ({ value: m.key, label: `${m.name} (${f.num(m.parameters_billion, 2)}B)` })),
   });
   const format = selectControl({
