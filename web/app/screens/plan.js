@@ -325,13 +325,13 @@ export function renderPlan(r) {
         h('h3', null, 'Cheapest provider mix'),
         table({
           caption: `Each workload where it costs least: ${f.usdMonth(mix.usd_per_month)}, ${f.pct(mix.savings_pct)} below the plan`, testid: 'plan-mix', className: 'data',
-          head: ['Workload', 'Environment', 'Provider', 'Instance', 'Monthly cost'],
+          head: ['Workload', 'Monthly cost', 'Instance', 'Provider', 'Environment'],
           rows: mix.choices.map((c, i) => h('tr', { testid: `plan-mix-${i}` },
             h('th', { scope: 'row' }, c.workload),
-            h('td', null, c.environment),
-            h('td', null, PROVIDER_LABEL(c.provider)),
+            h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)),
             h('td', { testid: `plan-mix-instance-${i}` }, c.instance),
-            h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)))),
+            h('td', null, PROVIDER_LABEL(c.provider)),
+            h('td', null, c.environment))),
         })) : null),
   ];
 }
