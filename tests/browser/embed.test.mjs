@@ -58,6 +58,7 @@ test('embed.js from another origin: <gpufleet-calculator> shows every view of th
   // calculator's origin, as a docs site would; it serves its own strict CSP naming that origin.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-host-'));
   const csp = `default-src 'self'; script-src ${env.origin}; frame-src ${env.origin}; style-src 'self'`;
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>host</title>');
   for (const { id } of VIEWS) {
     fs.writeFileSync(path.join(dir, `${id}.html`), `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}"><title>host</title>

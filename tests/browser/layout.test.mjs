@@ -11,7 +11,7 @@ after(async () => { await env?.close(); });
 
 const VIEWS = ['fit', 'precisions', 'memory', 'throughput', 'recommend', 'migrate', 'plan', 'placement', 'decide', 'workloads', 'catalog'];
 /** The columns a table is read for: what, which, how much, how much it saves. */
-const KEY = /^(#|Instance|GPU|Option|Way|Workload|Environment|Suitable|Cheapest deployment|Monthly cost.*|\$ per 1M.*|USD per 1M.*|Savings|Break-even.*|On-demand|Spot)$/;
+const KEY = /^(#|Instance|GPU|Option|Way|Workload|Suitable|Cheapest deployment|Monthly cost.*|\$ per 1M.*|USD per 1M.*|Savings|Break-even.*|On-demand|Spot)$/;
 
 const ready = (page, view) => page.waitForFunction((v) => document.querySelector(`[data-testid="${v}-result"]`)?.dataset.state === 'ready', view);
 

@@ -32,7 +32,7 @@ const fieldsOf = (controls) => (controls?.controls ?? []).flatMap((c) => [
 export function plainMessage(label, e) {
   const m = String(e.message ?? '');
   if (e.file === 'page' || !/^expected /.test(m)) return e.file === 'page' ? m : `${label}: ${m}`;
-  const words = m.replace(/^expected /, '').replace(/>=\s*/g, 'at least ').replace(/<=\s*/g, 'at most ')
+  const words = m.replace(/^expected /, '').replace(/,? got \S+ (.*)$/, ' (you entered $1)').replace(/>=\s*/g, 'at least ').replace(/<=\s*/g, 'at most ')
     .replace(/>\s*/g, 'more than ').replace(/<\s*/g, 'less than ');
   return `${label} must be ${words}.`;
 }
