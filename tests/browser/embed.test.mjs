@@ -57,11 +57,11 @@ test('embed.js from another origin: <gpufleet-calculator> shows every view of th
   // A host page on its own origin (a second server on another port) that loads embed.js from the
   // calculator's origin, as a docs site would; it serves its own strict CSP naming that origin.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-host-'));
-  const csp = `default-src 'self'; script-src ${env.origin}; frame-src ${env.origin}; style-src 'self'`;
+  const csp = `default-src 'self'; script-src ${env.origin}; frame-src ${env.origin}; style-src 'self'; img-src data:`;
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>host</title>');
   for (const { id } of VIEWS) {
     fs.writeFileSync(path.join(dir, `${id}.html`), `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}"><title>host</title>
+<meta http-equiv="Content-Security-Policy" content="${csp}"><title>host</title><link rel="icon" href="data:,">
 <script type="module" src="${env.origin}/embed.js"></script></head>
 <body><gpufleet-calculator view="${id}" height="600"></gpufleet-calculator></body></html>`);
   }
