@@ -53,7 +53,7 @@ PY
 "${min[@]}" "$root/web/app/core-worker.js" --bundle --format=esm --external:../gpufleet/gpufleet.js \
   --outfile="$site/app/core-worker.js"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
-"${min[@]}" "$root/web/embed.js" --outfile="$site/embed.js"
+"${min[@]}" "$root/web/embed.js" --bundle --format=esm --outfile="$site/embed.js"
 "${min[@]}" "$build/wasm/gpufleet.js" --outfile="$site/gpufleet/gpufleet.js"
 "${min[@]}" "$build/wasm/gpufleet_core.mjs" --outfile="$site/gpufleet/gpufleet_core.mjs"
 cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/"

@@ -1,9 +1,13 @@
 // <gpufleet-calculator view="fit" preset="size=small&workload=inference&instance=G6e">
 // renders the gpufleet page in embed mode in an iframe. The page URL is resolved relative to this
-// script, so the element works from any page that loads it from a gpufleet site.
+// script, so the element works from any page that loads it from a gpufleet site, on its origin
+// or another one (the site then serves embed.js with Access-Control-Allow-Origin; docs/page.md).
 const PAGE = new URL('./index.html', import.meta.url);
-const VIEWS = ['fit', 'precisions', 'recommend', 'migrate', 'workloads', 'catalog'];
-const TITLES = { fit: 'Fit & memory', precisions: 'Precisions', recommend: 'Recommend', migrate: 'Migrate', workloads: 'Workloads', catalog: 'Catalog' };
+// The views are the page's own list (scripts/stage-site.sh bundles it into the staged embed.js).
+import { VIEWS as LIST } from './app/views.js';
+
+const VIEWS = LIST.map((v) => v.id);
+const TITLES = Object.fromEntries(LIST.map((v) => [v.id, v.title]));
 
 export class GpufleetCalculator extends HTMLElement {
   static observedAttributes = ['view', 'preset', 'height', 'title'];

@@ -1,7 +1,12 @@
 // Embed mode (?embed=1) and the <gpufleet-calculator> custom element.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setup, cli, text, screenshot } from './helpers.mjs';
+import { startServer } from './server.mjs';
+import { VIEWS } from '../../web/app/views.js';
 
 let env;
 before(async () => { env = await setup(); });
@@ -46,6 +51,46 @@ test('the custom element renders an iframe of the page in embed mode that shows 
   await plain.locator('html[data-ready="1"]').waitFor({ timeout: 15000 });
   assert.equal((await plain.getByTestId('fit-status').textContent()).trim(), 'CANNOT FIT MODEL');
   await screenshot(page, 'embed-demo');
+});
+
+test('embed.js from another origin: <gpufleet-calculator> shows every view of the page\'s list', async () => {
+  // A host page on its own origin (a second server on another port) that loads embed.js from the
+  // calculator's origin, as a docs site would; it serves its own strict CSP naming that origin.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-host-'));
+  const csp = `default-src 'self'; script-src ${env.origin}; frame-src ${env.origin}; style-src 'self'; img-src data:`;
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>host</title>');
+  for (const { id } of VIEWS) {
+    fs.writeFileSync(path.join(dir, `${id}.html`), `<!doctype html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}"><title>host</title><link rel="icon" href="data:,">
+<script type="module" src="${env.origin}/embed.js"></script></head>
+<body><gpufleet-calculator view="${id}" height="600"></gpufleet-calculator></body></html>`);
+  }
+  const host = await startServer(dir);
+  try {
+    assert.notEqual(host.origin, env.origin);
+    // A page of its own: the host's requests are on another origin by design.
+    const page = await env.context.newPage();
+    page.setDefaultTimeout(8000);
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    for (const { id } of VIEWS) {
+      await page.goto(`${host.origin}/${id}.html`);
+      const iframe = page.locator('gpufleet-calculator iframe');
+      await iframe.waitFor();
+      const src = new URL(await iframe.getAttribute('src'));
+      assert.equal(src.origin, env.origin);
+      assert.equal(src.searchParams.get('view'), id, `${id}: the element asks for its own view`);
+      const frame = page.frameLocator('gpufleet-calculator iframe');
+      await frame.locator('html[data-ready="1"]').waitFor({ timeout: 15000 });
+      assert.equal(await frame.getByTestId(`screen-${id}`).count(), 1, `${id}: the frame shows the ${id} view`);
+      await frame.locator(`[data-testid="${id}-result"][data-state="ready"]`).waitFor({ timeout: 15000 });
+    }
+    assert.deepEqual(errors, [], 'no CORS or CSP errors on the host page');
+    await page.close();
+  } finally {
+    await host.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

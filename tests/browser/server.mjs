@@ -1,6 +1,7 @@
 // A tiny static server for the staged site (build-wasm/site, GPUFLEET_SITE_DIR overrides) on
 // 127.0.0.1 and a random free port. Correct MIME types (application/wasm, text/javascript), 404
-// for anything else, nothing outside the site directory.
+// for anything else, nothing outside the site directory; embed.js with Access-Control-Allow-Origin: *
+// (a module script loaded by other origins' pages).
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,7 +48,9 @@ export function startServer(dir = SITE_DIR, { extra = {} } = {}) {
       if (err || !st.isFile()) { notFound(); return; }
       const type = TYPES[path.extname(file).toLowerCase()];
       if (!type) { notFound(); return; }
-      res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'cache-control': 'no-store' });
+      // embed.js is a module script that other origins' pages load: it needs CORS (docs/page.md).
+      const cors = rel === '/embed.js' ? { 'access-control-allow-origin': '*' } : {};
+      res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'cache-control': 'no-store', ...cors });
       if (req.method === 'HEAD') { res.end(); return; }
       fs.createReadStream(file).pipe(res);
     });

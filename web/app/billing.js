@@ -50,7 +50,7 @@ export function scheduleForm(schedule, hoursPerMonth) {
  *  `use_spot` as before and the box and the select follow each other. URL: pricing, share. */
 export function pricingControl(prefix, { spot = null } = {}) {
   const sel = selectField({ id: `${prefix}-pricing`, label: 'Way to pay', options: PRICINGS });
-  const share = numberField({ id: `${prefix}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', hint: 'Share of hours on spot; 0.5 by default (seed 003).' });
+  const share = numberField({ id: `${prefix}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', hint: 'Share of hours on spot; empty means 0.5.' });
   const wrap = h('div', { class: 'field-pair' }, sel.wrap, share.wrap);
   const sync = () => { share.wrap.hidden = sel.input.value !== 'mixed'; };
   if (spot) {

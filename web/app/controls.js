@@ -19,7 +19,7 @@ export const PRIORITIES = [
   { value: 'balanced', label: 'Balanced (performance per dollar)' },
   { value: 'reliability', label: 'Reliability (memory headroom)' },
 ];
-/** The month the analyzer assumes when none is given (seed 004). */
+/** The month the analyzer assumes when none is given (24 h x 30 days). */
 export const SEED_MONTH_HOURS = 720;
 
 const numberOrRaw = (text) => {
@@ -39,18 +39,31 @@ export function selectControl({ id, key, label, options, def, fill, hint }) {
   };
 }
 
-export function numberControl({ id, key, label, def = '', unit, min, max, step, hint, placeholder, optional = false }) {
+/** A number input bound to one URL key. `path`: the request's JSON pointer it fills (errors at
+ *  it are shown at the field; default `/key`). `whole`: only whole numbers ('gpus': or a share of
+ *  one GPU below 1). `def` is the starting value; `placeholder` the default an empty field means. */
+export function numberControl({ id, key, label, def = '', unit, min, max, step, hint, placeholder, optional = false, path, whole = false, emptyValue }) {
   const { wrap, input } = numberField({ id, label, value: def, unit, min, max, step, hint, placeholder });
   return {
-    wrap, input, key,
+    wrap, input, key, label, path: path ?? `/${key}`,
     fill() {},
     fromParams(p) { input.value = p.has(key) ? p.get(key) : def; },
     toParams(p) { if (input.value.trim() !== '') p.set(key, input.value.trim()); },
     /** undefined when empty and optional (the analyzer's default applies). */
     value() {
       const text = input.value;
-      if (text.trim() === '') return optional ? undefined : null;
+      if (text.trim() === '') return emptyValue ?? (optional ? undefined : null);
       return numberOrRaw(text);
+    },
+    /** What the page refuses before asking: a fraction where whole numbers are meant. */
+    check() {
+      const v = this.value();
+      if (!whole || typeof v !== 'number' || Number.isInteger(v)) return [];
+      if (whole === 'gpus' && v > 0 && v < 1) return [];
+      const near = `${Math.max(1, Math.floor(v))} or ${Math.ceil(v)}`;
+      return [{ code: 'not_whole', file: 'page', path: this.path, message: whole === 'gpus'
+        ? `${label} counts whole GPUs: enter ${near} (below 1, a share of one GPU such as 0.5).`
+        : `${label} takes a whole number: enter ${near}.` }];
     },
   };
 }
@@ -78,6 +91,8 @@ export function modelControl(prefix) {
   sync();
   return {
     wrap, input: sel.input, paramsInput: params.input,
+    // Errors at /model/params_b are shown at the parameter count.
+    fields: [{ input: params.input, wrap: params.wrap, path: '/model/params_b', label: 'Parameters' }],
     fill(store) {
       fillSelect(sel.input, modelOptions(store));
       if (!sel.input.value) sel.input.value = store.modelSizes[0]?.size ?? 'custom';
@@ -159,12 +174,14 @@ export const instanceControl = (prefix, { key = 'instance', label = 'Instance (f
   selectControl({ id: `${prefix}-${key}`, key, label, def, fill: instanceOptions });
 
 export const gpusControl = (prefix, def = '1') => numberControl({
-  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def, min: 0.125, step: 'any',
+  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def, min: 1, step: 1, whole: 'gpus',
 });
 
+/** Empty means the analyzer's month, shown as the placeholder. */
 export const hoursControl = (prefix) => numberControl({
-  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: String(SEED_MONTH_HOURS), min: 1, max: 744, step: 1,
-  hint: '720 h is the seed month; 730 h is 24/7.',
+  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: '', placeholder: String(SEED_MONTH_HOURS),
+  emptyValue: SEED_MONTH_HOURS, min: 1, max: 744, step: 1, path: '/hours_per_month',
+  hint: `Empty means ${SEED_MONTH_HOURS} h (24 h × 30 days); 730 h is 24/7 all year.`,
 });
 
 export const spotControl = (prefix) => checkboxControl({ id: `${prefix}-spot`, key: 'spot', label: 'Use spot prices where known' });

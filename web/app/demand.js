@@ -42,6 +42,8 @@ export function demandControl(prefix, workload) {
   workload.input.addEventListener('change', sync);
   return {
     wrap: h('div', { class: 'demand-sets' }, servingSet, trainingSet), key: 'demand',
+    // Errors at /demand/<field> are shown at that field.
+    fields: all.map(({ spec, control }) => ({ input: control.input, wrap: control.wrap, path: `/demand/${spec.key}`, label: spec.label })),
     fill() { sync(); },
     fromParams(p) { for (const x of all) x.control.fromParams(p); sync(); },
     toParams(p) { for (const x of all) x.control.toParams(p); },

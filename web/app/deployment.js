@@ -26,9 +26,12 @@ export const speedHead = (serving) => (serving
   ? ['Output tokens/s', 'p95 TTFT / TPOT', 'Utilization']
   : ['Training tokens/s', 'Run time', 'MFU']);
 
-/** Headings of deploymentCells(). */
-export const deploymentHead = (serving) => ['Instance', 'Layout', 'Memory per GPU', ...speedHead(serving),
-  'Monthly cost', serving ? '$ per 1M output tokens' : '$ per 1M tokens'];
+/** Headings of deploymentCells(): the key columns (instance, monthly cost, $ per 1M) first, so
+ *  that they stay inside a 1280 px page's table box. */
+export const deploymentHead = (serving) => ['Instance', 'Monthly cost', serving ? '$ per 1M output tokens' : '$ per 1M tokens',
+  'Layout', 'Memory per GPU', ...speedHead(serving)];
+/** How many of deploymentHead()'s columns are key (a table may put its own key columns after them). */
+export const DEPLOYMENT_KEY_COLUMNS = 3;
 
 /** A cell's figure (with its testid) over a smaller line. */
 const cell = (testid, value, below, cls = 'num') => h('td', { class: cls }, h('span', { class: 'nowrap', testid }, value), below ? [h('br'), below] : null);
@@ -57,11 +60,11 @@ export function deploymentCells(d, i, id) {
       h('span', { testid: `${id}-instance-${i}` }, d.instance), ' ',
       h('span', { class: 'count', testid: `${id}-count-${i}` }, `× ${f.num(d.instance_count, 0)}`), h('br'),
       small(d.sizing ? `${d.gpu_type} · ${f.label(d.sizing)}` : d.gpu_type)),
-    cell(`${id}-layout-${i}`, layoutText(d.layout), small(f.gpus(d.gpus)), null),
-    cell(`${id}-memory-${i}`, memoryText(d), small(f.pct(d.memory_utilization_pct))),
-    servesTokens(d) ? servingCells(d, i, id) : trainingCells(d, i, id),
     cell(`${id}-monthly-${i}`, f.usdMonth(d.cost.usd_per_month), small(`${f.usdHour(d.cost.usd_per_hour)} ${f.label(d.cost.pricing)}`)),
     cell(`${id}-per-token-${i}`, f.usdFine(perMillion)),
+    cell(`${id}-layout-${i}`, layoutText(d.layout), small(f.gpus(d.gpus)), null),
+    cell(`${id}-memory-${i}`, memoryText(d), small(f.pct(d.memory_utilization_pct))),
+    ...(servesTokens(d) ? servingCells(d, i, id) : trainingCells(d, i, id)),
   ];
 }
 

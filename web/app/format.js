@@ -101,3 +101,11 @@ export function compareNames(a, b) {
   }
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** The source documents the catalogs cite as "seed 00N", by their titles. */
+const SOURCES = { '000': 'the GPU Selection Guide', '001': 'the TextNLP GPU Requirements Assessment', '002': 'the Compute Resource Selection guide', '003': 'the GPU Deployment Strategy Analysis', '004': 'the GPU Fleet Optimizer guide' };
+/** A catalog or analyzer string said for a person: documents by title, no config keys. */
+export const plain = (s) => String(s ?? '')
+  .replace(/\b(seed)('s)? (00\d)(’s|'s)?/gi, (m, w, p1, n, p2) => (SOURCES[n] ?? 'a source document') + (p1 || p2 ? '’s' : ''))
+  .replace(/\b(?:[a-z_]+\.)*([a-z_]+?)_multiplier\b/g, (m, w) => `${w.replace(/_/g, ' ')} multiplier`)
+  .replace(/\bmemory_planning\b/g, 'memory planning');

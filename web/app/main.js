@@ -7,25 +7,21 @@ import { alertRegion } from './errors.js';
 import { createTabs } from './tabs.js';
 import { copyText } from './export.js';
 import { createFitScreen } from './screens/fit.js';
+import { VIEWS } from './views.js';
 
 // Tab order. The default screen is part of the page's module; the others are one module
 // (later-screens.js), fetched the first time one of them is shown (a linked one beside the core).
 // A screen is built and filled from the catalog when first shown: the first answer waits only for
 // the screen it shows.
 const later = () => import('./later-screens.js');
-const SCREENS = [
-  { id: 'fit', title: 'Fit & memory', load: async () => createFitScreen },
-  { id: 'precisions', title: 'Precisions', load: () => later().then((m) => m.createPrecisionsScreen) },
-  { id: 'memory', title: 'Model memory', load: () => later().then((m) => m.createMemoryScreen) },
-  { id: 'throughput', title: 'Speed & cost per token', load: () => later().then((m) => m.createThroughputScreen) },
-  { id: 'recommend', title: 'Recommend', load: () => later().then((m) => m.createRecommendScreen) },
-  { id: 'migrate', title: 'Migrate', load: () => later().then((m) => m.createMigrateScreen) },
-  { id: 'plan', title: 'Plan', load: () => later().then((m) => m.createPlanScreen) },
-  { id: 'placement', title: 'Placement', load: () => later().then((m) => m.createPlacementScreen) },
-  { id: 'decide', title: 'Decide', load: () => later().then((m) => m.createDecideScreen) },
-  { id: 'workloads', title: 'Workloads', load: () => later().then((m) => m.createWorkloadsScreen) },
-  { id: 'catalog', title: 'Catalog', load: () => later().then((m) => m.createCatalogScreen) },
-];
+const LATER = {
+  precisions: 'createPrecisionsScreen', memory: 'createMemoryScreen', throughput: 'createThroughputScreen',
+  recommend: 'createRecommendScreen', migrate: 'createMigrateScreen', plan: 'createPlanScreen',
+  placement: 'createPlacementScreen', decide: 'createDecideScreen', workloads: 'createWorkloadsScreen', catalog: 'createCatalogScreen',
+};
+const SCREENS = VIEWS.map((v) => ({
+  ...v, load: v.id === 'fit' ? async () => createFitScreen : () => later().then((m) => m[LATER[v.id]]),
+}));
 
 const params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';

@@ -54,19 +54,19 @@ export function costBlock(cost, prefix = 'cost') {
     cost.note ? h('p', { class: 'note' }, cost.note) : null,
     cost.commitments?.length ? h('div', { class: 'commitments' }, table({
       caption: 'Ways to pay with a commitment',
-      head: ['Way', 'Discount', 'Monthly cost (730 h billed)', 'Upfront', 'Break-even utilization', 'Source'],
+      head: ['Way', 'Monthly cost (730 h billed)', 'Break-even utilization', 'Discount', 'Upfront', 'Source'],
       rows: cost.commitments.map((c) => h('tr', null,
         h('td', null, `${c.name ?? f.label(c.way)}, ${c.term}, ${c.upfront === 'none' ? 'no' : c.upfront} upfront`),
-        h('td', { class: 'num' }, c.discount_pct == null ? (c.up_to_pct == null ? 'unknown' : `up to ${f.pct(c.up_to_pct)}`) : f.pct(c.discount_pct)),
         h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)),
-        h('td', { class: 'num' }, c.upfront_usd ? f.usd(c.upfront_usd) : ''),
         h('td', { class: 'num' }, f.pct(c.break_even_utilization_pct)),
+        h('td', { class: 'num' }, c.discount_pct == null ? (c.up_to_pct == null ? 'unknown' : `up to ${f.pct(c.up_to_pct)}`) : f.pct(c.discount_pct)),
+        h('td', { class: 'num' }, c.upfront_usd ? f.usd(c.upfront_usd) : ''),
         h('td', { class: 'small' }, c.source ?? ''))),
     })) : null);
 }
 
 /** Weights and overhead: per GPU (the architecture-aware model; memoryLines() has its lines), or
- *  the seed's weights x multiplier for the whole model. */
+ *  the rule of thumb's weights x multiplier for the whole model. */
 export function memoryBlock(memory, prefix = 'memory') {
   if (!memory) return null;
   const perGpu = Array.isArray(memory.per_gpu);
@@ -76,10 +76,21 @@ export function memoryBlock(memory, prefix = 'memory') {
       [`Weights${each}`, f.gb(memory.weights_gb), `${prefix}-weights`],
       [`Overhead (${memory.overhead_covers})`, f.gb(memory.overhead_gb), `${prefix}-overhead`],
       [`Total${each}`, f.gb(memory.total_gb), `${prefix}-total`],
-      memory.multiplier == null ? null : ['Multiplier', `${f.num(memory.multiplier, 3)}x, from ${memory.multiplier_source}`, `${prefix}-multiplier`],
+      memory.multiplier == null ? null : ['Multiplier', `${f.num(memory.multiplier, 3)}x, ${multiplierSource(memory.multiplier_source)}`, `${prefix}-multiplier`],
     ]),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Memory basis: '), h('span', { testid: `${prefix}-basis` }, memory.basis)));
 }
+
+/** The catalog key a multiplier came from, said for a person (the key stays in the catalog). */
+export function multiplierSource(key) {
+  const k = String(key ?? '');
+  if (k.endsWith('.memory_overhead_multiplier')) return 'the size class\u2019s rule of thumb for training memory';
+  const what = { inference_multiplier: 'serving', fine_tuning_multiplier: 'fine-tuning', training_multiplier: 'training' }[k.split('.').pop()];
+  return what ? `the catalog\u2019s rule of thumb for ${what} memory` : 'the catalog\u2019s rule of thumb';
+}
+
+/** "label memory (48 GiB)" -> "the GPU's rated memory, 48 GiB": the basis of a GPU's memory in words. */
+export const memoryBasis = (basis) => String(basis ?? '').replace(/^label memory \((.*)\)$/, 'the GPU\u2019s rated memory, $1');
 
 /** The memory model's lines on each GPU (GiB), each with its arithmetic. */
 export function memoryLines(lines, testid) {
@@ -123,7 +134,7 @@ export function workloadBlock(r, prefix = 'workload') {
       ['Weights', upper(r.weight_format)],
       serving ? ['KV cache', r.kv_cache_format] : null,
       ['Engine', r.engine],
-      ['Memory model', r.memory_method === 'seed' ? 'seed 004 (weights × multiplier)' : 'architecture-aware'],
+      ['Memory model', r.memory_method === 'seed' ? 'rule of thumb (weights × multiplier)' : 'architecture-aware'],
       ...(serving ? servingDemand(d) : trainingDemand(d, r.recipe)),
       r.schedule ? ['Hours', `${r.schedule}, ${f.label(r.pricing)}`] : null,
     ], 'facts compact'),

@@ -4,7 +4,7 @@ import { h, table, facts, card } from './dom.js';
 import * as f from './format.js';
 import { riskBadge, reasons, costBlock, workloadBlock } from './parts.js';
 import { serves } from './controls.js';
-import { deploymentCells, deploymentHead, deploymentFacts, layoutText } from './deployment.js';
+import { deploymentCells, deploymentHead, deploymentFacts, layoutText, DEPLOYMENT_KEY_COLUMNS } from './deployment.js';
 import { waysOut } from './screens/fit.js';
 import { reasonsRow } from './screens/recommend.js';
 
@@ -53,7 +53,7 @@ export function renderReport(r, prefix = 'mig') {
       h('h3', null, `Alternatives (${r.alternatives.length})`),
       table({
         caption: 'Alternatives to the current setup, best first for the priority', testid: `${prefix}-alternatives`, className: 'data',
-        head: ['#', ...deploymentHead(serving), 'Savings', 'Speed vs current', 'Risk', 'Complexity'],
+        head: ['#', ...withSavings(deploymentHead(serving), 'Savings'), 'Speed vs current', 'Risk', 'Complexity'],
         rows: r.alternatives.map((a, i) => altRow(a, i, prefix)),
       }),
       r.excluded?.length ? h('div', null, h('h4', null, 'Excluded'),
@@ -64,13 +64,16 @@ export function renderReport(r, prefix = 'mig') {
   ];
 }
 
+/** A deployment's columns with the savings beside its key columns. */
+const withSavings = (columns, savings) => [...columns.slice(0, DEPLOYMENT_KEY_COLUMNS), savings, ...columns.slice(DEPLOYMENT_KEY_COLUMNS)];
+
 function altRow(a, i, prefix) {
   const saves = a.savings_pct;
   return [h('tr', { testid: `${prefix}-alt-${i}`, class: 'main-row' },
     h('td', { class: 'num' }, String(i + 1)),
-    deploymentCells(a, i, `${prefix}-alt`),
-    h('td', { class: ['num', saves > 0 ? 'good' : saves < 0 ? 'bad' : null], testid: `${prefix}-alt-savings-${i}` }, f.signedPct(saves), h('br'),
-      h('span', { class: 'small' }, f.usdMonth(a.savings_usd_per_month))),
+    withSavings(deploymentCells(a, i, `${prefix}-alt`),
+      h('td', { class: ['num', saves > 0 ? 'good' : saves < 0 ? 'bad' : null], testid: `${prefix}-alt-savings-${i}` }, f.signedPct(saves), h('br'),
+        h('span', { class: 'small' }, f.usdMonth(a.savings_usd_per_month)))),
     h('td', { class: 'num', testid: `${prefix}-alt-ratio-${i}` }, f.ratio(a.performance.ratio_to_current)),
     h('td', null, riskBadge(a.risk_level)),
     h('td', null, f.label(a.migration_complexity))),

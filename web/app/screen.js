@@ -5,7 +5,7 @@
 // still waiting are dropped and whose answer is never shown), and the results say "Working…"
 // (aria-busy) while an answer takes longer than a frame.
 import { h, clear } from './dom.js';
-import { alertRegion } from './errors.js';
+import { alertRegion, markFields } from './errors.js';
 
 export function createScreen(store, { id, title, intro, controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
   const alert = alertRegion(`${id}-errors`);
@@ -43,8 +43,10 @@ export function createScreen(store, { id, title, intro, controls, inputsTitle = 
       clearTimeout(busy);
       busy = setTimeout(() => { working.hidden = false; results.setAttribute('aria-busy', 'true'); }, 16);
       let out;
+      // What the page itself refuses (a fraction of a GPU count) is never asked.
+      const refused = (controls?.controls ?? []).flatMap((c) => c.check?.() ?? []);
       try {
-        out = await render({ ask: async (request) => {
+        out = refused.length ? { errors: refused } : await render({ ask: async (request) => {
           const response = await store.ask(request, signal);
           return response.ok ? { response } : { errors: response.errors };
         } });
@@ -58,10 +60,12 @@ export function createScreen(store, { id, title, intro, controls, inputsTitle = 
       clearTimeout(busy);
       working.hidden = true;
       results.removeAttribute('aria-busy');
+      markFields(controls, out?.errors ?? []);
       if (out?.errors) {
-        alert.show(out.errors);
+        // The last good answer stays, dimmed, under the errors.
+        const kept = results.childElementCount > 0 && results.dataset.state !== 'empty';
+        alert.show(out.errors, undefined, kept ? 'The answer below is the last one for valid inputs.' : '');
         results.dataset.state = 'error';
-        results.replaceChildren();
       } else {
         alert.hide();
         const focused = document.activeElement;

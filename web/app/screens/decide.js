@@ -21,7 +21,7 @@ export function createDecideScreen(store) {
   const framework = selectControl({ id: 'dec-framework', key: 'framework', label: 'Framework', options: FRAMEWORKS, def: 'pytorch' });
   const kind = selectControl({ id: 'dec-model-kind', key: 'kind', label: 'Model kind', options: MODEL_KINDS, def: 'transformer' });
   const goal = selectControl({ id: 'dec-goal', key: 'goal', label: 'Goal', options: GOALS, def: 'cost' });
-  const latency = numberControl({ id: 'dec-latency', key: 'latency', label: 'Latency target', unit: 'ms per request', min: 0, step: 'any', optional: true, placeholder: 'none' });
+  const latency = numberControl({ id: 'dec-latency', key: 'latency', path: '/latency_ms', label: 'Latency target', unit: 'ms per request', min: 0, step: 'any', optional: true, placeholder: 'none' });
   const edge = checkboxControl({ id: 'dec-edge', key: 'edge', label: 'Edge deployment' });
   const batch = checkboxControl({ id: 'dec-batch', key: 'batch', label: 'Batch processing' });
   const hours = hoursControl('dec');
@@ -30,7 +30,7 @@ export function createDecideScreen(store) {
   return createScreen(store, {
     id: 'decide',
     title: 'Decide',
-    intro: 'GPU, Trainium, Inferentia or CPU? Seed 002’s decision trees, with the cheapest instance of each kind.',
+    intro: 'GPU, Trainium, Inferentia or CPU? The usual rules for choosing an accelerator, with the cheapest instance of each kind.',
     controls: controlSet([model, workload, precision, framework, kind, goal, latency, edge, batch, pricing, schedule, hours]),
     async render({ ask }) {
       const request = {
@@ -57,13 +57,13 @@ function optionRows(o) {
     h('td', { testid: `decide-${o.kind}-suitable` }, o.suitable ? 'yes' : 'no'),
     h('td', null, c ? `${f.num(c.instance_count, 0)} × ` : null, h('span', { testid: `decide-${o.kind}-instance` }, c ? c.instance : 'no deployment runs'),
       c ? [h('br'), h('span', { class: 'muted small' }, `${layoutText(c.layout)}, ${f.gpus(c.gpus)}`)] : null),
+    h('td', { class: 'num', testid: `decide-${o.kind}-monthly` }, c ? f.usdMonth(c.cost.usd_per_month) : f.DASH),
     h('td', { class: 'num' }, c ? [memoryText(c), h('br'), h('span', { class: 'muted small' }, f.pct(c.memory_utilization_pct))] : f.DASH),
     h('td', { class: 'num', testid: `decide-${o.kind}-speed` }, c ? f.score(c.performance.score, c.performance.unit) : f.DASH),
-    h('td', { class: 'num', testid: `decide-${o.kind}-monthly` }, c ? f.usdMonth(c.cost.usd_per_month) : f.DASH),
     h('td', { testid: `decide-${o.kind}-complexity` }, f.label(o.migration_complexity)),
     h('td', { testid: `decide-${o.kind}-risk` }, riskBadge(o.risk_level))),
   h('tr', { class: 'detail-row', testid: `decide-${o.kind}-reasons` },
-    h('td', { colspan: 8 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons(o.reasons),
+    h('td', { colspan: 8 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons((o.reasons ?? []).map(f.plain)),
       c ? h('details', { class: 'why-details' }, h('summary', null, 'Cost basis'), h('p', null, c.cost.basis)) : null))];
 }
 
@@ -87,18 +87,18 @@ export function renderDecide(r) {
     h('section', { class: 'card verdict fits' },
       h('h3', null, 'Decision'),
       facts([
-        ['Decision tree', r.decision_tree, 'decide-tree'],
+        ['Decision tree', f.plain(r.decision_tree), 'decide-tree'],
         ['Branch', r.branch, 'decide-branch'],
         ['Recommended', h('strong', { testid: 'decide-kind' }, f.label(r.recommended_kind))],
         ['Families', r.recommended_families?.join(', ') || f.DASH, 'decide-families'],
       ], 'facts compact'),
       r.prices_disagree ? h('p', { class: 'note', testid: 'decide-prices-disagree' }, r.prices_disagree) : null,
-      h('p', { class: 'muted small' }, r.source)),
+      h('p', { class: 'muted small' }, f.plain(r.source))),
     h('section', { class: 'card' },
       h('h3', null, 'Options'),
       table({
         caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data',
-        head: ['Option', 'Suitable', 'Cheapest deployment', 'Memory per GPU', 'Speed', 'Monthly cost', 'Migration complexity', 'Risk'],
+        head: ['Option', 'Suitable', 'Cheapest deployment', 'Monthly cost', 'Memory per GPU', 'Speed', 'Migration complexity', 'Risk'],
         rows: r.options.map(optionRows),
       })),
     h('div', { class: 'grid-2' },

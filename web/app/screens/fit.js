@@ -4,7 +4,7 @@ import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
-import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
+import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from './memory.js';
 import { demandControl } from '../demand.js';
@@ -63,7 +63,7 @@ export function renderFit(r) {
     h('div', { class: 'per-gpu' },
       h('p', { class: 'per-gpu-line' },
         h('strong', { testid: 'fit-per-gpu-gb' }, f.gb(fit.per_gpu_gb)), ' per GPU of ',
-        h('strong', { testid: 'fit-capacity-gb' }, f.gb(fit.capacity_per_gpu_gb)), ` (${p.memory_per_gpu_basis})`),
+        h('strong', { testid: 'fit-capacity-gb' }, f.gb(fit.capacity_per_gpu_gb)), ` (${memoryBasis(p.memory_per_gpu_basis)})`),
       usageBar(fit.utilization_pct, { testid: 'fit-bar', label: 'Per-GPU memory used' }),
       facts([
         ['Per-GPU use', f.pct(fit.utilization_pct), 'fit-utilization'],

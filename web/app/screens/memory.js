@@ -116,7 +116,7 @@ export function createMemoryScreen(store) {
   });
   const context = numberControl({ id: 'mem-context', key: 'context', label: 'Context', unit: 'tokens', def: '8192', min: 1, step: 1, optional: true });
   const batch = numberControl({ id: 'mem-batch', key: 'batch', label: 'Batch', unit: 'sequences', def: '1', min: 1, step: 1, optional: true });
-  const newTokens = numberControl({ id: 'mem-new', key: 'new', label: 'New tokens', unit: 'tokens', def: '0', min: 0, step: 1, optional: true, hint: 'Generated after the prompt; the KV cache holds context + new tokens.' });
+  const newTokens = numberControl({ id: 'mem-new', key: 'new', path: '/new_tokens', label: 'New tokens', unit: 'tokens', def: '0', min: 0, step: 1, optional: true, hint: 'Generated after the prompt; the KV cache holds context + new tokens.' });
   const engine = selectControl({
     id: 'mem-engine', key: 'engine', label: 'Engine', def: 'transformers',
     fill: (s) => (menus(s).engines ?? []).map((e) => ({ value: e.key, label: e.name })),
@@ -126,14 +126,14 @@ export function createMemoryScreen(store) {
     fill: (s) => [{ value: '', label: 'Compute precision (default)' }, ...(menus(s).kv_cache_formats ?? []).map((k) => ({ value: k, label: upper(k) }))],
   });
   const gpu = selectControl({ id: 'mem-gpu', key: 'gpu', label: 'GPU', def: DEFAULT_GPU, fill: gpuOptions });
-  const gpus = numberControl({ id: 'mem-gpus', key: 'gpus', label: 'GPUs per model copy', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true });
-  const tp = numberControl({ id: 'mem-tp', key: 'tp', label: 'Tensor parallel', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, hint: 'Weights and KV cache split over this many GPUs.' });
+  const gpus = numberControl({ id: 'mem-gpus', key: 'gpus', label: 'GPUs per model copy', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, whole: true });
+  const tp = numberControl({ id: 'mem-tp', key: 'tp', label: 'Tensor parallel', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, whole: true, path: '/tensor_parallel', hint: 'Weights and KV cache split over this many GPUs.' });
   const optimizer = selectControl({
     id: 'mem-optimizer', key: 'optimizer', label: 'Optimizer', def: 'adamw',
     fill: (s) => (menus(s).optimizers ?? []).map((k) => ({ value: k, label: k.replaceAll('_', ' ') })),
   });
   const checkpointing = checkboxControl({ id: 'mem-gc', key: 'gc', label: 'Gradient checkpointing' });
-  const rank = numberControl({ id: 'mem-rank', key: 'rank', label: 'LoRA rank', def: '16', min: 1, step: 1, optional: true });
+  const rank = numberControl({ id: 'mem-rank', key: 'rank', path: '/lora/rank', whole: true, label: 'LoRA rank', def: '16', min: 1, step: 1, optional: true });
   const sharding = selectControl({ id: 'mem-sharding', key: 'sharding', label: 'Sharding', options: SHARDING, def: 'none' });
   const offload = checkboxControl({ id: 'mem-offload', key: 'offload', label: 'CPU offload (optimizer states)' });
 

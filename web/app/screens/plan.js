@@ -45,7 +45,7 @@ export function createPlanScreen(store) {
   const editor = h('div', { class: 'plan-editor', testid: 'plan-editor' });
   const json = h('textarea', { id: 'plan-json', rows: 12, spellcheck: false, autocomplete: 'off', testid: 'plan-json' });
   const useJson = h('button', { type: 'button', class: 'primary', testid: 'plan-use-json' }, 'Use this JSON');
-  const reset = h('button', { type: 'button', testid: 'plan-reset' }, 'Back to seed 001’s plan');
+  const reset = h('button', { type: 'button', testid: 'plan-reset' }, 'Back to the example plan');
   const jsonBlock = h('details', { class: 'plan-json' },
     h('summary', null, 'Plan as JSON (paste your own)'),
     h('div', { class: 'field' }, h('label', { for: 'plan-json' }, 'Plan JSON'), json,
@@ -229,7 +229,7 @@ export function renderPlan(r) {
 
   return [
     h('section', { class: 'card verdict accent' },
-      h('h3', null, r.name ?? 'Fleet plan'),
+      h('h3', null, r.name ? f.plain(r.name) : 'Fleet plan'),
       facts([
         ['Plan total', h('strong', { testid: 'plan-total' }, f.usdMonth(total))],
         ['Environments', `${r.environments.length} · ${all.length} workloads`],
@@ -325,13 +325,13 @@ export function renderPlan(r) {
         h('h3', null, 'Cheapest provider mix'),
         table({
           caption: `Each workload where it costs least: ${f.usdMonth(mix.usd_per_month)}, ${f.pct(mix.savings_pct)} below the plan`, testid: 'plan-mix', className: 'data',
-          head: ['Workload', 'Environment', 'Provider', 'Instance', 'Monthly cost'],
+          head: ['Workload', 'Monthly cost', 'Instance', 'Provider', 'Environment'],
           rows: mix.choices.map((c, i) => h('tr', { testid: `plan-mix-${i}` },
             h('th', { scope: 'row' }, c.workload),
-            h('td', null, c.environment),
-            h('td', null, PROVIDER_LABEL(c.provider)),
+            h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)),
             h('td', { testid: `plan-mix-instance-${i}` }, c.instance),
-            h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)))),
+            h('td', null, PROVIDER_LABEL(c.provider)),
+            h('td', null, c.environment))),
         })) : null),
   ];
 }

@@ -42,7 +42,7 @@ export function createRecommendScreen(store) {
   const families = familiesControl();
   const providers = providersControl('rec');
   const spot = spotControl('rec');
-  const budget = numberControl({ id: 'rec-budget', key: 'budget', label: 'Budget (max per month)', unit: 'USD/month', min: 0, step: 100, optional: true, placeholder: 'no limit' });
+  const budget = numberControl({ id: 'rec-budget', key: 'budget', path: '/max_usd_per_month', label: 'Budget (max per month)', unit: 'USD/month', min: 0, step: 100, optional: true, placeholder: 'no limit' });
   const hours = hoursControl('rec');
   const kinds = kindsControl('rec');
   const pricing = pricingControl('rec', { spot });

@@ -59,9 +59,9 @@ export function createThroughputScreen(store) {
     id: 'thr-instance', key: 'instance', label: 'Priced on', fill: instanceOptions,
     hint: 'An instance type instead of a GPU: the estimate uses its GPU and its price.',
   });
-  const tp = numberControl({ id: 'thr-tp', key: 'tp', label: 'Tensor parallel', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, hint: 'GPUs per model copy.' });
-  const input = numberControl({ id: 'thr-in', key: 'in', label: 'Input tokens', unit: 'tokens', def: '1000', min: 1, step: 1, optional: true });
-  const output = numberControl({ id: 'thr-out', key: 'out', label: 'Output tokens', unit: 'tokens', def: '1000', min: 1, step: 1, optional: true });
+  const tp = numberControl({ id: 'thr-tp', key: 'tp', path: '/tensor_parallel', whole: true, label: 'Tensor parallel', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, hint: 'GPUs per model copy.' });
+  const input = numberControl({ id: 'thr-in', key: 'in', path: '/input_tokens', label: 'Input tokens', unit: 'tokens', def: '1000', min: 1, step: 1, optional: true });
+  const output = numberControl({ id: 'thr-out', key: 'out', path: '/output_tokens', label: 'Output tokens', unit: 'tokens', def: '1000', min: 1, step: 1, optional: true });
   const concurrency = numberControl({
     id: 'thr-conc', key: 'conc', label: 'Concurrency', unit: 'sequences', def: '64', min: 1, step: 1, optional: true,
     placeholder: 'as many as fit', hint: 'Empty: as many as the KV cache holds (at most 512).',
@@ -70,9 +70,9 @@ export function createThroughputScreen(store) {
     id: 'thr-kv', key: 'kv', label: 'KV-cache format',
     fill: (s) => [{ value: '', label: 'Compute precision (default)' }, ...(s.state?.data?.memory_menus?.kv_cache_formats ?? []).map((k) => ({ value: k, label: upper(k) }))],
   });
-  const tokens = numberControl({ id: 'thr-tokens', key: 'tokens', label: 'Dataset tokens', unit: 'tokens', def: '1000000000', min: 1, step: 1, optional: true });
+  const tokens = numberControl({ id: 'thr-tokens', key: 'tokens', path: '/dataset_tokens', label: 'Dataset tokens', unit: 'tokens', def: '1000000000', min: 1, step: 1, optional: true });
   const epochs = numberControl({ id: 'thr-epochs', key: 'epochs', label: 'Epochs', def: '1', min: 0, step: 'any', optional: true });
-  const seq = numberControl({ id: 'thr-seq', key: 'seq', label: 'Sequence length', unit: 'tokens', def: '4096', min: 1, step: 1, optional: true });
+  const seq = numberControl({ id: 'thr-seq', key: 'seq', path: '/context', label: 'Sequence length', unit: 'tokens', def: '4096', min: 1, step: 1, optional: true });
 
   const isTraining = () => phase.value() === 'training';
   const inferenceOnly = [input, output, concurrency, kv];
@@ -217,16 +217,16 @@ function candidatesTable(candidates, chosen) {
   const front = new Set(usable.filter((_, i) => paretoFrontier(usable, (c) => c.r.inference.usd_per_million_output_tokens, (c) => c.r.inference.output_tokens_per_s)[i]).map((c) => c.gpu));
   return table({
     caption: 'Every GPU of the catalog at these settings', testid: 'thr-table', exportName: 'speed-and-cost',
-    head: ['GPU', 'Instance', 'Output tokens/s', 'TTFT (ms)', 'TPOT (ms)', 'USD per 1M output', 'Bound', 'Pareto'],
+    head: ['GPU', 'Instance', 'USD per 1M output', 'Output tokens/s', 'TTFT (ms)', 'TPOT (ms)', 'Bound', 'Pareto'],
     rows: candidates.map((c) => {
       const x = c.r.inference;
       return h('tr', { testid: `thr-row-${c.gpu}`, class: c.gpu === chosen ? 'thr-chosen' : null },
         h('th', { scope: 'row' }, c.gpu, c.gpu === chosen ? h('span', { class: 'muted' }, ' (chosen)') : null),
         h('td', null, c.r.instance?.instance ?? f.DASH),
+        h('td', { class: 'num' }, perM(x.usd_per_million_output_tokens)),
         h('td', { class: 'num' }, f.num(x.output_tokens_per_s, 1)),
         h('td', { class: 'num' }, f.num(x.time_to_first_token_ms, 2)),
         h('td', { class: 'num' }, f.num(x.time_per_output_token_ms, 3)),
-        h('td', { class: 'num' }, perM(x.usd_per_million_output_tokens)),
         h('td', null, x.limit),
         h('td', { testid: `thr-row-${c.gpu}-pareto` }, front.has(c.gpu) ? 'yes' : plottable(c) ? 'no' : f.DASH));
     }),

@@ -40,7 +40,7 @@ export function createWorkloadsScreen(store) {
   return createScreen(store, {
     id: 'workloads',
     title: 'Workloads',
-    intro: 'The seed scenarios: what each was expected to show, and what the analyzer answers.',
+    intro: 'Worked examples: a current deployment, what was expected, and what the analyzer recommends.',
     inputsTitle: 'Scenario',
     stacked: true,
     controls: { controls: [pick], fill: (s) => pick.fill(s), fromParams: (p) => pick.fromParams(p), toParams: (p) => pick.toParams(p) },
@@ -84,7 +84,7 @@ function scenarioCards(w, prefix) {
       ], 'facts compact'),
       tags(w.tags)),
     h('section', { class: 'card compare-card' },
-      h('h4', null, 'Expected outcome (seed)'),
+      h('h4', null, 'Expected outcome'),
       h('p', { class: 'expected', testid: `${prefix}-expected` }, w.expected_outcome),
       h('h4', null, 'The analyzer says'),
       h('p', { class: 'verdict-title', testid: `${prefix}-analyzer` }, w.report.recommendation?.summary ?? 'no recommendation'),
