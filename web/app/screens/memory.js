@@ -4,7 +4,8 @@
 import { h, facts, card, table, basis, selectField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, selectControl, numberControl, checkboxControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
+import { controlSet, selectControl, numberControl, checkboxControl, concreteModels } from '../controls.js';
+import { catalogGpus, weightFormatGroups } from '../more-controls.js';
 import { usageBar, statusBadge } from '../parts.js';
 import { barChart } from '../charts.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
