@@ -51,7 +51,9 @@ cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/
 # free text that no answer carries and no screen shows: their figures keep their source and
 # source_date). config/ keeps them.
 # Price files likewise (config/prices/<provider>/<region>.json, one fetched per region chosen);
-# the index without the upstream types nobody prices (unmapped, out_of_scope), and no overrides.
+# the index without the upstream types nobody prices (unmapped, out_of_scope) and without each
+# region's offer counts (offers, offers_with_spot: the page reads a region's file name only and
+# the core never reads the index), and no overrides.
 python3 - "$site/config" "$root/config" <<'PY'
 import glob, json, os, sys
 out_dir, config = sys.argv[1], sys.argv[2]
@@ -73,6 +75,13 @@ for path in files:
                 text = text[:start] + rest[1:]
             else:
                 text = text[:start].rstrip().removesuffix(",") + rest
+    if os.path.relpath(path, config) == os.path.join("prices", "index.json"):
+        index = json.loads(text)
+        for provider in index["providers"].values():
+            for region in provider["regions"].values():
+                region.pop("offers", None)
+                region.pop("offers_with_spot", None)
+        text = json.dumps(index, ensure_ascii=False)  # names and whole numbers only: nothing to rewrite
     out, in_string, escaped = [], False, False
     for ch in text:
         if in_string:
