@@ -61,16 +61,21 @@ cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/
 # the members that document the file itself, which neither the core nor the page reads, left out
 # of the served copy (catalog_info.field_notes; each model's published_parameters_source, where the
 # published parameter count that the tests compare the counted one with comes from; no answer
-# shows that count). config/ keeps them.
+# shows that count; and a GPU's or family's interconnect_notes, spec_notes and usable_memory_notes,
+# free text that no answer carries and no screen shows: their figures keep their source and
+# source_date). config/ keeps them.
 # Price files likewise (config/prices/<provider>/<region>.json, one fetched per region chosen);
-# the index without the upstream types nobody prices (unmapped, out_of_scope), and no overrides.
+# the index without the upstream types nobody prices (unmapped, out_of_scope) and without each
+# region's offer counts (offers, offers_with_spot: the page reads a region's file name only and
+# the core never reads the index), and no overrides.
 python3 - "$site/config" "$root/config" <<'PY'
 import glob, json, os, sys
 out_dir, config = sys.argv[1], sys.argv[2]
 files = sorted(glob.glob(os.path.join(config, "*.json")) + glob.glob(os.path.join(config, "prices", "*.json"))
                + glob.glob(os.path.join(config, "prices", "*", "*.json")))
 files = [f for f in files if os.path.basename(f) != "overrides.json"]
-UNREAD = ('"field_notes"', '"published_parameters_source"', '"unmapped"', '"out_of_scope"')
+UNREAD = ('"field_notes"', '"published_parameters_source"', '"unmapped"', '"out_of_scope"',
+          '"interconnect_notes"', '"spec_notes"', '"usable_memory_notes"')
 for path in files:
     text = open(path, encoding="utf-8").read()
     for key in UNREAD:
@@ -84,6 +89,13 @@ for path in files:
                 text = text[:start] + rest[1:]
             else:
                 text = text[:start].rstrip().removesuffix(",") + rest
+    if os.path.relpath(path, config) == os.path.join("prices", "index.json"):
+        index = json.loads(text)
+        for provider in index["providers"].values():
+            for region in provider["regions"].values():
+                region.pop("offers", None)
+                region.pop("offers_with_spot", None)
+        text = json.dumps(index, ensure_ascii=False)  # names and whole numbers only: nothing to rewrite
     out, in_string, escaped = [], False, False
     for ch in text:
         if in_string:

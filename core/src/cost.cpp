@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include "decimal.hpp"
 #include "json_reader.hpp"
 
 namespace gpufleet {
@@ -16,13 +16,7 @@ int instances_for(const InstanceType& it, double gpus) {
 }
 
 // printf's "%.*f" at any magnitude (1e308 has 309 digits).
-std::string number_text(double x, int decimals) {
-  const int size = std::max(std::snprintf(nullptr, 0, "%.*f", decimals, x), 0);
-  std::string text(static_cast<std::size_t>(size) + 1, '\0');
-  std::snprintf(text.data(), text.size(), "%.*f", decimals, x);
-  text.resize(static_cast<std::size_t>(size));
-  return text;
-}
+std::string number_text(double x, int decimals) { return decimal::fixed(x, decimals); }
 
 std::string pct_text(double pct) { return number_text(pct, pct == std::floor(pct) ? 0 : 1) + "%"; }
 

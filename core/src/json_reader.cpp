@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "decimal.hpp"
+
 namespace gpufleet {
 
 std::string pointer_token(const std::string& key) {
@@ -45,9 +47,7 @@ bool istarts_with(std::string_view text, std::string_view prefix) {
 namespace {
 
 std::string bound_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", x);
-  return buf;
+  return decimal::general(x, 15);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "gpufleet/performance.hpp"
 
-#include <cstdio>
-
+#include "decimal.hpp"
 #include "report.hpp"
 
 namespace gpufleet {
@@ -11,15 +10,14 @@ namespace {
 Performance catalog_score(const Catalog& catalog, const InstanceType& it, double gpus,
                           double scaling, bool serving, const Precision& precision) {
   Performance perf;
-  char text[256];
   if (serving) {
     perf.bound = "memory_bandwidth";
     perf.unit = "GB/s";
     perf.score = gpus * it.memory_bandwidth_gb_per_s * scaling;
-    std::snprintf(text, sizeof text,
-                  "token generation is memory-bandwidth bound: %g GPU x %g GB/s%s x scaling %.2f",
-                  gpus, it.memory_bandwidth_gb_per_s,
-                  it.bandwidth_from_factor ? " (from memory_bandwidth_factor)" : "", scaling);
+    perf.basis = "token generation is memory-bandwidth bound: " + decimal::general(gpus) + " GPU x " +
+                 decimal::general(it.memory_bandwidth_gb_per_s) + " GB/s" +
+                 (it.bandwidth_from_factor ? " (from memory_bandwidth_factor)" : "") + " x scaling " +
+                 decimal::fixed(scaling, 2);
   } else {
     double tflops = it.compute_tflops;
     std::string which = "compute_tflops";
@@ -34,11 +32,10 @@ Performance catalog_score(const Catalog& catalog, const InstanceType& it, double
     perf.bound = "compute";
     perf.unit = "TFLOPS";
     perf.score = gpus * tflops * scaling;
-    std::snprintf(text, sizeof text,
-                  "training is compute bound: %g GPU x %g TFLOPS (%s, dense) x scaling %.2f", gpus,
-                  tflops, which.c_str(), scaling);
+    perf.basis = "training is compute bound: " + decimal::general(gpus) + " GPU x " +
+                 decimal::general(tflops) + " TFLOPS (" + which + ", dense) x scaling " +
+                 decimal::fixed(scaling, 2);
   }
-  perf.basis = text;
   return perf;
 }
 

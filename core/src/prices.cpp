@@ -9,6 +9,7 @@
 
 #include "fields.hpp"
 #include "json_guard.hpp"
+#include "decimal.hpp"
 #include "json_reader.hpp"
 #include "small_sort.hpp"
 
@@ -101,9 +102,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
 }
 
 std::string money(double usd) {
-  char text[32];
-  std::snprintf(text, sizeof text, "$%.4g", usd);
-  return text;
+  return "$" + decimal::general(usd, 4);
 }
 
 // An offer of `type` in the file's region, priced from `offer`.

@@ -1,8 +1,9 @@
 #include "report.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <utility>
+
+#include "decimal.hpp"
 
 namespace gpufleet::report {
 
@@ -28,9 +29,7 @@ std::string short_number(double value) {
   if (rounded == std::floor(rounded) && std::fabs(rounded) < 1e15) {
     return std::to_string(static_cast<long long>(rounded));
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f", rounded);
-  std::string text = buf;
+  std::string text = decimal::fixed(rounded, 3);
   text.erase(text.find_last_not_of('0') + 1);
   if (!text.empty() && text.back() == '.') text.pop_back();
   return text;

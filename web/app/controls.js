@@ -13,12 +13,6 @@ export const WORKLOADS = [
 ];
 /** The workloads that serve tokens (the others train). */
 export const serves = (workload) => workload === 'inference' || workload === 'batch_inference';
-export const PRIORITIES = [
-  { value: 'cost', label: 'Cost (lowest monthly cost)' },
-  { value: 'performance', label: 'Performance (fastest)' },
-  { value: 'balanced', label: 'Balanced (performance per dollar)' },
-  { value: 'reliability', label: 'Reliability (memory headroom)' },
-];
 /** The month the analyzer assumes when none is given (24 h x 30 days). */
 export const SEED_MONTH_HOURS = 720;
 
@@ -145,9 +139,6 @@ export const precisionControl = (prefix, def = 'fp16') => selectControl({
   fill: (store) => store.precisions.map((p) => ({ value: p.key, label: `${p.name} (${num(p.bytes_per_parameter, 2)} bytes/parameter)` })),
 });
 
-export const priorityControl = (prefix, def = 'cost') =>
-  selectControl({ id: `${prefix}-priority`, key: 'priority', label: 'Priority', options: PRIORITIES, def });
-
 /** Families resolve to their smallest size with enough GPUs; instance types are used as they are. */
 export function instanceOptions(store) {
   const byFamily = new Map();
@@ -196,65 +187,5 @@ export function controlSet(controls) {
   };
 }
 
-/** Provider checkboxes; none checked = the analyzer's default. URL: providers=aws,gcp */
-export function providersControl(prefix, legend = 'Providers (none checked = default)') {
-  const list = h('div', { class: 'checks' });
-  const wrap = h('fieldset', { class: 'field families' }, h('legend', null, legend), list);
-  let wanted = [];
-  const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
-  const set = (names) => { for (const b of boxes()) b.checked = names.includes(b.value); };
-  return {
-    wrap, key: 'providers',
-    fill(store) {
-      const keep = boxes().length ? boxes().filter((b) => b.checked).map((b) => b.value) : wanted;
-      list.replaceChildren(...store.providers.map((p) => {
-        const id = `${prefix}-provider-${p}`;
-        return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: p, testid: id }), h('label', { for: id }, p.toUpperCase()));
-      }));
-      set(keep);
-    },
-    fromParams(p) { wanted = (p.get('providers') ?? '').split(',').filter(Boolean); set(wanted); },
-    toParams(p) { const v = this.value(); if (v.length) p.set('providers', v.join(',')); },
-    value: () => boxes().filter((b) => b.checked).map((b) => b.value),
-  };
-}
-
-export const KINDS = [
-  { value: 'gpu', label: 'GPU' },
-  { value: 'trainium', label: 'Trainium' },
-  { value: 'inferentia', label: 'Inferentia' },
-  { value: 'cpu', label: 'CPU' },
-];
-
-/** Accelerator kind checkboxes; none checked = the kinds suited to the workload. URL: kinds=gpu,cpu */
-export function kindsControl(prefix, legend = 'Accelerator kinds (none checked = those suited to the workload)') {
-  const list = h('div', { class: 'checks' }, KINDS.map((k) => {
-    const id = `${prefix}-kind-${k.value}`;
-    return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: k.value, testid: id }), h('label', { for: id }, k.label));
-  }));
-  const wrap = h('fieldset', { class: 'field families kinds' }, h('legend', null, legend), list);
-  const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
-  return {
-    wrap, key: 'kinds',
-    fill() {},
-    fromParams(p) { const want = (p.get('kinds') ?? '').split(',').filter(Boolean); for (const b of boxes()) b.checked = want.includes(b.value); },
-    toParams(p) { const v = this.value(); if (v.length) p.set('kinds', v.join(',')); },
-    value: () => boxes().filter((b) => b.checked).map((b) => b.value),
-  };
-}
-
 /** The catalog's concrete models (model_config.json "models"). */
 export const concreteModels = (store) => store.state?.data?.concrete_models ?? [];
-
-/** The catalog's GPUs, smallest usable memory first; `estimable`: bandwidth and TFLOPS are known. */
-export const catalogGpus = (store) => store.state?.data?.gpus ?? [];
-
-/** The memory model's weight formats, GGUF types in their own group. */
-export function weightFormatGroups(store) {
-  const all = store.state?.data?.memory_menus?.weight_formats ?? [];
-  const label = (k) => k.toUpperCase().replaceAll('_', ' ');
-  return [
-    { group: 'Floating point and quantized', options: all.filter((k) => !k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k) })) },
-    { group: 'GGUF (llama.cpp)', options: all.filter((k) => k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k.slice(5)) })) },
-  ].filter((g) => g.options.length);
-}

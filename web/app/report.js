@@ -4,7 +4,8 @@ import { h, table, facts, card } from './dom.js';
 import * as f from './format.js';
 import { riskBadge, reasons, costBlock, workloadBlock } from './parts.js';
 import { serves } from './controls.js';
-import { deploymentCells, deploymentHead, deploymentFacts, layoutText, DEPLOYMENT_KEY_COLUMNS } from './deployment.js';
+import { deploymentFacts, layoutText } from './deployment.js';
+import { deploymentCells, deploymentHead, DEPLOYMENT_KEY_COLUMNS } from './deployment-table.js';
 import { waysOut } from './screens/fit.js';
 import { reasonsRow } from './screens/recommend.js';
 

@@ -6,7 +6,7 @@ import { createScreen } from '../screen.js';
 import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
 import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
-import { GROUPS, groupOf } from './memory.js';
+import { GROUPS, groupOf } from '../memory-groups.js';
 import { demandControl } from '../demand.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart } from '../charts.js';

@@ -4,9 +4,11 @@
 import { h, facts, card, table, basis, selectField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, selectControl, numberControl, checkboxControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
+import { controlSet, selectControl, numberControl, checkboxControl, concreteModels } from '../controls.js';
+import { catalogGpus, weightFormatGroups } from '../more-controls.js';
 import { usageBar, statusBadge, expectedError } from '../parts.js';
 import { barChart } from '../charts.js';
+import { GROUPS, groupOf } from '../memory-groups.js';
 
 const CONFIG = 'config'; // the model select's "your own config.json" (URL: model=config)
 const DEFAULT_MODEL = 'llama-3-8b';
@@ -29,16 +31,6 @@ const SHARDING = [
   { value: 'fsdp', label: 'FSDP (full shard)' },
 ];
 
-/** Colour of each breakdown line, by what it holds; the legend names the groups. */
-export const GROUPS = [
-  { cls: 'c1', name: 'Weights (and their casts)', keys: ['weights', 'weight_casts', 'dequantization'] },
-  { cls: 'c2', name: 'KV cache', keys: ['kv_cache'] },
-  { cls: 'c3', name: 'Activations and logits', keys: ['activations', 'logits'] },
-  { cls: 'c4', name: 'Gradients, optimizer, master weights', keys: ['gradients', 'optimizer', 'master_weights'] },
-  { cls: 'c6', name: 'Engine buffers', keys: ['compute_buffers'] },
-  { cls: 'c5', name: 'Runtime (CUDA context, allocator, outside torch)', keys: ['cuda_context', 'allocator_reserve', 'non_torch'] },
-];
-export const groupOf = (key) => GROUPS.find((g) => g.keys.includes(key)) ?? GROUPS[4];
 
 const gib = (v) => (Number.isFinite(v) ? `${f.num(v, Math.abs(v) > 0 && Math.abs(v) < 0.1 ? 3 : 2)} GiB` : f.DASH);
 const tokens = (v) => (Number.isFinite(v) ? `${f.num(v, 0)} tokens` : f.DASH);

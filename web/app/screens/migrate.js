@@ -1,6 +1,7 @@
 // Migrate: seed 004's migration report from a current setup.
 import { createScreen } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, instanceControl, gpusControl, providersControl } from '../controls.js';
+import { controlSet, modelControl, workloadControl, precisionControl, hoursControl, spotControl, instanceControl, gpusControl } from '../controls.js';
+import { priorityControl, providersControl } from '../more-controls.js';
 import { renderReport } from '../report.js';
 import { requestBlock } from '../parts.js';
 import { demandControl } from '../demand.js';

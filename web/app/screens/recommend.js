@@ -3,12 +3,14 @@
 import { h, table, nextId } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, priorityControl, hoursControl, spotControl, numberControl, providersControl, kindsControl, serves, SEED_MONTH_HOURS } from '../controls.js';
+import { controlSet, modelControl, workloadControl, precisionControl, hoursControl, spotControl, numberControl, serves, SEED_MONTH_HOURS } from '../controls.js';
+import { priorityControl, providersControl, kindsControl } from '../more-controls.js';
 import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
-import { deploymentCells, deploymentHead, layoutText } from '../deployment.js';
+import { layoutText } from '../deployment.js';
+import { deploymentCells, deploymentHead } from '../deployment-table.js';
 import { demandControl } from '../demand.js';
 import { pricingControl, scheduleControl } from '../billing.js';
-import { scatterChart, paretoFrontier } from '../charts.js';
+import { scatterChart, paretoFrontier } from '../scatter-chart.js';
 
 /** Family checkboxes; none checked = every family. URL: families=G6,G6e */
 function familiesControl() {

@@ -5,8 +5,9 @@
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { selectControl, numberControl, concreteModels, catalogGpus, weightFormatGroups } from '../controls.js';
-import { scatterChart, paretoFrontier } from '../charts.js';
+import { selectControl, numberControl, concreteModels } from '../controls.js';
+import { catalogGpus, weightFormatGroups } from '../more-controls.js';
+import { scatterChart, paretoFrontier } from '../scatter-chart.js';
 import { expectedError } from '../parts.js';
 
 const DEFAULT_MODEL = 'llama-3.1-8b';
