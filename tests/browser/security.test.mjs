@@ -32,6 +32,8 @@ test('catalog strings with markup render as text', async () => {
   await page.getByLabel('File to replace').selectOption({ label: 'model_config.json' });
   await page.getByLabel('Or paste JSON for that file').fill(JSON.stringify(models));
   await page.getByTestId('cat-load').click();
+  // Loading is asynchronous (the catalog loader is fetched on first use).
+  await page.getByTestId('cat-origin').getByText('your own catalog').waitFor();
   assert.equal(await text(page, 'cat-origin'), 'your own catalog');
   assert.equal(await page.locator('main img, main b').count(), 0);
   assert.ok(await page.getByTestId('cat-models').getByText(evil).count() > 0, 'the name is shown as text');
