@@ -509,10 +509,12 @@ std::optional<WorkloadType> parse_workload_type(const std::string& text) {
 }
 
 const Family* Catalog::family(const std::string& key) const {
-  return find_by(families, key, &Family::key);
+  auto found = family_index.find(lower(key));
+  return found == family_index.end() ? nullptr : &families[found->second];
 }
 const InstanceType* Catalog::instance(const std::string& name) const {
-  return find_by(instances, name, &InstanceType::name);
+  auto found = instance_index.find(lower(name));
+  return found == instance_index.end() ? nullptr : &instances[found->second];
 }
 const ModelSize* Catalog::model_size(const std::string& key) const {
   return find_by(model_sizes, key, &ModelSize::key);
@@ -631,6 +633,7 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
     read_gpus(r, *gpu_doc, catalog);
     read_providers(r, *gpu_doc, catalog);
     read_instances(r, *gpu_doc, catalog);
+    detail::index_families(catalog);  // names resolve even when the price files are not read
     flag_implausible_counts(catalog);
     catalog.gpu_instances_doc = std::move(*gpu_doc);
     if (load.errors.empty()) {

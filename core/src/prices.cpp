@@ -283,11 +283,18 @@ void read_price_files(const std::vector<PriceFile>& files, Catalog& catalog, Err
 }
 
 void index_families(Catalog& catalog) {
-  for (auto& family : catalog.families) family.instances.clear();
+  catalog.family_index.clear();
+  catalog.instance_index.clear();
+  std::map<std::string, std::size_t> by_key;  // exact family key -> index
+  for (std::size_t f = 0; f < catalog.families.size(); ++f) {
+    catalog.families[f].instances.clear();
+    by_key.emplace(catalog.families[f].key, f);
+    catalog.family_index.emplace(lower(catalog.families[f].key), f);
+  }
   for (std::size_t i = 0; i < catalog.instances.size(); ++i) {
-    for (auto& family : catalog.families) {
-      if (family.key == catalog.instances[i].family_key) family.instances.push_back(i);
-    }
+    catalog.instance_index.emplace(lower(catalog.instances[i].name), i);
+    if (auto f = by_key.find(catalog.instances[i].family_key); f != by_key.end())
+      catalog.families[f->second].instances.push_back(i);
   }
   // Within a family: fewest GPUs first, priced before unpriced, then cheapest.
   for (auto& family : catalog.families) {

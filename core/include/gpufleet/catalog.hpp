@@ -244,6 +244,10 @@ struct Catalog {
   // `instances` above is one region's offer of each type (RegionChoice), shared by every view.
   std::shared_ptr<const std::vector<InstanceType>> offers;
   std::vector<PriceSnapshot> snapshots;
+  // Lower-case family keys and instance names -> index (the first of a name): lookups inside the
+  // sweeps' loops stay logarithmic in the catalog (scripts/bench.sh's scale curve).
+  std::map<std::string, std::size_t> family_index;
+  std::map<std::string, std::size_t> instance_index;
   std::map<std::string, std::string> region_provider;  // every region priced -> its provider
 
   // Raw documents, kept for the catalog viewer.
