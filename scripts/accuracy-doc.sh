@@ -98,25 +98,31 @@ lines = [
     "```",
     "",
 ]
-for quantity, title in (("memory", "Memory cases"), ("throughput", "Throughput cases")):
-    rows = [r for r in result["cases"] if r.get("quantity") == quantity]
-    if not rows:
-        continue
-    lines += [f"## {title}", "",
-              "| id | confidence | model | setup | metric | predicted | measured | error | assumptions |",
-              "| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
-    for r in rows:
-        c = by_id.get(r["id"], {})
-        model = (c.get("model") or {}).get("name", "")
-        unit = r.get("unit", "")
-        if "skipped" in r:
-            predicted, error = "-", "skipped: " + r["skipped"]
-        else:
-            predicted, error = f"{number(r['predicted'])} {unit}", f"{r['error_pct']:+.1f} %"
-        lines.append("| " + " | ".join(cell(x) for x in (
-            r["id"], r.get("confidence", ""), model, setup(c), r.get("metric", ""), predicted,
-            f"{number(r['measured'])} {unit}", error, "; ".join(r.get("assumptions", [])))) + " |")
-    lines.append("")
+def case_tables(result, cases_by_id, titles, heading):
+    """One table per quantity: every case with its prediction, measurement and error."""
+    out = []
+    for quantity, title in zip(("memory", "throughput"), titles):
+        rows = [r for r in result["cases"] if r.get("quantity") == quantity]
+        if not rows:
+            continue
+        out += [f"{heading} {title}", "",
+                "| id | confidence | model | setup | metric | predicted | measured | error | assumptions |",
+                "| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
+        for r in rows:
+            c = cases_by_id.get(r["id"], {})
+            model = (c.get("model") or {}).get("name", "")
+            unit = r.get("unit", "")
+            if "skipped" in r:
+                predicted, error = "-", "skipped: " + r["skipped"]
+            else:
+                predicted, error = f"{number(r['predicted'])} {unit}", f"{r['error_pct']:+.1f} %"
+            out.append("| " + " | ".join(cell(x) for x in (
+                r["id"], r.get("confidence", ""), model, setup(c), r.get("metric", ""), predicted,
+                f"{number(r['measured'])} {unit}", error, "; ".join(r.get("assumptions", [])))) + " |")
+        out.append("")
+    return out
+
+lines += case_tables(result, by_id, ("Memory cases", "Throughput cases"), "##")
 
 # Cases gathered from public sources: a section of their own, never in the summary above.
 def engine_of(c):
@@ -182,25 +188,7 @@ if public_files and os.path.getsize(public_path) > 0:
                  if errs else ["-", "-", "-"])
         lines.append("| " + " | ".join([q, ph, eng, str(len(errs))] + cells + [str(g["low"]), str(g["skipped"])]) + " |")
     lines.append("")
-    for quantity, title in (("memory", "Public memory cases"), ("throughput", "Public throughput cases")):
-        rows = [r for r in presult["cases"] if r.get("quantity") == quantity]
-        if not rows:
-            continue
-        lines += [f"### {title}", "",
-                  "| id | confidence | model | setup | metric | predicted | measured | error | assumptions |",
-                  "| --- | --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
-        for r in rows:
-            c = pcases.get(r["id"], {})
-            model = (c.get("model") or {}).get("name", "")
-            unit = r.get("unit", "")
-            if "skipped" in r:
-                predicted, error = "-", "skipped: " + r["skipped"]
-            else:
-                predicted, error = f"{number(r['predicted'])} {unit}", f"{r['error_pct']:+.1f} %"
-            lines.append("| " + " | ".join(cell(x) for x in (
-                r["id"], r.get("confidence", ""), model, setup(c), r.get("metric", ""), predicted,
-                f"{number(r['measured'])} {unit}", error, "; ".join(r.get("assumptions", [])))) + " |")
-        lines.append("")
+    lines += case_tables(presult, pcases, ("Public memory cases", "Public throughput cases"), "###")
 with open(out_path, "w", encoding="utf-8") as f:
     f.write("\n".join(lines))
 print(f"wrote {out_path}")
