@@ -151,11 +151,10 @@ Json kind_schema(const Kind& kind, std::set<std::string>& needed) {
   return s;
 }
 
-// A document: the top kind's schema with every kind it reaches under $defs.
-Json document(const char* title, const Kind& top) {
-  std::set<std::string> needed, done;
-  Json body = kind_schema(top, needed);
+// The schema of every kind in `needed` and of every kind those reach, by name (for $defs).
+Json definitions(std::set<std::string>& needed) {
   Json defs = Json::object();
+  std::set<std::string> done;
   while (true) {
     std::set<std::string> todo;
     for (const auto& n : needed) {
@@ -167,6 +166,14 @@ Json document(const char* title, const Kind& top) {
       done.insert(n);
     }
   }
+  return defs;
+}
+
+// A document: the top kind's schema with every kind it reaches under $defs.
+Json document(const char* title, const Kind& top) {
+  std::set<std::string> needed;
+  Json body = kind_schema(top, needed);
+  Json defs = definitions(needed);
   Json s = {{"$schema", kDraft}, {"title", title}};
   for (auto& [key, value] : body.items()) s[key] = value;
   if (!defs.empty()) s["$defs"] = std::move(defs);
@@ -208,20 +215,7 @@ Json request_schema() {
             {"required", {"question"}},
             {"properties", {{"question", {{"enum", names}, {"description", "what is asked (docs/api.md, Questions)"}}}}},
             {"allOf", std::move(branches)}};
-  Json defs = Json::object();
-  std::set<std::string> done;
-  while (true) {
-    std::set<std::string> todo;
-    for (const auto& n : needed) {
-      if (!done.count(n)) todo.insert(n);
-    }
-    if (todo.empty()) break;
-    for (const auto& n : todo) {
-      defs[n] = kind_schema(f::kind(n), needed);
-      done.insert(n);
-    }
-  }
-  s["$defs"] = std::move(defs);
+  s["$defs"] = definitions(needed);
   return s;
 }
 
