@@ -116,4 +116,52 @@ for path in files:
     with open(target, "w", encoding="utf-8") as f:
         f.write("".join(out))
 PY
+# The page's own copies of the two large catalogs (config/page/): every provenance text (source,
+# sources, note(s), estimates, about, *_source, *_notes, *_estimate; the dates stay) replaced by one
+# line naming the full file, which the page fetches when it first shows a source (web/app/
+# catalog-store.js withSources): half of those catalogs' gzipped bytes, not needed for any answer.
+python3 - "$site/config" <<'PY'
+import json, os, sys
+config = sys.argv[1]
+decode = json.JSONDecoder().raw_decode
+TEXT = {"source", "sources", "note", "notes", "estimates", "estimate", "about", "dates_note"}
+def provenance(key):
+    return key in TEXT or key.endswith(("_source", "_notes", "_estimate"))
+def lean(text, name):
+    note = json.dumps(f"(left out of the page's copy: config/{name} gives it)")
+    out = []
+    def copy(i):  # copies the value at i (the staged text has no whitespace); returns its end
+        if text[i] == "{" or text[i] == "[":
+            close = "}" if text[i] == "{" else "]"
+            out.append(text[i])
+            i += 1
+            while text[i] != close:
+                if close == "}":
+                    key, end = decode(text, i)
+                    out.append(text[i:end + 1])  # the key and its colon
+                    i = end + 1
+                    value, end = decode(text, i) if provenance(key) else (None, i)
+                    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                        out.append(note if isinstance(value, str) else f"[{note}]")
+                        i = end
+                    else:
+                        i = copy(i)
+                else:
+                    i = copy(i)
+                if text[i] == ",":
+                    out.append(",")
+                    i += 1
+            out.append(close)
+            return i + 1
+        end = decode(text, i)[1]
+        out.append(text[i:end])  # numbers as written
+        return end
+    copy(0)
+    return "".join(out)
+os.makedirs(os.path.join(config, "page"), exist_ok=True)
+for name in ("gpu_instances.json", "model_config.json"):
+    text = open(os.path.join(config, name), encoding="utf-8").read()
+    with open(os.path.join(config, "page", name), "w", encoding="utf-8") as f:
+        f.write(lean(text, name))
+PY
 echo "site staged in $site"

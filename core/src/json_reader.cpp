@@ -8,7 +8,7 @@
 
 namespace gpufleet {
 
-std::string pointer_token(const std::string& key) {
+std::string pointer_token(std::string_view key) {
   std::string out;
   for (char c : key) {
     if (c == '~') {
@@ -64,30 +64,30 @@ bool Reader::expect_object(const Json& value, const std::string& path) const {
   return false;
 }
 
-const Json* Reader::member(const Json& obj, const std::string& key, const std::string& path,
+const Json* Reader::member(const Json& obj, std::string_view key, const std::string& path,
                            bool required) const {
   if (obj.is_object()) {
     auto it = obj.find(key);
     if (it != obj.end() && it->is_null() && file_ == kRequest) {
       // A request says what it means: null is not "the default" (catalogs use null for unknown).
       fail("wrong_type", child(path, key),
-           required ? "expected a value, got null" : "expected a value, got null; leave \"" + key + "\" out for its default");
+           required ? "expected a value, got null" : "expected a value, got null; leave \"" + std::string(key) + "\" out for its default");
       return nullptr;
     }
     if (it != obj.end() && !(it->is_null() && required)) return it->is_null() ? nullptr : &*it;
   }
-  if (required) fail("missing_field", child(path, key), "required field \"" + key + "\" is missing");
+  if (required) fail("missing_field", child(path, key), "required field \"" + std::string(key) + "\" is missing");
   return nullptr;
 }
 
-const Json* Reader::object(const Json& obj, const std::string& key, const std::string& path,
+const Json* Reader::object(const Json& obj, std::string_view key, const std::string& path,
                            bool required) const {
   const Json* value = member(obj, key, path, required);
   if (value && !expect_object(*value, child(path, key))) return nullptr;
   return value;
 }
 
-std::optional<double> Reader::number(const Json& obj, const std::string& key,
+std::optional<double> Reader::number(const Json& obj, std::string_view key,
                                      const std::string& path, bool required, Range range) const {
   const Json* value = member(obj, key, path, required);
   if (!value) return std::nullopt;
@@ -109,19 +109,19 @@ bool Reader::at_most(const Json& container, const std::string& path, std::size_t
   return false;
 }
 
-std::optional<double> Reader::speed(const Json& obj, const std::string& key, const std::string& path,
+std::optional<double> Reader::speed(const Json& obj, std::string_view key, const std::string& path,
                                     bool required, double least, double most) const {
   auto x = number(obj, key, path, required, {0, most});
   if (x && *x > 0 && *x < least) {
     fail("out_of_range", child(path, key),
          "expected 0 (unknown) or a number >= " + bound_text(least) + " and <= " + bound_text(most) + ", got " +
-             describe(obj.at(key)));
+             describe(*obj.find(key)));
     return std::nullopt;
   }
   return x;
 }
 
-std::optional<std::string> Reader::string(const Json& obj, const std::string& key,
+std::optional<std::string> Reader::string(const Json& obj, std::string_view key,
                                           const std::string& path, bool required) const {
   const Json* value = member(obj, key, path, required);
   if (!value) return std::nullopt;
@@ -132,7 +132,7 @@ std::optional<std::string> Reader::string(const Json& obj, const std::string& ke
   return value->get<std::string>();
 }
 
-std::optional<bool> Reader::boolean(const Json& obj, const std::string& key,
+std::optional<bool> Reader::boolean(const Json& obj, std::string_view key,
                                     const std::string& path, bool required) const {
   const Json* value = member(obj, key, path, required);
   if (!value) return std::nullopt;
@@ -143,7 +143,7 @@ std::optional<bool> Reader::boolean(const Json& obj, const std::string& key,
   return value->get<bool>();
 }
 
-std::vector<std::string> Reader::strings(const Json& obj, const std::string& key,
+std::vector<std::string> Reader::strings(const Json& obj, std::string_view key,
                                          const std::string& path, bool required) const {
   std::vector<std::string> out;
   const Json* value = member(obj, key, path, required);

@@ -33,30 +33,30 @@ class Reader {
 
   const std::string& file() const { return file_; }
 
-  static std::string child(const std::string& path, const std::string& key) {
+  static std::string child(const std::string& path, std::string_view key) {
     return path + "/" + pointer_token(key);
   }
 
   // The member `key` of `obj`, or nullptr (recording missing_field when required).
-  const Json* member(const Json& obj, const std::string& key, const std::string& path,
+  const Json* member(const Json& obj, std::string_view key, const std::string& path,
                      bool required) const;
 
-  const Json* object(const Json& obj, const std::string& key, const std::string& path,
+  const Json* object(const Json& obj, std::string_view key, const std::string& path,
                      bool required) const;
-  std::optional<double> number(const Json& obj, const std::string& key, const std::string& path,
+  std::optional<double> number(const Json& obj, std::string_view key, const std::string& path,
                                bool required, Range range = {}) const;
   // False (after saying so, too_large) when `container` holds more than `most` members: every
   // list the core iterates is bounded, so that any accepted input answers in bounded time.
   bool at_most(const Json& container, const std::string& path, std::size_t most, const char* what) const;
   // A speed or efficiency: 0 where unknown, else in [least, most]. A positive figure far below any
   // real one (1e-300 GB/s) would make every time computed from it overflow to infinity.
-  std::optional<double> speed(const Json& obj, const std::string& key, const std::string& path,
+  std::optional<double> speed(const Json& obj, std::string_view key, const std::string& path,
                               bool required, double least, double most) const;
-  std::optional<std::string> string(const Json& obj, const std::string& key,
+  std::optional<std::string> string(const Json& obj, std::string_view key,
                                     const std::string& path, bool required) const;
-  std::optional<bool> boolean(const Json& obj, const std::string& key, const std::string& path,
+  std::optional<bool> boolean(const Json& obj, std::string_view key, const std::string& path,
                               bool required) const;
-  std::vector<std::string> strings(const Json& obj, const std::string& key,
+  std::vector<std::string> strings(const Json& obj, std::string_view key,
                                    const std::string& path, bool required) const;
 
   bool expect_object(const Json& value, const std::string& path) const;

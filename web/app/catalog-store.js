@@ -9,6 +9,12 @@ export const FILES = [
   { key: 'modelConfig', file: 'model_config.json' },
   { key: 'workloads', file: 'workloads.json' },
 ];
+/** The files the page first reads from its own copies (config/page/, staged by
+ *  scripts/stage-site.sh): the same figures, each provenance text replaced by a line naming the
+ *  full file, which withSources() fetches when a source is first shown. */
+const LEAN = new Set(['gpuInstances', 'modelConfig']);
+/** How a provenance text of a page copy begins instead (scripts/stage-site.sh writes it). */
+export const LEFT_OUT = "(left out of the page's copy";
 
 async function fetchBytes(file, base) {
   const res = await fetch(new URL(file, new URL(base, document.baseURI)), { cache: 'no-cache' });
@@ -39,12 +45,12 @@ export async function fetchShippedTexts(base = './config/') {
   const [index] = await Promise.all([
     fetchBytes('prices/index.json', base).then((b) => JSON.parse(decoder.decode(b))),
     ...FILES.map(async ({ key, file }) => {
-      bytes[key] = await fetchBytes(file, base);
+      bytes[key] = await fetchBytes(LEAN.has(key) ? `page/${file}` : file, base);
       texts[key] = decoder.decode(bytes[key]);
     })]);
   bytes.priceFiles = await fetchPriceFiles(index, usualRegions(index), base);
   texts.priceFiles = bytes.priceFiles;
-  return { texts, bytes, index };
+  return { texts, bytes, index, lean: [...LEAN] };
 }
 
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
@@ -78,10 +84,13 @@ export class CatalogStore extends EventTarget {
   #shippedBytes;
   #reload;
   #recovering = null;
+  #lean;  // keys of the shipped files still read from the page's copies
+  #hydrating = null;
   #lastRecoveryMs = -Infinity;
   /** `reload` loads a fresh module (loadGpufleet): used when the one in use dies. */
-  constructor(gpufleet, { texts, bytes, index = {} }, { reload } = {}) {
+  constructor(gpufleet, { texts, bytes, index = {}, lean = [] }, { reload } = {}) {
     super();
+    this.#lean = lean;
     this.#g = gpufleet;
     this.#reload = reload;
     this.#shipped = { ...texts };
@@ -116,6 +125,29 @@ export class CatalogStore extends EventTarget {
     this.region = region;
     this.dispatchEvent(new Event('change'));
     return this.state;
+  }
+
+  /** True while the shipped catalog in use lacks its provenance texts (sources, notes). */
+  get lean() { return this.#lean.length > 0; }
+
+  /** The shipped catalog whole: fetches the full files of the page's copies (once) and answers
+   *  again from them (the figures are the same; sources and notes are no longer left out). */
+  withSources() {
+    if (!this.lean) return Promise.resolve(this.state);
+    this.#hydrating ??= (async () => {
+      const keys = this.#lean;
+      const full = await Promise.all(keys.map((key) => fetchBytes(FILES.find((f) => f.key === key).file, './config/')));
+      const replacements = {};
+      keys.forEach((key, i) => {
+        if (this.texts?.[key] === this.#shipped[key]) replacements[key] = decoder.decode(full[i]);
+        this.#shipped[key] = decoder.decode(full[i]);
+        this.#shippedBytes[key] = full[i];
+      });
+      this.#lean = [];
+      if (this.isShipped) return this.loadShipped();
+      return Object.keys(replacements).length ? this.tryLoad(replacements) : this.state;
+    })().finally(() => { this.#hydrating = null; });
+    return this.#hydrating;
   }
 
   /** The request with the page's region added where the question prices. */

@@ -2,7 +2,7 @@
 // keeps the whole state in the URL, and runs in full or embed mode (?embed=1).
 import { loadGpufleet } from '../gpufleet/gpufleet.js';
 import { h, clear } from './dom.js';
-import { CatalogStore, fetchShippedTexts } from './catalog-store.js';
+import { CatalogStore, fetchShippedTexts, LEFT_OUT } from './catalog-store.js';
 import { alertRegion } from './errors.js';
 import { createTabs } from './tabs.js';
 import { copyText } from './export.js';
@@ -137,11 +137,30 @@ async function start() {
   performance.mark('gpufleet:first-answer');
   // A catalog loaded later refills the active screen and answers again at once; the others
   // refill when next shown.
+  let answering = Promise.resolve();
   store.addEventListener('change', () => {
     showCatalog();
     for (const s of built.values()) { stale.add(s); dirty.add(s); }
-    show(requested ?? active.id);
+    answering = show(requested ?? active.id);
   });
+  // A source or note first opened: the page's copy of the catalog left it out, so the full
+  // catalog is fetched, the screen answers again, and the same disclosure opens again.
+  main.addEventListener('toggle', async (e) => {
+    const opened = e.target;
+    if (!(opened instanceof HTMLDetailsElement) || !opened.open || !store.lean || !opened.textContent.includes(LEFT_OUT)) return;
+    const label = opened.querySelector('summary')?.textContent;
+    const same = () => [...main.querySelectorAll('details')].filter((d) => d.querySelector('summary')?.textContent === label);
+    const nth = same().indexOf(opened);
+    try {
+      await store.withSources();
+    } catch (err) {
+      appAlert.show([{ code: 'load_failed', file: 'page', path: '', message: `the catalog's sources could not load: ${String(err?.message ?? err)}` }], 'Sources unavailable');
+      return;
+    }
+    await answering;
+    const again = same()[nth];
+    if (again) again.open = true;
+  }, true);
   if (embed) reportHeight();
   else addCopyLink();
   root.dataset.ready = '1';

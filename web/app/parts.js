@@ -61,7 +61,7 @@ export function costBlock(cost, prefix = 'cost') {
         h('td', { class: 'num' }, f.pct(c.break_even_utilization_pct)),
         h('td', { class: 'num' }, c.discount_pct == null ? (c.up_to_pct == null ? 'unknown' : `up to ${f.pct(c.up_to_pct)}`) : f.pct(c.discount_pct)),
         h('td', { class: 'num' }, c.upfront_usd ? f.usd(c.upfront_usd) : ''),
-        h('td', { class: 'small' }, c.source ?? ''))),
+        h('td', { class: 'small' }, c.source ? h('details', null, h('summary', null, 'source'), h('p', null, c.source)) : ''))),
     })) : null);
 }
 

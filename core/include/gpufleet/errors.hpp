@@ -2,6 +2,7 @@
 // Errors are data: every fault the analyzer finds is one of these, never an exception.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpufleet {
@@ -18,6 +19,6 @@ struct Error {
 using Errors = std::vector<Error>;
 
 // Escapes one JSON-pointer reference token ("~" -> "~0", "/" -> "~1").
-std::string pointer_token(const std::string& key);
+std::string pointer_token(std::string_view key);
 
 }  // namespace gpufleet

@@ -54,7 +54,13 @@ export function createCatalogScreen(store) {
     },
   });
   const baseFill = screen.fill;
-  screen.fill = (s) => { baseFill(s); loader.refresh(); };
+  screen.fill = (s) => {
+    baseFill(s);
+    loader.refresh();
+    // This screen shows every source, which the page's copy of the shipped catalog leaves out:
+    // the whole catalog is fetched, and the page answers again from it ('change').
+    if (s.lean) s.withSources().catch(() => {});
+  };
   return screen;
 }
 
