@@ -14,7 +14,10 @@ namespace {
 
 // The bounds for the memory summary over memory_cases_dev.json (median 1.76 %, p90 11.78 %,
 // max 24.4 % when this was written; p90 12.02 % over 39 cases once GT32b, whose stated settings do
-// not explain its logged profile, counted as low confidence).
+// not explain its logged profile, counted as low confidence). With 42 more counted cases from
+// public logs and benchmark tables (81 in all) the summary is median 2.45 %, p90 20.46 %, max
+// 123.69 %: the p90 and max bounds fail until the model covers torchtitan, FSDP+QLoRA and
+// long-prompt transformers runs.
 constexpr double kMedianAbsErrPctBound = 5;
 constexpr double kP90AbsErrPctBound = 12.5;
 constexpr double kMaxAbsErrPctBound = 25;
@@ -46,7 +49,7 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
   const Json r = accuracy(cases);
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
-  CHECK(s["n"] == 39.0);
+  CHECK(s["n"] == 81.0);
   CHECK(s["skipped"] == 0.0);
   CHECK(s["median_abs_err_pct"].get<double>() <= kMedianAbsErrPctBound);
   CHECK(s["p90_abs_err_pct"].get<double>() <= kP90AbsErrPctBound);
