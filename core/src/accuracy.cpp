@@ -301,8 +301,9 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   const auto unit = unit_bytes(out.unit);
   if (!unit) return skip("unknown unit \"" + out.unit + "\"");
   if (!(out.measured > 0)) return skip("measured.value is not a positive number");
-  static const char* kMetrics[] = {"nvidia_smi_used", "torch_max_allocated", "per_gpu_peak",
-                                   "weights_only",    "kv_cache_capacity",   "capacity_boundary"};
+  static const char* kMetrics[] = {"nvidia_smi_used",   "torch_max_allocated", "torch_max_reserved",
+                                   "per_gpu_peak",      "weights_only",        "kv_cache_capacity",
+                                   "capacity_boundary"};
   if (std::find(std::begin(kMetrics), std::end(kMetrics), out.metric) == std::end(kMetrics)) {
     return skip("unknown metric \"" + out.metric + "\"");
   }
@@ -380,6 +381,17 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   q.new_tokens = number_at(*w, {"new_tokens"}).value_or(0);
   q.beams = number_at(settings, {"beam_size"}).value_or(1);
   q.gradient_checkpointing = bool_at(*w, {"gradient_checkpointing"}, false);
+  // "selective_op", "selective_N" (every N-th layer), "full" or "none".
+  if (std::string ac = lower(string_at(*w, {"activation_checkpointing"})); !ac.empty()) {
+    if (ac == "full") {
+      q.gradient_checkpointing = true;
+    } else if (ac.rfind("selective_", 0) == 0) {
+      q.selective_checkpointing = ac.substr(10);
+    } else if (ac != "none") {
+      return skip("workload.activation_checkpointing is \"" + ac +
+                  "\": expected none, full, selective_op or selective_N (every N-th layer)");
+    }
+  }
   q.flash_attention = bool_at(*w, {"flash_attention"}, false);
   q.kv_format = lower(string_at(*w, {"kv_cache_format"}));
   if (const Json* lora = at(*w, {"lora"})) {
@@ -458,6 +470,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   double bytes = 0;
   if (out.metric == "nvidia_smi_used") bytes = e.total_bytes;
   if (out.metric == "torch_max_allocated" || out.metric == "per_gpu_peak") bytes = e.tensor_bytes;
+  if (out.metric == "torch_max_reserved") bytes = e.reserved_bytes;
   // What one GPU loaded: sources report a tensor-parallel run's weights per rank.
   if (out.metric == "weights_only") bytes = e.weights_per_gpu_bytes;
   if (out.metric == "kv_cache_capacity") {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "report.hpp"
 
@@ -216,6 +217,12 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     fault("sharding",
           "expected one of none, zero1, zero2, zero3, fsdp, got \"" + q.sharding + "\"");
   }
+  const std::string& sac = q.selective_checkpointing;
+  if (!sac.empty() && sac != "op" &&
+      (sac.find_first_not_of("0123456789") != std::string::npos || std::atof(sac.c_str()) < 1))
+    fault("activation_checkpointing",
+          "expected \"op\" or a whole number of layers N >= 1 (checkpoint every N-th layer), got \"" +
+              sac + "\"");
   if (!answer.faults.empty()) return answer;
 
   const WeightFormat& fmt = fmt_it->second;
@@ -382,7 +389,9 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       add("master_weights", "FP32 master weights", trainable * 4 / (tp * pp * shard),
           "mixed precision keeps an fp32 copy of the trainable weights");
     }
-    if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4) {
+    // Under a fully sharded data-parallel run the 16-bit copies are the gathered units (FSDP's
+    // MixedPrecisionPolicy casts in the all-gather), already counted with the weights.
+    if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4 && !full_shard) {
       add("weight_casts", "16-bit weight copies (autocast)", p.linear * 2 / (tp * pp),
           "autocast casts each linear weight to 16 bits in the forward pass and keeps the copy for "
           "backward");
@@ -397,6 +406,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   e.kv_bytes_per_token = kv_layer_token * layers_here;
   const bool generates = q.mode == TrainMode::kInference;
   const double seqs = q.batch * q.beams;
+  double kv_generated = 0;  // a dynamic cache's growth after the prefill (decoder-only models)
   if (generates && eng.kv_policy != "pool") {
     double tokens = q.sequence + q.new_tokens;
     double kv = 0;
@@ -419,9 +429,12 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double sliding = a.sliding_window > 0 ? a.sliding_layer_share : 0;
       const double window_tokens =
           a.sliding_window > 0 ? std::min(tokens, a.sliding_window) : tokens;
-      const double per_seq =
-          kv_layer_token * layers_here * ((1 - sliding) * tokens + sliding * window_tokens);
-      kv = seqs * per_seq;
+      auto per_seq = [&](double n) {
+        return kv_layer_token * layers_here *
+               ((1 - sliding) * n + sliding * (a.sliding_window > 0 ? std::min(n, a.sliding_window) : n));
+      };
+      kv = seqs * per_seq(tokens);
+      if (eng.kv_policy == "dynamic") kv_generated = kv - seqs * per_seq(q.sequence);
       basis =
           num(seqs) + " sequences x " + num(tokens) + " tokens x " +
           num(kv_layer_token * layers_here / 1024) + " KiB per token (" +
@@ -460,16 +473,24 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
           eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
       const double logits = logit_rows * a.vocab * (act + 4);
       double peak = std::max(layer + scores, logits);
-      // An encoder runs before its decoder fills the cache: the two do not coexist.
+      // An encoder runs before its decoder fills the cache, and a dynamic cache grows by the
+      // generated tokens only after the prefill (transformers' DynamicCache appends each step's keys
+      // and values): the prefill peak and the whole cache do not coexist.
       if (encdec) peak = std::max(0.0, peak - e.kv_cache_bytes);
+      else peak = std::max(0.0, peak - kv_generated);
       transient += peak;
       add("activations",
-          encdec ? "Activations (encoder peak beyond the KV cache)" : "Activations (prefill peak)",
+          encdec ? "Activations (encoder peak beyond the KV cache)"
+          : kv_generated > 0 ? "Activations (prefill peak beyond the generated tokens' cache)"
+                             : "Activations (prefill peak)",
           peak / pp,
           "max of one layer's intermediates over " + num(tokens) + " tokens" +
               (scores > 0 ? " + materialised attention scores (" + gib(scores) + ")" : "") +
               " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
-              " vocabulary (" + gib(logits) + ", 16-bit + fp32)");
+              " vocabulary (" + gib(logits) + ", 16-bit + fp32)" +
+              (kv_generated > 0 ? ", less the cache the generated tokens add later (" +
+                                      gib(kv_generated) + ")"
+                                : ""));
     }
     if (fmt.linear_bits < 8 && !fmt.whole_model && generates) {
       const double largest = a.hidden * active_width * (compute == "fp32" ? 4 : 2);
@@ -484,7 +505,40 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     const double all_layers = a.layers + a.encoder_layers;
     double acts = 0;
     std::string basis;
-    if (q.gradient_checkpointing) {
+    if (sac == "op") {
+      // torchtitan's op-level policy keeps the outputs of every second matmul (aten.mm) and of the
+      // fused attention kernel, the rest is recomputed in backward (torchtitan
+      // models/llama3/parallelize_llama.py, _save_list and _custom_policy). Matmuls in a layer's
+      // order: q, k, v, o, then gate, up, down (plain MLP: up, down). fp8 linears run as
+      // aten._scaled_mm, which is not on the list: none of their outputs is kept.
+      const double h = a.hidden, qw = a.heads * a.head_dim, kvw = a.kv_heads * a.head_dim;
+      const double w = active_width * active_count;
+      std::vector<double> mm = {qw, kvw, kvw, h};
+      if (a.gated_mlp) mm.push_back(w);
+      mm.push_back(w);
+      mm.push_back(h);
+      double kept = 0;
+      if (compute != "fp8")
+        for (std::size_t i = 0; i < mm.size(); i += 2) kept += mm[i];
+      const double saved =
+          (h + kept + (flash ? qw : 0)) * act + (flash ? a.heads * 4 : 0);  // + logsumexp (fp32)
+      acts = b * s * (saved * all_layers / pp + 2 * per_token);
+      basis = "selective (op) checkpointing: each layer keeps its input, " +
+              std::string(compute == "fp8" ? "no matmul output (fp8 matmuls are recomputed)"
+                                           : "every second matmul's output") +
+              (flash ? " and the attention output" : "") + " (" + num(saved) +
+              " bytes per token x " + num(all_layers / pp) +
+              " layers), + one layer recomputed and its backward";
+    } else if (!sac.empty()) {
+      // Every N-th layer checkpointed whole (torchtitan's selective_ac_option = N); the others keep
+      // all their activations.
+      const double every = std::max(1.0, std::floor(std::atof(sac.c_str())));
+      const double layers = all_layers / pp, ckpt = std::floor(layers / every);
+      acts = b * s * (ckpt * a.hidden * act + (layers - ckpt) * per_token + (ckpt > 0 ? per_token : 0));
+      basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
+              " layers keep only their input, " + num(layers - ckpt) + " keep " + num(per_token) +
+              " bytes per token, + one layer recomputed";
+    } else if (q.gradient_checkpointing) {
       acts = b * s * (a.hidden * act * all_layers / pp + 2 * per_token);
       basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
               num(act) + " bytes) + one layer recomputed and its backward";
@@ -495,11 +549,18 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
               (flash ? ", no score matrix with fused attention" : ", score matrix materialised") +
               ")";
     }
+    if (tp > 1) {
+      // Tensor parallelism with sequence parallelism splits every saved activation over the ranks
+      // (Korthikanti et al. 2022, section 4.2.2: sbh(34/t + 5as/ht)), and a vocabulary-parallel loss
+      // splits the logits (torchtitan apply_tp: SequenceParallel norms, loss_parallel).
+      acts /= tp;
+      basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
+    }
     transient += acts;
     add("activations", "Activations", acts, basis);
     const double vocab_rows = b * s;
     const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + 4 + 4) /
-                          (a.kind == ArchKind::kEncoder ? a.vocab : 1);
+                          (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
     if (a.kind != ArchKind::kEncoder) {
       transient += logits;
       add("logits", "Logits and loss", logits,
@@ -622,6 +683,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     }
   }
   e.total_bytes = e.tensor_bytes + runtime;
+  e.reserved_bytes = e.tensor_bytes + eng.allocator_reserve * transient;
   answer.estimate = std::move(e);
   return answer;
 }

@@ -117,6 +117,9 @@ struct MemoryQuestion {
   double new_tokens = 0;
   double beams = 1;
   bool gradient_checkpointing = false;
+  // Selective activation checkpointing (torchtitan's selective_ac_option): "op" keeps the outputs of
+  // a listed set of ops per layer; a whole number N checkpoints every N-th layer; "" = none.
+  std::string selective_checkpointing;
   bool flash_attention = true;
   bool chunked_loss = false;  // logits made and consumed in chunks (torchtune, Liger)
   std::string kv_format;      // "" = the compute precision's 16-bit format
@@ -150,6 +153,7 @@ struct MemoryEstimate {
   std::vector<MemoryLine> lines;  // one GPU (the fullest)
   double tensor_bytes = 0;        // peak tensors: what torch.cuda.max_memory_allocated shows
   double total_bytes = 0;         // the device's used memory: tensors + runtime
+  double reserved_bytes = 0;      // tensors + the allocator's cache: torch.cuda.max_memory_reserved
   double weights_bytes = 0;          // the whole model's (the checkpoint as loaded)
   double weights_per_gpu_bytes = 0;  // what the fullest GPU holds of them (the "weights" line)
   double kv_bytes_per_token = 0;  // on this GPU
