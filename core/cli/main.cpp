@@ -210,18 +210,6 @@ std::string ask_raw(const std::string& config_dir, const std::string& request) {
   return gpufleet::Analyzer(files.sources).analyze_json(request, 2);
 }
 
-// Sends request text to the analyzer and prints the answer; the exit code says whether it was ok.
-int print_raw(const std::string& config_dir, const std::string& request, bool as_json,
-              const gpufleet::cli::PrintOptions& options) {
-  const Json response = Json::parse(ask_raw(config_dir, request));
-  if (as_json) {
-    std::cout << response.dump(2) << "\n";
-  } else {
-    gpufleet::cli::print(std::cout, std::cerr, response, options);
-  }
-  return response.value("ok", false) ? kExitOk : kExitInvalid;
-}
-
 }  // namespace
 
 // Every numeric option: a plain decimal number, finite and not negative (no nan, inf, hex or

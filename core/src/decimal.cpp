@@ -94,6 +94,43 @@ bool round_to(std::string& digits, std::size_t keep) {
   return true;
 }
 
+// |x| rounded half to even to a whole number of 10^-decimals, when that takes no big numbers:
+// x = m * 2^e, so |x| * 10^d = m * 5^d * 2^(e + d), and with m < 2^53 and 5^d < 2^63 (d <= 27)
+// the product fits 128 bits: a shift and the bits it drops give the rounded value exactly.
+// False when the result would not fit 64 bits (then exact() answers).
+__extension__ typedef unsigned __int128 Wide;  // GCC and Clang, wasm32 included
+
+bool scaled(double x, int d, std::uint64_t& q) {
+  if (d > 27) return false;
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
+  const int e = biased ? biased - 1075 : -1074;
+  if (biased) m |= std::uint64_t{1} << 52;
+  std::uint64_t five = 1;
+  for (int i = 0; i < d; ++i) five *= 5;
+  const Wide n = static_cast<Wide>(m) * five;
+  const int k = e + d;
+  if (k >= 0) {
+    if (k >= 64 || (n >> (64 - k)) != 0) return false;
+    q = static_cast<std::uint64_t>(n << k);
+    return true;
+  }
+  const int s = -k;
+  if (s >= 118) {  // n < 2^116 <= half of 2^s: below one half
+    q = 0;
+    return true;
+  }
+  Wide whole = n >> s;
+  const Wide dropped = n - (whole << s);
+  const Wide half = static_cast<Wide>(1) << (s - 1);
+  if (dropped > half || (dropped == half && (whole & 1))) ++whole;
+  if (whole >> 64) return false;
+  q = static_cast<std::uint64_t>(whole);
+  return true;
+}
+
 std::string special(double x) {
   if (std::isnan(x)) return std::signbit(x) ? "-nan" : "nan";
   return x < 0 ? "-inf" : "inf";
@@ -111,6 +148,14 @@ void strip_zeros(std::string& text) {
 std::string fixed(double x, int decimals) {
   if (!std::isfinite(x)) return special(x);
   decimals = decimals < 0 ? 0 : decimals > 40 ? 40 : decimals;
+  std::string text(std::signbit(x) ? 1 : 0, '-');
+  if (std::uint64_t q = 0; scaled(x, decimals, q)) {
+    std::string digits = std::to_string(q);
+    if (digits.size() <= static_cast<std::size_t>(decimals)) digits.insert(0, static_cast<std::size_t>(decimals) + 1 - digits.size(), '0');
+    text.append(digits, 0, digits.size() - static_cast<std::size_t>(decimals));
+    if (decimals > 0) text.append(1, '.').append(digits, digits.size() - static_cast<std::size_t>(decimals), std::string::npos);
+    return text;
+  }
   Exact e = exact(x);
   if (e.frac <= decimals) {
     e.digits.append(static_cast<std::size_t>(decimals - e.frac), '0');
@@ -118,7 +163,6 @@ std::string fixed(double x, int decimals) {
     round_to(e.digits, e.digits.size() - static_cast<std::size_t>(e.frac - decimals));
   }
   const std::size_t point = e.digits.size() - static_cast<std::size_t>(decimals);
-  std::string text = std::signbit(x) ? "-" : "";
   text.append(e.digits, 0, point);
   if (decimals > 0) text.append(1, '.').append(e.digits, point, std::string::npos);
   return text;
@@ -143,7 +187,7 @@ std::string general(double x, int precision) {
     return text;
   }
   digits.resize(static_cast<std::size_t>(p), '0');
-  text = std::signbit(x) ? "-" : "";
+  text.assign(std::signbit(x) ? 1 : 0, '-');
   text.append(1, digits[0]);
   if (p > 1) text.append(1, '.').append(digits, 1, std::string::npos);
   strip_zeros(text);

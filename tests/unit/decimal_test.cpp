@@ -16,7 +16,7 @@ namespace {
 
 void same_as_printf(double x) {
   char expected[2048];
-  for (int decimals = 0; decimals <= 8; ++decimals) {
+  for (int decimals : {0, 1, 2, 3, 4, 5, 6, 7, 8, 17, 27, 28, 40}) {
     std::snprintf(expected, sizeof expected, "%.*f", decimals, x);
     INFO("%." << decimals << "f of " << x);
     CHECK(gpufleet::decimal::fixed(x, decimals) == expected);
