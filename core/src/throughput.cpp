@@ -55,6 +55,31 @@ double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp,
          2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
 }
 
+// A decode step runs its kernels one after another: the matmuls stream the weights (compute-bound
+// once the batch is large), then attention streams each sequence's KV cache (memory-bound at any
+// batch: a cached token's K and V are used by its own sequence only). Each kernel class takes the
+// longer of its compute and memory times and the step is their sum, the per-operator roofline of
+// LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline Model Insights",
+// arXiv:2402.16363): one roofline over the whole step would hide the KV reads behind the matmuls.
+Phase decode_roofline(double gemm_flops, double weight_bytes, double attn_flops, double kv_bytes,
+                      double peak_flops, double bandwidth, double comm_s) {
+  Phase ph;
+  const double gemm_c = peak_flops > 0 ? gemm_flops / peak_flops : 0;
+  const double attn_c = peak_flops > 0 ? attn_flops / peak_flops : 0;
+  const double gemm_m = bandwidth > 0 ? weight_bytes / bandwidth : 0;
+  const double attn_m = bandwidth > 0 ? kv_bytes / bandwidth : 0;
+  ph.compute_s = gemm_c + attn_c;
+  ph.memory_s = gemm_m + attn_m;
+  ph.comm_s = comm_s;
+  const double compute_bound = (gemm_c > gemm_m ? gemm_c : 0) + (attn_c > attn_m ? attn_c : 0);
+  const double memory_bound = (gemm_c > gemm_m ? 0 : gemm_m) + (attn_c > attn_m ? 0 : attn_m);
+  ph.seconds = compute_bound + memory_bound + comm_s;
+  ph.bound = comm_s > compute_bound + memory_bound ? "interconnect"
+             : compute_bound >= memory_bound        ? "compute"
+                                                    : "memory bandwidth";
+  return ph;
+}
+
 Phase roofline(double flops, double peak_flops, double bytes, double bandwidth, double comm_s) {
   Phase ph;
   ph.compute_s = peak_flops > 0 ? flops / peak_flops : 0;
@@ -105,11 +130,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
-    const double bytes = decode_weight_bytes(q, batch) + batch * context * q.kv_bytes_per_token;
-    const double flops = 2 * matmul_params(q.params) * batch + 4 * layers * q_dim * context * batch;
+    const double kv = batch * context * q.kv_bytes_per_token;
+    const double bytes = decode_weight_bytes(q, batch) + kv;
+    const double gemm = 2 * matmul_params(q.params) * batch, attn = 4 * layers * q_dim * context * batch;
+    const double flops = gemm + attn;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
-    e.decode = roofline(flops, peak * k.decode_mfu, bytes, bw * eff, comm);
+    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff, comm);
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
@@ -148,9 +175,10 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
-  return roofline(2 * matmul_params(q.params) + 4 * a.layers * q_dim * context, peak * k.decode_mfu,
-                  decode_weight_bytes(q, 1) + context * q.kv_bytes_per_token, bw * eff,
-                  2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
+  return decode_roofline(2 * matmul_params(q.params), decode_weight_bytes(q, 1),
+                         4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
+                         peak * k.decode_mfu, bw * eff,
+                         2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
