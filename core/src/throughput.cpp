@@ -196,8 +196,17 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   if (it == k.training_mfu.end()) it = k.training_mfu.find("default");
   t.mfu = it != k.training_mfu.end() ? it->second : 0.4;
   const double peak = peak_tflops(q.device, q.compute) * 1e12;
-  t.tflops_per_gpu = peak * t.mfu / 1e12;
-  t.tokens_per_s_per_gpu = t.flops_per_token > 0 ? peak * t.mfu / t.flops_per_token : 0;
+  // FP8 training (Transformer Engine) runs only the GEMMs of its Linear layers in FP8: dot-product
+  // attention stays in 16 bits (the recipes' fp8_dpa defaults to False) and so does the output
+  // layer, Megatron-core's own ColumnParallelLinear rather than a TE module. Those FLOPs run at
+  // the 16-bit peak.
+  double slow_flops = 0;
+  const double wide = peak_tflops(q.device, "bf16") * 1e12;
+  if (q.compute == "fp8" && wide > 0 && wide < peak)
+    slow_flops = per_token - 6 * std::max(0.0, matmul_params(q.params) - q.params.lm_head);
+  const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
+  t.tokens_per_s_per_gpu = seconds > 0 && t.mfu > 0 ? t.mfu / seconds : 0;
+  t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
   t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
   if (q.dataset_tokens && t.tokens_per_s > 0) {
     t.seconds = *q.dataset_tokens / t.tokens_per_s;
@@ -209,6 +218,9 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
             num(matmul_params(q.params) / 1e9) + " B parameters + attention) at " +
             num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
+            (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
+                                  num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"
+                            : "") +
             (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
                                     num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
                               : "");
