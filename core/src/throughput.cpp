@@ -104,8 +104,14 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double weights = q.weight_bytes;
   const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
 
-  // Batch: as given, or as many sequences as the KV-cache pool holds at full length.
-  const double pool = q.device.memory_bytes * tp * k.serving_kv_fraction - weights;
+  // Batch: as given, or as many sequences as the KV-cache pool holds at full length. The pool is
+  // a share of the device less the weights (vLLM's gpu_memory_utilization), or a share of what the
+  // weights leave free (TensorRT-LLM's kv_cache_free_gpu_mem_fraction).
+  const auto engine = k.engines.find(q.engine);
+  const double memory = q.device.memory_bytes * tp;
+  const double pool = engine == k.engines.end()  ? memory * k.serving_kv_fraction - weights
+                      : engine->second.kv_of_free_memory ? (memory - weights) * engine->second.kv_fraction
+                                                         : memory * engine->second.kv_fraction - weights;
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
