@@ -142,6 +142,16 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   ThroughputQuestion q;
   q.arch = *arch;
   q.params = count_parameters(q.arch);
+  {
+    // The inference engine whose longest name fragment occurs in the framework's name.
+    const std::string framework = lower(string_at(c, {"runtime", "framework"}));
+    std::size_t best = 0;
+    for (const auto& [key, engine] : catalog.throughput.engines) {
+      for (const auto& m : engine.matches) {
+        if (m.size() > best && framework.find(m) != std::string::npos) q.engine = key, best = m.size();
+      }
+    }
+  }
   // The device: the catalog's GPU, else the datasheet figures the case carries.
   const std::string gpu_name = string_at(*hw, {"gpu"});
   if (const GpuSpec* spec = catalog.gpu(gpu_name)) {

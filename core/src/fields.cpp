@@ -336,6 +336,15 @@ constexpr Field kThroughputModel[] = {
     obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
     obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
     obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
+    obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool")),
+};
+
+constexpr Field kInferenceEngine[] = {
+    str("name", kRequired, FIELD_DOC("the engine as shown")),
+    field("matches", T::kStrings, 0, FIELD_DOC("names of measured cases that used this engine")),
+    str("kv_cache_share_of", kRequired, FIELD_DOC("what the KV pool is a share of: the device's memory, or what the weights leave free"), "device free_memory"),
+    num("kv_memory_fraction", kRequired, 0.05, 1, FIELD_DOC("the share the KV pool takes")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 
 constexpr Field kEfficiency[] = {
@@ -606,6 +615,7 @@ constexpr Field kMapOfWeightFormats = obj("*", 0, "weight_format", nullptr);
 constexpr Field kMapOfKvFormats = obj("*", 0, "kv_cache_format", nullptr);
 constexpr Field kMapOfOptimizers = obj("*", 0, "optimizer", nullptr);
 constexpr Field kMapOfEngines = obj("*", 0, "engine", nullptr);
+constexpr Field kMapOfInferenceEngines = obj("*", 0, "inference_engine", nullptr);
 constexpr Field kMapOfWorkloads = obj("*", 0, "workload", nullptr);
 constexpr Field kMapOfOffers = obj("*", 0, "offer", nullptr);
 
@@ -662,6 +672,8 @@ constexpr Kind kKinds[] = {
     Kind{"efficiency", "an efficiency", KIND_FIELDS(kEfficiency), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a share reached, with its source")},
     Kind{"prefill_mfu", "\"prefill_mfu\"", KIND_FIELDS(kPrefillMfu), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("prefill MFU by prompt length")},
     Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
+    MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
+    Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},
     Kind{"serving", "\"serving\"", KIND_FIELDS(kServing), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a serving engine's limits")},
     Kind{"training_mfu", "\"training_mfu\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("training MFU by GPU name, with its source")},
     Kind{"link_gb_per_s", "\"link_gb_per_s\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("GPU-to-GPU link GB/s by GPU name, with its source")},

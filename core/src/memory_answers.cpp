@@ -518,6 +518,7 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuest
       precision == "nf4" || precision == "fp4")
     precision = "fp16";
   q.compute = precision;
+  q.engine = mq.engine;
   q.input_tokens = t.input;
   q.output_tokens = t.output;
   q.batch = t.concurrency;

@@ -243,6 +243,19 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
   t.interconnect_efficiency = value("tensor_parallel", "interconnect_efficiency", {0.01, 1});
   t.serving_max_batch = value("serving", "max_batch", {1, 1e6});
   t.serving_kv_fraction = value("serving", "kv_memory_fraction", {0.05, 1});
+  read_table(r, *block, root, "engines", "inference_engine", t.engines,
+             [&](InferenceEngine& e, const Json& v, const std::string& p) {
+               e.name = r.string(v, "name", p, true).value_or(e.key);
+               e.matches = r.strings(v, "matches", p, false);
+               for (auto& m : e.matches) m = lower(m);
+               const std::string share = r.string(v, "kv_cache_share_of", p, true).value_or("device");
+               if (share != "device" && share != "free_memory")
+                 r.fail("unknown_name", Reader::child(p, "kv_cache_share_of"),
+                        "expected device or free_memory, got \"" + share + "\"");
+               e.kv_of_free_memory = share == "free_memory";
+               e.kv_fraction = r.number(v, "kv_memory_fraction", p, true, {0.05, 1}).value_or(0.9);
+               e.basis = r.string(v, "source", p, true).value_or("");
+             });
   for (const char* table : {"training_mfu", "link_gb_per_s"}) {
     const std::string p = root + "/" + table;
     const Json* obj = r.object(*block, table, root, true);

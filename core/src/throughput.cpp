@@ -55,6 +55,31 @@ double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp,
          2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
 }
 
+// A decode step runs its kernels one after another: the matmuls stream the weights (compute-bound
+// once the batch is large), then attention streams each sequence's KV cache (memory-bound at any
+// batch: a cached token's K and V are used by its own sequence only). Each kernel class takes the
+// longer of its compute and memory times and the step is their sum, the per-operator roofline of
+// LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline Model Insights",
+// arXiv:2402.16363): one roofline over the whole step would hide the KV reads behind the matmuls.
+Phase decode_roofline(double gemm_flops, double weight_bytes, double attn_flops, double kv_bytes,
+                      double peak_flops, double bandwidth, double comm_s) {
+  Phase ph;
+  const double gemm_c = peak_flops > 0 ? gemm_flops / peak_flops : 0;
+  const double attn_c = peak_flops > 0 ? attn_flops / peak_flops : 0;
+  const double gemm_m = bandwidth > 0 ? weight_bytes / bandwidth : 0;
+  const double attn_m = bandwidth > 0 ? kv_bytes / bandwidth : 0;
+  ph.compute_s = gemm_c + attn_c;
+  ph.memory_s = gemm_m + attn_m;
+  ph.comm_s = comm_s;
+  const double compute_bound = (gemm_c > gemm_m ? gemm_c : 0) + (attn_c > attn_m ? attn_c : 0);
+  const double memory_bound = (gemm_c > gemm_m ? 0 : gemm_m) + (attn_c > attn_m ? 0 : attn_m);
+  ph.seconds = compute_bound + memory_bound + comm_s;
+  ph.bound = comm_s > compute_bound + memory_bound ? "interconnect"
+             : compute_bound >= memory_bound        ? "compute"
+                                                    : "memory bandwidth";
+  return ph;
+}
+
 Phase roofline(double flops, double peak_flops, double bytes, double bandwidth, double comm_s) {
   Phase ph;
   ph.compute_s = peak_flops > 0 ? flops / peak_flops : 0;
@@ -79,8 +104,14 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double weights = q.weight_bytes;
   const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
 
-  // Batch: as given, or as many sequences as the KV-cache pool holds at full length.
-  const double pool = q.device.memory_bytes * tp * k.serving_kv_fraction - weights;
+  // Batch: as given, or as many sequences as the KV-cache pool holds at full length. The pool is
+  // a share of the device less the weights (vLLM's gpu_memory_utilization), or a share of what the
+  // weights leave free (TensorRT-LLM's kv_cache_free_gpu_mem_fraction).
+  const auto engine = k.engines.find(q.engine);
+  const double memory = q.device.memory_bytes * tp;
+  const double pool = engine == k.engines.end()  ? memory * k.serving_kv_fraction - weights
+                      : engine->second.kv_of_free_memory ? (memory - weights) * engine->second.kv_fraction
+                                                         : memory * engine->second.kv_fraction - weights;
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
@@ -105,11 +136,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
-    const double bytes = decode_weight_bytes(q, batch) + batch * context * q.kv_bytes_per_token;
-    const double flops = 2 * matmul_params(q.params) * batch + 4 * layers * q_dim * context * batch;
+    const double kv = batch * context * q.kv_bytes_per_token;
+    const double bytes = decode_weight_bytes(q, batch) + kv;
+    const double gemm = 2 * matmul_params(q.params) * batch, attn = 4 * layers * q_dim * context * batch;
+    const double flops = gemm + attn;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
-    e.decode = roofline(flops, peak * k.decode_mfu, bytes, bw * eff, comm);
+    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff, comm);
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
@@ -148,9 +181,10 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
-  return roofline(2 * matmul_params(q.params) + 4 * a.layers * q_dim * context, peak * k.decode_mfu,
-                  decode_weight_bytes(q, 1) + context * q.kv_bytes_per_token, bw * eff,
-                  2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
+  return decode_roofline(2 * matmul_params(q.params), decode_weight_bytes(q, 1),
+                         4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
+                         peak * k.decode_mfu, bw * eff,
+                         2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
@@ -168,8 +202,17 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   if (it == k.training_mfu.end()) it = k.training_mfu.find("default");
   t.mfu = it != k.training_mfu.end() ? it->second : 0.4;
   const double peak = peak_tflops(q.device, q.compute) * 1e12;
-  t.tflops_per_gpu = peak * t.mfu / 1e12;
-  t.tokens_per_s_per_gpu = t.flops_per_token > 0 ? peak * t.mfu / t.flops_per_token : 0;
+  // FP8 training (Transformer Engine) runs only the GEMMs of its Linear layers in FP8: dot-product
+  // attention stays in 16 bits (the recipes' fp8_dpa defaults to False) and so does the output
+  // layer, Megatron-core's own ColumnParallelLinear rather than a TE module. Those FLOPs run at
+  // the 16-bit peak.
+  double slow_flops = 0;
+  const double wide = peak_tflops(q.device, "bf16") * 1e12;
+  if (q.compute == "fp8" && wide > 0 && wide < peak)
+    slow_flops = per_token - 6 * std::max(0.0, matmul_params(q.params) - q.params.lm_head);
+  const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
+  t.tokens_per_s_per_gpu = seconds > 0 && t.mfu > 0 ? t.mfu / seconds : 0;
+  t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
   t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
   if (q.dataset_tokens && t.tokens_per_s > 0) {
     t.seconds = *q.dataset_tokens / t.tokens_per_s;
@@ -181,6 +224,9 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
             num(matmul_params(q.params) / 1e9) + " B parameters + attention) at " +
             num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
+            (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
+                                  num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"
+                            : "") +
             (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
                                     num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
                               : "");

@@ -13,6 +13,16 @@
 
 namespace gpufleet {
 
+// How one inference engine runs: where its KV pool comes from.
+struct InferenceEngine {
+  std::string key;
+  std::string name;
+  std::vector<std::string> matches;  // lower-case substrings of framework names that mean it
+  bool kv_of_free_memory = false;    // the pool is a share of what the weights leave, not of the device
+  double kv_fraction = 0.9;
+  std::string basis;
+};
+
 struct ThroughputConstants {
   double decode_bandwidth_efficiency = 0;        // share of peak bandwidth a decode step reaches
   double decode_bandwidth_efficiency_multi = 0;  // the same with tensor parallelism
@@ -26,6 +36,7 @@ struct ThroughputConstants {
   double serving_kv_fraction = 0;               // device share the KV pool may take
   std::map<std::string, double> training_mfu;   // by GPU key, "default" for the rest
   std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
+  std::map<std::string, InferenceEngine> engines;  // by key
   bool present = false;
 };
 
@@ -47,6 +58,7 @@ struct ThroughputQuestion {
   DeviceSpec device;
   double gpus = 1;
   double tensor_parallel = 1;
+  std::string engine;  // a key of ThroughputConstants::engines, or "" (the general serving figures)
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   double input_tokens = 512;
   double output_tokens = 128;
