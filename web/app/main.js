@@ -7,23 +7,20 @@ import { alertRegion } from './errors.js';
 import { createTabs } from './tabs.js';
 import { copyText } from './export.js';
 import { createFitScreen } from './screens/fit.js';
-import { VIEWS } from './views.js';
+import { createForm } from './form.js';
+import { VIEWS, OLD_VIEWS } from './views.js';
 
-// Tab order. The default screen is part of the page's module; the others are one module
+// Tab order. The default view is part of the page's module; the others are one module
 // (later-screens.js), fetched the first time one of them is shown (a linked one beside the core).
-// A screen is built and filled from the catalog when first shown: the first answer waits only for
-// the screen it shows.
+// A view is built and filled from the catalog when first shown: the first answer waits only for
+// the view it shows.
 const later = () => import('./later-screens.js');
-const LATER = {
-  precisions: 'createPrecisionsScreen', memory: 'createMemoryScreen', throughput: 'createThroughputScreen',
-  recommend: 'createRecommendScreen', migrate: 'createMigrateScreen', plan: 'createPlanScreen',
-  placement: 'createPlacementScreen', decide: 'createDecideScreen', workloads: 'createWorkloadsScreen', catalog: 'createCatalogScreen',
-};
+const LATER = { deployments: 'createDeploymentsScreen', compare: 'createCompareScreen', plan: 'createFleetScreen', catalog: 'createCatalogScreen' };
 const SCREENS = VIEWS.map((v) => ({
   ...v, load: v.id === 'fit' ? async () => createFitScreen : () => later().then((m) => m[LATER[v.id]]),
 }));
 
-const params = new URLSearchParams(location.search);
+let params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';
 const root = document.documentElement;
 root.classList.toggle('embed', embed);
@@ -33,6 +30,8 @@ document.getElementById('app-alert').append(appAlert.node);
 
 async function start() {
   performance.mark('gpufleet:start');
+  // An earlier version's link (?view=memory&format=bf16...) opens the view that answers it now.
+  if (OLD_VIEWS[params.get('view')]) params = (await import('./old-links.js')).fromOldLink(params, OLD_VIEWS);
   const firstId = SCREENS.some((s) => s.id === params.get('view')) ? params.get('view') : SCREENS[0].id;
   const [gpufleet, shipped] = await Promise.all([
     loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
@@ -53,12 +52,22 @@ async function start() {
   const dirty = new Set(); // built screens whose answer is out of date
   let tabs = null;
   let active = null;
+  // The one workload form, moved into the view shown; a change answers there and dates the others.
+  const form = createForm(() => active?.onChange(active));
+  const formChanged = () => {
+    if (!active) return;
+    for (const s of built.values()) if (s !== active && s.uses.length) dirty.add(s);
+    active.onChange(active);
+  };
+  form.node.addEventListener('input', formChanged);
+  form.node.addEventListener('change', formChanged);
 
   const updateUrl = () => {
     const p = new URLSearchParams();
     if (embed) p.set('embed', '1');
-    p.set('view', active.id);
+    p.set('view', active.view);
     if (store.region) p.set('region', store.region);
+    if (active.uses.length) form.toParams(p);
     active.toParams(p);
     history.replaceState(null, '', `${location.pathname}?${p}`);
     if (embedLink) embedLink.href = fullPageUrl();
@@ -69,14 +78,15 @@ async function start() {
     const make = built.has(id) ? null : await SCREENS[i].load();
     let screen = built.get(id);  // again: another call may have built it meanwhile
     if (!screen) {
-      screen = make(store);
+      screen = make(store, form);
+      screen.view = id;
       screen.onChange = (s) => { s.render(); dirty.delete(s); updateUrl(); };
       screen.fill(store);
       screen.fromParams(p);
       built.set(id, screen);
       dirty.add(screen);
       if (tabs) tabs.panels[i].append(screen.panel);
-      else main.append(h('section', { class: 'embed-panel', 'aria-labelledby': `${id}-title` }, screen.panel));
+      else main.append(h('section', { class: 'embed-panel', 'aria-labelledby': `${screen.id}-title` }, screen.panel));
     } else if (stale.has(screen)) {
       screen.fill(store);
       stale.delete(screen);
@@ -98,6 +108,10 @@ async function start() {
     }
     if (ticket !== latest) return;
     active = screen;
+    if (screen.uses.length) {
+      screen.formSlot.append(form.node);
+      form.use(screen.uses);
+    }
     if (dirty.has(active)) { dirty.delete(active); await active.render(); }
     updateUrl();
   };
@@ -129,7 +143,8 @@ async function start() {
   if (params.get('region')) await store.setRegion(params.get('region'));
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
-  if (!embed) addRegionPicker(store);
+  form.fill(store);
+  form.fromParams(params);
   // The chosen view restores its inputs from the URL; the others start from their defaults.
   await screenOf(firstId, params);
   performance.mark('gpufleet:screen-built');
@@ -139,11 +154,13 @@ async function start() {
   // refill when next shown.
   store.addEventListener('change', () => {
     showCatalog();
+    form.fill(store);
     for (const s of built.values()) { stale.add(s); dirty.add(s); }
     show(requested ?? active.id);
   });
+  // The header's region picker and "Copy link" come after the first answer.
   if (embed) reportHeight();
-  else addCopyLink();
+  else (await import('./header-tools.js')).addHeaderTools(store, appAlert, { h, copyText });
   root.dataset.ready = '1';
 }
 
@@ -169,35 +186,6 @@ function pricesAge(asOf) {
   return h('span', { class: days > 30 ? 'pill risk-medium' : '', testid: 'prices-age', title: days > 30 ? 'Older than 30 days: check current prices before acting.' : '' }, text);
 }
 
-/** Region: each provider's usual one, one region (its provider's; the others keep theirs), or the
- *  cheapest of all. A region's prices are fetched when first chosen. */
-function addRegionPicker(store) {
-  const select = h('select', { id: 'region', testid: 'region' },
-    h('option', { value: '' }, 'Usual regions'),
-    h('option', { value: 'all' }, 'Cheapest of all regions'),
-    Object.entries(store.priceIndex.providers ?? {}).map(([provider, p]) => h('optgroup', { label: provider.toUpperCase() },
-      Object.keys(p.regions ?? {}).map((r) => h('option', { value: r }, r)))));
-  select.value = store.region;
-  select.addEventListener('change', async () => {
-    select.disabled = true;
-    const state = await store.setRegion(select.value);
-    select.disabled = false;
-    if (state && state.ok === false) appAlert.show(state.errors, 'These prices could not load');
-  });
-  document.getElementById('page-tools').prepend(h('label', { for: 'region', class: 'region-label' }, 'Region '), select);
-}
-
-/** "Copy link": the page's URL holds the whole state. */
-function addCopyLink() {
-  const status = h('span', { class: 'copy-status', role: 'status', testid: 'copy-status' });
-  const button = h('button', { type: 'button', class: 'small-button', testid: 'copy-link' }, 'Copy link');
-  button.addEventListener('click', async () => {
-    const ok = await copyText(location.href);
-    status.textContent = ok ? 'Link copied' : 'Copy the address bar: the link holds every input';
-    setTimeout(() => { status.textContent = ''; }, 4000);
-  });
-  document.getElementById('page-tools').append(button, status);
-}
 function reportHeight() {
   if (window.parent === window) return;
   const post = () => window.parent.postMessage({ type: 'gpufleet:height', height: Math.ceil(document.body.getBoundingClientRect().height) }, '*');

@@ -1,6 +1,5 @@
-// Inputs of the later screens only (priority, providers, accelerator kinds, the Memory and Speed
-// screens' GPU and weight-format menus): a module of its own beside controls.js (the Fit
-// screen's), fetched with the later screens' chunk.
+// Inputs of the later views only (priority, providers, accelerator kinds): a module of its own
+// beside controls.js (the workload form's), fetched with the later views' chunk.
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
 
@@ -58,17 +57,4 @@ export function kindsControl(prefix, legend = 'Accelerator kinds (none checked =
     toParams(p) { const v = this.value(); if (v.length) p.set('kinds', v.join(',')); },
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };
-}
-
-/** The catalog's GPUs, smallest usable memory first; `estimable`: bandwidth and TFLOPS are known. */
-export const catalogGpus = (store) => store.state?.data?.gpus ?? [];
-
-/** The memory model's weight formats, GGUF types in their own group. */
-export function weightFormatGroups(store) {
-  const all = store.state?.data?.memory_menus?.weight_formats ?? [];
-  const label = (k) => k.toUpperCase().replaceAll('_', ' ');
-  return [
-    { group: 'Floating point and quantized', options: all.filter((k) => !k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k) })) },
-    { group: 'GGUF (llama.cpp)', options: all.filter((k) => k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k.slice(5)) })) },
-  ].filter((g) => g.options.length);
 }

@@ -22,15 +22,6 @@ export function statusBadge(status, testid) {
   return h('span', { class: ['badge', fits ? 'ok' : 'bad'], testid }, status ?? '—');
 }
 
-export function riskBadge(level) {
-  return h('span', { class: ['pill', `risk-${level}`] }, f.label(level ?? '—'));
-}
-
-export function reasons(list) {
-  if (!list?.length) return null;
-  return h('ul', { class: 'reasons' }, list.map((r) => h('li', null, r)));
-}
-
 /** "1 × p5.48xlarge (8 × NVIDIA H100), uses 2 of 8 GPUs". */
 export function placementLine(p) {
   const bought = (p.gpus_per_instance ?? 0) * (p.instance_count ?? 1);
@@ -153,10 +144,3 @@ export function sourceNote(p) {
   return h('details', { class: 'source' }, h('summary', null, `Price and spec source (${p.source_date ?? 'undated'})`), h('p', null, p.source));
 }
 
-export { basis };
-
-/** How far a figure of this kind was off on the measured cases (the core's expected_error). */
-export function expectedError(e, testid) {
-  if (!e) return null;
-  return h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error: '), h('span', { testid }, e.text));
-}

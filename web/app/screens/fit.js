@@ -1,49 +1,44 @@
-// Fit & memory: the deployment on the chosen GPUs (layout, speed), its memory per GPU against
-// capacity, FITS / CANNOT FIT MODEL / CANNOT RUN with the ways out, and the cost basis.
+// Fit & memory: the deployment where the model runs (an instance family or type, or the cheapest
+// instance with a GPU), its memory per GPU against capacity, FITS / CANNOT FIT MODEL / CANNOT RUN
+// with the ways out, and the cost; under it, for a concrete model, every GPU that holds it and the
+// weights in every format (later-screens.js). On one GPU alone: the memory question, line by line.
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
 import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
-import { demandControl } from '../demand.js';
-import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart } from '../charts.js';
 
-export function createFitScreen(store) {
-  const model = modelControl('fit');
-  const workload = workloadControl('fit');
-  const precision = precisionControl('fit');
-  const demand = demandControl('fit', workload);
-  const instance = instanceControl('fit');
-  const gpus = gpusControl('fit');
-  const hours = hoursControl('fit');
-  const spot = spotControl('fit');
-  const pricing = pricingControl('fit', { spot });
-  const schedule = scheduleControl('fit', hours);
-  const controls = controlSet([model, workload, precision, instance, gpus, demand, spot, pricing, schedule, hours]);
+const later = () => import('../later-screens.js');
 
+export function createFitScreen(store, form) {
   return createScreen(store, {
     id: 'fit',
     title: 'Fit & memory',
-    intro: 'Does the model fit in GPU memory on this instance, and what does it cost?',
-    controls,
+    intro: 'Does the model fit in GPU memory where it runs, and what does it cost?',
+    form,
+    uses: ['model', 'task', 'format', 'shape', 'place', 'pay'],
+    inputsTitle: 'Workload',
     async render({ ask }) {
-      const request = {
-        question: 'fit', model: model.value(), workload: workload.value(), precision: precision.value(),
-        instance: instance.value(), gpus: gpus.value(), hours_per_month: hours.value(), use_spot: spot.value(),
-      };
-      for (const k of ['gpus', 'hours_per_month']) if (request[k] === null) delete request[k];
-      const want = demand.value();
-      if (want) request.demand = want;
-      pricing.apply(request);
-      schedule.apply(request);
+      const where = form.place(store);
+      // One GPU alone, or the cheapest instance with a GPU: answered by the later views' module.
+      if (where.gpu) return (await later()).memoryOnGpu(ask, form, where);
+      if (where.any) return (await later()).fitOnAny(ask, form, store, where);
+      const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus ? { gpus: where.gpus } : {}) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: [renderFit(response.result), requestBlock(request, 'fit-request')] };
+      return { nodes: [renderFit(response.result), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
     },
   });
+}
+
+/** What follows the answer (later-screens.js): every GPU that holds a concrete model, the weights
+ *  in every format. The answer does not wait for it. */
+export function fitMore(ask, form, r) {
+  const more = h('div', { class: 'fit-more', testid: 'fit-more' });
+  later().then((m) => m.fitMore(ask, form, r)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
+  return more;
 }
 
 export function renderFit(r) {

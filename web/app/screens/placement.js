@@ -127,7 +127,7 @@ export function createPlacementScreen(store) {
       if (instance.value()) request.instance = instance.value();
       if (providers.value().length) request.providers = providers.value();
       const hpm = hours.value();
-      if (hpm !== null) request.hours_per_month = hpm;
+      if (hpm !== undefined) request.hours_per_month = hpm;
       pricing.apply(request);
       schedule.apply(request);
       const { response, errors } = await ask(request);
