@@ -12,7 +12,7 @@ after(async () => { await env?.close(); });
 
 const REC_URL = 'index.html?view=recommend&size=small&workload=inference&precision=fp16&priority=cost';
 const REC_REQUEST = { question: 'recommend', model: { size: 'small' }, workload: 'inference', precision: 'fp16', priority: 'cost', use_spot: false, hours_per_month: 720 };
-const VIEWS = ['fit', 'precisions', 'memory', 'throughput', 'recommend', 'migrate', 'plan', 'placement', 'decide', 'workloads', 'catalog'];
+const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
 
 /** Every chart on a page: an <svg role=img> with a title, axis labels with units, a legend or
  *  labels, and a data table behind it. */

@@ -63,7 +63,7 @@ test('one p5.48xlarge serving a 13B model 24/7: what to move to and the savings 
   const s = screen(page);
   await afterChange(page, 'compare', () => s.getByLabel('Where it runs', { exact: true }).selectOption('p5.48xlarge'));
   await afterChange(page, 'compare', () => s.getByLabel('Model', { exact: true }).selectOption('custom'));
-  await afterChange(page, 'compare', () => s.getByLabel('Parameters').fill('13'));
+  await afterChange(page, 'compare', () => s.getByLabel('Parameters', { exact: true }).fill('13'));
   await afterChange(page, 'compare', () => s.getByLabel('Schedule').selectOption('always'));
   // One instance: every GPU of it (empty GPUs field).
   const ask = { question: 'migrate', current: { instance: 'p5.48xlarge', gpus: 8 }, model: { params_b: 13 }, workload: 'inference', precision: 'fp16', priority: 'cost', schedule: { always_on: true } };

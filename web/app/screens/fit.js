@@ -25,7 +25,7 @@ export function createFitScreen(store, form) {
       // One GPU alone, or the cheapest instance with a GPU: answered by the later views' module.
       if (where.gpu) return (await later()).memoryOnGpu(ask, form, where);
       if (where.any) return (await later()).fitOnAny(ask, form, store, where);
-      const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus ? { gpus: where.gpus } : {}) });
+      const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
       return { nodes: [renderFit(response.result), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
