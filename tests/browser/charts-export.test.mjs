@@ -112,9 +112,9 @@ test('copy link puts the page URL on the clipboard, with a fallback without the 
   assert.equal(await page.locator('textarea.offscreen').count(), 0, 'the fallback field is removed');
 });
 
-test('print: a Migrate report and a Plan print without inputs, tabs or buttons, on one page', async () => {
+test('print: a migration report and a Plan print without inputs, tabs or buttons, on one page', async () => {
   for (const [view, url] of [
-    ['migrate', 'index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=performance'],
+    ['compare', 'index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=performance'],
     ['plan', 'index.html?view=plan'],
   ]) {
     const page = await env.page(url);

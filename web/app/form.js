@@ -9,6 +9,8 @@ import { pricingControl, scheduleControl } from './billing.js';
 /** The groups of fields, in the form's order; a view names those it uses. */
 export const GROUPS = ['model', 'task', 'format', 'shape', 'demand', 'place', 'pay'];
 
+const DEMAND_ORDER = ['requests_per_s', 'input_tokens', 'output_tokens', 'max_ttft_ms', 'max_tpot_ms', 'dataset_tokens', 'epochs', 'deadline_days'];
+
 export function createForm(onLoaded) {
   const model = modelControl('wf', onLoaded);
   const workload = workloadControl('wf');
@@ -46,7 +48,9 @@ export function createForm(onLoaded) {
       const r = { model: model.value(), workload: workload.value(), precision: precision.value() };
       const d = shown('shape') ? shape.value() : {};
       if (used.includes('demand')) demand?.value(d);
-      if (Object.keys(d).length) r.demand = d;
+      // In the order the CLI writes them, so that the page's request reads as the CLI's.
+      const keys = DEMAND_ORDER.filter((k) => k in d);
+      if (keys.length) r.demand = Object.fromEntries(keys.map((k) => [k, d[k]]));
       return r;
     },
     /** The demand fields (demand-fields.js demandControl), made once, from the link's values. */

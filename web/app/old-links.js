@@ -1,6 +1,7 @@
 // Links of earlier versions (?view=memory&format=bf16&context=8192...): fetched only when a link
 // names an earlier view (views.js OLD_VIEWS, passed in).
 const TASKS = { load_only: 'inference', full_finetune: 'fine_tuning', pretraining: 'training' };
+const TRAINING_MODES = new Set(['full_finetune', 'lora', 'qlora', 'pretraining']);
 
 /** A link's parameters as the views read them: an earlier view's id and its own keys become the
  *  view that answers it now and the workload form's keys (the keys the form has no field for are
@@ -15,6 +16,8 @@ export function fromOldLink(p, OLD_VIEWS) {
   };
   if (view === 'memory' || view === 'throughput') {
     rename('format', 'precision');
+    // The context of a training mode is its sequence length; of serving, the prompt.
+    if (view === 'memory' && TRAINING_MODES.has(p.get('mode'))) rename('context', 'seq');
     rename('context', 'input');
     rename('new', 'output');
     rename('in', 'input');

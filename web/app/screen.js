@@ -9,6 +9,8 @@ import { h, clear } from './dom.js';
 import { alertRegion, markFields } from './errors.js';
 
 export function createScreen(store, { id, title, intro, form = null, uses = [], controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
+  let more = null; // inputs a later module adds (extend)
+  let saved = new URLSearchParams();
   const alert = alertRegion(`${id}-errors`);
   const results = h('div', { class: 'results', testid: `${id}-result`, 'aria-live': 'polite', 'data-state': 'empty' });
   const working = h('p', { class: 'working', role: 'status', testid: `${id}-working`, hidden: true }, 'Working…');
@@ -18,9 +20,10 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
   own?.addEventListener('submit', (e) => e.preventDefault());
   const formSlot = h('div', { class: 'form-slot' });
   const inputs = uses.length || controls;
+  const card = inputs ? h('section', { class: 'card inputs-card', 'aria-labelledby': `${id}-inputs-h` },
+    h('h3', { id: `${id}-inputs-h` }, inputsTitle), formSlot, own) : null;
   const layout = h('div', { class: ['layout', !inputs || stacked ? 'single' : null, stacked ? 'stacked' : null] },
-    inputs ? h('section', { class: 'card inputs-card', 'aria-labelledby': `${id}-inputs-h` },
-      h('h3', { id: `${id}-inputs-h` }, inputsTitle), formSlot, own) : null,
+    card,
     h('div', { class: 'output' }, alert.node, working, results));
   const panel = h('div', { class: 'screen', testid: `screen-${id}` },
     h('div', { class: 'screen-head' }, h('h2', { id: `${id}-title` }, title), intro ? h('p', { class: 'intro' }, intro) : null),
@@ -32,9 +35,19 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
   const screen = {
     id, title, panel, alert, results, controls, uses, formSlot,
     onChange: () => {},
-    fill(store) { controls?.fill(store); },
-    fromParams(p) { controls?.fromParams(p); },
-    toParams(p) { controls?.toParams(p); },
+    fill(store) { controls?.fill(store); more?.fill(store); },
+    fromParams(p) { saved = p; controls?.fromParams(p); more?.fromParams(p); },
+    toParams(p) { controls?.toParams(p); if (more && !more.node.hidden) more.toParams(p); },
+    /** Adds inputs that a later module makes (`set`: a control set with `node`, shown or hidden by
+     *  its maker), filled from the catalog and restored from the link the screen was opened with. */
+    extend(set) {
+      more = set;
+      set.node.addEventListener('input', changed);
+      set.node.addEventListener('change', changed);
+      card.append(set.node);
+      set.fill(store);
+      set.fromParams(saved);
+    },
     /** Runs the screen's question and renders its answer (or its errors); resolves when shown or
      *  superseded. */
     async render() {
@@ -47,7 +60,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
       busy = setTimeout(() => { working.hidden = false; results.setAttribute('aria-busy', 'true'); }, 16);
       let out;
       // What the page itself refuses (a fraction of a GPU count) is never asked.
-      const fields = { controls: [...(uses.length ? form.controls() : []), ...(controls?.controls ?? [])] };
+      const fields = { controls: [...(uses.length ? form.controls() : []), ...(controls?.controls ?? []), ...(more && !more.node.hidden ? more.controls : [])] };
       const refused = fields.controls.flatMap((c) => c.check?.() ?? []);
       try {
         out = refused.length ? { errors: refused } : await render({ ask: async (request) => {

@@ -46,7 +46,8 @@ export function createDeploymentsScreen(store, form) {
   const kinds = kindsControl('rec');
   /** What the CLI's `recommend` sends for the same inputs: defaults left out. */
   const request = () => {
-    const r = { question: 'recommend', ...form.workload(), priority: priority.value() };
+    const { demand, ...w } = form.workload();
+    const r = { question: 'recommend', ...w, priority: priority.value(), ...(demand ? { demand } : {}) };
     if (families.value().length) r.families = families.value();
     if (providers.value().length) r.providers = providers.value();
     if (kinds.value().length) r.kinds = kinds.value();

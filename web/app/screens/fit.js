@@ -13,7 +13,7 @@ import { barChart } from '../charts.js';
 const later = () => import('../later-screens.js');
 
 export function createFitScreen(store, form) {
-  return createScreen(store, {
+  const screen = createScreen(store, {
     id: 'fit',
     title: 'Fit & memory',
     intro: 'Does the model fit in GPU memory where it runs, and what does it cost?',
@@ -23,7 +23,9 @@ export function createFitScreen(store, form) {
     async render({ ask }) {
       const where = form.place(store);
       // One GPU alone, or the cheapest instance with a GPU: answered by the later views' module.
-      if (where.gpu) return (await later()).memoryOnGpu(ask, form, where);
+      const m = where.gpu ? await later() : null;
+      screen.memorySettings?.(where.gpu !== undefined);
+      if (m) return m.memoryOnGpu(ask, form, where, screen);
       if (where.any) return (await later()).fitOnAny(ask, form, store, where);
       const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
@@ -31,6 +33,7 @@ export function createFitScreen(store, form) {
       return { nodes: [renderFit(response.result), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
     },
   });
+  return screen;
 }
 
 /** What follows the answer (later-screens.js): every GPU that holds a concrete model, the weights

@@ -2,6 +2,7 @@
 // where it runs), and which GPUs of the catalog hold a concrete model, under Fit's answer. The
 // per-GPU breakdown is what nvidia-smi shows, so it is in GiB and MiB, as that tool prints.
 import { h, facts, card, table, basis } from '../dom.js';
+import { selectControl, numberControl, serves } from '../controls.js';
 import * as f from '../format.js';
 import { usageBar, statusBadge, requestBlock } from '../parts.js';
 import { barChart } from '../charts.js';
@@ -35,12 +36,91 @@ function memoryRequest(w, extra) {
   return r;
 }
 
-/** Fit & memory on one GPU alone: its memory, line by line, against that GPU. */
-export async function memoryOnGpu(ask, form, where) {
+const SHARDING = [
+  { value: '', label: 'None' },
+  { value: 'zero1', label: 'ZeRO-1 (optimizer)' },
+  { value: 'zero2', label: 'ZeRO-2 (+ gradients)' },
+  { value: 'zero3', label: 'ZeRO-3 (+ weights)' },
+  { value: 'fsdp', label: 'FSDP (full shard)' },
+];
+const menus = (store) => store.state?.data?.memory_menus ?? {};
+
+function checkboxControl({ id, key, label }) {
+  const input = h('input', { id, name: id, type: 'checkbox', testid: id });
+  return {
+    wrap: h('div', { class: 'field check' }, input, h('label', { for: id }, label)), input, key,
+    fill() {},
+    fromParams(p) { input.checked = p.get(key) === '1' || p.get(key) === 'true'; },
+    toParams(p) { if (input.checked) p.set(key, '1'); },
+    value: () => input.checked,
+  };
+}
+
+/** The memory model's own settings on one GPU alone, each empty for its default: engine and batch;
+ *  serving, the KV-cache format; training, the sequence length, optimizer, LoRA rank, sharding,
+ *  gradient checkpointing and CPU offload. URL: engine, batch, kv | seq, optimizer, rank, sharding,
+ *  gc, offload (1). */
+function memorySettings(form) {
+  const opt = (list, none) => [{ value: '', label: none }, ...list];
+  const engine = selectControl({ id: 'mem-engine', key: 'engine', label: 'Engine', fill: (s) => opt((menus(s).engines ?? []).map((e) => ({ value: e.key, label: e.name })), 'The default (transformers)') });
+  const batch = numberControl({ id: 'mem-batch', key: 'batch', label: 'Batch', unit: 'sequences', min: 1, step: 1, optional: true, whole: true, placeholder: '1' });
+  const kv = selectControl({ id: 'mem-kv', key: 'kv', label: 'KV-cache format', fill: (s) => opt((menus(s).kv_cache_formats ?? []).map((k) => ({ value: k, label: upper(k) })), 'Compute precision (default)') });
+  const seq = numberControl({ id: 'mem-seq', key: 'seq', path: '/context', label: 'Sequence length', unit: 'tokens', min: 1, step: 1, optional: true, whole: true, placeholder: 'the default' });
+  const optimizer = selectControl({ id: 'mem-optimizer', key: 'optimizer', label: 'Optimizer', fill: (s) => opt((menus(s).optimizers ?? []).map((k) => ({ value: k, label: k.replaceAll('_', ' ') })), 'AdamW (default)') });
+  const rank = numberControl({ id: 'mem-rank', key: 'rank', path: '/lora/rank', label: 'LoRA rank', min: 1, step: 1, optional: true, whole: true, placeholder: '16' });
+  const sharding = selectControl({ id: 'mem-sharding', key: 'sharding', label: 'Sharding', options: SHARDING });
+  const gc = checkboxControl({ id: 'mem-gc', key: 'gc', label: 'Gradient checkpointing' });
+  const offload = checkboxControl({ id: 'mem-offload', key: 'offload', label: 'CPU offload (optimizer states)' });
+  const training = h('fieldset', { class: 'field mem-training', testid: 'mem-training' }, h('legend', null, 'Training'), seq.wrap, optimizer.wrap, rank.wrap, sharding.wrap, gc.wrap, offload.wrap);
+  const all = [engine, batch, kv, seq, optimizer, rank, sharding, gc, offload];
+  const isLora = () => form.task() === 'lora' || form.task() === 'qlora';
+  const shown = (c) => (c === kv ? serves(form.task()) : [engine, batch].includes(c) || (!serves(form.task()) && (c !== rank || isLora())));
+  const sync = () => {
+    training.hidden = serves(form.task());
+    kv.wrap.hidden = !serves(form.task());
+    rank.wrap.hidden = !isLora();
+  };
+  form.node.addEventListener('change', sync);
+  const node = h('form', { class: 'inputs', 'aria-label': 'Memory settings', novalidate: true, testid: 'mem-settings' },
+    h('fieldset', { class: 'field' }, h('legend', null, 'Memory settings (one GPU alone)'), engine.wrap, batch.wrap, kv.wrap), training);
+  node.addEventListener('submit', (e) => e.preventDefault());
+  return {
+    node,
+    get controls() { return all.filter(shown); },
+    fill(s) { for (const c of all) c.fill(s); sync(); },
+    fromParams(p) { for (const c of all) c.fromParams(p); sync(); },
+    toParams(p) { for (const c of all.filter(shown)) c.toParams(p); },
+    /** The settings given, into a memory request. */
+    apply(r) {
+      const given = (c) => shown(c) && c.value() !== undefined && c.value() !== '' && c.value() !== false;
+      if (given(engine)) r.engine = engine.value();
+      if (given(batch)) r.batch = batch.value();
+      if (given(kv)) r.kv_cache_format = kv.value();
+      if (given(seq)) r.context = seq.value();
+      if (given(optimizer)) r.optimizer = optimizer.value();
+      if (given(rank)) r.lora = { rank: rank.value() };
+      if (given(sharding)) r.sharding = sharding.value();
+      if (given(gc)) r.gradient_checkpointing = true;
+      if (given(offload)) r.cpu_offload = true;
+      return r;
+    },
+  };
+}
+
+/** Fit & memory on one GPU alone: its memory, line by line, against that GPU, with the memory
+ *  model's own settings (added to the screen's inputs once, shown only here). */
+export async function memoryOnGpu(ask, form, where, screen) {
+  if (!screen.memorySettings) {
+    const settings = memorySettings(form);
+    screen.extend(settings);
+    screen.memorySettings = (on) => { settings.node.hidden = !on; };
+    screen.memorySettings.apply = settings.apply;
+  }
+  screen.memorySettings(true);
   if (!form.model.concrete()) {
     return { errors: [{ code: 'not_concrete', file: 'page', path: '/model', message: 'One GPU alone is sized from the model\u2019s layers: choose a model of the catalog or paste its config.json (or choose an instance to size a size class).' }] };
   }
-  const r = memoryRequest(form.workload(), { gpu: where.gpu, ...(where.gpus ? { gpus: where.gpus } : {}) });
+  const r = screen.memorySettings.apply(memoryRequest(form.workload(), { gpu: where.gpu, ...(where.gpus ? { gpus: where.gpus } : {}) }));
   const { response, errors } = await ask(r);
   if (errors) return { errors };
   return { nodes: [...renderMemory(response.result), requestBlock(r, 'fit-request')] };
