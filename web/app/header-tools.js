@@ -1,6 +1,6 @@
-// The header's tools beside the catalog line: the region picker and "Copy link" (fetched after the
-// first answer: the first screen does not wait for them). The page's own helpers are passed in, so
-// that this module adds no chunk of its own to the first download.
+// The header's tools beside the catalog line: the prices' age, the region picker and "Copy link"
+// (fetched after the first answer: the first screen does not wait for them). The page's own helpers are
+// passed in, so that this module adds no chunk of its own to the first download.
 let h;
 let copyText;
 
@@ -38,4 +38,15 @@ function addCopyLink() {
     setTimeout(() => { status.textContent = ''; }, 4000);
   });
   document.getElementById('page-tools').append(button, status);
+}
+
+/** How old the prices are: their date and age, flagged when unknown or over 30 days. */
+export function pricesAge(asOf) {
+  if (!asOf) return h('span', { testid: 'prices-age' }, 'no prices');
+  if (asOf === 'unknown') {
+    return h('span', { class: 'pill risk-medium', testid: 'prices-age', title: 'The public price snapshots are not dated (their commits are in config/prices/index.json): check current prices before acting.' }, 'prices: date unknown');
+  }
+  const days = Math.floor((Date.now() - Date.parse(`${asOf}T00:00:00Z`)) / 86400000);
+  const text = `prices as of ${asOf} (${days} day${days === 1 ? '' : 's'} ago)`;
+  return h('span', { class: days > 30 ? 'pill risk-medium' : '', testid: 'prices-age', title: days > 30 ? 'Older than 30 days: check current prices before acting.' : '' }, text);
 }

@@ -123,6 +123,7 @@ async function start() {
   }
 
   const catalogLine = document.getElementById('catalog-line');
+  let tools = null; // header-tools.js, once fetched
   const showCatalog = () => {
     const info = store.info;
     if (info) {
@@ -131,7 +132,7 @@ async function start() {
         h('span', { testid: 'catalog-version' }, info.version), ' · ',
         h('span', { testid: 'catalog-date' }, info.date),
         store.isShipped ? null : [' ', h('span', { class: 'pill risk-medium' }, 'your own')],
-        ' · ', pricesAge(store.state?.catalog?.prices_as_of));
+        tools ? [' · ', tools.pricesAge(store.state?.catalog?.prices_as_of)] : null);
       appAlert.hide();
     } else {
       clear(catalogLine, 'Catalog: invalid');
@@ -160,7 +161,11 @@ async function start() {
   });
   // The header's region picker and "Copy link" come after the first answer.
   if (embed) reportHeight();
-  else (await import('./header-tools.js')).addHeaderTools(store, appAlert, { h, copyText });
+  else {
+    tools = await import('./header-tools.js');
+    tools.addHeaderTools(store, appAlert, { h, copyText });
+    showCatalog();
+  }
   root.dataset.ready = '1';
 }
 
@@ -175,17 +180,6 @@ if (embed) {
   embedLink = h('a', { href: fullPageUrl(), target: '_blank', rel: 'noopener' }, 'Open the full calculator');
   document.getElementById('embed-bar').append(h('span', null, 'gpufleet'), ' · ', embedLink);
 }
-/** How old the prices are: their date and age, flagged when unknown or over 30 days. */
-function pricesAge(asOf) {
-  if (!asOf) return h('span', { testid: 'prices-age' }, 'no prices');
-  if (asOf === 'unknown') {
-    return h('span', { class: 'pill risk-medium', testid: 'prices-age', title: 'The public price snapshots are not dated (their commits are in config/prices/index.json): check current prices before acting.' }, 'prices: date unknown');
-  }
-  const days = Math.floor((Date.now() - Date.parse(`${asOf}T00:00:00Z`)) / 86400000);
-  const text = `prices as of ${asOf} (${days} day${days === 1 ? '' : 's'} ago)`;
-  return h('span', { class: days > 30 ? 'pill risk-medium' : '', testid: 'prices-age', title: days > 30 ? 'Older than 30 days: check current prices before acting.' : '' }, text);
-}
-
 function reportHeight() {
   if (window.parent === window) return;
   const post = () => window.parent.postMessage({ type: 'gpufleet:height', height: Math.ceil(document.body.getBoundingClientRect().height) }, '*');

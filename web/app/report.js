@@ -2,7 +2,8 @@
 // by priority, alternatives with savings, performance ratio, risk, complexity and reasons.
 import { h, table, facts, card } from './dom.js';
 import * as f from './format.js';
-import { costBlock, workloadBlock } from './parts.js';
+import { costBlock } from './parts.js';
+import { workloadBlock } from './workload-block.js';
 import { serves } from './controls.js';
 import { deploymentFacts, layoutText } from './deployment.js';
 import { deploymentCells, deploymentHead, DEPLOYMENT_KEY_COLUMNS, riskBadge, reasons } from './deployment-table.js';

@@ -3,7 +3,7 @@
 // complexity, risk and reasons (shown inside Deployments).
 import { h, table, facts, card } from '../dom.js';
 import * as f from '../format.js';
-import { workloadBlock } from '../parts.js';
+import { workloadBlock } from '../workload-block.js';
 import { riskBadge, reasons } from '../deployment-table.js';
 import { layoutText, memoryText, countText } from '../deployment.js';
 import { barChart } from '../charts.js';

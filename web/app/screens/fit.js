@@ -5,7 +5,7 @@
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
+import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
 import { barChart } from '../charts.js';
@@ -36,8 +36,8 @@ export function createFitScreen(store, form) {
   return screen;
 }
 
-/** What follows the answer (later-screens.js): every GPU that holds a concrete model, the weights
- *  in every format. The answer does not wait for it. */
+/** What follows the answer (later-screens.js): the workload sized, every GPU that holds a concrete
+ *  model, the weights in every format. The answer does not wait for it. */
 export function fitMore(ask, form, r) {
   const more = h('div', { class: 'fit-more', testid: 'fit-more' });
   later().then((m) => m.fitMore(ask, form, r)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
@@ -79,9 +79,7 @@ export function renderFit(r) {
       card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
       card('Deployment', deploymentFacts(d, 'fit-dep'),
         d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null)),
-    h('div', { class: 'grid-2' },
-      card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)),
-      card('Workload sized', workloadBlock(r.request, 'fit-workload'))),
+    card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)),
   ];
 }
 

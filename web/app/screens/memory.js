@@ -10,6 +10,7 @@ import { GROUPS, groupOf } from '../memory-groups.js';
 import { renderPrecisions } from './precisions.js';
 import { renderFit, fitMore as more } from './fit.js';
 import { memoryText } from '../deployment.js';
+import { workloadBlock } from '../workload-block.js';
 
 const MODES = [
   { value: 'load_only', label: 'Load only (weights, no forward pass)' },
@@ -153,8 +154,8 @@ export async function fitOnAny(ask, form, store, where) {
   };
 }
 
-/** Under Fit's answer: the weights in every format and, for a concrete model, every GPU that holds
- *  it with the same engine, sequence and GPUs per copy. */
+/** Under Fit's answer: the workload sized, the weights in every format and, for a concrete model,
+ *  every GPU that holds it with the same engine, sequence and GPUs per copy. */
 export async function fitMore(ask, form, fit) {
   const w = form.workload();
   const prec = await ask({ question: 'precisions', model: w.model });
@@ -164,7 +165,7 @@ export async function fitMore(ask, form, fit) {
     const mem = await ask(memoryRequest(w, { engine: fit.request.engine, gpus: copy }));
     if (mem.response) nodes.unshift(card('GPUs that hold it', gpusTable(mem.response.result)));
   }
-  return nodes;
+  return [card('Workload sized', workloadBlock(fit.request, 'fit-workload')), ...nodes];
 }
 
 export function renderMemory(r) {
