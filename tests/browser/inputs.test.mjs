@@ -3,7 +3,7 @@
 // whole GPUs; an empty hours field means the stated default, shown as its placeholder.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, screen, afterChange } from './helpers.mjs';
+import { setup, cli, text, screen, afterChange, assertNear } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -60,6 +60,27 @@ test('an empty hours field means 720 h, said by its placeholder and hint', async
   assert.doesNotMatch(await text(page, 'fit-request'), /hours_per_month/);
   assert.match(await text(page, 'fit-cost-basis'), /x 720 h = /);
   assert.ok(!new URL(page.url()).searchParams.has('hours'));
+});
+
+test('pricing g5.xlarge for a schedule with the example model: the cost leads, its verdict is a note; a chosen model\'s is the verdict', async () => {
+  const page = await env.page('index.html?view=fit');
+  const s = screen(page);
+  await afterChange(page, 'fit', () => s.getByLabel('Where it runs', { exact: true }).selectOption('g5.xlarge'));
+  await afterChange(page, 'fit', () => s.getByLabel('Schedule').selectOption('day'));
+  const r = cli({ question: 'fit', model: { size: 'small' }, workload: 'inference', precision: 'fp16', instance: 'g5.xlarge', gpus: 1, schedule: { hours_per_day: 8, days_per_month: 22 } }).result;
+  assert.equal(r.status, 'CANNOT FIT MODEL');
+  const result = page.getByTestId('fit-result');
+  assert.equal((await result.locator(':scope > section').first().locator('h3').textContent()).trim(), 'Cost', 'the cost comes first');
+  assertNear(await text(page, 'fit-cost-monthly'), r.cost.usd_per_month, 0.005, 'monthly cost');
+  assert.equal(await result.locator('.verdict.nofit, .badge.bad').count(), 0, 'no red verdict for the example model');
+  assert.match(await text(page, 'fit-example'), /example model/);
+  // The ways out name accelerators only: no CPU-only instance as "more memory per GPU".
+  assert.ok(r.ways_out.other_families.every((d) => d.accelerator_kind !== 'cpu'));
+  assert.doesNotMatch(await page.getByTestId('fit-ways-out').innerText(), /CPU only|no accelerator/);
+  // A model chosen by hand: its verdict leads, as an alarm.
+  await afterChange(page, 'fit', () => s.getByLabel('Model', { exact: true }).selectOption('medium'));
+  assert.equal(await result.locator('.verdict.nofit .badge.bad').count(), 1);
+  assert.equal(await page.getByTestId('fit-example').count(), 0);
 });
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

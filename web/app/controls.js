@@ -81,6 +81,7 @@ export function modelControl(prefix, onLoaded) {
     config.hidden = sel.input.value !== CONFIG;
   };
   sel.input.addEventListener('change', sync);
+  let given = false; // chosen by the link or by hand, not the form's example
   let models = [];
   // A name typed or picked in the search field chooses that model.
   search.addEventListener('change', (e) => {
@@ -104,6 +105,7 @@ export function modelControl(prefix, onLoaded) {
   });
   const wrap = h('div', { class: 'field-pair' },
     h('div', { class: 'field' }, h('label', { for: search.id }, 'Find a model by name'), search, names), sel.wrap, params.wrap, config);
+  wrap.addEventListener('change', () => { given = true; });
   sync();
   return {
     wrap, input: sel.input, paramsInput: params.input, text, path: '/model', label: 'Model',
@@ -122,6 +124,7 @@ export function modelControl(prefix, onLoaded) {
       sync();
     },
     fromParams(p) {
+      given = ['model', 'params', 'size'].some((k) => p.has(k));
       const m = p.get('model');
       if (m === CONFIG) sel.input.value = CONFIG;
       else if (m) setSelectValue(sel.input, `${NAMED}${m}`);
@@ -139,6 +142,8 @@ export function modelControl(prefix, onLoaded) {
       else if (v.startsWith(NAMED)) p.set('model', v.slice(NAMED.length));
       else p.set('size', v);
     },
+    /** Whether the model was chosen (by the link or by hand), not the form's example. */
+    given: () => given,
     /** A concrete model (a name or a config.json): the memory model can read its layers. */
     concrete: () => sel.input.value === CONFIG || sel.input.value.startsWith(NAMED),
     value() {
@@ -247,16 +252,6 @@ export const hoursControl = (prefix) => numberControl({
   optional: true, min: 1, max: 744, step: 1, path: '/hours_per_month',
   hint: `Empty means ${SEED_MONTH_HOURS} h (24 h × 30 days); 730 h is 24/7 all year.`,
 });
-
-/** Wires a screen's controls: restore from / write to URL params, fill from the catalog. */
-export function controlSet(controls) {
-  return {
-    controls,
-    fill(store) { for (const c of controls) c.fill(store); },
-    fromParams(p) { for (const c of controls) c.fromParams(p); },
-    toParams(p) { for (const c of controls) c.toParams(p); },
-  };
-}
 
 /** The catalog's concrete models (model_config.json "models"). */
 export const concreteModels = (store) => store.state?.data?.concrete_models ?? [];

@@ -118,10 +118,3 @@ export function facts(pairs, className = 'facts') {
 export function card(title, ...children) {
   return h('section', { class: 'card' }, title ? h('h3', null, title) : null, children);
 }
-
-/** "Why": the basis strings the API returns, shown as they are. */
-export function basis(...lines) {
-  const items = lines.flat().filter(Boolean);
-  if (!items.length) return null;
-  return h('ul', { class: 'basis' }, items.map((l) => h('li', null, l)));
-}

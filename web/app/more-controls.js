@@ -1,4 +1,5 @@
-// Inputs of the later views only (priority, providers, accelerator kinds): a module of its own
+// Inputs of the later views only (priority, providers, accelerator kinds, the control set that wires a
+// view's own inputs): a module of its own
 // beside controls.js (the workload form's), fetched with the later views' chunk.
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
@@ -56,5 +57,15 @@ export function kindsControl(prefix, legend = 'Accelerator kinds (none checked =
     fromParams(p) { const want = (p.get('kinds') ?? '').split(',').filter(Boolean); for (const b of boxes()) b.checked = want.includes(b.value); },
     toParams(p) { const v = this.value(); if (v.length) p.set('kinds', v.join(',')); },
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
+  };
+}
+
+/** Wires a screen's controls: restore from / write to URL params, fill from the catalog. */
+export function controlSet(controls) {
+  return {
+    controls,
+    fill(store) { for (const c of controls) c.fill(store); },
+    fromParams(p) { for (const c of controls) c.fromParams(p); },
+    toParams(p) { for (const c of controls) c.toParams(p); },
   };
 }

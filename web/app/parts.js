@@ -1,5 +1,5 @@
 // Pieces of answers shared by the screens: usage bar, cost block, placement, reasons, badges.
-import { h, svg, facts, basis, table } from './dom.js';
+import { h, svg, facts, table } from './dom.js';
 import * as f from './format.js';
 
 /** Per-GPU memory use against capacity: an SVG bar (attributes only, no inline styles). */

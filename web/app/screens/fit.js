@@ -30,7 +30,7 @@ export function createFitScreen(store, form) {
       const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: [renderFit(response.result), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
+      return { nodes: [renderFit(response.result, !form.model.given()), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
     },
   });
   return screen;
@@ -44,15 +44,19 @@ export function fitMore(ask, form, r) {
   return more;
 }
 
-export function renderFit(r) {
+/** `example`: the model is the form's example, not one chosen: pricing an instance then leads,
+ *  and a verdict that it does not fit is said as a note, not as an alarm. */
+export function renderFit(r, example = false) {
   const p = r.placement;
   const d = r.deployment;
   const fit = r.fit;
   const fits = r.status === 'FITS';
-  const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : 'nofit'] },
+  const aside = example && !fits;
+  const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : aside ? 'accent' : 'nofit'] },
     h('h3', { class: 'sr-only' }, 'Verdict'),
+    aside ? h('p', { class: 'note', testid: 'fit-example' }, `${r.request.model.label} is the example model: choose yours above to see whether it fits.`) : null,
     h('div', { class: 'verdict-head' },
-      statusBadge(r.status, 'fit-status'),
+      aside ? h('span', { class: 'badge', testid: 'fit-status' }, r.status) : statusBadge(r.status, 'fit-status'),
       h('div', null,
         h('p', { class: 'verdict-title' }, h('span', { testid: 'fit-resolved-instance' }, p.instance), ` · ${f.num(fit.gpus, 3)} × ${p.gpu_type}`),
         h('p', { class: 'muted' }, `${r.request.model.label}, ${f.label(r.request.workload)} at ${r.request.precision.toUpperCase()}`))),
@@ -71,7 +75,9 @@ export function renderFit(r) {
       ], 'facts compact')),
     r.ways_out ? waysOut(r.ways_out) : null);
 
+  const cost = card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p));
   return [
+    aside ? cost : null,
     summary,
     card('Memory per GPU against its capacity', memoryChart(r),
       r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null),
@@ -79,7 +85,7 @@ export function renderFit(r) {
       card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
       card('Deployment', deploymentFacts(d, 'fit-dep'),
         d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null)),
-    card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)),
+    aside ? null : cost,
   ];
 }
 

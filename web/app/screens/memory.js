@@ -1,7 +1,7 @@
 // Memory, line by line (the `memory` question): on one GPU alone (Fit & memory with a GPU as
 // where it runs), and which GPUs of the catalog hold a concrete model, under Fit's answer. The
 // per-GPU breakdown is what nvidia-smi shows, so it is in GiB and MiB, as that tool prints.
-import { h, facts, card, table, basis } from '../dom.js';
+import { h, facts, card, table } from '../dom.js';
 import { selectControl, numberControl, serves } from '../controls.js';
 import * as f from '../format.js';
 import { usageBar, statusBadge, requestBlock } from '../parts.js';
@@ -291,4 +291,11 @@ function modelFacts(m, r) {
 function expectedError(e, testid) {
   if (!e) return null;
   return h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error: '), h('span', { testid }, e.text));
+}
+
+/** "Why": the basis strings the API returns, shown as they are. */
+function basis(...lines) {
+  const items = lines.flat().filter(Boolean);
+  if (!items.length) return null;
+  return h('ul', { class: 'basis' }, items.map((l) => h('li', null, l)));
 }

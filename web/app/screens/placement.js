@@ -3,8 +3,8 @@
 import { h, table, facts, card, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, selectControl, instanceOptions, hoursControl, WORKLOADS } from '../controls.js';
-import { providersControl } from '../more-controls.js';
+import { selectControl, instanceOptions, hoursControl, WORKLOADS } from '../controls.js';
+import { controlSet, providersControl } from '../more-controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { statusBadge } from '../parts.js';
