@@ -51,6 +51,8 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   assert.equal(await fit.getByTestId('fit-chart').locator('.chart-marker').count(), 4, 'a capacity marker on each bar');
 
   const prec = await env.page('index.html?view=precisions&size=large');
+  await prec.getByTestId('fit-more').scrollIntoViewIfNeeded();
+  await prec.getByTestId('prec-chart').waitFor();
   const pr = cli({ question: 'precisions', model: { size: 'large' } }).result;
   await checkCharts(prec, 1);
   assert.equal(await prec.getByTestId('prec-chart').locator('rect.chart-bar').count(), pr.precisions.length);

@@ -66,6 +66,8 @@ test('precisions: every format, weights GB and native families as the CLI says',
   // An earlier version's link: the weights in every format are part of Fit & memory now.
   const page = await env.page('index.html?view=precisions&size=small');
   await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('medium'));
+  // Below the answer, asked once it comes near the screen.
+  await page.getByTestId('fit-more').scrollIntoViewIfNeeded();
   await page.getByTestId('prec-table').waitFor();
   const r = cli({ question: 'precisions', model: { size: 'medium' } }).result;
   assert.equal(await page.locator('[data-testid^=prec-row-]').count(), r.precisions.length);

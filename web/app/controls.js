@@ -74,7 +74,7 @@ export function modelControl(prefix, onLoaded) {
   const file = h('input', { id: `${prefix}-config-file`, type: 'file', accept: '.json,application/json', testid: `${prefix}-config-file` });
   const config = h('div', { class: 'mem-config' },
     h('div', { class: 'field' }, h('label', { for: text.id }, 'Your config.json'), text,
-      h('small', { class: 'hint', id: `${prefix}-config-hint` }, 'A Hugging Face config.json (multimodal ones: their text model). It stays in this page and is not put in links.')),
+      h('small', { class: 'hint', id: `${prefix}-config-hint` }, 'A Hugging Face config.json; it stays in this page, out of links.')),
     h('div', { class: 'field' }, h('label', { for: file.id }, 'Upload config.json'), file));
   const sync = () => {
     params.wrap.hidden = sel.input.value !== 'custom';
@@ -243,7 +243,7 @@ export const gpusOf = (store, instance) => store.instances.find((i) => i.instanc
 
 export const gpusControl = (prefix) => numberControl({
   id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def: '', min: 1, step: 1, whole: 'gpus', optional: true,
-  placeholder: 'all of one', hint: 'Empty: every GPU of the instance type (1 on a family or a GPU). Split over them by tensor parallelism.',
+  placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
 });
 
 /** Empty means the analyzer's month, shown as the placeholder. */

@@ -1,6 +1,6 @@
 // Inputs of the later views only (priority, providers, accelerator kinds, the control set that wires a
-// view's own inputs): a module of its own
-// beside controls.js (the workload form's), fetched with the later views' chunk.
+// view's own inputs): a module of its own beside controls.js (the workload form's), fetched with the
+// later views' chunk.
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
 

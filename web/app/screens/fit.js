@@ -37,10 +37,16 @@ export function createFitScreen(store, form) {
 }
 
 /** What follows the answer (later-screens.js): the workload sized, every GPU that holds a concrete
- *  model, the weights in every format. The answer does not wait for it. */
+ *  model, the weights in every format. Asked when it comes near the screen: neither the answer nor
+ *  the first download waits for it. */
 export function fitMore(ask, form, r) {
   const more = h('div', { class: 'fit-more', testid: 'fit-more' });
-  later().then((m) => m.fitMore(ask, form, r)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    seen.disconnect();
+    later().then((m) => m.fitMore(ask, form, r)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
+  }, { rootMargin: '200px' });
+  seen.observe(more);
   return more;
 }
 
@@ -54,7 +60,7 @@ export function renderFit(r, example = false) {
   const aside = example && !fits;
   const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : aside ? 'accent' : 'nofit'] },
     h('h3', { class: 'sr-only' }, 'Verdict'),
-    aside ? h('p', { class: 'note', testid: 'fit-example' }, `${r.request.model.label} is the example model: choose yours above to see whether it fits.`) : null,
+    aside ? h('p', { class: 'note', testid: 'fit-example' }, `${r.request.model.label} is the example model: choose yours above.`) : null,
     h('div', { class: 'verdict-head' },
       aside ? h('span', { class: 'badge', testid: 'fit-status' }, r.status) : statusBadge(r.status, 'fit-status'),
       h('div', null,
