@@ -4,10 +4,12 @@
 // or another one (the site then serves embed.js with Access-Control-Allow-Origin; docs/page.md).
 const PAGE = new URL('./index.html', import.meta.url);
 // The views are the page's own list (scripts/stage-site.sh bundles it into the staged embed.js).
-import { VIEWS as LIST } from './app/views.js';
+import { VIEWS as LIST, OLD_VIEWS } from './app/views.js';
 
-const VIEWS = LIST.map((v) => v.id);
+// An earlier view's id is passed on: the page opens the view that answers it now.
 const TITLES = Object.fromEntries(LIST.map((v) => [v.id, v.title]));
+for (const [old, now] of Object.entries(OLD_VIEWS)) TITLES[old] = TITLES[now];
+const VIEWS = Object.keys(TITLES);
 
 export class GpufleetCalculator extends HTMLElement {
   static observedAttributes = ['view', 'preset', 'height', 'title'];

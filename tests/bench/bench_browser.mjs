@@ -29,7 +29,7 @@ try {
   const recompute = await page.evaluate(async () => {
     // The weight format changes the memory per GPU (the GPU count alone need not: on the road
     // a second GPU can be a second model copy of the same size).
-    const input = document.querySelector('#fit-precision');
+    const input = document.querySelector('#wf-precision');
     const shown = () => document.querySelector('[data-testid="fit-per-gpu-gb"]')?.textContent ?? '';
     const times = [];
     for (let i = 0; i < 20; i++) {

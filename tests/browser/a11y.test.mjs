@@ -12,7 +12,7 @@ before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const VIEWS = ['fit', 'precisions', 'memory', 'throughput', 'recommend', 'migrate', 'plan', 'placement', 'decide', 'workloads', 'catalog'];
+const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
 
 for (const scheme of ['light', 'dark']) {
   test(`axe: no serious or critical violations on any screen (${scheme})`, async () => {

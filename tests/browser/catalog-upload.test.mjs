@@ -61,8 +61,8 @@ test('a broken gpu_instances.json (pasted) shows file, path and message; the pag
   await page.getByTestId('tab-fit').click();
   const fit = cli(fitRequest).result;
   assert.equal(await text(page, 'fit-status'), fit.status);
-  await page.getByTestId('tab-precisions').click();
-  await page.getByTestId('precisions-result').locator('[data-testid=prec-table]').waitFor();
+  await page.getByTestId('tab-deployments').click();
+  await page.getByTestId('deployments-result').getByTestId('rec-table').waitFor();
   await page.getByTestId('tab-catalog').click();
   assert.equal(await text(page, 'val-valid'), 'VALID');
 });

@@ -12,7 +12,7 @@ after(async () => { await env?.close(); });
 
 const REC_URL = 'index.html?view=recommend&size=small&workload=inference&precision=fp16&priority=cost';
 const REC_REQUEST = { question: 'recommend', model: { size: 'small' }, workload: 'inference', precision: 'fp16', priority: 'cost', use_spot: false, hours_per_month: 720 };
-const VIEWS = ['fit', 'precisions', 'memory', 'throughput', 'recommend', 'migrate', 'plan', 'placement', 'decide', 'workloads', 'catalog'];
+const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
 
 /** Every chart on a page: an <svg role=img> with a title, axis labels with units, a legend or
  *  labels, and a data table behind it. */
@@ -51,6 +51,8 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   assert.equal(await fit.getByTestId('fit-chart').locator('.chart-marker').count(), 4, 'a capacity marker on each bar');
 
   const prec = await env.page('index.html?view=precisions&size=large');
+  await prec.getByTestId('fit-more').scrollIntoViewIfNeeded();
+  await prec.getByTestId('prec-chart').waitFor();
   const pr = cli({ question: 'precisions', model: { size: 'large' } }).result;
   await checkCharts(prec, 1);
   assert.equal(await prec.getByTestId('prec-chart').locator('rect.chart-bar').count(), pr.precisions.length);
@@ -112,9 +114,9 @@ test('copy link puts the page URL on the clipboard, with a fallback without the 
   assert.equal(await page.locator('textarea.offscreen').count(), 0, 'the fallback field is removed');
 });
 
-test('print: a Migrate report and a Plan print without inputs, tabs or buttons, on one page', async () => {
+test('print: a migration report and a Plan print without inputs, tabs or buttons, on one page', async () => {
   for (const [view, url] of [
-    ['migrate', 'index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=performance'],
+    ['compare', 'index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=performance'],
     ['plan', 'index.html?view=plan'],
   ]) {
     const page = await env.page(url);

@@ -6,7 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { setup, cli, text, screenshot } from './helpers.mjs';
 import { startServer } from './server.mjs';
-import { VIEWS } from '../../web/app/views.js';
+import { VIEWS, OLD_VIEWS } from '../../web/app/views.js';
+
+// The page's views, and the earlier views' ids that links and embeds still name (each opens the
+// view that answers it now).
+const IDS = [...VIEWS.map((v) => [v.id, v.id]), ...Object.entries(OLD_VIEWS)];
 
 let env;
 before(async () => { env = await setup(); });
@@ -53,13 +57,13 @@ test('the custom element renders an iframe of the page in embed mode that shows 
   await screenshot(page, 'embed-demo');
 });
 
-test('embed.js from another origin: <gpufleet-calculator> shows every view of the page\'s list', async () => {
+test('embed.js from another origin: <gpufleet-calculator> shows every view of the page\'s list, and the earlier views\' ids', async () => {
   // A host page on its own origin (a second server on another port) that loads embed.js from the
   // calculator's origin, as a docs site would; it serves its own strict CSP naming that origin.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-host-'));
   const csp = `default-src 'self'; script-src ${env.origin}; frame-src ${env.origin}; style-src 'self'; img-src data:`;
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>host</title>');
-  for (const { id } of VIEWS) {
+  for (const [id] of IDS) {
     fs.writeFileSync(path.join(dir, `${id}.html`), `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}"><title>host</title><link rel="icon" href="data:,">
 <script type="module" src="${env.origin}/embed.js"></script></head>
@@ -73,7 +77,7 @@ test('embed.js from another origin: <gpufleet-calculator> shows every view of th
     page.setDefaultTimeout(8000);
     const errors = [];
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    for (const { id } of VIEWS) {
+    for (const [id, view] of IDS) {
       await page.goto(`${host.origin}/${id}.html`);
       const iframe = page.locator('gpufleet-calculator iframe');
       await iframe.waitFor();
@@ -82,8 +86,8 @@ test('embed.js from another origin: <gpufleet-calculator> shows every view of th
       assert.equal(src.searchParams.get('view'), id, `${id}: the element asks for its own view`);
       const frame = page.frameLocator('gpufleet-calculator iframe');
       await frame.locator('html[data-ready="1"]').waitFor({ timeout: 15000 });
-      assert.equal(await frame.getByTestId(`screen-${id}`).count(), 1, `${id}: the frame shows the ${id} view`);
-      await frame.locator(`[data-testid="${id}-result"][data-state="ready"]`).waitFor({ timeout: 15000 });
+      assert.equal(await frame.getByTestId(`screen-${view}`).count(), 1, `${id}: the frame shows the ${view} view`);
+      await frame.locator(`[data-testid="${view}-result"][data-state="ready"]`).waitFor({ timeout: 15000 });
     }
     assert.deepEqual(errors, [], 'no CORS or CSP errors on the host page');
     await page.close();

@@ -139,7 +139,7 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
   await afterChange(page, 'placement', () => s.getByLabel('Instance (optional)').selectOption(''));
   await afterChange(page, 'placement', () => page.getByTestId('place-provider-gcp').check());
   await afterChange(page, 'placement', () => page.getByTestId('place-provider-azure').check());
-  await afterChange(page, 'placement', () => s.getByLabel('Way to pay').selectOption('reserved_1y'));
+  await afterChange(page, 'placement', () => page.getByTestId('place-pricing').selectOption('reserved_1y'));
   const driven = {
     question: 'placement',
     models: [base.models[0], base.models[2], { name: 'llm-13b', model: { params_b: 13 }, workload: 'inference', precision: 'int8' }],
@@ -150,14 +150,15 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
   assert.equal(await copy.getByTestId('placement-result').innerText(), await page.getByTestId('placement-result').innerText());
 });
 
-test('decide: seed 002 branch and every option as the CLI says', async () => {
+test('decide: the accelerator rules inside Deployments, branch and every option as the CLI says', async () => {
   const page = await env.page('index.html?view=decide&params=13&workload=training&precision=bf16&goal=cost');
-  const base = { question: 'decide', model: { params_b: 13 }, workload: 'training', precision: 'bf16', framework: 'pytorch', model_kind: 'transformer', goal: 'cost', edge: false, batch: false, hours_per_month: 720, pricing: 'on_demand' };
+  const base = { question: 'decide', model: { params_b: 13 }, workload: 'training', precision: 'bf16', batch: false, goal: 'cost' };
   const check = async (request) => {
     const expected = cli(request);
     assert.equal(expected.ok, true, JSON.stringify(expected.errors));
     const r = expected.result;
-    assert.equal(await text(page, 'decide-tree'), r.decision_tree);
+    assert.deepEqual(JSON.parse(await text(page, 'decide-request')), request);
+    assert.equal(await text(page, 'decide-tree'), plain(r.decision_tree));
     assert.equal(await text(page, 'decide-branch'), r.branch);
     assert.equal(await text(page, 'decide-kind'), r.recommended_kind.replaceAll('_', ' '));
     for (const o of r.options) {
@@ -173,17 +174,17 @@ test('decide: seed 002 branch and every option as the CLI says', async () => {
   };
   const r = await check(base);
   assert.equal(r.recommended_kind, 'trainium');
+  await page.getByTestId('decide-details').locator('summary').first().click();
   await screenshot(page, 'decide', { fullPage: true });
 
   const s = screen(page);
-  await afterChange(page, 'decide', () => s.getByLabel('Workload type').selectOption('inference'));
-  await afterChange(page, 'decide', () => s.getByLabel('Precision').selectOption('fp16'));
-  await afterChange(page, 'decide', () => s.getByLabel('Latency target').fill('50'));
-  await afterChange(page, 'decide', () => s.getByLabel('Framework').selectOption('jax'));
-  await afterChange(page, 'decide', () => s.getByLabel('Schedule').selectOption('day'));
-  await check({ ...base, workload: 'inference', precision: 'fp16', latency_ms: 50, framework: 'jax', hours_per_month: undefined, schedule: { hours_per_day: 8, days_per_month: 22 } });
+  await afterChange(page, 'deployments', () => s.getByLabel('Workload type').selectOption('inference'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Weight format').selectOption('fp16'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Priority', { exact: true }).selectOption('performance'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Schedule').selectOption('day'));
+  await check({ ...base, workload: 'inference', precision: 'fp16', goal: 'performance', schedule: { hours_per_day: 8, days_per_month: 22 } });
   const copy = await env.page(rel(page));
-  assert.equal(await copy.getByTestId('decide-result').innerText(), await page.getByTestId('decide-result').innerText());
+  assert.equal(await copy.getByTestId('decide-details').textContent(), await page.getByTestId('decide-details').textContent());
 });
 
 test('ways to pay and schedules on Fit, Recommend and Migrate, and kinds on Recommend', async () => {
@@ -195,10 +196,6 @@ test('ways to pay and schedules on Fit, Recommend and Migrate, and kinds on Reco
   const fr = cli({ question: 'fit', model: { size: 'small' }, workload: 'inference', precision: 'fp16', instance: 'G6e', gpus: 1, pricing: 'reserved_1y', schedule: { hours_per_day: 8, days_per_month: 22 } }).result;
   assertNear(await text(fit, 'fit-cost-monthly'), fr.cost.usd_per_month, 0.005, 'fit reserved monthly');
   assert.equal(await text(fit, 'fit-cost-basis'), fr.cost.basis);
-  assert.equal(await s.getByLabel('Use spot prices where known').isChecked(), false);
-  // The spot box and the select follow each other.
-  await afterChange(fit, 'fit', () => s.getByLabel('Use spot prices where known').check());
-  assert.equal(await s.getByLabel('Way to pay').inputValue(), 'spot');
   const copy = await env.page(rel(fit));
   assert.equal(await copy.getByTestId('fit-cost-basis').textContent(), await fit.getByTestId('fit-cost-basis').textContent());
 

@@ -101,8 +101,8 @@ export async function afterChange(page, screen, action) {
   await page.waitForFunction(([id, seq]) => document.querySelector(`[data-testid="${id}-result"]`)?.dataset.seq !== seq, [screen, before]);
 }
 
-/** The visible screen (its inputs share labels with the hidden screens). */
-export const screen = (page) => page.locator('[role=tabpanel]:not([hidden]) .screen, .embed-panel .screen').first();
+/** The visible view (its inputs share labels with the hidden views'; Fleet plan holds two screens). */
+export const screen = (page) => page.locator('[role=tabpanel]:not([hidden]), .embed-panel').first();
 
 export async function screenshot(page, name, { fullPage = false } = {}) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });

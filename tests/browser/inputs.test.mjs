@@ -3,7 +3,7 @@
 // whole GPUs; an empty hours field means the stated default, shown as its placeholder.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, text, screen, afterChange } from './helpers.mjs';
+import { setup, cli, text, screen, afterChange, assertNear } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -14,11 +14,11 @@ test('a value the core refuses is marked at its field, in words; the last answer
   const s = screen(page);
   const status = await text(page, 'fit-status');
   await afterChange(page, 'fit', () => s.getByLabel('GPUs', { exact: true }).fill('5000'));
-  const field = page.getByTestId('fit-gpus');
+  const field = page.getByTestId('wf-gpus');
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
-  const message = (await page.getByTestId('fit-gpus-error').textContent()).trim();
+  const message = (await page.getByTestId('wf-gpus-error').textContent()).trim();
   assert.match(message, /^GPUs must be a number more than 0 and at most 4096 \(you entered 5000\)\.$/);
-  assert.ok((await field.getAttribute('aria-describedby')).split(' ').includes('fit-gpus-error'));
+  assert.ok((await field.getAttribute('aria-describedby')).split(' ').includes('wf-gpus-error'));
   assert.equal(await page.getByTestId('fit-result').getAttribute('data-state'), 'error');
   assert.equal(await text(page, 'fit-status'), status, 'the last good answer stays');
   assert.ok(Number(await page.getByTestId('fit-result').evaluate((n) => getComputedStyle(n).opacity)) < 1, 'dimmed');
@@ -27,36 +27,60 @@ test('a value the core refuses is marked at its field, in words; the last answer
   // A good value clears the mark.
   await afterChange(page, 'fit', () => s.getByLabel('GPUs', { exact: true }).fill('2'));
   assert.equal(await field.getAttribute('aria-invalid'), null);
-  assert.equal(await page.getByTestId('fit-gpus-error').count(), 0);
+  assert.equal(await page.getByTestId('wf-gpus-error').count(), 0);
   assert.equal(await page.getByTestId('fit-result').getAttribute('data-state'), 'ready');
 });
 
 test('GPU counts take whole GPUs: step 1, and 2.5 is refused at the field', async () => {
   const page = await env.page('index.html?view=fit');
   const s = screen(page);
-  assert.equal(await page.getByTestId('fit-gpus').getAttribute('step'), '1');
+  assert.equal(await page.getByTestId('wf-gpus').getAttribute('step'), '1');
   await afterChange(page, 'fit', () => s.getByLabel('GPUs', { exact: true }).fill('2.5'));
-  assert.equal(await page.getByTestId('fit-gpus').getAttribute('aria-invalid'), 'true');
-  assert.match(await text(page, 'fit-gpus-error'), /whole GPUs: enter 2 or 3/);
+  assert.equal(await page.getByTestId('wf-gpus').getAttribute('aria-invalid'), 'true');
+  assert.match(await text(page, 'wf-gpus-error'), /whole GPUs: enter 2 or 3/);
 
-  const mem = await env.page('index.html?view=memory');
-  const m = screen(mem);
-  assert.equal(await mem.getByTestId('mem-gpus').getAttribute('step'), '1');
-  await afterChange(mem, 'memory', () => m.getByLabel('GPUs per model copy').fill('2.5'));
-  assert.equal(await mem.getByTestId('mem-gpus').getAttribute('aria-invalid'), 'true');
-  assert.match(await text(mem, 'mem-gpus-error'), /whole number: enter 2 or 3/);
-  await afterChange(mem, 'memory', () => m.getByLabel('Tensor parallel').fill('1.5'));
-  assert.equal(await mem.getByTestId('mem-tp').getAttribute('aria-invalid'), 'true');
+});
+
+test('on one GPU alone, 2 GPUs split the model 2 ways: tensor parallelism follows the GPU count', async () => {
+  const page = await env.page('index.html?view=fit&model=llama-3.1-70b&precision=bf16&instance=gpu:A100-80GB');
+  assert.equal(await text(page, 'mem-fits'), 'DOES NOT FIT');
+  await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('2'));
+  const r = cli({ question: 'memory', model: { name: 'llama-3.1-70b' }, mode: 'inference', weight_format: 'bf16', gpu: 'A100-80GB', gpus: 2, tensor_parallel: 2 }).result;
+  assert.equal(r.gpu.fits, true);
+  assert.equal(await text(page, 'mem-fits'), 'FITS');
+  assert.match(await text(page, 'fit-request'), /"gpus":2,"tensor_parallel":2/);
 });
 
 test('an empty hours field means 720 h, said by its placeholder and hint', async () => {
   const page = await env.page('index.html?view=fit');
-  const hours = page.getByTestId('fit-hours');
+  const hours = page.getByTestId('wf-hours');
   assert.equal(await hours.inputValue(), '');
   assert.equal(await hours.getAttribute('placeholder'), '720');
-  assert.match(await page.locator('#fit-hours-hint').textContent(), /Empty means 720 h/);
-  assert.match(await text(page, 'fit-request'), /"hours_per_month":720/);
+  assert.match(await page.locator('#wf-hours-hint').textContent(), /Empty means 720 h/);
+  assert.doesNotMatch(await text(page, 'fit-request'), /hours_per_month/);
+  assert.match(await text(page, 'fit-cost-basis'), /x 720 h = /);
   assert.ok(!new URL(page.url()).searchParams.has('hours'));
+});
+
+test('pricing g5.xlarge for a schedule with the example model: the cost leads, its verdict is a note; a chosen model\'s is the verdict', async () => {
+  const page = await env.page('index.html?view=fit');
+  const s = screen(page);
+  await afterChange(page, 'fit', () => s.getByLabel('Where it runs', { exact: true }).selectOption('g5.xlarge'));
+  await afterChange(page, 'fit', () => s.getByLabel('Schedule').selectOption('day'));
+  const r = cli({ question: 'fit', model: { size: 'small' }, workload: 'inference', precision: 'fp16', instance: 'g5.xlarge', gpus: 1, schedule: { hours_per_day: 8, days_per_month: 22 } }).result;
+  assert.equal(r.status, 'CANNOT FIT MODEL');
+  const result = page.getByTestId('fit-result');
+  assert.equal((await result.locator(':scope > section').first().locator('h3').textContent()).trim(), 'Cost', 'the cost comes first');
+  assertNear(await text(page, 'fit-cost-monthly'), r.cost.usd_per_month, 0.005, 'monthly cost');
+  assert.equal(await result.locator('.verdict.nofit, .badge.bad').count(), 0, 'no red verdict for the example model');
+  assert.match(await text(page, 'fit-example'), /example model/);
+  // The ways out name accelerators only: no CPU-only instance as "more memory per GPU".
+  assert.ok(r.ways_out.other_families.every((d) => d.accelerator_kind !== 'cpu'));
+  assert.doesNotMatch(await page.getByTestId('fit-ways-out').innerText(), /CPU only|no accelerator/);
+  // A model chosen by hand: its verdict leads, as an alarm.
+  await afterChange(page, 'fit', () => s.getByLabel('Model', { exact: true }).selectOption('medium'));
+  assert.equal(await result.locator('.verdict.nofit .badge.bad').count(), 1);
+  assert.equal(await page.getByTestId('fit-example').count(), 0);
 });
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

@@ -75,49 +75,49 @@ test('a large catalog answers in a worker: input is taken within 200 ms while it
   assert.equal(await text(page, 'val-count-instance_types'), catalog.types.toLocaleString('en-US'));
   assert.deepEqual(workerScripts.map((u) => new URL(u).pathname), ['/app/core-worker.js']);
 
-  // Decide (a small screen) answers from the worker too; its latency target is the input typed into.
-  await page.getByTestId('tab-decide').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=decide-result]')?.dataset.state === 'ready', null, { timeout: 30000 });
-  await page.getByTestId('tab-workloads').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=workloads-result]')?.dataset.state === 'ready', null, { timeout: 30000 });
+  // Fit answers from the worker too; its prompt tokens are the input typed into.
+  await page.getByTestId('tab-fit').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=fit-result]')?.dataset.state === 'ready', null, { timeout: 30000 });
+  await page.getByTestId('tab-compare').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=compare-result]')?.dataset.state === 'ready', null, { timeout: 30000 });
   // Each key's arrival at the input's handler (the page's clock, as wall-clock time), and whether
   // the long answer was still being computed then (it is the worker's next answer: the keys'
   // questions wait behind it).
   await page.evaluate(() => {
     globalThis.__keys = [];
-    globalThis.__seq = document.querySelector('[data-testid=workloads-result]').dataset.seq;
+    globalThis.__seq = document.querySelector('[data-testid=compare-result]').dataset.seq;
     globalThis.__answered = globalThis.__answers;
-    document.querySelector('#dec-latency').addEventListener('input', () => {
+    document.querySelector('#wf-input').addEventListener('input', () => {
       globalThis.__keys.push({ at: performance.timeOrigin + performance.now(), computing: globalThis.__answers === globalThis.__answered });
     });
   });
   const seq = await page.evaluate(() => globalThis.__seq);
-  // On Decide, the Workloads screen (behind its tab) asks the slowest question of this catalog
-  // (14 scenarios against 4,010 instance types); at once, keys go to Decide's input, each a newer
-  // Decide question that supersedes the last.
-  await page.getByTestId('tab-decide').click();
-  await page.locator('#dec-latency').focus();
+  // On Fit, Compare & migrate (behind its tab) asks the slowest question of this catalog (a set
+  // of 14 scenarios against 4,010 instance types); at once, keys go to Fit's input, each a newer
+  // Fit question that supersedes the last.
+  await page.getByTestId('tab-fit').click();
+  await page.locator('#wf-input').focus();
   await page.evaluate(() => {
-    const pick = document.querySelector('#wl-pick');
+    const pick = document.querySelector('#mig-preset');
     pick.value = 'set:every_scenario';
     pick.dispatchEvent(new Event('input', { bubbles: true }));
     pick.dispatchEvent(new Event('change', { bubbles: true }));
   });
   const keys = await typeTimed(page, '2500');
-  assert.equal(await page.locator('#dec-latency').inputValue(), '2500', 'every key reached the input');
+  assert.equal(await page.locator('#wf-input').inputValue(), '2500', 'every key reached the input');
   const during = keys.filter((k) => k.computing);
   assert.ok(during.length >= 2, `keys typed while the answer computed: ${JSON.stringify(keys)}`);
   const worst = Math.max(...during.map((k) => k.delayMs));
   console.log(`input delay while the worker computes: worst ${worst.toFixed(1)} ms over ${during.length} keys (${keys.map((k) => `${k.delayMs.toFixed(1)}${k.computing ? "" : " after"}`).join(", ")})`);
   assert.ok(worst < 200, `an input waited ${worst.toFixed(1)} ms: ${JSON.stringify(keys)}`);
-  // Decide answers the last key's question.
-  await page.waitForFunction(() => /2500/.test(document.querySelector('[data-testid=decide-request]')?.textContent ?? '')
-    && !document.querySelector('[data-testid=decide-result]').hasAttribute('aria-busy'), null, { timeout: 60000 });
+  // Fit answers the last key's question.
+  await page.waitForFunction(() => /"input_tokens":2500/.test(document.querySelector('[data-testid=fit-request]')?.textContent ?? '')
+    && !document.querySelector('[data-testid=fit-result]').hasAttribute('aria-busy'), null, { timeout: 60000 });
 
   // The set's answer arrives; it is what the facade answers on the page's thread.
-  await page.getByTestId('tab-workloads').click();
-  await page.waitForFunction((seq) => document.querySelector('[data-testid=workloads-result]').dataset.seq !== seq
-    && document.querySelector('[data-testid=workloads-result]').dataset.state === 'ready', seq, { timeout: 60000 });
+  await page.getByTestId('tab-compare').click();
+  await page.waitForFunction((seq) => document.querySelector('[data-testid=compare-result]').dataset.seq !== seq
+    && document.querySelector('[data-testid=compare-result]').dataset.state === 'ready', seq, { timeout: 60000 });
   const shown = await page.locator('[data-testid^=wl-member-]').evaluateAll((members) => members.map((m) => m.querySelector('.verdict-title').textContent));
 
   // The same question through the facade on the page's thread: the same answer, and keys typed
@@ -131,9 +131,9 @@ test('a large catalog answers in a worker: input is taken within 200 ms while it
       .map(async (p) => ({ name: `prices/${p.regions[p.default_region].file}`, text: await get(`prices/${p.regions[p.default_region].file}`) })));
     globalThis.__analyzer = (await loadGpufleet()).createAnalyzer({ ...texts, priceFiles });
   }, catalog);
-  await page.getByTestId('tab-decide').click();
-  await page.locator('#dec-latency').fill('');
-  await page.locator('#dec-latency').focus();
+  await page.getByTestId('tab-fit').click();
+  await page.locator('#wf-input').fill('');
+  await page.locator('#wf-input').focus();
   await page.evaluate(() => {
     globalThis.__keys = [];
     globalThis.__sync = new Promise((resolve) => setTimeout(() => {

@@ -9,7 +9,7 @@ let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
-const VIEWS = ['fit', 'precisions', 'memory', 'throughput', 'recommend', 'migrate', 'plan', 'placement', 'decide', 'workloads', 'catalog'];
+const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
 /** The columns a table is read for: what, which, how much, how much it saves. */
 const KEY = /^(#|Instance|GPU|Option|Way|Workload|Suitable|Cheapest deployment|Monthly cost.*|\$ per 1M.*|USD per 1M.*|Savings|Break-even.*|On-demand|Spot)$/;
 

@@ -1,6 +1,6 @@
-// Model memory: the per-GPU breakdown, verdict, chart and "GPUs that hold it" equal the native
-// CLI's answer to the same memory request; inputs, pasted and uploaded config.json files and the
-// link drive it.
+// Fit & memory on one GPU alone (the memory question): the per-GPU breakdown, verdict, chart and
+// "GPUs that hold it" equal the native CLI's answer to the same memory request; the workload form,
+// the memory settings, pasted and uploaded config.json files and the link drive it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, cli, text, assertNear, afterChange, screenshot, screen } from './helpers.mjs';
@@ -13,11 +13,9 @@ after(async () => { await env?.close(); });
 const GIB2 = 0.005 + 1e-9;
 const GIB3 = 0.0005 + 1e-9;
 const rel = (page) => page.url().slice(env.origin.length + 1);
-/** The request the screen sends with its default inputs. */
-const BASE = {
-  question: 'memory', model: { name: 'llama-3-8b' }, mode: 'inference', weight_format: 'bf16', context: 8192, batch: 1,
-  new_tokens: 0, engine: 'transformers', gpu: 'A100-40GB', gpus: 1, tensor_parallel: 1,
-};
+/** The link of the starting point, and the request the view sends for it. */
+const START = 'index.html?view=fit&model=llama-3-8b&precision=bf16&input=8192&instance=gpu:A100-40GB';
+const BASE = { question: 'memory', model: { name: 'llama-3-8b' }, mode: 'inference', weight_format: 'bf16', gpu: 'A100-40GB', context: 8192 };
 const TINY_LLAMA = {
   architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 2048, intermediate_size: 5632, num_hidden_layers: 22,
   num_attention_heads: 32, num_key_value_heads: 4, vocab_size: 32000, max_position_embeddings: 2048, rms_norm_eps: 1e-5,
@@ -30,7 +28,7 @@ async function assertMemory(page, request) {
   assert.equal(expected.ok, true, JSON.stringify(expected.errors));
   const r = expected.result;
   const s = screen(page);
-  assert.equal(await s.getByTestId('memory-result').getAttribute('data-state'), 'ready');
+  assert.equal(await s.getByTestId('fit-result').getAttribute('data-state'), 'ready');
   // The breakdown: every line, its GiB and its basis, and the total.
   assert.deepEqual(await s.locator('tr[data-testid^=mem-line-]').evaluateAll((trs) => trs.map((tr) => tr.dataset.testid.slice(9))),
     r.per_gpu.map((l) => l.key), 'breakdown lines');
@@ -90,7 +88,7 @@ async function assertMemory(page, request) {
 }
 
 test('memory: llama-3-8b bf16, 8192 tokens, batch 1 on an A100-40GB equals the CLI', async () => {
-  const page = await env.page('index.html?view=memory');
+  const page = await env.page(START);
   const r = await assertMemory(page, BASE);
   assert.equal(await text(page, 'mem-weights'), '14.96 GiB');
   assert.equal(await text(page, 'mem-line-weights-gib'), '14.96 GiB');
@@ -103,103 +101,100 @@ test('memory: llama-3-8b bf16, 8192 tokens, batch 1 on an A100-40GB equals the C
   const sub = JSON.parse(execFileSync(CLI, ['--config', `${SITE_DIR}/config`, '--json', 'fit', '--model', 'llama-3-8b', '--precision', 'bf16',
     '--context', '8192', '--batch', '1', '--gpu', 'A100-40GB'], { encoding: 'utf8' }));
   assert.equal(sub.result.total_gib, r.total_gib, 'gpufleet fit --model gives the same total');
-  assert.deepEqual(new URL(page.url()).searchParams.get('view'), 'memory');
+  assert.deepEqual(new URL(page.url()).searchParams.get('view'), 'fit');
+  assert.deepEqual(JSON.parse(await text(page, 'fit-request')), BASE);
   await screenshot(page, 'memory', { fullPage: true });
 });
 
-test('memory: the GPU, context, format, engine and mode drive the answer', async () => {
-  const page = await env.page('index.html?view=memory');
+test('memory: the GPU, context, format, engine and task drive the answer', async () => {
+  const page = await env.page(START);
   const s = screen(page);
   const req = structuredClone(BASE);
-  await afterChange(page, 'memory', () => s.getByTestId('mem-gpu').selectOption('H100-SXM-80GB'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-instance').selectOption('gpu:H100-SXM-80GB'));
   req.gpu = 'H100-SXM-80GB';
   let r = await assertMemory(page, req);
   assert.equal(r.gpu.capacity_gib, 80);
-  await afterChange(page, 'memory', () => s.getByTestId('mem-context').fill('32768'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-input').fill('32768'));
   req.context = 32768;
   r = await assertMemory(page, req);
   assert.ok(r.per_gpu.find((l) => l.key === 'kv_cache').gib === 4, 'KV cache grows with the context');
   // A 70B model on one A100-40GB does not fit; 8 GPUs with tensor parallelism do.
-  await afterChange(page, 'memory', () => s.getByTestId('mem-model').selectOption('llama-3-70b'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-gpu').selectOption('A100-40GB'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-model').selectOption('model:llama-3-70b'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-instance').selectOption('gpu:A100-40GB'));
   Object.assign(req, { model: { name: 'llama-3-70b' }, gpu: 'A100-40GB' });
   r = await assertMemory(page, req);
   assert.equal(await text(page, 'mem-fits'), 'DOES NOT FIT');
-  await afterChange(page, 'memory', () => s.getByTestId('mem-gpus').fill('8'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-tp').fill('8'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-gpus').fill('8'));
   Object.assign(req, { gpus: 8, tensor_parallel: 8 });
   r = await assertMemory(page, req);
   assert.equal(r.gpu.fits, true);
   // vLLM: the KV-cache pool; a quantized format; an fp8 KV cache.
-  await afterChange(page, 'memory', () => s.getByTestId('mem-engine').selectOption('vllm'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-format').selectOption('awq_int4'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-kv').selectOption('fp8'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-engine').selectOption('vllm'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-precision').selectOption('awq_int4'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-kv').selectOption('fp8'));
   Object.assign(req, { engine: 'vllm', weight_format: 'awq_int4', kv_cache_format: 'fp8' });
   r = await assertMemory(page, req);
   assert.ok(r.kv_cache_capacity, 'vLLM reports its pool');
   // Training: QLoRA of the 8B model on one GPU; the training fields appear, inference ones go.
   assert.equal(await s.getByTestId('mem-training').isVisible(), false);
-  await afterChange(page, 'memory', () => s.getByTestId('mem-model').selectOption('llama-3-8b'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-engine').selectOption('transformers'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-gpus').fill('1'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-tp').fill('1'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-context').fill('2048'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-format').selectOption('nf4'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-mode').selectOption('qlora'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-model').selectOption('model:llama-3-8b'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-engine').selectOption(''));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-gpus').fill(''));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-precision').selectOption('nf4'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-workload').selectOption('qlora'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-seq').fill('2048'));
   assert.equal(await s.getByTestId('mem-training').isVisible(), true);
   assert.equal(await s.getByTestId('mem-rank').isVisible(), true);
   assert.equal(await s.getByTestId('mem-kv').isVisible(), false);
-  await afterChange(page, 'memory', () => s.getByTestId('mem-gc').check());
-  await afterChange(page, 'memory', () => s.getByTestId('mem-rank').fill('64'));
-  const train = {
-    question: 'memory', model: { name: 'llama-3-8b' }, mode: 'qlora', weight_format: 'nf4', context: 2048, batch: 1, engine: 'transformers',
-    gpu: 'A100-40GB', gpus: 1, tensor_parallel: 1, optimizer: 'adamw', gradient_checkpointing: true, sharding: 'none', cpu_offload: false, lora: { rank: 64 },
-  };
+  await afterChange(page, 'fit', () => s.getByTestId('mem-gc').check());
+  await afterChange(page, 'fit', () => s.getByTestId('mem-rank').fill('64'));
+  const train = { question: 'memory', model: { name: 'llama-3-8b' }, mode: 'qlora', weight_format: 'nf4', gpu: 'A100-40GB', context: 2048, gradient_checkpointing: true, lora: { rank: 64 } };
+  assert.deepEqual(JSON.parse(await text(page, 'fit-request')), train);
   r = await assertMemory(page, train);
   assert.ok(r.per_gpu.some((l) => l.key === 'optimizer'), 'optimizer states shown');
   assert.ok(Number((await text(page, 'mem-trainable')).replace(/[^\d.]/g, '')) > 0);
   await screenshot(page, 'memory-qlora', { fullPage: true });
   // A bad number is the analyzer's error with its path; the inputs stay usable.
-  await afterChange(page, 'memory', () => s.getByTestId('mem-batch').fill('0'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-batch').fill('0'));
   const bad = cli({ ...train, batch: 0 });
-  assert.equal(await page.getByTestId('memory-errors').getByTestId('error-path').first().textContent(), bad.errors[0].path);
-  await afterChange(page, 'memory', () => s.getByTestId('mem-batch').fill('2'));
+  assert.equal(await page.getByTestId('fit-errors').getByTestId('error-path').first().textContent(), bad.errors[0].path);
+  await afterChange(page, 'fit', () => s.getByTestId('mem-batch').fill('2'));
   await assertMemory(page, { ...train, batch: 2 });
 });
 
 test('memory: your own config.json, pasted or uploaded; broken JSON is reported and the page stays usable', async () => {
-  const page = await env.page('index.html?view=memory');
+  const page = await env.page(START);
   const s = screen(page);
-  await afterChange(page, 'memory', () => s.getByTestId('mem-model').selectOption('config'));
-  assert.equal(await s.getByTestId('mem-config').isVisible(), true);
-  assert.equal(await s.getByTestId('mem-config-empty').count(), 1, 'asks for a config');
-  await afterChange(page, 'memory', () => s.getByTestId('mem-config').fill(JSON.stringify(TINY_LLAMA, null, 2)));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-model').selectOption('config'));
+  assert.equal(await s.getByTestId('wf-config').isVisible(), true);
+  assert.match(await text(page, 'wf-config-error'), /Paste or upload a Hugging Face config\.json/, 'asks for a config, at its field');
+  await afterChange(page, 'fit', () => s.getByTestId('wf-config').fill(JSON.stringify(TINY_LLAMA, null, 2)));
   const req = { ...structuredClone(BASE), model: { hf_config: TINY_LLAMA } };
   let r = await assertMemory(page, req);
   assert.match(r.model.name, /your model/);
   // Broken JSON: the alert names it; the inputs still answer once it is fixed.
-  await afterChange(page, 'memory', () => s.getByTestId('mem-config').fill('{"model_type": "llama", "hidden_size": '));
-  assert.equal(await page.getByTestId('memory-errors').isVisible(), true);
-  assert.equal(await page.getByTestId('memory-errors').getByTestId('error-code').first().textContent(), 'invalid_json');
-  assert.match(await page.getByTestId('memory-errors').getByTestId('error-message').first().textContent(), /does not parse/);
-  assert.equal(await s.getByTestId('memory-result').getAttribute('data-state'), 'error');
-  await afterChange(page, 'memory', () => s.getByTestId('mem-gpu').selectOption('L4'));
-  assert.equal(await s.getByTestId('memory-result').getAttribute('data-state'), 'error', 'still the parse error');
+  await afterChange(page, 'fit', () => s.getByTestId('wf-config').fill('{"model_type": "llama", "hidden_size": '));
+  assert.equal(await page.getByTestId('fit-errors').isVisible(), true);
+  assert.equal(await page.getByTestId('fit-errors').getByTestId('error-code').first().textContent(), 'invalid_json');
+  assert.match(await page.getByTestId('fit-errors').getByTestId('error-message').first().textContent(), /does not parse/);
+  assert.equal(await s.getByTestId('fit-result').getAttribute('data-state'), 'error');
+  await afterChange(page, 'fit', () => s.getByTestId('wf-instance').selectOption('gpu:L4'));
+  assert.equal(await s.getByTestId('fit-result').getAttribute('data-state'), 'error', 'still the parse error');
   // A config the analyzer refuses: its error, with the JSON path.
   const noLayers = { ...TINY_LLAMA };
   delete noLayers.num_hidden_layers;
-  await afterChange(page, 'memory', () => s.getByTestId('mem-config').fill(JSON.stringify(noLayers)));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-config').fill(JSON.stringify(noLayers)));
   const refused = cli({ ...req, gpu: 'L4', model: { hf_config: noLayers } });
   assert.equal(refused.ok, false);
-  assert.equal(await page.getByTestId('memory-errors').getByTestId('error-path').first().textContent(), refused.errors[0].path);
+  assert.equal(await page.getByTestId('fit-errors').getByTestId('error-path').first().textContent(), refused.errors[0].path);
   // Upload: the file's text replaces the editor's.
   const [result] = await Promise.all([
-    page.waitForFunction(() => document.querySelector('[data-testid="memory-result"]')?.dataset.state === 'ready'),
-    s.getByTestId('mem-config-file').setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(TINY_LLAMA)) }),
+    page.waitForFunction(() => document.querySelector('[data-testid="fit-result"]')?.dataset.state === 'ready'),
+    s.getByTestId('wf-config-file').setInputFiles({ name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(TINY_LLAMA)) }),
   ]);
   assert.ok(result);
-  assert.equal(await page.getByTestId('memory-errors').isVisible(), false);
-  assert.deepEqual(JSON.parse(await s.getByTestId('mem-config').inputValue()), TINY_LLAMA);
+  assert.equal(await page.getByTestId('fit-errors').isVisible(), false);
+  assert.deepEqual(JSON.parse(await s.getByTestId('wf-config').inputValue()), TINY_LLAMA);
   r = await assertMemory(page, { ...req, gpu: 'L4' });
   // The link names "config" but never the pasted text.
   const params = new URL(page.url()).searchParams;
@@ -207,53 +202,50 @@ test('memory: your own config.json, pasted or uploaded; broken JSON is reported 
   assert.ok(![...params.values()].some((v) => v.includes('hidden_size')), 'the config is not in the URL');
   await screenshot(page, 'memory-config', { fullPage: true });
   // Back to a catalog model: the config block hides and the answer follows.
-  await afterChange(page, 'memory', () => s.getByTestId('mem-model').selectOption('mistral-7b-v0.1'));
-  assert.equal(await s.getByTestId('mem-config').isVisible(), false);
+  await afterChange(page, 'fit', () => s.getByTestId('wf-model').selectOption('model:mistral-7b-v0.1'));
+  assert.equal(await s.getByTestId('wf-config').isVisible(), false);
   await assertMemory(page, { ...BASE, gpu: 'L4', model: { name: 'mistral-7b-v0.1' } });
 });
 
-test('memory: the link restores every input', async () => {
+test('memory: an earlier version\'s link restores its inputs in the form and the memory settings', async () => {
   const url = 'index.html?view=memory&model=mixtral-8x7b-v0.1&mode=inference&format=fp8&context=4096&batch=4&new=512&engine=vllm&kv=fp8&gpu=H100-SXM-80GB&gpus=2&tp=2';
   const page = await env.page(url);
   const s = screen(page);
   const req = {
-    question: 'memory', model: { name: 'mixtral-8x7b-v0.1' }, mode: 'inference', weight_format: 'fp8', context: 4096, batch: 4, new_tokens: 512,
-    engine: 'vllm', kv_cache_format: 'fp8', gpu: 'H100-SXM-80GB', gpus: 2, tensor_parallel: 2,
+    question: 'memory', model: { name: 'mixtral-8x7b-v0.1' }, mode: 'inference', weight_format: 'fp8', gpu: 'H100-SXM-80GB', gpus: 2, tensor_parallel: 2,
+    context: 4096, new_tokens: 512, engine: 'vllm', batch: 4, kv_cache_format: 'fp8',
   };
   const r = await assertMemory(page, req);
   assert.ok(r.model.active_parameters_billion < r.model.parameters_billion, 'MoE: active parameters shown');
-  const back = new URL(page.url()).searchParams;
-  assert.deepEqual(Object.fromEntries(back), Object.fromEntries(new URL(`${env.origin}/${url}`).searchParams), 'the URL round-trips');
   // Change some inputs; the link follows and a new page restores them.
-  await afterChange(page, 'memory', () => s.getByTestId('mem-mode').selectOption('full_finetune'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-sharding').selectOption('zero3'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-offload').check());
-  await afterChange(page, 'memory', () => s.getByTestId('mem-optimizer').selectOption('adamw_8bit'));
-  await afterChange(page, 'memory', () => s.getByTestId('mem-engine').selectOption('transformers'));
+  await afterChange(page, 'fit', () => s.getByTestId('wf-workload').selectOption('fine_tuning'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-sharding').selectOption('zero3'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-offload').check());
+  await afterChange(page, 'fit', () => s.getByTestId('mem-optimizer').selectOption('adamw_8bit'));
+  await afterChange(page, 'fit', () => s.getByTestId('mem-engine').selectOption('transformers'));
   const link = new URL(page.url()).searchParams;
-  assert.equal(link.get('mode'), 'full_finetune');
+  assert.equal(link.get('workload'), 'fine_tuning');
   assert.equal(link.get('sharding'), 'zero3');
   assert.equal(link.get('offload'), '1');
-  assert.equal(link.has('kv'), false, 'inference-only keys leave the link in training modes');
+  assert.equal(link.has('kv'), false, 'serving-only keys leave the link in training tasks');
   const train = {
-    question: 'memory', model: { name: 'mixtral-8x7b-v0.1' }, mode: 'full_finetune', weight_format: 'fp8', context: 4096, batch: 4,
-    engine: 'transformers', gpu: 'H100-SXM-80GB', gpus: 2, tensor_parallel: 2, optimizer: 'adamw_8bit', gradient_checkpointing: false,
-    sharding: 'zero3', cpu_offload: true,
+    question: 'memory', model: { name: 'mixtral-8x7b-v0.1' }, mode: 'full_finetune', weight_format: 'fp8', gpu: 'H100-SXM-80GB', gpus: 2, tensor_parallel: 2,
+    engine: 'transformers', batch: 4, optimizer: 'adamw_8bit', sharding: 'zero3', cpu_offload: true,
   };
   await assertMemory(page, train);
   const copy = await env.page(rel(page));
   await assertMemory(copy, train);
   assert.equal(await screen(copy).getByTestId('mem-optimizer').inputValue(), 'adamw_8bit');
   assert.equal(await screen(copy).getByTestId('mem-offload').isChecked(), true);
-  assert.equal(await copy.getByTestId('memory-result').innerText(), await page.getByTestId('memory-result').innerText());
+  assert.equal(await copy.getByTestId('fit-result').innerText(), await page.getByTestId('fit-result').innerText());
   // An unknown GPU in a link: the analyzer's error names the field.
-  const odd = await env.page('index.html?view=memory&gpu=Z9000');
-  assert.equal(await odd.getByTestId('memory-errors').getByTestId('error-path').first().textContent(), '/gpu');
+  const odd = await env.page('index.html?view=fit&model=llama-3-8b&instance=gpu:Z9000');
+  assert.equal(await odd.getByTestId('fit-errors').getByTestId('error-path').first().textContent(), '/gpu');
   await odd.close();
 });
 
 test('memory: 360 px wide, no sideways scroll', async () => {
-  const page = await env.page('index.html?view=memory', { width: 360, height: 740 });
+  const page = await env.page(START, { width: 360, height: 740 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `scrolls sideways by ${overflow}px`);
   await screenshot(page, 'memory-360', { fullPage: true });

@@ -54,7 +54,7 @@ test('the page copies hold the same figures with every provenance text left out'
 test('a source opened fetches the whole catalog once, answers again and shows it open', async () => {
   const page = await env.page();
   const fetched = recordConfig(page);
-  await open(page, `${env.origin}/index.html?view=memory`);
+  await open(page, `${env.origin}/index.html?view=fit&model=llama-3-8b&precision=bf16&input=8192&instance=gpu:A100-40GB`);
   assert.ok(fetched.includes('/config/page/model_config.json') && fetched.includes('/config/page/gpu_instances.json'), fetched.join(' '));
   assert.ok(!fetched.includes('/config/model_config.json'), 'the whole catalog is not fetched before it is needed');
   const details = () => screen(page).locator('details', { hasText: 'Where the architecture comes from' });

@@ -31,7 +31,7 @@ const sentRequest = async (page) => text(page, 'rec-request');
 
 async function fillDemand(page, fields) {
   const s = screen(page);
-  for (const [label, value] of fields) await afterChange(page, 'recommend', () => s.getByLabel(label, { exact: true }).fill(value));
+  for (const [label, value] of fields) await afterChange(page, 'deployments', () => s.getByLabel(label, { exact: true }).fill(value));
 }
 
 /** Every figure of a candidate row against the core's candidate. */
@@ -51,7 +51,7 @@ async function assertRow(page, i, c) {
 test('recommend: llama-3.1-8b at 50 requests/s through the inputs sends the CLI request and shows the core answer', async () => {
   const page = await env.page('index.html?view=recommend');
   const s = screen(page);
-  await afterChange(page, 'recommend', () => s.getByLabel('Model', { exact: true }).selectOption('model:llama-3.1-8b'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Model', { exact: true }).selectOption('model:llama-3.1-8b'));
   await fillDemand(page, [['Requests per second', '50'], ['Prompt tokens', '500'], ['Output tokens', '200'], ['Max p95 time to first token', '500']]);
   assert.equal(await sentRequest(page), JSON.stringify(REQUEST), 'exactly the CLI request, keys in its order');
 
@@ -84,15 +84,15 @@ test('recommend: llama-3.1-8b at 50 requests/s through the inputs sends the CLI 
   const rt = analyzer.analyze(tight);
   if (rt.candidates.length) await assertRow(page, 0, rt.candidates[0]);
   else assert.equal(await page.getByTestId('rec-none').count(), 1);
-  await afterChange(page, 'recommend', () => s.getByLabel('Model', { exact: true }).selectOption('small'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Model', { exact: true }).selectOption('small'));
   assert.deepEqual(JSON.parse(await sentRequest(page)).model, { size: 'small' });
 });
 
 test('recommend: a training run of 2B tokens shows tokens/s and run days as the core says', async () => {
   const page = await env.page('index.html?view=recommend&model=llama-3.1-8b&workload=lora&precision=bf16');
   const s = screen(page);
-  assert.equal(await page.getByTestId('rec-demand-serving').isVisible(), false, 'serving demand hidden for training');
-  await afterChange(page, 'recommend', () => s.getByLabel('Dataset tokens', { exact: true }).fill('2'));
+  assert.equal(await page.getByTestId('wf-demand-serving').isVisible(), false, 'serving demand hidden for training');
+  await afterChange(page, 'deployments', () => s.getByLabel('Dataset tokens', { exact: true }).fill('2'));
   const request = { question: 'recommend', model: { name: 'llama-3.1-8b' }, workload: 'lora', precision: 'bf16', priority: 'cost', demand: { dataset_tokens: 2e9 } };
   assert.deepEqual(JSON.parse(await sentRequest(page)), request);
   const r = analyzer.analyze(request);

@@ -39,7 +39,7 @@ test('a module that dies is replaced: the page says so, answers again, and Reset
       return core[fn](...args);
     };
   });
-  await page.locator('#fit-precision').selectOption('int8');
+  await page.locator('#wf-precision').selectOption('int8');
   await page.getByTestId('app-errors').getByText('restarted its core').waitFor();
   assert.match(await page.getByTestId('app-errors').innerText(), /core_restarted/);
   // The restarted core answers the inputs on screen: int8 halves the weights.
@@ -74,13 +74,13 @@ test('a core that dies on every question is restarted, but not asked again in a 
       return result;
     };
   });
-  await page.locator('#fit-precision').selectOption('int8');
+  await page.locator('#wf-precision').selectOption('int8');
   await page.getByTestId('app-errors').getByText('stopped again').waitFor();
   await page.waitForTimeout(1500);
   // The first module, one restart that re-asked, one restart that waits for the user.
   assert.ok(modules.length <= 3, `${modules.length} modules loaded`);
   await page.evaluate(() => { globalThis.__gpufleetHook = null; });
-  await page.locator('#fit-precision').selectOption('fp16');
+  await page.locator('#wf-precision').selectOption('fp16');
   await page.waitForFunction(() => Number.parseFloat(document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent) > 0);
 });
 
@@ -92,7 +92,7 @@ test('a placement link with 3,000 models opens at once, with a bounded form and 
   const elapsed = Date.now() - t0;
   assert.ok(elapsed < 5000, `the page took ${elapsed} ms to answer`);
   assert.ok(await page.locator('.place-models input').count() <= 65 * 3, 'a bounded form');
-  assert.match(await page.locator('#panel-placement').innerText(), /1 to 64 models/);
+  assert.match(await page.locator('#panel-plan').innerText(), /1 to 64 models/);
 });
 
 test('a large catalog\'s worker whose module dies is replaced by a fresh worker with that catalog; Reset works', async () => {
@@ -132,13 +132,13 @@ test('a large catalog\'s worker whose module dies is replaced by a fresh worker 
   await page.waitForFunction(() => Number.parseFloat(document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent) > 0);
   const fp16 = await text(page, 'fit-per-gpu-gb');
 
-  await page.locator('#fit-precision').selectOption('int8');
+  await page.locator('#wf-precision').selectOption('int8');
   await page.getByTestId('app-errors').getByText('restarted its core').waitFor({ timeout: 20000 });
   await page.getByTestId('app-errors').getByText('stopped again').waitFor({ timeout: 20000 });
   assert.ok(workers.length >= 2 && workers.length <= 3, `${workers.length} workers: the first, and a restart or two`);
   // The restarted worker holds the catalog in use (yours), and answers a question that does not kill it.
   assert.match(await page.getByTestId('catalog-line').innerText(), /your own/);
-  await page.locator('#fit-precision').selectOption('fp16');
+  await page.locator('#wf-precision').selectOption('fp16');
   await page.waitForFunction((b) => document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent === b
     && !document.querySelector('[data-testid=fit-result]').hasAttribute('aria-busy'), fp16);
   // Reset goes back to the shipped catalog on the page's own module.
@@ -146,6 +146,6 @@ test('a large catalog\'s worker whose module dies is replaced by a fresh worker 
   await page.getByTestId('cat-reset').click();
   await page.getByTestId('cat-origin').getByText('shipped catalog').waitFor();
   await page.getByTestId('tab-fit').click();
-  await page.locator('#fit-precision').selectOption('int8');
+  await page.locator('#wf-precision').selectOption('int8');
   await page.waitForFunction((b) => Number.parseFloat(document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent) < Number.parseFloat(b), fp16);
 });

@@ -35,8 +35,8 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
   // Drive the inputs to a setup that cannot fit.
   await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('medium'));
   await afterChange(page, 'fit', () => screen(page).getByLabel('Workload type').selectOption('training'));
-  await afterChange(page, 'fit', () => screen(page).getByLabel('Precision').selectOption('bf16'));
-  await afterChange(page, 'fit', () => screen(page).getByLabel('Instance (family or type)').selectOption('P5'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Weight format').selectOption('bf16'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Where it runs', { exact: true }).selectOption('P5'));
   const nofit = cli({ question: 'fit', model: { size: 'medium' }, workload: 'training', precision: 'bf16', instance: 'P5', gpus: 1, hours_per_month: 720, use_spot: false }).result;
   assert.equal(nofit.status, 'CANNOT FIT MODEL');
   assert.equal(await text(page, 'fit-status'), nofit.status);
@@ -48,7 +48,7 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
 
   // Parameter count instead of a size class, and more GPUs.
   await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('custom'));
-  await afterChange(page, 'fit', () => screen(page).getByLabel('Parameters').fill('20'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Parameters', { exact: true }).fill('20'));
   await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('2'));
   const custom = cli({ question: 'fit', model: { params_b: 20 }, workload: 'training', precision: 'bf16', instance: 'P5', gpus: 2, hours_per_month: 720, use_spot: false }).result;
   assertNear(await text(page, 'fit-memory-total'), custom.memory.total_gb, 0.005, 'total GB (20B)');
@@ -63,8 +63,12 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
 });
 
 test('precisions: every format, weights GB and native families as the CLI says', async () => {
+  // An earlier version's link: the weights in every format are part of Fit & memory now.
   const page = await env.page('index.html?view=precisions&size=small');
-  await afterChange(page, 'precisions', () => screen(page).getByLabel('Model', { exact: true }).selectOption('medium'));
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('medium'));
+  // Below the answer, asked once it comes near the screen.
+  await page.getByTestId('fit-more').scrollIntoViewIfNeeded();
+  await page.getByTestId('prec-table').waitFor();
   const r = cli({ question: 'precisions', model: { size: 'medium' } }).result;
   assert.equal(await page.locator('[data-testid^=prec-row-]').count(), r.precisions.length);
   for (const p of r.precisions) {
@@ -99,9 +103,9 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
   assert.equal(await page.getByTestId('rec-family-G6e').isChecked(), true);
 
   // Drive the filters: add a family, lower the budget, change the priority.
-  await afterChange(page, 'recommend', () => page.getByTestId('rec-family-P5').check());
-  await afterChange(page, 'recommend', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
-  await afterChange(page, 'recommend', () => screen(page).getByLabel('Budget (max per month)').fill('15000'));
+  await afterChange(page, 'deployments', () => page.getByTestId('rec-family-P5').check());
+  await afterChange(page, 'deployments', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
+  await afterChange(page, 'deployments', () => screen(page).getByLabel('Budget (max per month)').fill('15000'));
   const r2 = cli({ ...request, families: ['G5', 'G6e', 'P4de', 'P5'], priority: 'cost', max_usd_per_month: 15000 }).result;
   assert.ok(r2.candidates.length > 0);
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r2.candidates.length);
@@ -134,29 +138,30 @@ test('migrate: the migration report as the CLI says', async () => {
   assert.deepEqual(await page.getByTestId('mig-warnings').locator('li').allTextContents(), r.warnings);
   await screenshot(page, 'migrate');
 
-  await afterChange(page, 'migrate', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
+  await afterChange(page, 'compare', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
   const r2 = cli({ question: 'migrate', current: { instance: 'P4d', gpus: 8 }, model: { size: 'large' }, workload: 'training', precision: 'bf16', priority: 'cost', hours_per_month: 500, use_spot: true }).result;
   assert.equal(await text(page, 'mig-summary'), r2.recommendation.summary);
 });
 
-test('workloads: a scenario and a set, expected outcome beside the analyzer result', async () => {
-  const page = await env.page('index.html?view=workloads');
-  await afterChange(page, 'workloads', () => screen(page).getByLabel('Scenario or workload set').selectOption('id:inference_small_p5'));
+test('scenarios are presets of Compare & migrate: one fills the form, a set shows each report', async () => {
+  const page = await env.page('index.html?view=compare');
+  await afterChange(page, 'compare', () => screen(page).getByLabel('Start from a scenario').selectOption('inference_small_p5'));
   const w = cli({ question: 'workload', id: 'inference_small_p5' }).result;
   assert.equal(await text(page, 'wl-expected'), w.expected_outcome);
   assert.equal(await text(page, 'wl-analyzer'), w.report.recommendation.summary);
-  assert.equal(await text(page, 'wl-summary'), w.report.recommendation.summary);
-  assert.equal(await page.locator('[data-testid^=wl-alt-instance-]').count(), w.report.alternatives.length);
-  await screenshot(page, 'workloads');
+  assert.equal(await text(page, 'mig-summary'), w.report.recommendation.summary);
+  assert.equal(await page.locator('[data-testid^=mig-alt-instance-]').count(), w.report.alternatives.length);
+  assert.equal(await screen(page).getByLabel('Where it runs', { exact: true }).inputValue(), w.scenario.current_instance);
+  await screenshot(page, 'compare-scenario');
 
-  await afterChange(page, 'workloads', () => screen(page).getByLabel('Scenario or workload set').selectOption('set:basic_demos'));
+  await afterChange(page, 'compare', () => screen(page).getByLabel('Start from a scenario').selectOption('set:basic_demos'));
   const set = cli({ question: 'workload_set', id: 'basic_demos' }).result;
   assert.equal(await page.locator('[data-testid^=wl-member-]').count(), set.reports.length);
   for (const [i, m] of set.reports.entries()) {
     assert.equal(await text(page, `wl${i}-expected`), m.expected_outcome);
     assert.equal(await text(page, `wl${i}-analyzer`), m.report.recommendation.summary);
   }
-  assert.match(page.url(), /[?&]set=basic_demos\b/);
+  assert.match(page.url(), /[?&]preset=set%3Abasic_demos\b/);
 });
 
 test('catalog: info, validation counts and instances as the CLI says', async () => {
@@ -181,9 +186,9 @@ test('keyboard: arrow keys move between tabs and switch the screen', async () =>
   const page = await env.page('index.html?view=fit');
   await page.getByTestId('tab-fit').focus();
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.getByTestId('tab-precisions').getAttribute('aria-selected'), 'true');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'tab-precisions');
-  assert.equal(await page.locator('#panel-precisions').isVisible(), true);
+  assert.equal(await page.getByTestId('tab-deployments').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'tab-deployments');
+  assert.equal(await page.locator('#panel-deployments').isVisible(), true);
   assert.equal(await page.locator('#panel-fit').isVisible(), false);
   await page.keyboard.press('End');
   assert.equal(await page.getByTestId('tab-catalog').getAttribute('aria-selected'), 'true');

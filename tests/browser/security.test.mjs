@@ -38,11 +38,11 @@ test('catalog strings with markup render as text', async () => {
   assert.equal(await page.locator('main img, main b').count(), 0);
   assert.ok(await page.getByTestId('cat-models').getByText(evil).count() > 0, 'the name is shown as text');
   await page.getByTestId('tab-fit').click();
-  const option = await page.locator('#fit-model option[value=small]').textContent();
+  const option = await page.locator('#wf-model option[value=small]').textContent();
   assert.ok(option.startsWith(evil), option);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   // No element carries an inline style attribute on any screen.
-  for (const tab of ['fit', 'precisions', 'recommend', 'migrate', 'workloads', 'catalog']) await page.getByTestId(`tab-${tab}`).click();
+  for (const tab of ['fit', 'deployments', 'compare', 'plan', 'catalog']) await page.getByTestId(`tab-${tab}`).click();
   assert.equal(await page.locator('[style]').count(), 0);
 });
 
@@ -63,7 +63,7 @@ test('the embind core loads and answers under the page\'s CSP: no securitypolicy
   const fp16 = await text(page, 'fit-per-gpu-gb');
   assert.ok(parseFloat(fp16) > 0, 'the core answered');
   // A recompute goes through the core again: int8 halves the weights.
-  await page.locator('#fit-precision').selectOption('int8');
+  await page.locator('#wf-precision').selectOption('int8');
   await page.waitForFunction((b) => document.querySelector('[data-testid=fit-per-gpu-gb]')?.textContent !== b, fp16);
   assert.ok(parseFloat(await text(page, 'fit-per-gpu-gb')) < parseFloat(fp16));
   assert.deepEqual(await page.evaluate(() => window.__violations), [], 'CSP violations');

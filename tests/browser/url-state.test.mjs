@@ -11,41 +11,41 @@ const inputsOf = (page) => screen(page).locator('input, select').evaluateAll((el
   els.map((e) => [e.id, e.type === 'checkbox' ? e.checked : e.value]));
 
 test('recommend: change inputs, open location.href in a new page, same inputs and result', async () => {
-  const page = await env.page('index.html?view=recommend');
+  const page = await env.page('index.html?view=deployments');
   const s = screen(page);
-  await afterChange(page, 'recommend', () => s.getByLabel('Model', { exact: true }).selectOption('custom'));
-  await afterChange(page, 'recommend', () => s.getByLabel('Parameters').fill('20'));
-  await afterChange(page, 'recommend', () => s.getByLabel('Workload type').selectOption('training'));
-  await afterChange(page, 'recommend', () => s.getByLabel('Precision').selectOption('bf16'));
-  await afterChange(page, 'recommend', () => s.getByLabel('Priority', { exact: true }).selectOption('performance'));
-  await afterChange(page, 'recommend', () => page.getByTestId('rec-family-G6e').check());
-  await afterChange(page, 'recommend', () => page.getByTestId('rec-family-P5').check());
-  await afterChange(page, 'recommend', () => s.getByLabel('Use spot prices where known').check());
-  await afterChange(page, 'recommend', () => s.getByLabel('Budget (max per month)').fill('50000'));
-  await afterChange(page, 'recommend', () => s.getByLabel('Hours per month').fill('500'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Model', { exact: true }).selectOption('custom'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Parameters', { exact: true }).fill('20'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Workload type').selectOption('training'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Weight format').selectOption('bf16'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Priority', { exact: true }).selectOption('performance'));
+  await afterChange(page, 'deployments', () => page.getByTestId('rec-family-G6e').check());
+  await afterChange(page, 'deployments', () => page.getByTestId('rec-family-P5').check());
+  await afterChange(page, 'deployments', () => s.getByLabel('Way to pay').selectOption('spot'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Budget (max per month)').fill('50000'));
+  await afterChange(page, 'deployments', () => s.getByLabel('Hours per month').fill('500'));
   const href = page.url();
   const params = new URL(href).searchParams;
-  assert.equal(params.get('view'), 'recommend');
+  assert.equal(params.get('view'), 'deployments');
   assert.equal(params.get('params'), '20');
   assert.equal(params.get('families'), 'G6e,P5');
 
   const copy = await env.page(href.slice(env.origin.length + 1));
   assert.deepEqual(await inputsOf(copy), await inputsOf(page));
   assert.equal(await copy.getByTestId('rec-table').innerText(), await page.getByTestId('rec-table').innerText());
-  const r = cli({ question: 'recommend', model: { params_b: 20 }, workload: 'training', precision: 'bf16', priority: 'performance', use_spot: true, hours_per_month: 500, families: ['G6e', 'P5'], max_usd_per_month: 50000 }).result;
+  const r = cli({ question: 'recommend', model: { params_b: 20 }, workload: 'training', precision: 'bf16', priority: 'performance', pricing: 'spot', hours_per_month: 500, families: ['G6e', 'P5'], max_usd_per_month: 50000 }).result;
   assert.equal(await text(copy, 'rec-top-instance'), r.candidates[0].instance);
 });
 
-test('fit and migrate: links restore the view, the inputs and the answer', async () => {
+test('fit and compare: links restore the view, the inputs and the answer', async () => {
   for (const [view, change] of [
     ['fit', async (page) => {
-      await afterChange(page, 'fit', () => screen(page).getByLabel('Instance (family or type)').selectOption('p5.48xlarge'));
+      await afterChange(page, 'fit', () => screen(page).getByLabel('Where it runs', { exact: true }).selectOption('p5.48xlarge'));
       await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('4'));
     }],
-    ['migrate', async (page) => {
-      await afterChange(page, 'migrate', () => screen(page).getByLabel('Current instance (family or type)').selectOption('P4d'));
-      await afterChange(page, 'migrate', () => screen(page).getByLabel('GPUs', { exact: true }).fill('8'));
-      await afterChange(page, 'migrate', () => screen(page).getByLabel('Model', { exact: true }).selectOption('large'));
+    ['compare', async (page) => {
+      await afterChange(page, 'compare', () => screen(page).getByLabel('Where it runs', { exact: true }).selectOption('P4d'));
+      await afterChange(page, 'compare', () => screen(page).getByLabel('GPUs', { exact: true }).fill('8'));
+      await afterChange(page, 'compare', () => screen(page).getByLabel('Model', { exact: true }).selectOption('large'));
     }],
   ]) {
     const page = await env.page(`index.html?view=${view}`);
@@ -66,13 +66,38 @@ test('a link with a bad value shows the analyzer error and the inputs stay usabl
   assert.equal(await alert.getByTestId('error-code').first().textContent(), expected.errors[0].code);
   assert.equal(await alert.getByTestId('error-path').first().textContent(), expected.errors[0].path);
   assert.equal(await alert.getByTestId('error-message').first().textContent(), expected.errors[0].message);
-  assert.equal(await screen(page).getByLabel('Instance (family or type)').inputValue(), 'P99');
-  await afterChange(page, 'fit', () => screen(page).getByLabel('Instance (family or type)').selectOption('G6e'));
+  assert.equal(await screen(page).getByLabel('Where it runs', { exact: true }).inputValue(), 'P99');
+  await afterChange(page, 'fit', () => screen(page).getByLabel('Where it runs', { exact: true }).selectOption('G6e'));
   assert.equal(await alert.isVisible(), false);
   assert.equal(await text(page, 'fit-status'), 'FITS');
   // An empty GPU count is the analyzer's default (1); a zero is its error.
   await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('0'));
   assert.equal(await alert.getByTestId('error-path').first().textContent(), '/gpus');
 });
+
+// Each earlier view's link, with its own keys: the view that answers it now, and the form's keys.
+const OLD_LINKS = [
+  ['precisions', 'size=large', 'fit', { size: 'large' }],
+  ['memory', 'model=llama-3-8b&mode=load_only&format=bf16&context=4096&new=64&gpu=A100-80GB&tp=2', 'fit',
+    { model: 'llama-3-8b', workload: 'inference', precision: 'bf16', input: '4096', output: '64', instance: 'gpu:A100-80GB', gpus: '2' }],
+  ['throughput', 'model=llama-3.1-8b&format=fp8&in=800&out=100', 'deployments', { model: 'llama-3.1-8b', precision: 'fp8', input: '800', output: '100' }],
+  ['throughput', 'model=llama-3.1-8b&phase=training&tokens=2000000000', 'deployments', { workload: 'training', tokens: '2' }],
+  ['recommend', 'params=20&workload=training&priority=performance', 'deployments', { params: '20', workload: 'training', priority: 'performance' }],
+  ['decide', 'size=small&workload=training', 'deployments', { size: 'small', workload: 'training' }],
+  ['migrate', 'current=P4d&gpus=8&size=large', 'compare', { instance: 'P4d', gpus: '8', size: 'large' }],
+  ['workloads', 'id=inference_small_p5', 'compare', { preset: 'inference_small_p5', instance: 'P5' }],
+  ['workloads', 'set=basic_demos', 'compare', { preset: 'set:basic_demos' }],
+  ['placement', 'instance=g5.12xlarge', 'plan', { instance: 'g5.12xlarge' }],
+];
+for (const [old, keys, view, want] of OLD_LINKS) {
+  test(`an earlier link ?view=${old}&${keys} opens ${view} with its inputs`, async () => {
+    const page = await env.page(`index.html?view=${old}&${keys}`);
+    assert.equal(await page.getByTestId(`tab-${view}`).getAttribute('aria-selected'), 'true');
+    await page.locator(`[data-testid="${view}-result"][data-state="ready"]`).first().waitFor();
+    const now = new URL(page.url()).searchParams;
+    assert.equal(now.get('view'), view);
+    for (const [k, v] of Object.entries(want)) assert.equal(now.get(k), v, `${old}: ${k}`);
+  });
+}
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

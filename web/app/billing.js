@@ -36,51 +36,33 @@ export function scheduleObject(kind, a, b) {
   return out;
 }
 
-/** Reads a schedule object back into [kind, a, b]. */
-export function scheduleForm(schedule, hoursPerMonth) {
-  if (!schedule || typeof schedule !== 'object') return ['hpm', hoursPerMonth ?? '', ''];
-  if (schedule.always_on) return ['always', schedule.hours_per_month ?? '', ''];
-  for (const s of SCHEDULES) {
-    if (s.a && schedule[s.a[0]] !== undefined) return [s.value, schedule[s.a[0]], s.b ? schedule[s.b[0]] ?? '' : ''];
-  }
-  return ['hpm', schedule.hours_per_month ?? '', ''];
-}
-
-/** Way to pay. With `spot` (the "Use spot prices where known" box), on-demand and spot stay
- *  `use_spot` as before and the box and the select follow each other. URL: pricing, share. */
-export function pricingControl(prefix, { spot = null } = {}) {
+/** Way to pay. URL: pricing (an old link's spot=1 is spot), share. */
+export function pricingControl(prefix) {
   const sel = selectField({ id: `${prefix}-pricing`, label: 'Way to pay', options: PRICINGS });
   const share = numberField({ id: `${prefix}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', hint: 'Share of hours on spot; empty means 0.5.' });
   const wrap = h('div', { class: 'field-pair' }, sel.wrap, share.wrap);
   const sync = () => { share.wrap.hidden = sel.input.value !== 'mixed'; };
-  if (spot) {
-    sel.input.addEventListener('change', () => { spot.input.checked = sel.input.value === 'spot'; });
-    spot.input.addEventListener('change', () => { sel.input.value = spot.input.checked ? 'spot' : 'on_demand'; sync(); });
-  }
   sel.input.addEventListener('change', sync);
   sync();
   return {
     wrap, input: sel.input, shareInput: share.input, key: 'pricing',
     fill() {},
     fromParams(p) {
-      const fromBox = p.get('spot') === '1' || p.get('spot') === 'true' ? 'spot' : 'on_demand';
       sel.input.value = 'on_demand';
-      setSelectValue(sel.input, p.get('pricing') ?? fromBox);
+      setSelectValue(sel.input, p.get('pricing') ?? (p.get('spot') === '1' || p.get('spot') === 'true' ? 'spot' : 'on_demand'));
       share.input.value = p.get('share') ?? '';
-      if (spot) spot.input.checked = sel.input.value === 'spot';
       sync();
     },
     toParams(p) {
       const v = sel.input.value;
-      if (spot ? v !== 'on_demand' && v !== 'spot' : v !== 'on_demand') p.set('pricing', v);
+      if (v !== 'on_demand') p.set('pricing', v);
       if (v === 'mixed' && share.input.value.trim() !== '') p.set('share', share.input.value.trim());
     },
     value: () => sel.input.value,
-    /** Writes the way to pay into a request. */
+    /** Writes the way to pay into a request (on-demand, the default, is left out). */
     apply(request) {
       const v = sel.input.value;
-      if (spot && (v === 'on_demand' || v === 'spot')) return request; // use_spot, as before
-      delete request.use_spot;
+      if (v === 'on_demand') return request;
       request.pricing = v;
       if (v === 'mixed') {
         const s = numberOrRaw(share.input.value);

@@ -1,6 +1,6 @@
 // Inputs shared by several screens. Each control knows how to fill itself from the catalog, how
 // to restore itself from URL parameters, how to write itself back, and its part of the request.
-import { h, selectField, numberField, checkboxField, fillSelect, setSelectValue } from './dom.js';
+import { h, selectField, numberField, fillSelect, setSelectValue } from './dom.js';
 import { num, compareNames } from './format.js';
 
 export const WORKLOADS = [
@@ -62,38 +62,72 @@ export function numberControl({ id, key, label, def = '', unit, min, max, step, 
   };
 }
 
-export function checkboxControl({ id, key, label, def = false }) {
-  const { wrap, input } = checkboxField({ id, label, checked: def });
-  return {
-    wrap, input, key,
-    fill() {},
-    fromParams(p) { input.checked = p.has(key) ? p.get(key) === '1' || p.get(key) === 'true' : def; },
-    toParams(p) { p.set(key, input.checked ? '1' : '0'); },
-    value: () => input.checked,
-  };
-}
-
-/** Model by size class, by parameter count (billions) or a concrete model of the catalog.
- *  URL: size=small | params=13 | model=llama-3.1-8b. */
-export function modelControl(prefix) {
+/** Model: a size class, a parameter count (billions), a concrete model of the catalog (found by
+ *  name in the search field) or your own config.json (pasted or uploaded; never put in a link).
+ *  URL: size=small | params=13 | model=llama-3.1-8b | model=config. */
+export function modelControl(prefix, onLoaded) {
   const sel = selectField({ id: `${prefix}-model`, label: 'Model' });
+  const search = h('input', { id: `${prefix}-find`, type: 'search', list: `${prefix}-names`, autocomplete: 'off', testid: `${prefix}-find`, placeholder: 'Llama 3.1 8B, Mistral…' });
+  const names = h('datalist', { id: `${prefix}-names` });
   const params = numberField({ id: `${prefix}-params`, label: 'Parameters', unit: 'billion', min: 0.001, step: 'any', value: '13' });
-  params.wrap.classList.add('model-params');
-  const sync = () => { params.wrap.hidden = sel.input.value !== 'custom'; };
+  const text = h('textarea', { id: `${prefix}-config`, rows: 6, spellcheck: false, autocomplete: 'off', testid: `${prefix}-config`, 'aria-describedby': `${prefix}-config-hint` });
+  const file = h('input', { id: `${prefix}-config-file`, type: 'file', accept: '.json,application/json', testid: `${prefix}-config-file` });
+  const config = h('div', { class: 'mem-config' },
+    h('div', { class: 'field' }, h('label', { for: text.id }, 'Your config.json'), text,
+      h('small', { class: 'hint', id: `${prefix}-config-hint` }, 'A Hugging Face config.json; it stays in this page, out of links.')),
+    h('div', { class: 'field' }, h('label', { for: file.id }, 'Upload config.json'), file));
+  const sync = () => {
+    params.wrap.hidden = sel.input.value !== 'custom';
+    config.hidden = sel.input.value !== CONFIG;
+  };
   sel.input.addEventListener('change', sync);
-  const wrap = h('div', { class: 'field-pair' }, sel.wrap, params.wrap);
+  let given = false; // chosen by the link or by hand, not the form's example
+  let models = [];
+  // A name typed or picked in the search field chooses that model.
+  search.addEventListener('change', (e) => {
+    const q = search.value.trim().toLowerCase();
+    const m = models.find((x) => x.name.toLowerCase() === q || x.key === q) ?? models.find((x) => x.name.toLowerCase().includes(q));
+    if (!q || !m) { e.stopPropagation(); return; }
+    sel.input.value = `${NAMED}${m.key}`;
+    search.value = '';
+    sync();
+  });
+  search.addEventListener('input', (e) => e.stopPropagation());
+  // The file is read first; the form answers once its text is in the editor.
+  file.addEventListener('input', (e) => e.stopPropagation());
+  file.addEventListener('change', async (e) => {
+    e.stopPropagation();
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    text.value = await chosen.text();
+    file.value = '';
+    onLoaded?.();
+  });
+  const wrap = h('div', { class: 'field-pair' },
+    h('div', { class: 'field' }, h('label', { for: search.id }, 'Find a model by name'), search, names), sel.wrap, params.wrap, config);
+  wrap.addEventListener('change', () => { given = true; });
   sync();
   return {
-    wrap, input: sel.input, paramsInput: params.input,
-    // Errors at /model/params_b are shown at the parameter count.
-    fields: [{ input: params.input, wrap: params.wrap, path: '/model/params_b', label: 'Parameters' }],
+    wrap, input: sel.input, paramsInput: params.input, text, path: '/model', label: 'Model',
+    // Errors at /model/params_b are shown at the parameter count, those of your config.json at it.
+    fields: [{ input: params.input, wrap: params.wrap, path: '/model/params_b', label: 'Parameters' },
+      { input: text, wrap: config, path: '/model/hf_config', label: 'Your config.json' }],
     fill(store) {
-      fillSelect(sel.input, modelOptions(store));
+      models = [...concreteModels(store)].sort((a, b) => compareNames(a.name, b.name));
+      names.replaceChildren(...models.map((m) => h('option', { value: m.name })));
+      fillSelect(sel.input, [
+        { group: 'Size classes', options: store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })) },
+        { group: 'Catalog models', options: models.map((m) => ({ value: `${NAMED}${m.key}`, label: `${m.name} (${num(m.parameters_billion, 1)}B)` })) },
+        { group: 'Your model', options: [{ value: 'custom', label: 'Custom parameter count…' }, { value: CONFIG, label: 'Your own config.json (paste or upload)…' }] },
+      ].filter((g) => g.options.length));
       if (!sel.input.value) sel.input.value = store.modelSizes[0]?.size ?? 'custom';
       sync();
     },
     fromParams(p) {
-      if (p.has('model')) setSelectValue(sel.input, `${NAMED}${p.get('model')}`);
+      given = ['model', 'params', 'size'].some((k) => p.has(k));
+      const m = p.get('model');
+      if (m === CONFIG) sel.input.value = CONFIG;
+      else if (m) setSelectValue(sel.input, `${NAMED}${m}`);
       else if (p.has('params')) {
         sel.input.value = 'custom';
         params.input.value = p.get('params');
@@ -104,39 +138,56 @@ export function modelControl(prefix) {
     toParams(p) {
       const v = sel.input.value;
       if (v === 'custom') p.set('params', params.input.value.trim());
+      else if (v === CONFIG) p.set('model', CONFIG);
       else if (v.startsWith(NAMED)) p.set('model', v.slice(NAMED.length));
       else p.set('size', v);
     },
+    /** Whether the model was chosen (by the link or by hand), not the form's example. */
+    given: () => given,
+    /** A concrete model (a name or a config.json): the memory model can read its layers. */
+    concrete: () => sel.input.value === CONFIG || sel.input.value.startsWith(NAMED),
     value() {
       const v = sel.input.value;
       if (v === 'custom') {
-        const text = params.input.value;
-        return { params_b: text.trim() === '' ? null : numberOrRaw(text) };
+        const t = params.input.value;
+        return { params_b: t.trim() === '' ? null : numberOrRaw(t) };
+      }
+      if (v === CONFIG) {
+        try { return { hf_config: JSON.parse(text.value) }; } catch { return { hf_config: null }; }
       }
       if (v.startsWith(NAMED)) return { name: v.slice(NAMED.length) };
       return { size: v };
+    },
+    /** An empty or unreadable config.json is refused here, at its field. */
+    check() {
+      if (sel.input.value !== CONFIG) return [];
+      if (text.value.trim() === '') return [{ code: 'missing_field', file: 'page', path: '/model/hf_config', message: 'Paste or upload a Hugging Face config.json to size your own model (pasted configs are not kept in links).' }];
+      try { JSON.parse(text.value); return []; } catch (e) {
+        return [{ code: 'invalid_json', file: 'page', path: '/model/hf_config', message: `Your config.json does not parse: ${e.message}` }];
+      }
     },
   };
 }
 
 /** Select values of the catalog's concrete models (sizes and "custom" have no prefix). */
 const NAMED = 'model:';
-
-function modelOptions(store) {
-  const named = [...concreteModels(store)].sort((a, b) => compareNames(a.name, b.name));
-  return [
-    { group: 'Size classes', options: store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })) },
-    { group: 'Catalog models', options: named.map((m) => ({ value: `${NAMED}${m.key}`, label: `${m.name} (${num(m.parameters_billion, 1)}B)` })) },
-    { group: 'Your model', options: [{ value: 'custom', label: 'Custom parameter count…' }] },
-  ].filter((g) => g.options.length);
-}
+const CONFIG = 'config';
 
 export const workloadControl = (prefix, def = 'inference') =>
   selectControl({ id: `${prefix}-workload`, key: 'workload', label: 'Workload type', options: WORKLOADS, def });
 
+/** Weight formats: the core's menu, GGUF types in their own group. */
+export function weightFormatGroups(store) {
+  const all = store.state?.data?.memory_menus?.weight_formats ?? [];
+  const label = (k) => k.toUpperCase().replaceAll('_', ' ');
+  return [
+    { group: 'Floating point and quantized', options: all.filter((k) => !k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k) })) },
+    { group: 'GGUF (llama.cpp)', options: all.filter((k) => k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k.slice(5)) })) },
+  ].filter((g) => g.options.length);
+}
+
 export const precisionControl = (prefix, def = 'fp16') => selectControl({
-  id: `${prefix}-precision`, key: 'precision', label: 'Precision', def,
-  fill: (store) => store.precisions.map((p) => ({ value: p.key, label: `${p.name} (${num(p.bytes_per_parameter, 2)} bytes/parameter)` })),
+  id: `${prefix}-precision`, key: 'precision', label: 'Weight format', def, fill: weightFormatGroups,
 });
 
 /** Families resolve to their smallest size with enough GPUs; instance types are used as they are. */
@@ -164,28 +215,43 @@ export function instanceOptions(store) {
 export const instanceControl = (prefix, { key = 'instance', label = 'Instance (family or type)', def = 'G6e' } = {}) =>
   selectControl({ id: `${prefix}-${key}`, key, label, def, fill: instanceOptions });
 
-export const gpusControl = (prefix, def = '1') => numberControl({
-  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def, min: 1, step: 1, whole: 'gpus',
+/** Where the model runs: the cheapest instance with a GPU (any:NAME), an instance family or type,
+ *  or one GPU alone (gpu:KEY: its memory, line by line, without a price). URL: instance=... */
+export function placeControl(prefix) {
+  const c = instanceControl(prefix, { label: 'Where it runs' });
+  const fill = (store) => {
+    const types = [...new Set(store.instances.filter((i) => i.accelerator_kind === 'gpu' && i.gpus >= 1).map((i) => i.gpu_type))].sort(compareNames);
+    return [
+      { group: 'The cheapest instance with this GPU', options: types.map((t) => ({ value: `${ANY}${t}`, label: `Any instance with ${t}` })) },
+      ...instanceOptions(store),
+      { group: 'One GPU alone (memory only, no price)', options: (store.state?.data?.gpus ?? []).map((g) => ({ value: `${GPU}${g.key}`, label: `${g.key} (${num(g.capacity_gib, 1)} GiB usable)` })) },
+    ];
+  };
+  c.fill = (store) => { fillSelect(c.input, fill(store)); if (!c.input.value) setSelectValue(c.input, 'G6e', { quiet: true }); };
+  /** {instance} (a family or type), {any: gpu type} or {gpu: key}. */
+  c.place = () => {
+    const v = c.input.value;
+    return v.startsWith(ANY) ? { any: v.slice(ANY.length) } : v.startsWith(GPU) ? { gpu: v.slice(GPU.length) } : { instance: v };
+  };
+  return c;
+}
+const ANY = 'any:';
+const GPU = 'gpu:';
+
+/** GPUs of one instance of this type (0 for a family or an unknown name). */
+export const gpusOf = (store, instance) => store.instances.find((i) => i.instance === instance)?.gpus ?? 0;
+
+export const gpusControl = (prefix) => numberControl({
+  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def: '', min: 1, step: 1, whole: 'gpus', optional: true,
+  placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
 });
 
 /** Empty means the analyzer's month, shown as the placeholder. */
 export const hoursControl = (prefix) => numberControl({
   id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: '', placeholder: String(SEED_MONTH_HOURS),
-  emptyValue: SEED_MONTH_HOURS, min: 1, max: 744, step: 1, path: '/hours_per_month',
+  optional: true, min: 1, max: 744, step: 1, path: '/hours_per_month',
   hint: `Empty means ${SEED_MONTH_HOURS} h (24 h × 30 days); 730 h is 24/7 all year.`,
 });
-
-export const spotControl = (prefix) => checkboxControl({ id: `${prefix}-spot`, key: 'spot', label: 'Use spot prices where known' });
-
-/** Wires a screen's controls: restore from / write to URL params, fill from the catalog. */
-export function controlSet(controls) {
-  return {
-    controls,
-    fill(store) { for (const c of controls) c.fill(store); },
-    fromParams(p) { for (const c of controls) c.fromParams(p); },
-    toParams(p) { for (const c of controls) c.toParams(p); },
-  };
-}
 
 /** The catalog's concrete models (model_config.json "models"). */
 export const concreteModels = (store) => store.state?.data?.concrete_models ?? [];

@@ -5,6 +5,16 @@ import { h } from './dom.js';
 import * as f from './format.js';
 import { servesTokens, plural, small, layoutText, memoryText } from './deployment.js';
 
+export function riskBadge(level) {
+  return h('span', { class: ['pill', `risk-${level}`] }, f.label(level ?? '—'));
+}
+
+export function reasons(list) {
+  if (!list?.length) return null;
+  return h('ul', { class: 'reasons' }, list.map((r) => h('li', null, r)));
+}
+
+
 /** The speed columns' headings. */
 export const speedHead = (serving) => (serving
   ? ['Output tokens/s', 'p95 TTFT / TPOT', 'Utilization']

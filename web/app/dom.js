@@ -96,13 +96,6 @@ export function numberField({ id, label, value = '', min, max, step = 'any', uni
   return { wrap, input };
 }
 
-export function checkboxField({ id, label, checked = false, testid }) {
-  const input = h('input', { id, name: id, type: 'checkbox', testid: testid ?? id });
-  input.checked = checked;
-  const wrap = h('div', { class: 'field check' }, input, h('label', { for: id }, label));
-  return { wrap, input };
-}
-
 /** A table whose wrapper scrolls horizontally on narrow screens, with CSV and JSON downloads
  *  (export: false leaves them out). */
 export function table({ caption, head, rows, testid, className, exportName, export: withExport = true }) {
@@ -124,11 +117,4 @@ export function facts(pairs, className = 'facts') {
 
 export function card(title, ...children) {
   return h('section', { class: 'card' }, title ? h('h3', null, title) : null, children);
-}
-
-/** "Why": the basis strings the API returns, shown as they are. */
-export function basis(...lines) {
-  const items = lines.flat().filter(Boolean);
-  if (!items.length) return null;
-  return h('ul', { class: 'basis' }, items.map((l) => h('li', null, l)));
 }

@@ -1,12 +1,8 @@
-// The screens other than the default one: one module, fetched the first time any of them is shown,
-// so the page's first download holds only the default screen and what it shares with them.
-export { createPrecisionsScreen } from './screens/precisions.js';
-export { createMemoryScreen } from './screens/memory.js';
-export { createThroughputScreen } from './screens/throughput.js';
-export { createRecommendScreen } from './screens/recommend.js';
-export { createMigrateScreen } from './screens/migrate.js';
-export { createPlanScreen } from './screens/plan.js';
-export { createPlacementScreen } from './screens/placement.js';
-export { createDecideScreen } from './screens/decide.js';
-export { createWorkloadsScreen } from './screens/workloads.js';
+// The views other than the default one, and the parts of Fit & memory that follow its answer: one
+// module, fetched the first time any of them is needed, so that the page's first download holds
+// only the default view and what it shares with them.
+export { createDeploymentsScreen } from './screens/deployments.js';
+export { createCompareScreen } from './screens/compare.js';
+export { createFleetScreen } from './screens/fleet.js';
 export { createCatalogScreen } from './screens/catalog.js';
+export { memoryOnGpu, fitOnAny, fitMore } from './screens/memory.js';

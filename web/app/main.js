@@ -7,23 +7,20 @@ import { alertRegion } from './errors.js';
 import { createTabs } from './tabs.js';
 import { copyText } from './export.js';
 import { createFitScreen } from './screens/fit.js';
-import { VIEWS } from './views.js';
+import { createForm } from './form.js';
+import { VIEWS, OLD_VIEWS } from './views.js';
 
-// Tab order. The default screen is part of the page's module; the others are one module
+// Tab order. The default view is part of the page's module; the others are one module
 // (later-screens.js), fetched the first time one of them is shown (a linked one beside the core).
-// A screen is built and filled from the catalog when first shown: the first answer waits only for
-// the screen it shows.
+// A view is built and filled from the catalog when first shown: the first answer waits only for
+// the view it shows.
 const later = () => import('./later-screens.js');
-const LATER = {
-  precisions: 'createPrecisionsScreen', memory: 'createMemoryScreen', throughput: 'createThroughputScreen',
-  recommend: 'createRecommendScreen', migrate: 'createMigrateScreen', plan: 'createPlanScreen',
-  placement: 'createPlacementScreen', decide: 'createDecideScreen', workloads: 'createWorkloadsScreen', catalog: 'createCatalogScreen',
-};
+const LATER = { deployments: 'createDeploymentsScreen', compare: 'createCompareScreen', plan: 'createFleetScreen', catalog: 'createCatalogScreen' };
 const SCREENS = VIEWS.map((v) => ({
   ...v, load: v.id === 'fit' ? async () => createFitScreen : () => later().then((m) => m[LATER[v.id]]),
 }));
 
-const params = new URLSearchParams(location.search);
+let params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';
 const root = document.documentElement;
 root.classList.toggle('embed', embed);
@@ -33,6 +30,8 @@ document.getElementById('app-alert').append(appAlert.node);
 
 async function start() {
   performance.mark('gpufleet:start');
+  // An earlier version's link (?view=memory&format=bf16...) opens the view that answers it now.
+  if (OLD_VIEWS[params.get('view')]) params = (await import('./old-links.js')).fromOldLink(params, OLD_VIEWS);
   const firstId = SCREENS.some((s) => s.id === params.get('view')) ? params.get('view') : SCREENS[0].id;
   const [gpufleet, shipped] = await Promise.all([
     loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
@@ -53,12 +52,22 @@ async function start() {
   const dirty = new Set(); // built screens whose answer is out of date
   let tabs = null;
   let active = null;
+  // The one workload form, moved into the view shown; a change answers there and dates the others.
+  const form = createForm(() => active?.onChange(active));
+  const formChanged = () => {
+    if (!active) return;
+    for (const s of built.values()) if (s !== active && s.uses.length) dirty.add(s);
+    active.onChange(active);
+  };
+  form.node.addEventListener('input', formChanged);
+  form.node.addEventListener('change', formChanged);
 
   const updateUrl = () => {
     const p = new URLSearchParams();
     if (embed) p.set('embed', '1');
-    p.set('view', active.id);
+    p.set('view', active.view);
     if (store.region) p.set('region', store.region);
+    if (active.uses.length) form.toParams(p);
     active.toParams(p);
     history.replaceState(null, '', `${location.pathname}?${p}`);
     if (embedLink) embedLink.href = fullPageUrl();
@@ -69,14 +78,15 @@ async function start() {
     const make = built.has(id) ? null : await SCREENS[i].load();
     let screen = built.get(id);  // again: another call may have built it meanwhile
     if (!screen) {
-      screen = make(store);
+      screen = make(store, form);
+      screen.view = id;
       screen.onChange = (s) => { s.render(); dirty.delete(s); updateUrl(); };
       screen.fill(store);
       screen.fromParams(p);
       built.set(id, screen);
       dirty.add(screen);
       if (tabs) tabs.panels[i].append(screen.panel);
-      else main.append(h('section', { class: 'embed-panel', 'aria-labelledby': `${id}-title` }, screen.panel));
+      else main.append(h('section', { class: 'embed-panel', 'aria-labelledby': `${screen.id}-title` }, screen.panel));
     } else if (stale.has(screen)) {
       screen.fill(store);
       stale.delete(screen);
@@ -98,6 +108,10 @@ async function start() {
     }
     if (ticket !== latest) return;
     active = screen;
+    if (screen.uses.length) {
+      screen.formSlot.append(form.node);
+      form.use(screen.uses);
+    }
     if (dirty.has(active)) { dirty.delete(active); await active.render(); }
     updateUrl();
   };
@@ -109,6 +123,7 @@ async function start() {
   }
 
   const catalogLine = document.getElementById('catalog-line');
+  let tools = null; // header-tools.js, once fetched
   const showCatalog = () => {
     const info = store.info;
     if (info) {
@@ -117,7 +132,7 @@ async function start() {
         h('span', { testid: 'catalog-version' }, info.version), ' · ',
         h('span', { testid: 'catalog-date' }, info.date),
         store.isShipped ? null : [' ', h('span', { class: 'pill risk-medium' }, 'your own')],
-        ' · ', pricesAge(store.state?.catalog?.prices_as_of));
+        tools ? [' · ', tools.pricesAge(store.state?.catalog?.prices_as_of)] : null);
       appAlert.hide();
     } else {
       clear(catalogLine, 'Catalog: invalid');
@@ -129,7 +144,8 @@ async function start() {
   if (params.get('region')) await store.setRegion(params.get('region'));
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
-  if (!embed) addRegionPicker(store);
+  form.fill(store);
+  form.fromParams(params);
   // The chosen view restores its inputs from the URL; the others start from their defaults.
   await screenOf(firstId, params);
   performance.mark('gpufleet:screen-built');
@@ -140,6 +156,7 @@ async function start() {
   let answering = Promise.resolve();
   store.addEventListener('change', () => {
     showCatalog();
+    form.fill(store);
     for (const s of built.values()) { stale.add(s); dirty.add(s); }
     answering = show(requested ?? active.id);
   });
@@ -161,8 +178,13 @@ async function start() {
     const again = same()[nth];
     if (again) again.open = true;
   }, true);
+  // The header's region picker and "Copy link" come after the first answer.
   if (embed) reportHeight();
-  else addCopyLink();
+  else {
+    tools = await import('./header-tools.js');
+    tools.addHeaderTools(store, appAlert, { h, copyText });
+    showCatalog();
+  }
   root.dataset.ready = '1';
 }
 
@@ -176,46 +198,6 @@ function fullPageUrl() {
 if (embed) {
   embedLink = h('a', { href: fullPageUrl(), target: '_blank', rel: 'noopener' }, 'Open the full calculator');
   document.getElementById('embed-bar').append(h('span', null, 'gpufleet'), ' · ', embedLink);
-}
-/** How old the prices are: their date and age, flagged when unknown or over 30 days. */
-function pricesAge(asOf) {
-  if (!asOf) return h('span', { testid: 'prices-age' }, 'no prices');
-  if (asOf === 'unknown') {
-    return h('span', { class: 'pill risk-medium', testid: 'prices-age', title: 'The public price snapshots are not dated (their commits are in config/prices/index.json): check current prices before acting.' }, 'prices: date unknown');
-  }
-  const days = Math.floor((Date.now() - Date.parse(`${asOf}T00:00:00Z`)) / 86400000);
-  const text = `prices as of ${asOf} (${days} day${days === 1 ? '' : 's'} ago)`;
-  return h('span', { class: days > 30 ? 'pill risk-medium' : '', testid: 'prices-age', title: days > 30 ? 'Older than 30 days: check current prices before acting.' : '' }, text);
-}
-
-/** Region: each provider's usual one, one region (its provider's; the others keep theirs), or the
- *  cheapest of all. A region's prices are fetched when first chosen. */
-function addRegionPicker(store) {
-  const select = h('select', { id: 'region', testid: 'region' },
-    h('option', { value: '' }, 'Usual regions'),
-    h('option', { value: 'all' }, 'Cheapest of all regions'),
-    Object.entries(store.priceIndex.providers ?? {}).map(([provider, p]) => h('optgroup', { label: provider.toUpperCase() },
-      Object.keys(p.regions ?? {}).map((r) => h('option', { value: r }, r)))));
-  select.value = store.region;
-  select.addEventListener('change', async () => {
-    select.disabled = true;
-    const state = await store.setRegion(select.value);
-    select.disabled = false;
-    if (state && state.ok === false) appAlert.show(state.errors, 'These prices could not load');
-  });
-  document.getElementById('page-tools').prepend(h('label', { for: 'region', class: 'region-label' }, 'Region '), select);
-}
-
-/** "Copy link": the page's URL holds the whole state. */
-function addCopyLink() {
-  const status = h('span', { class: 'copy-status', role: 'status', testid: 'copy-status' });
-  const button = h('button', { type: 'button', class: 'small-button', testid: 'copy-link' }, 'Copy link');
-  button.addEventListener('click', async () => {
-    const ok = await copyText(location.href);
-    status.textContent = ok ? 'Link copied' : 'Copy the address bar: the link holds every input';
-    setTimeout(() => { status.textContent = ''; }, 4000);
-  });
-  document.getElementById('page-tools').append(button, status);
 }
 function reportHeight() {
   if (window.parent === window) return;

@@ -1,6 +1,6 @@
-// Inputs of the later screens only (priority, providers, accelerator kinds, the Memory and Speed
-// screens' GPU and weight-format menus): a module of its own beside controls.js (the Fit
-// screen's), fetched with the later screens' chunk.
+// Inputs of the later views only (priority, providers, accelerator kinds, the control set that wires a
+// view's own inputs): a module of its own beside controls.js (the workload form's), fetched with the
+// later views' chunk.
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
 
@@ -60,15 +60,12 @@ export function kindsControl(prefix, legend = 'Accelerator kinds (none checked =
   };
 }
 
-/** The catalog's GPUs, smallest usable memory first; `estimable`: bandwidth and TFLOPS are known. */
-export const catalogGpus = (store) => store.state?.data?.gpus ?? [];
-
-/** The memory model's weight formats, GGUF types in their own group. */
-export function weightFormatGroups(store) {
-  const all = store.state?.data?.memory_menus?.weight_formats ?? [];
-  const label = (k) => k.toUpperCase().replaceAll('_', ' ');
-  return [
-    { group: 'Floating point and quantized', options: all.filter((k) => !k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k) })) },
-    { group: 'GGUF (llama.cpp)', options: all.filter((k) => k.startsWith('gguf_')).map((k) => ({ value: k, label: label(k.slice(5)) })) },
-  ].filter((g) => g.options.length);
+/** Wires a screen's controls: restore from / write to URL params, fill from the catalog. */
+export function controlSet(controls) {
+  return {
+    controls,
+    fill(store) { for (const c of controls) c.fill(store); },
+    fromParams(p) { for (const c of controls) c.fromParams(p); },
+    toParams(p) { for (const c of controls) c.toParams(p); },
+  };
 }

@@ -1,5 +1,5 @@
 // Pieces of answers shared by the screens: usage bar, cost block, placement, reasons, badges.
-import { h, svg, facts, basis, table } from './dom.js';
+import { h, svg, facts, table } from './dom.js';
 import * as f from './format.js';
 
 /** Per-GPU memory use against capacity: an SVG bar (attributes only, no inline styles). */
@@ -20,15 +20,6 @@ export function usageBar(pct, { label = 'GPU memory used', testid } = {}) {
 export function statusBadge(status, testid) {
   const fits = status === 'FITS';
   return h('span', { class: ['badge', fits ? 'ok' : 'bad'], testid }, status ?? '—');
-}
-
-export function riskBadge(level) {
-  return h('span', { class: ['pill', `risk-${level}`] }, f.label(level ?? '—'));
-}
-
-export function reasons(list) {
-  if (!list?.length) return null;
-  return h('ul', { class: 'reasons' }, list.map((r) => h('li', null, r)));
 }
 
 /** "1 × p5.48xlarge (8 × NVIDIA H100), uses 2 of 8 GPUs". */
@@ -100,47 +91,6 @@ export function memoryLines(lines, testid) {
   });
 }
 
-const upper = (s) => String(s ?? '').toUpperCase();
-
-function servingDemand(d) {
-  const targets = [d.max_ttft_ms == null ? null : `p95 TTFT ≤ ${f.ms(d.max_ttft_ms)}`, d.max_tpot_ms == null ? null : `TPOT ≤ ${f.ms(d.max_tpot_ms)}`].filter(Boolean);
-  return [
-    ['Requests', d.requests_per_s == null ? 'no rate given' : `${f.num(d.requests_per_s, 4)} per second`],
-    ['Tokens per request', `${f.num(d.input_tokens, 0)} prompt, ${f.num(d.output_tokens, 0)} output`],
-    ['Latency targets', targets.join(', ') || 'none'],
-    ['Target utilization', f.pct(d.target_utilization * 100)],
-    d.tokens_per_month == null ? null : ['Output tokens a month', f.num(d.tokens_per_month, 0)],
-  ];
-}
-
-function trainingDemand(d, recipe) {
-  return [
-    ['Dataset', d.dataset_tokens == null ? 'not given: no run time' : `${f.num(d.dataset_tokens / 1e9, 3)}B tokens × ${f.num(d.epochs, 2)} epoch${d.epochs === 1 ? '' : 's'}`],
-    d.deadline_days == null ? null : ['Deadline', `${f.num(d.deadline_days, 2)} days`],
-    recipe ? ['Recipe', `${recipe.optimizer}${recipe.master_weights ? ' with fp32 master weights' : ''}, ${recipe.gradient_checkpointing ? 'gradient checkpointing' : 'no checkpointing'}, ${recipe.sharding}, micro-batch ${f.num(recipe.micro_batch, 0)} × ${f.num(recipe.sequence_length, 0)} tokens`] : null,
-  ];
-}
-
-/** The workload the analyzer sized (an answer's `request`): model, formats, engine, demand. */
-export function workloadBlock(r, prefix = 'workload') {
-  if (!r?.model) return null;
-  const d = r.demand ?? {};
-  const serving = 'input_tokens' in d;
-  return h('div', null,
-    facts([
-      ['Model', r.model.label, `${prefix}-model`],
-      ['Parameters', `${f.num(r.model.parameters_billion, 3)} billion`, `${prefix}-params`],
-      ['Workload', f.label(r.workload), `${prefix}-workload`],
-      ['Weights', upper(r.weight_format)],
-      serving ? ['KV cache', r.kv_cache_format] : null,
-      ['Engine', r.engine],
-      ['Memory model', r.memory_method === 'seed' ? 'rule of thumb (weights × multiplier)' : 'architecture-aware'],
-      ...(serving ? servingDemand(d) : trainingDemand(d, r.recipe)),
-      r.schedule ? ['Hours', `${r.schedule}, ${f.label(r.pricing)}`] : null,
-    ], 'facts compact'),
-    r.model.shape ? h('details', { class: 'why-details' }, h('summary', null, 'Model shape'), h('p', null, r.model.shape)) : null);
-}
-
 /** The request as sent, for `gpufleet analyze -` (the CLI answers it the same). */
 export function requestBlock(request, testid) {
   return h('details', { class: 'request-json' },
@@ -153,10 +103,3 @@ export function sourceNote(p) {
   return h('details', { class: 'source' }, h('summary', null, `Price and spec source (${p.source_date ?? 'undated'})`), h('p', null, p.source));
 }
 
-export { basis };
-
-/** How far a figure of this kind was off on the measured cases (the core's expected_error). */
-export function expectedError(e, testid) {
-  if (!e) return null;
-  return h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error: '), h('span', { testid }, e.text));
-}

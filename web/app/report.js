@@ -2,12 +2,13 @@
 // by priority, alternatives with savings, performance ratio, risk, complexity and reasons.
 import { h, table, facts, card } from './dom.js';
 import * as f from './format.js';
-import { riskBadge, reasons, costBlock, workloadBlock } from './parts.js';
+import { costBlock } from './parts.js';
+import { workloadBlock } from './workload-block.js';
 import { serves } from './controls.js';
 import { deploymentFacts, layoutText } from './deployment.js';
-import { deploymentCells, deploymentHead, DEPLOYMENT_KEY_COLUMNS } from './deployment-table.js';
+import { deploymentCells, deploymentHead, DEPLOYMENT_KEY_COLUMNS, riskBadge, reasons } from './deployment-table.js';
 import { waysOut } from './screens/fit.js';
-import { reasonsRow } from './screens/recommend.js';
+import { reasonsRow } from './screens/deployments.js';
 
 function recommendationFacts(rec, prefix) {
   if (rec.action !== 'migrate') {

@@ -1,4 +1,5 @@
-// The frame every screen shares: a heading, an inputs card, an alert region and a results area.
+// The frame every screen shares: a heading, an inputs card (the workload form's groups it `uses`,
+// placed there when it is shown, then its own inputs), an alert region and a results area.
 // A screen recomputes on every input/change event of its inputs and reports the change so the
 // URL can follow. Its render is given `ask` (the store's, for this render): answers may come from
 // a Web Worker, so a render awaits them, a newer render supersedes an older one (whose questions
@@ -7,17 +8,22 @@
 import { h, clear } from './dom.js';
 import { alertRegion, markFields } from './errors.js';
 
-export function createScreen(store, { id, title, intro, controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
+export function createScreen(store, { id, title, intro, form = null, uses = [], controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
+  let more = null; // inputs a later module adds (extend)
+  let saved = new URLSearchParams();
   const alert = alertRegion(`${id}-errors`);
   const results = h('div', { class: 'results', testid: `${id}-result`, 'aria-live': 'polite', 'data-state': 'empty' });
   const working = h('p', { class: 'working', role: 'status', testid: `${id}-working`, hidden: true }, 'Working…');
-  const form = h('form', { class: 'inputs', 'aria-label': `${title} inputs`, novalidate: true },
-    controls?.controls.map((c) => c.wrap));
+  const own = controls ? h('form', { class: 'inputs', 'aria-label': `${title} inputs`, novalidate: true },
+    controls.controls.map((c) => c.wrap)) : null;
   // Results follow the inputs; there is no submit button.
-  form.addEventListener('submit', (e) => e.preventDefault());
-  const layout = h('div', { class: ['layout', !controls || stacked ? 'single' : null, stacked ? 'stacked' : null] },
-    controls ? h('section', { class: 'card inputs-card', 'aria-labelledby': `${id}-inputs-h` },
-      h('h3', { id: `${id}-inputs-h` }, inputsTitle), form) : null,
+  own?.addEventListener('submit', (e) => e.preventDefault());
+  const formSlot = h('div', { class: 'form-slot' });
+  const inputs = uses.length || controls;
+  const card = inputs ? h('section', { class: 'card inputs-card', 'aria-labelledby': `${id}-inputs-h` },
+    h('h3', { id: `${id}-inputs-h` }, inputsTitle), formSlot, own) : null;
+  const layout = h('div', { class: ['layout', !inputs || stacked ? 'single' : null, stacked ? 'stacked' : null] },
+    card,
     h('div', { class: 'output' }, alert.node, working, results));
   const panel = h('div', { class: 'screen', testid: `screen-${id}` },
     h('div', { class: 'screen-head' }, h('h2', { id: `${id}-title` }, title), intro ? h('p', { class: 'intro' }, intro) : null),
@@ -27,11 +33,21 @@ export function createScreen(store, { id, title, intro, controls, inputsTitle = 
   let run = null; // the render in flight
   let busy;
   const screen = {
-    id, title, panel, form, alert, results, controls,
+    id, title, panel, alert, results, controls, uses, formSlot,
     onChange: () => {},
-    fill(store) { controls?.fill(store); },
-    fromParams(p) { controls?.fromParams(p); },
-    toParams(p) { controls?.toParams(p); },
+    fill(store) { controls?.fill(store); more?.fill(store); },
+    fromParams(p) { saved = p; controls?.fromParams(p); more?.fromParams(p); },
+    toParams(p) { controls?.toParams(p); if (more && !more.node.hidden) more.toParams(p); },
+    /** Adds inputs that a later module makes (`set`: a control set with `node`, shown or hidden by
+     *  its maker), filled from the catalog and restored from the link the screen was opened with. */
+    extend(set) {
+      more = set;
+      set.node.addEventListener('input', changed);
+      set.node.addEventListener('change', changed);
+      card.append(set.node);
+      set.fill(store);
+      set.fromParams(saved);
+    },
     /** Runs the screen's question and renders its answer (or its errors); resolves when shown or
      *  superseded. */
     async render() {
@@ -44,7 +60,8 @@ export function createScreen(store, { id, title, intro, controls, inputsTitle = 
       busy = setTimeout(() => { working.hidden = false; results.setAttribute('aria-busy', 'true'); }, 16);
       let out;
       // What the page itself refuses (a fraction of a GPU count) is never asked.
-      const refused = (controls?.controls ?? []).flatMap((c) => c.check?.() ?? []);
+      const fields = { controls: [...(uses.length ? form.controls() : []), ...(controls?.controls ?? []), ...(more && !more.node.hidden ? more.controls : [])] };
+      const refused = fields.controls.flatMap((c) => c.check?.() ?? []);
       try {
         out = refused.length ? { errors: refused } : await render({ ask: async (request) => {
           const response = await store.ask(request, signal);
@@ -60,7 +77,7 @@ export function createScreen(store, { id, title, intro, controls, inputsTitle = 
       clearTimeout(busy);
       working.hidden = true;
       results.removeAttribute('aria-busy');
-      markFields(controls, out?.errors ?? []);
+      markFields(fields, out?.errors ?? []);
       if (out?.errors) {
         // The last good answer stays, dimmed, under the errors.
         const kept = results.childElementCount > 0 && results.dataset.state !== 'empty';
@@ -77,7 +94,7 @@ export function createScreen(store, { id, title, intro, controls, inputsTitle = 
     },
   };
   const changed = () => screen.onChange(screen);
-  form.addEventListener('input', changed);
-  form.addEventListener('change', changed);
+  own?.addEventListener('input', changed);
+  own?.addEventListener('change', changed);
   return screen;
 }

@@ -2,14 +2,14 @@
 // <gpufleet-calculator view=...> element (embed.js) all read.
 export const VIEWS = [
   { id: 'fit', title: 'Fit & memory' },
-  { id: 'precisions', title: 'Precisions' },
-  { id: 'memory', title: 'Model memory' },
-  { id: 'throughput', title: 'Speed & cost per token' },
-  { id: 'recommend', title: 'Recommend' },
-  { id: 'migrate', title: 'Migrate' },
-  { id: 'plan', title: 'Plan' },
-  { id: 'placement', title: 'Placement' },
-  { id: 'decide', title: 'Decide' },
-  { id: 'workloads', title: 'Workloads' },
+  { id: 'deployments', title: 'Deployments' },
+  { id: 'compare', title: 'Compare & migrate' },
+  { id: 'plan', title: 'Fleet plan' },
   { id: 'catalog', title: 'Catalog' },
 ];
+
+/** The views of earlier versions, which links and embeds still name: the view that answers them now. */
+export const OLD_VIEWS = {
+  precisions: 'fit', memory: 'fit', throughput: 'deployments', recommend: 'deployments', decide: 'deployments',
+  migrate: 'compare', workloads: 'compare', placement: 'plan',
+};

@@ -3,7 +3,8 @@
 import { h, table, facts, card, selectField } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { selectControl, controlSet } from '../controls.js';
+import { controlSet } from '../more-controls.js';
+import { selectControl } from '../controls.js';
 import { alertRegion } from '../errors.js';
 import { FILES } from '../catalog-store.js';
 import { tags } from './precisions.js';

@@ -1,54 +1,12 @@
-// Decide: GPU, Trainium, Inferentia or CPU? Seed 002's decision trees: the tree and branch that
-// apply, and per option its suitability, cheapest instance, monthly cost, complexity, risk, reasons.
+// GPU, Trainium, Inferentia or CPU? The accelerator rules (the catalog's decision trees): the tree
+// and branch that apply, and per option its suitability, cheapest instance, monthly cost,
+// complexity, risk and reasons (shown inside Deployments).
 import { h, table, facts, card } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, selectControl, numberControl, checkboxControl, hoursControl } from '../controls.js';
-import { pricingControl, scheduleControl } from '../billing.js';
-import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
+import { workloadBlock } from '../workload-block.js';
+import { riskBadge, reasons } from '../deployment-table.js';
 import { layoutText, memoryText, countText } from '../deployment.js';
 import { barChart } from '../charts.js';
-
-const opts = (...values) => values.map(([value, label]) => ({ value, label }));
-const FRAMEWORKS = opts(['pytorch', 'PyTorch'], ['tensorflow', 'TensorFlow'], ['jax', 'JAX'], ['other', 'Other']);
-const MODEL_KINDS = opts(['transformer', 'Transformer'], ['cnn', 'CNN'], ['mixed', 'Mixed'], ['simple', 'Simple (classic ML)']);
-const GOALS = opts(['cost', 'Cost'], ['performance', 'Performance'], ['balanced', 'Balanced'], ['flexibility', 'Flexibility'], ['experimentation', 'Experimentation']);
-
-export function createDecideScreen(store) {
-  const model = modelControl('dec');
-  const workload = workloadControl('dec', 'training');
-  const precision = precisionControl('dec', 'bf16');
-  const framework = selectControl({ id: 'dec-framework', key: 'framework', label: 'Framework', options: FRAMEWORKS, def: 'pytorch' });
-  const kind = selectControl({ id: 'dec-model-kind', key: 'kind', label: 'Model kind', options: MODEL_KINDS, def: 'transformer' });
-  const goal = selectControl({ id: 'dec-goal', key: 'goal', label: 'Goal', options: GOALS, def: 'cost' });
-  const latency = numberControl({ id: 'dec-latency', key: 'latency', path: '/latency_ms', label: 'Latency target', unit: 'ms per request', min: 0, step: 'any', optional: true, placeholder: 'none' });
-  const edge = checkboxControl({ id: 'dec-edge', key: 'edge', label: 'Edge deployment' });
-  const batch = checkboxControl({ id: 'dec-batch', key: 'batch', label: 'Batch processing' });
-  const hours = hoursControl('dec');
-  const pricing = pricingControl('dec');
-  const schedule = scheduleControl('dec', hours);
-  return createScreen(store, {
-    id: 'decide',
-    title: 'Decide',
-    intro: 'GPU, Trainium, Inferentia or CPU? The usual rules for choosing an accelerator, with the cheapest instance of each kind.',
-    controls: controlSet([model, workload, precision, framework, kind, goal, latency, edge, batch, pricing, schedule, hours]),
-    async render({ ask }) {
-      const request = {
-        question: 'decide', model: model.value(), workload: workload.value(), precision: precision.value(),
-        framework: framework.value(), model_kind: kind.value(), goal: goal.value(), edge: edge.value(), batch: batch.value(),
-      };
-      const ms = latency.value();
-      if (ms !== undefined) request.latency_ms = ms;
-      const hpm = hours.value();
-      if (hpm !== null) request.hours_per_month = hpm;
-      pricing.apply(request);
-      schedule.apply(request);
-      const { response, errors } = await ask(request);
-      if (errors) return { errors };
-      return { nodes: [renderDecide(response.result), requestBlock(request, 'decide-request')] };
-    },
-  });
-}
 
 function optionRows(o) {
   const c = o.cheapest_instance;

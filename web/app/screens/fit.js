@@ -1,60 +1,68 @@
-// Fit & memory: the deployment on the chosen GPUs (layout, speed), its memory per GPU against
-// capacity, FITS / CANNOT FIT MODEL / CANNOT RUN with the ways out, and the cost basis.
+// Fit & memory: the deployment where the model runs (an instance family or type, or the cheapest
+// instance with a GPU), its memory per GPU against capacity, FITS / CANNOT FIT MODEL / CANNOT RUN
+// with the ways out, and the cost; under it, for a concrete model, every GPU that holds it and the
+// weights in every format (later-screens.js). On one GPU alone: the memory question, line by line.
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, instanceControl, gpusControl, hoursControl, spotControl } from '../controls.js';
-import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, workloadBlock, requestBlock } from '../parts.js';
+import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
-import { demandControl } from '../demand.js';
-import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart } from '../charts.js';
 
-export function createFitScreen(store) {
-  const model = modelControl('fit');
-  const workload = workloadControl('fit');
-  const precision = precisionControl('fit');
-  const demand = demandControl('fit', workload);
-  const instance = instanceControl('fit');
-  const gpus = gpusControl('fit');
-  const hours = hoursControl('fit');
-  const spot = spotControl('fit');
-  const pricing = pricingControl('fit', { spot });
-  const schedule = scheduleControl('fit', hours);
-  const controls = controlSet([model, workload, precision, instance, gpus, demand, spot, pricing, schedule, hours]);
+const later = () => import('../later-screens.js');
 
-  return createScreen(store, {
+export function createFitScreen(store, form) {
+  const screen = createScreen(store, {
     id: 'fit',
     title: 'Fit & memory',
-    intro: 'Does the model fit in GPU memory on this instance, and what does it cost?',
-    controls,
+    intro: 'Does the model fit in GPU memory where it runs, and what does it cost?',
+    form,
+    uses: ['model', 'task', 'format', 'shape', 'place', 'pay'],
+    inputsTitle: 'Workload',
     async render({ ask }) {
-      const request = {
-        question: 'fit', model: model.value(), workload: workload.value(), precision: precision.value(),
-        instance: instance.value(), gpus: gpus.value(), hours_per_month: hours.value(), use_spot: spot.value(),
-      };
-      for (const k of ['gpus', 'hours_per_month']) if (request[k] === null) delete request[k];
-      const want = demand.value();
-      if (want) request.demand = want;
-      pricing.apply(request);
-      schedule.apply(request);
+      const where = form.place(store);
+      // One GPU alone, or the cheapest instance with a GPU: answered by the later views' module.
+      const m = where.gpu ? await later() : null;
+      screen.memorySettings?.(where.gpu !== undefined);
+      if (m) return m.memoryOnGpu(ask, form, where, screen);
+      if (where.any) return (await later()).fitOnAny(ask, form, store, where);
+      const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: [renderFit(response.result), requestBlock(request, 'fit-request')] };
+      return { nodes: [renderFit(response.result, !form.model.given()), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
     },
   });
+  return screen;
 }
 
-export function renderFit(r) {
+/** What follows the answer (later-screens.js): the workload sized, every GPU that holds a concrete
+ *  model, the weights in every format. Asked when it comes near the screen: neither the answer nor
+ *  the first download waits for it. */
+export function fitMore(ask, form, r) {
+  const more = h('div', { class: 'fit-more', testid: 'fit-more' });
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    seen.disconnect();
+    later().then((m) => m.fitMore(ask, form, r)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
+  }, { rootMargin: '200px' });
+  seen.observe(more);
+  return more;
+}
+
+/** `example`: the model is the form's example, not one chosen: pricing an instance then leads,
+ *  and a verdict that it does not fit is said as a note, not as an alarm. */
+export function renderFit(r, example = false) {
   const p = r.placement;
   const d = r.deployment;
   const fit = r.fit;
   const fits = r.status === 'FITS';
-  const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : 'nofit'] },
+  const aside = example && !fits;
+  const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : aside ? 'accent' : 'nofit'] },
     h('h3', { class: 'sr-only' }, 'Verdict'),
+    aside ? h('p', { class: 'note', testid: 'fit-example' }, `${r.request.model.label} is the example model: choose yours above.`) : null,
     h('div', { class: 'verdict-head' },
-      statusBadge(r.status, 'fit-status'),
+      aside ? h('span', { class: 'badge', testid: 'fit-status' }, r.status) : statusBadge(r.status, 'fit-status'),
       h('div', null,
         h('p', { class: 'verdict-title' }, h('span', { testid: 'fit-resolved-instance' }, p.instance), ` · ${f.num(fit.gpus, 3)} × ${p.gpu_type}`),
         h('p', { class: 'muted' }, `${r.request.model.label}, ${f.label(r.request.workload)} at ${r.request.precision.toUpperCase()}`))),
@@ -73,7 +81,9 @@ export function renderFit(r) {
       ], 'facts compact')),
     r.ways_out ? waysOut(r.ways_out) : null);
 
+  const cost = card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p));
   return [
+    aside ? cost : null,
     summary,
     card('Memory per GPU against its capacity', memoryChart(r),
       r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null),
@@ -81,9 +91,7 @@ export function renderFit(r) {
       card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
       card('Deployment', deploymentFacts(d, 'fit-dep'),
         d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null)),
-    h('div', { class: 'grid-2' },
-      card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)),
-      card('Workload sized', workloadBlock(r.request, 'fit-workload'))),
+    aside ? null : cost,
   ];
 }
 

@@ -1,20 +1,18 @@
-// Model memory: a concrete model (or your own Hugging Face config.json) in a weight format, mode
-// and engine; the per-GPU breakdown the memory model gives (what nvidia-smi shows), against a
-// chosen GPU, the largest batch and context that fit, and which GPUs of the catalog hold it.
-import { h, facts, card, table, basis, selectField, fillSelect, setSelectValue } from '../dom.js';
+// Memory, line by line (the `memory` question): on one GPU alone (Fit & memory with a GPU as
+// where it runs), and which GPUs of the catalog hold a concrete model, under Fit's answer. The
+// per-GPU breakdown is what nvidia-smi shows, so it is in GiB and MiB, as that tool prints.
+import { h, facts, card, table } from '../dom.js';
+import { selectControl, numberControl, serves } from '../controls.js';
 import * as f from '../format.js';
-import { createScreen } from '../screen.js';
-import { controlSet, selectControl, numberControl, checkboxControl, concreteModels } from '../controls.js';
-import { catalogGpus, weightFormatGroups } from '../more-controls.js';
-import { usageBar, statusBadge, expectedError } from '../parts.js';
+import { usageBar, statusBadge, requestBlock } from '../parts.js';
 import { barChart } from '../charts.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
+import { renderPrecisions } from './precisions.js';
+import { renderFit, fitMore as more } from './fit.js';
+import { memoryText } from '../deployment.js';
+import { workloadBlock } from '../workload-block.js';
 
-const CONFIG = 'config'; // the model select's "your own config.json" (URL: model=config)
-const DEFAULT_MODEL = 'llama-3-8b';
-const DEFAULT_GPU = 'A100-40GB';
-
-export const MODES = [
+const MODES = [
   { value: 'load_only', label: 'Load only (weights, no forward pass)' },
   { value: 'inference', label: 'Inference' },
   { value: 'full_finetune', label: 'Full fine-tuning' },
@@ -22,174 +20,152 @@ export const MODES = [
   { value: 'qlora', label: 'QLoRA fine-tuning' },
   { value: 'pretraining', label: 'Pre-training' },
 ];
-const TRAINING = new Set(['full_finetune', 'lora', 'qlora', 'pretraining']);
-const SHARDING = [
-  { value: 'none', label: 'None' },
-  { value: 'zero1', label: 'ZeRO-1 (optimizer)' },
-  { value: 'zero2', label: 'ZeRO-2 (+ gradients)' },
-  { value: 'zero3', label: 'ZeRO-3 (+ weights)' },
-  { value: 'fsdp', label: 'FSDP (full shard)' },
-];
-
+/** The memory question's mode for each task of the workload form. */
+const MODE = { inference: 'inference', batch_inference: 'inference', fine_tuning: 'full_finetune', lora: 'lora', qlora: 'qlora', training: 'pretraining' };
 
 const gib = (v) => (Number.isFinite(v) ? `${f.num(v, Math.abs(v) > 0 && Math.abs(v) < 0.1 ? 3 : 2)} GiB` : f.DASH);
 const tokens = (v) => (Number.isFinite(v) ? `${f.num(v, 0)} tokens` : f.DASH);
 const upper = (s) => String(s ?? '').toUpperCase();
 
+/** The memory question for the form's workload: the prompt is the context, the output the new
+ *  tokens; tensor parallelism follows the GPU count (a copy over N GPUs is split N ways). */
+function memoryRequest(w, extra) {
+  const r = { question: 'memory', model: w.model, mode: MODE[w.workload] ?? w.workload, weight_format: w.precision, ...extra };
+  if (w.demand?.input_tokens !== undefined) r.context = w.demand.input_tokens;
+  if (w.demand?.output_tokens !== undefined) r.new_tokens = w.demand.output_tokens;
+  if (r.gpus) r.tensor_parallel = r.gpus;
+  return r;
+}
+
+const SHARDING = [
+  { value: '', label: 'None' },
+  { value: 'zero1', label: 'ZeRO-1 (optimizer)' },
+  { value: 'zero2', label: 'ZeRO-2 (+ gradients)' },
+  { value: 'zero3', label: 'ZeRO-3 (+ weights)' },
+  { value: 'fsdp', label: 'FSDP (full shard)' },
+];
 const menus = (store) => store.state?.data?.memory_menus ?? {};
 
-/** The catalog's GPUs with their usable memory, smallest first. */
-const gpuOptions = (store) => catalogGpus(store).map((g) => ({ value: g.key, label: `${g.key} (${f.num(g.capacity_gib, 1)} GiB usable)` }));
-
-const EXAMPLE = '{"model_type": "llama", "hidden_size": 2048, "intermediate_size": 5632, "num_hidden_layers": 22, "num_attention_heads": 32, "num_key_value_heads": 4, "vocab_size": 32000, "max_position_embeddings": 2048}';
-
-/** A model of the catalog, or your own config.json (pasted or uploaded; never put in the URL). */
-function memoryModelControl(prefix, onLoaded) {
-  const sel = selectField({ id: `${prefix}-model`, label: 'Model' });
-  const text = h('textarea', {
-    id: `${prefix}-config`, name: `${prefix}-config`, rows: 8, spellcheck: false, autocomplete: 'off', testid: `${prefix}-config`,
-    placeholder: EXAMPLE, 'aria-describedby': `${prefix}-config-hint`,
-  });
-  const file = h('input', { id: `${prefix}-config-file`, type: 'file', accept: '.json,application/json', testid: `${prefix}-config-file` });
-  const block = h('div', { class: 'mem-config' },
-    h('div', { class: 'field' }, h('label', { for: text.id }, 'Your config.json'), text,
-      h('small', { class: 'hint', id: `${prefix}-config-hint` }, 'Paste a Hugging Face config.json (or upload it below). It stays in this page and is not put in links.')),
-    h('div', { class: 'field' }, h('label', { for: file.id }, 'Upload config.json'), file));
-  const sync = () => { block.hidden = sel.input.value !== CONFIG; };
-  sel.input.addEventListener('change', sync);
-  // The file is read first; the screen answers once its text is in the editor.
-  file.addEventListener('input', (e) => e.stopPropagation());
-  file.addEventListener('change', async (e) => {
-    e.stopPropagation();
-    const chosen = file.files?.[0];
-    if (!chosen) return;
-    text.value = await chosen.text();
-    file.value = '';
-    onLoaded();
-  });
-  sync();
+function checkboxControl({ id, key, label }) {
+  const input = h('input', { id, name: id, type: 'checkbox', testid: id });
   return {
-    wrap: h('div', { class: 'field-pair mem-model' }, sel.wrap, block), input: sel.input, text, key: 'model',
-    fill(store) {
-      const models = [...concreteModels(store)].sort((a, b) => f.compareNames(a.name, b.name));
-      fillSelect(sel.input, [
-        { group: 'Models of the catalog', options: models.map((m) => ({ value: m.key, label: `${m.name} (${f.num(m.parameters_billion, 2)}B)` })) },
-        { group: 'Your own', options: [{ value: CONFIG, label: 'Your own config.json (paste or upload)…' }] },
-      ]);
-      if (!sel.input.value) setSelectValue(sel.input, DEFAULT_MODEL, { quiet: true });
-      sync();
-    },
-    fromParams(p) {
-      if (p.has('model')) setSelectValue(sel.input, p.get('model'));
-      else setSelectValue(sel.input, DEFAULT_MODEL, { quiet: true });
-      sync();
-    },
-    toParams(p) { if (sel.input.value) p.set('model', sel.input.value); },
-    /** {model} for the request, {error}, or {empty: true} when no config has been given yet. */
-    value() {
-      if (sel.input.value !== CONFIG) return { model: { name: sel.input.value } };
-      if (text.value.trim() === '') return { empty: true };
-      try {
-        return { model: { hf_config: JSON.parse(text.value) } };
-      } catch (e) {
-        return { error: { code: 'invalid_json', file: 'config.json', path: '', message: `your config.json does not parse: ${e.message}` } };
-      }
+    wrap: h('div', { class: 'field check' }, input, h('label', { for: id }, label)), input, key,
+    fill() {},
+    fromParams(p) { input.checked = p.get(key) === '1' || p.get(key) === 'true'; },
+    toParams(p) { if (input.checked) p.set(key, '1'); },
+    value: () => input.checked,
+  };
+}
+
+/** The memory model's own settings on one GPU alone, each empty for its default: engine and batch;
+ *  serving, the KV-cache format; training, the sequence length, optimizer, LoRA rank, sharding,
+ *  gradient checkpointing and CPU offload. URL: engine, batch, kv | seq, optimizer, rank, sharding,
+ *  gc, offload (1). */
+function memorySettings(form) {
+  const opt = (list, none) => [{ value: '', label: none }, ...list];
+  const engine = selectControl({ id: 'mem-engine', key: 'engine', label: 'Engine', fill: (s) => opt((menus(s).engines ?? []).map((e) => ({ value: e.key, label: e.name })), 'The default (transformers)') });
+  const batch = numberControl({ id: 'mem-batch', key: 'batch', label: 'Batch', unit: 'sequences', min: 1, step: 1, optional: true, whole: true, placeholder: '1' });
+  const kv = selectControl({ id: 'mem-kv', key: 'kv', label: 'KV-cache format', fill: (s) => opt((menus(s).kv_cache_formats ?? []).map((k) => ({ value: k, label: upper(k) })), 'Compute precision (default)') });
+  const seq = numberControl({ id: 'mem-seq', key: 'seq', path: '/context', label: 'Sequence length', unit: 'tokens', min: 1, step: 1, optional: true, whole: true, placeholder: 'the default' });
+  const optimizer = selectControl({ id: 'mem-optimizer', key: 'optimizer', label: 'Optimizer', fill: (s) => opt((menus(s).optimizers ?? []).map((k) => ({ value: k, label: k.replaceAll('_', ' ') })), 'AdamW (default)') });
+  const rank = numberControl({ id: 'mem-rank', key: 'rank', path: '/lora/rank', label: 'LoRA rank', min: 1, step: 1, optional: true, whole: true, placeholder: '16' });
+  const sharding = selectControl({ id: 'mem-sharding', key: 'sharding', label: 'Sharding', options: SHARDING });
+  const gc = checkboxControl({ id: 'mem-gc', key: 'gc', label: 'Gradient checkpointing' });
+  const offload = checkboxControl({ id: 'mem-offload', key: 'offload', label: 'CPU offload (optimizer states)' });
+  const training = h('fieldset', { class: 'field mem-training', testid: 'mem-training' }, h('legend', null, 'Training'), seq.wrap, optimizer.wrap, rank.wrap, sharding.wrap, gc.wrap, offload.wrap);
+  const all = [engine, batch, kv, seq, optimizer, rank, sharding, gc, offload];
+  const isLora = () => form.task() === 'lora' || form.task() === 'qlora';
+  const shown = (c) => (c === kv ? serves(form.task()) : [engine, batch].includes(c) || (!serves(form.task()) && (c !== rank || isLora())));
+  const sync = () => {
+    training.hidden = serves(form.task());
+    kv.wrap.hidden = !serves(form.task());
+    rank.wrap.hidden = !isLora();
+  };
+  form.node.addEventListener('change', sync);
+  const node = h('form', { class: 'inputs', 'aria-label': 'Memory settings', novalidate: true, testid: 'mem-settings' },
+    h('fieldset', { class: 'field' }, h('legend', null, 'Memory settings (one GPU alone)'), engine.wrap, batch.wrap, kv.wrap), training);
+  node.addEventListener('submit', (e) => e.preventDefault());
+  return {
+    node,
+    get controls() { return all.filter(shown); },
+    fill(s) { for (const c of all) c.fill(s); sync(); },
+    fromParams(p) { for (const c of all) c.fromParams(p); sync(); },
+    toParams(p) { for (const c of all.filter(shown)) c.toParams(p); },
+    /** The settings given, into a memory request. */
+    apply(r) {
+      const given = (c) => shown(c) && c.value() !== undefined && c.value() !== '' && c.value() !== false;
+      if (given(engine)) r.engine = engine.value();
+      if (given(batch)) r.batch = batch.value();
+      if (given(kv)) r.kv_cache_format = kv.value();
+      if (given(seq)) r.context = seq.value();
+      if (given(optimizer)) r.optimizer = optimizer.value();
+      if (given(rank)) r.lora = { rank: rank.value() };
+      if (given(sharding)) r.sharding = sharding.value();
+      if (given(gc)) r.gradient_checkpointing = true;
+      if (given(offload)) r.cpu_offload = true;
+      return r;
     },
   };
 }
 
-export function createMemoryScreen(store) {
-  let screen;
-  const model = memoryModelControl('mem', () => screen?.onChange(screen));
-  const mode = selectControl({ id: 'mem-mode', key: 'mode', label: 'Mode', options: MODES, def: 'inference' });
-  const format = selectControl({
-    id: 'mem-format', key: 'format', label: 'Weight format', def: 'bf16',
-    fill: weightFormatGroups,
-  });
-  const context = numberControl({ id: 'mem-context', key: 'context', label: 'Context', unit: 'tokens', def: '8192', min: 1, step: 1, optional: true });
-  const batch = numberControl({ id: 'mem-batch', key: 'batch', label: 'Batch', unit: 'sequences', def: '1', min: 1, step: 1, optional: true });
-  const newTokens = numberControl({ id: 'mem-new', key: 'new', path: '/new_tokens', label: 'New tokens', unit: 'tokens', def: '0', min: 0, step: 1, optional: true, hint: 'Generated after the prompt; the KV cache holds context + new tokens.' });
-  const engine = selectControl({
-    id: 'mem-engine', key: 'engine', label: 'Engine', def: 'transformers',
-    fill: (s) => (menus(s).engines ?? []).map((e) => ({ value: e.key, label: e.name })),
-  });
-  const kv = selectControl({
-    id: 'mem-kv', key: 'kv', label: 'KV-cache format',
-    fill: (s) => [{ value: '', label: 'Compute precision (default)' }, ...(menus(s).kv_cache_formats ?? []).map((k) => ({ value: k, label: upper(k) }))],
-  });
-  const gpu = selectControl({ id: 'mem-gpu', key: 'gpu', label: 'GPU', def: DEFAULT_GPU, fill: gpuOptions });
-  const gpus = numberControl({ id: 'mem-gpus', key: 'gpus', label: 'GPUs per model copy', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, whole: true });
-  const tp = numberControl({ id: 'mem-tp', key: 'tp', label: 'Tensor parallel', unit: 'GPUs', def: '1', min: 1, step: 1, optional: true, whole: true, path: '/tensor_parallel', hint: 'Weights and KV cache split over this many GPUs.' });
-  const optimizer = selectControl({
-    id: 'mem-optimizer', key: 'optimizer', label: 'Optimizer', def: 'adamw',
-    fill: (s) => (menus(s).optimizers ?? []).map((k) => ({ value: k, label: k.replaceAll('_', ' ') })),
-  });
-  const checkpointing = checkboxControl({ id: 'mem-gc', key: 'gc', label: 'Gradient checkpointing' });
-  const rank = numberControl({ id: 'mem-rank', key: 'rank', path: '/lora/rank', whole: true, label: 'LoRA rank', def: '16', min: 1, step: 1, optional: true });
-  const sharding = selectControl({ id: 'mem-sharding', key: 'sharding', label: 'Sharding', options: SHARDING, def: 'none' });
-  const offload = checkboxControl({ id: 'mem-offload', key: 'offload', label: 'CPU offload (optimizer states)' });
+/** Fit & memory on one GPU alone: its memory, line by line, against that GPU, with the memory
+ *  model's own settings (added to the screen's inputs once, shown only here). */
+export async function memoryOnGpu(ask, form, where, screen) {
+  if (!screen.memorySettings) {
+    const settings = memorySettings(form);
+    screen.extend(settings);
+    screen.memorySettings = (on) => { settings.node.hidden = !on; };
+    screen.memorySettings.apply = settings.apply;
+  }
+  screen.memorySettings(true);
+  if (!form.model.concrete()) {
+    return { errors: [{ code: 'not_concrete', file: 'page', path: '/model', message: 'One GPU alone is sized from the model\u2019s layers: choose a model of the catalog or paste its config.json (or choose an instance to size a size class).' }] };
+  }
+  const r = screen.memorySettings.apply(memoryRequest(form.workload(), { gpu: where.gpu, ...(where.gpus ? { gpus: where.gpus } : {}) }));
+  const { response, errors } = await ask(r);
+  if (errors) return { errors };
+  return { nodes: [...renderMemory(response.result), requestBlock(r, 'fit-request')] };
+}
 
-  // Inference-only and training-only fields show (and go into the request and URL) only in
-  // their modes.
-  const inferenceOnly = [newTokens, kv];
-  const trainingOnly = [optimizer, checkpointing, sharding, offload];
-  const training = h('fieldset', { class: 'field mem-training', testid: 'mem-training' },
-    h('legend', null, 'Training'), optimizer.wrap, rank.wrap, sharding.wrap, checkpointing.wrap, offload.wrap);
-  const isTraining = () => TRAINING.has(mode.value());
-  const isLora = () => mode.value() === 'lora' || mode.value() === 'qlora';
-  const isInference = () => mode.value() === 'inference';
-  const sync = () => {
-    training.hidden = !isTraining();
-    rank.wrap.hidden = !isLora();
-    for (const c of inferenceOnly) c.wrap.hidden = !isInference();
+/** Fit & memory on the cheapest instance with a GPU: each family's smallest size with the GPUs
+ *  given (1 when empty) is asked; the cheapest that holds the model answers, the others are listed. */
+export async function fitOnAny(ask, form, store, where) {
+  const n = where.gpus ?? 1;
+  const families = [...new Set(store.instances.filter((i) => i.gpu_type === where.any && i.gpus >= n).map((i) => i.family))];
+  if (!families.length) return { errors: [{ code: 'no_instance', file: 'page', path: '/instance', message: `No instance of the catalog has ${n} × ${where.any}: choose fewer GPUs or another GPU.` }] };
+  const asked = families.map((family) => form.pay({ question: 'fit', ...form.workload(), instance: family, gpus: n }));
+  const answers = await Promise.all(asked.map(ask));
+  const failed = answers.find((a) => a.errors);
+  if (failed) return { errors: failed.errors };
+  const fits = (i) => answers[i].response.result.status === 'FITS';
+  const cost = (i) => answers[i].response.result.cost?.usd_per_month ?? Infinity;
+  const order = families.map((_, i) => i).sort((i, j) => fits(j) - fits(i) || cost(i) - cost(j));
+  const list = order.map((i) => answers[i].response.result);
+  return {
+    nodes: [renderFit(list[0]), card(`Every instance with ${n} × ${where.any}`, table({
+      caption: 'Instances with the GPU, cheapest that holds the model first', testid: 'fit-any-table', exportName: 'fit-instances',
+      head: ['Instance', 'Monthly cost', 'Fits', 'Memory per GPU'],
+      rows: list.map((r, i) => h('tr', { testid: `fit-any-row-${i}` },
+        h('th', { scope: 'row' }, r.placement.instance),
+        h('td', { class: 'num' }, f.usdMonth(r.cost?.usd_per_month)),
+        h('td', null, r.status),
+        h('td', { class: 'num' }, memoryText(r.deployment)))),
+    })), more(ask, form, list[0]), requestBlock(asked[order[0]], 'fit-request')],
   };
-  mode.input.addEventListener('change', sync);
+}
 
-  const all = [model, mode, format, context, batch, newTokens, engine, kv, gpu, gpus, tp, optimizer, rank, sharding, checkpointing, offload];
-  const visible = (c) => (trainingOnly.includes(c) ? isTraining() : c === rank ? isLora() : inferenceOnly.includes(c) ? isInference() : true);
-  const controls = {
-    controls: [model, mode, format, context, batch, newTokens, engine, kv, gpu, gpus, tp, { wrap: training }],
-    fill(s) { for (const c of all) c.fill(s); sync(); },
-    fromParams(p) { for (const c of all) c.fromParams(p); sync(); },
-    toParams(p) { for (const c of all) if (visible(c)) c.toParams(p); },
-  };
-
-  /** The request the inputs describe (undefined numbers are left to the analyzer's defaults). */
-  const request = (m) => {
-    const r = {
-      question: 'memory', model: m, mode: mode.value(), weight_format: format.value(),
-      context: context.value(), batch: batch.value(), engine: engine.value(),
-      gpu: gpu.value() || undefined, gpus: gpus.value(), tensor_parallel: tp.value(),
-    };
-    if (isInference()) {
-      r.new_tokens = newTokens.value();
-      if (kv.value()) r.kv_cache_format = kv.value();
-    }
-    if (isTraining()) {
-      Object.assign(r, { optimizer: optimizer.value(), gradient_checkpointing: checkpointing.value(), sharding: sharding.value(), cpu_offload: offload.value() });
-      if (isLora() && rank.value() !== undefined) r.lora = { rank: rank.value() };
-    }
-    for (const k of Object.keys(r)) if (r[k] === undefined || r[k] === '') delete r[k];
-    return r;
-  };
-
-  screen = createScreen(store, {
-    id: 'memory',
-    title: 'Model memory',
-    intro: 'How much GPU memory does this model take, as nvidia-smi will show it, and on which GPUs does it fit?',
-    controls,
-    async render({ ask }) {
-      const m = model.value();
-      if (m.error) return { errors: [m.error] };
-      if (m.empty) {
-        return { nodes: [h('p', { class: 'note', testid: 'mem-config-empty' }, 'Paste or upload a Hugging Face config.json to size your own model (pasted configs are not kept in links).')] };
-      }
-      const { response, errors } = await ask(request(m.model));
-      if (errors) return { errors };
-      return { nodes: renderMemory(response.result) };
-    },
-  });
-  return screen;
+/** Under Fit's answer: the workload sized, the weights in every format and, for a concrete model,
+ *  every GPU that holds it with the same engine, sequence and GPUs per copy. */
+export async function fitMore(ask, form, fit) {
+  const w = form.workload();
+  const prec = await ask({ question: 'precisions', model: w.model });
+  const nodes = prec.response ? renderPrecisions(prec.response.result) : [];
+  if (form.model.concrete()) {
+    const copy = fit.deployment?.layout?.tensor_parallel ?? 1;
+    const mem = await ask(memoryRequest(w, { engine: fit.request.engine, gpus: copy }));
+    if (mem.response) nodes.unshift(card('GPUs that hold it', gpusTable(mem.response.result)));
+  }
+  return [card('Workload sized', workloadBlock(fit.request, 'fit-workload')), ...nodes];
 }
 
 export function renderMemory(r) {
@@ -309,4 +285,17 @@ function modelFacts(m, r) {
     ]),
     m.source ? h('details', { class: 'why-details' }, h('summary', null, 'Where the architecture comes from'), basis(m.source)) : null,
   ];
+}
+
+/** How far a figure of this kind was off on the measured cases (the core's expected_error). */
+function expectedError(e, testid) {
+  if (!e) return null;
+  return h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error: '), h('span', { testid }, e.text));
+}
+
+/** "Why": the basis strings the API returns, shown as they are. */
+function basis(...lines) {
+  const items = lines.flat().filter(Boolean);
+  if (!items.length) return null;
+  return h('ul', { class: 'basis' }, items.map((l) => h('li', null, l)));
 }

@@ -3,8 +3,8 @@
 import { h, table, facts, card, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, selectControl, instanceOptions, hoursControl, WORKLOADS } from '../controls.js';
-import { providersControl } from '../more-controls.js';
+import { selectControl, instanceOptions, hoursControl, WORKLOADS } from '../controls.js';
+import { controlSet, providersControl } from '../more-controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { statusBadge } from '../parts.js';
@@ -127,7 +127,7 @@ export function createPlacementScreen(store) {
       if (instance.value()) request.instance = instance.value();
       if (providers.value().length) request.providers = providers.value();
       const hpm = hours.value();
-      if (hpm !== null) request.hours_per_month = hpm;
+      if (hpm !== undefined) request.hours_per_month = hpm;
       pricing.apply(request);
       schedule.apply(request);
       const { response, errors } = await ask(request);

@@ -5,7 +5,7 @@ import { h, table, facts, card, nextId, selectField, numberField, fillSelect, se
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { instanceOptions } from '../controls.js';
-import { PRICINGS, SCHEDULES, scheduleForm, scheduleObject } from '../billing.js';
+import { PRICINGS, SCHEDULES, scheduleObject } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { DEFAULT_PLAN } from '../default-plan.js';
 
@@ -33,6 +33,16 @@ const FIELDS = {
   s2z: [['Hours a day off', 'h/day']],
 };
 const STARTS = { day: ['8', '22'], week: ['40', ''], s2z: ['12', ''], hpm: ['720', ''], always: ['', ''] };
+
+/** Reads a schedule object back into [kind, a, b]. */
+function scheduleForm(schedule, hoursPerMonth) {
+  if (!schedule || typeof schedule !== 'object') return ['hpm', hoursPerMonth ?? '', ''];
+  if (schedule.always_on) return ['always', schedule.hours_per_month ?? '', ''];
+  for (const s of SCHEDULES) {
+    if (s.a && schedule[s.a[0]] !== undefined) return [s.value, schedule[s.a[0]], s.b ? schedule[s.b[0]] ?? '' : ''];
+  }
+  return ['hpm', schedule.hours_per_month ?? '', ''];
+}
 
 function textField({ id, label, value }) {
   const input = h('input', { id, name: id, type: 'text', autocomplete: 'off', spellcheck: false, testid: id });

@@ -1,27 +1,9 @@
-// Precisions: weights of the model in every format, with the families that run each natively.
+// The weights of a model in every format, with the families that run each natively (Fit & memory).
 import { h, table, svg } from '../dom.js';
 import * as f from '../format.js';
-import { createScreen } from '../screen.js';
-import { controlSet, modelControl } from '../controls.js';
 import { barChart } from '../charts.js';
 
-export function createPrecisionsScreen(store) {
-  const model = modelControl('prec');
-  return createScreen(store, {
-    id: 'precisions',
-    title: 'Precisions',
-    intro: 'Weights of one model in every number format, and where each runs natively.',
-    controls: controlSet([model]),
-    stacked: true,
-    async render({ ask }) {
-      const { response, errors } = await ask({ question: 'precisions', model: model.value() });
-      if (errors) return { errors };
-      return { nodes: renderPrecisions(response.result) };
-    },
-  });
-}
-
-function renderPrecisions(r) {
+export function renderPrecisions(r) {
   const max = Math.max(...r.precisions.map((p) => p.weights_gb), 1);
   const rows = r.precisions.map((p) => h('tr', { testid: `prec-row-${p.precision}` },
     h('th', { scope: 'row' }, p.name),
@@ -34,7 +16,7 @@ function renderPrecisions(r) {
     h('td', null, p.description)));
   return [
     h('section', { class: 'card' },
-      h('h3', null, `${r.model.label}: `, h('span', { class: 'muted' }, `${f.num(r.model.parameters_billion, 3)} billion parameters`)),
+      h('h3', null, `Weights in every format: ${r.model.label}, `, h('span', { class: 'muted' }, `${f.num(r.model.parameters_billion, 3)} billion parameters`)),
       table({
         caption: 'Weights by precision', testid: 'prec-table',
         head: ['Precision', 'Bytes per parameter', 'Weights', 'Native on families', 'Native architectures', 'Notes'],
@@ -52,7 +34,7 @@ function renderPrecisions(r) {
           rows: r.precisions.map((p) => [p.name, f.num(p.bytes_per_parameter, 2), f.num(p.weights_gb, 2), f.num((p.weights_gb / max) * 100, 1)]),
         },
       }),
-      h('p', { class: 'muted small' }, 'Weights only; the Fit screen adds the workload\'s overhead (KV cache, gradients, optimizer states).')),
+      h('p', { class: 'muted small' }, 'Weights only; the answer above adds the workload\'s other memory (KV cache, activations, gradients, optimizer states).')),
   ];
 }
 

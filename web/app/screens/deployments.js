@@ -1,15 +1,18 @@
-// Recommend: ranked deployments for a model, workload and demand, filtered by family, budget and
-// pricing.
+// Deployments: ranked deployments for the workload form's model, task and demand (instance x
+// count x layout, utilization, monthly cost, $ per 1M tokens, cost against speed with its Pareto
+// frontier), filtered by provider, kind, family and budget; the accelerator rules (decide.js)
+// explain the kind of accelerator under them.
 import { h, table, nextId } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { controlSet, modelControl, workloadControl, precisionControl, hoursControl, spotControl, numberControl, serves, SEED_MONTH_HOURS } from '../controls.js';
-import { priorityControl, providersControl, kindsControl } from '../more-controls.js';
-import { riskBadge, reasons, workloadBlock, requestBlock } from '../parts.js';
+import { demandControl } from '../demand-fields.js';
+import { numberControl, serves } from '../controls.js';
+import { controlSet, priorityControl, providersControl, kindsControl } from '../more-controls.js';
+import { requestBlock } from '../parts.js';
+import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
-import { deploymentCells, deploymentHead } from '../deployment-table.js';
-import { demandControl } from '../demand.js';
-import { pricingControl, scheduleControl } from '../billing.js';
+import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
+import { renderDecide } from './decide.js';
 import { scatterChart, paretoFrontier } from '../scatter-chart.js';
 
 /** Family checkboxes; none checked = every family. URL: families=G6,G6e */
@@ -35,50 +38,55 @@ function familiesControl() {
   };
 }
 
-export function createRecommendScreen(store) {
-  const model = modelControl('rec');
-  const workload = workloadControl('rec');
-  const precision = precisionControl('rec');
-  const demand = demandControl('rec', workload);
+export function createDeploymentsScreen(store, form) {
+  form.addDemand(demandControl);
   const priority = priorityControl('rec');
   const families = familiesControl();
   const providers = providersControl('rec');
-  const spot = spotControl('rec');
   const budget = numberControl({ id: 'rec-budget', key: 'budget', path: '/max_usd_per_month', label: 'Budget (max per month)', unit: 'USD/month', min: 0, step: 100, optional: true, placeholder: 'no limit' });
-  const hours = hoursControl('rec');
   const kinds = kindsControl('rec');
-  const pricing = pricingControl('rec', { spot });
-  const schedule = scheduleControl('rec', hours);
   /** What the CLI's `recommend` sends for the same inputs: defaults left out. */
   const request = () => {
-    const r = { question: 'recommend', model: model.value(), workload: workload.value(), precision: precision.value(), priority: priority.value() };
-    const want = demand.value();
-    if (want) r.demand = want;
-    if (spot.value()) r.use_spot = true;
-    const hpm = hours.value();
-    if (hpm !== null && hpm !== SEED_MONTH_HOURS) r.hours_per_month = hpm;
+    const { demand, ...w } = form.workload();
+    const r = { question: 'recommend', ...w, priority: priority.value(), ...(demand ? { demand } : {}) };
     if (families.value().length) r.families = families.value();
     if (providers.value().length) r.providers = providers.value();
     if (kinds.value().length) r.kinds = kinds.value();
-    pricing.apply(r);
-    schedule.apply(r);
     const max = budget.value();
     if (max !== undefined) r.max_usd_per_month = max;
-    return r;
+    return form.pay(r);
+  };
+  /** Which kind of accelerator, by the usual rules, for the same workload and way to pay. */
+  const decideRequest = (r) => {
+    const d = form.pay({ question: 'decide', model: r.model, workload: r.workload, precision: r.precision, batch: r.workload === 'batch_inference' });
+    if (GOALS.has(r.priority)) d.goal = r.priority;
+    return d;
   };
   return createScreen(store, {
-    id: 'recommend',
-    title: 'Recommend',
-    intro: 'Which instances serve or train this model for the demand, ranked by your priority.',
-    controls: controlSet([model, workload, precision, demand, priority, providers, kinds, families, spot, pricing, budget, schedule, hours]),
+    id: 'deployments',
+    title: 'Deployments',
+    intro: 'Which instances serve or train this model for the demand, how many, and what they cost, ranked by your priority.',
+    form,
+    uses: ['model', 'task', 'format', 'shape', 'demand', 'pay'],
+    inputsTitle: 'Workload',
+    controls: controlSet([priority, providers, kinds, families, budget]),
     async render({ ask }) {
       const sent = request();
-      const { response, errors } = await ask(sent);
-      if (errors) return { errors };
-      return { nodes: [renderRecommend(response.result), requestBlock(sent, 'rec-request')] };
+      const asked = decideRequest(sent);
+      const [rec, dec] = await Promise.all([ask(sent), ask(asked)]);
+      if (rec.errors) return { errors: rec.errors };
+      return {
+        nodes: [renderRecommend(rec.response.result), requestBlock(sent, 'rec-request'),
+          dec.response ? h('details', { class: 'card decide-details', testid: 'decide-details' },
+            h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
+            renderDecide(dec.response.result), requestBlock(asked, 'decide-request')) : null],
+      };
     },
   });
 }
+
+/** Priorities that are also goals of the accelerator rules. */
+const GOALS = new Set(['cost', 'performance', 'balanced']);
 
 export function candidateRow(c, i, prefix) {
   return [h('tr', { testid: `${prefix}-row-${i}`, class: 'main-row' },
