@@ -25,10 +25,11 @@ if ! log=$(emcmake cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${WASM_BUILD
 fi
 cmake --build "$build" --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
 out="$build/wasm"
-for f in "$out/gpufleet_core.mjs" "$out/gpufleet_core.wasm"; do
+for f in "$out/gpufleet_core.mjs" "$out/gpufleet_core.wasm" "$out/page/gpufleet_core.wasm"; do
   raw=$(stat -c %s "$f")
   gz=$(gzip -9 -c "$f" | wc -c)
-  printf 'wasm artifact %-22s %8d bytes raw %8d bytes gzipped\n' "$(basename "$f")" "$raw" "$gz"
+  printf 'wasm artifact %-27s %8d bytes raw %8d bytes gzipped\n' "${f#"$out/"}" "$raw" "$gz"
 done
-# The facade and its typings sit beside the module.
+# The facade and its typings sit beside each module (page/: the page's, wasm/CMakeLists.txt).
 cp "$root/wasm/gpufleet.js" "$root/wasm/gpufleet.d.ts" "$out/"
+cp "$root/wasm/gpufleet.js" "$root/wasm/gpufleet.d.ts" "$out/page/"

@@ -19,14 +19,9 @@ mkdir -p "$site/app" "$site/gpufleet" "$site/config"
 min=("$esbuild" --minify --target=es2022 --log-level=warning)
 cp "$root/web/embed-demo.html" "$site/"
 # The page without its comments and indentation (no <pre> or <textarea> text in it to keep).
-# The usual regions' prices are preloaded with the catalogs (their names come from the price index).
-python3 - "$root/web/index.html" "$site/index.html" "$root/config/prices/index.json" <<'PY'
-import json, re, sys
+python3 - "$root/web/index.html" "$site/index.html" <<'PY'
+import re, sys
 html = re.sub(r"<!--.*?-->", "", open(sys.argv[1], encoding="utf-8").read(), flags=re.S)
-index = json.load(open(sys.argv[3], encoding="utf-8"))
-files = ["prices/index.json"] + [f"prices/{p['regions'][p['default_region']]['file']}" for p in index["providers"].values()]
-links = "".join(f'\n<link rel="preload" href="./config/{f}" as="fetch" crossorigin>' for f in files)
-html = html.replace('href="./config/workloads.json" as="fetch" crossorigin>', 'href="./config/workloads.json" as="fetch" crossorigin>' + links, 1)
 html = "\n".join(line.strip() for line in html.splitlines() if line.strip())
 open(sys.argv[2], "w", encoding="utf-8").write(html + "\n")
 PY
@@ -54,9 +49,16 @@ PY
   --outfile="$site/app/core-worker.js"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --bundle --format=esm --outfile="$site/embed.js"
-"${min[@]}" "$build/wasm/gpufleet.js" --outfile="$site/gpufleet/gpufleet.js"
-"${min[@]}" "$build/wasm/gpufleet_core.mjs" --outfile="$site/gpufleet/gpufleet_core.mjs"
-cp "$build/wasm/gpufleet.d.ts" "$build/wasm/gpufleet_core.wasm" "$site/gpufleet/"
+# gpufleet/ holds the page's module (without the questions no view asks, wasm/CMakeLists.txt);
+# gpufleet/all/ the module that answers every question, for pages that import the facade.
+stage_module() {  # FROM TO: the facade, the glue and the module
+  mkdir -p "$2"
+  "${min[@]}" "$1/gpufleet.js" --outfile="$2/gpufleet.js"
+  "${min[@]}" "$1/gpufleet_core.mjs" --outfile="$2/gpufleet_core.mjs"
+  cp "$1/gpufleet.d.ts" "$1/gpufleet_core.wasm" "$2/"
+}
+stage_module "$build/wasm/page" "$site/gpufleet"
+stage_module "$build/wasm" "$site/gpufleet/all"
 # Catalogs: whitespace outside strings removed, every token kept as written (1.0 stays 1.0), and
 # the members that document the file itself, which neither the core nor the page reads, left out
 # of the served copy (catalog_info.field_notes; each model's published_parameters_source, where the
@@ -116,7 +118,7 @@ for path in files:
     with open(target, "w", encoding="utf-8") as f:
         f.write("".join(out))
 PY
-# The page's own copies of the two large catalogs (config/page/): every provenance text (source,
+# The page's own copies of the two large catalogs: every provenance text (source,
 # sources, note(s), estimates, about, *_source, *_notes, *_estimate; the dates stay) replaced by one
 # line naming the full file, which the page fetches when it first shows a source (web/app/
 # catalog-store.js withSources): half of those catalogs' gzipped bytes, not needed for any answer.
@@ -125,12 +127,14 @@ import json, os, sys
 config = sys.argv[1]
 decode = json.JSONDecoder().raw_decode
 TEXT = {"source", "sources", "note", "notes", "estimates", "estimate", "about", "dates_note"}
+# Quoted inside answers' own texts (the generic decoder's shape), so kept.
+KEEP = {"/generic_decoder/source"}
 def provenance(key):
     return key in TEXT or key.endswith(("_source", "_notes", "_estimate"))
 def lean(text, name):
     note = json.dumps(f"(left out of the page's copy: config/{name} gives it)")
     out = []
-    def copy(i):  # copies the value at i (the staged text has no whitespace); returns its end
+    def copy(i, path=""):  # copies the value at i (the staged text has no whitespace); returns its end
         if text[i] == "{" or text[i] == "[":
             close = "}" if text[i] == "{" else "]"
             out.append(text[i])
@@ -140,14 +144,15 @@ def lean(text, name):
                     key, end = decode(text, i)
                     out.append(text[i:end + 1])  # the key and its colon
                     i = end + 1
-                    value, end = decode(text, i) if provenance(key) else (None, i)
+                    at = f"{path}/{key}"
+                    value, end = decode(text, i) if provenance(key) and at not in KEEP else (None, i)
                     if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
                         out.append(note if isinstance(value, str) else f"[{note}]")
                         i = end
                     else:
-                        i = copy(i)
+                        i = copy(i, at)
                 else:
-                    i = copy(i)
+                    i = copy(i, path + "/-")
                 if text[i] == ",":
                     out.append(",")
                     i += 1
@@ -158,10 +163,22 @@ def lean(text, name):
         return end
     copy(0)
     return "".join(out)
-os.makedirs(os.path.join(config, "page"), exist_ok=True)
-for name in ("gpu_instances.json", "model_config.json"):
+# Everything the page's first answer reads, in one file (one request instead of eight, and one
+# gzip stream: -1.4 KB): config/page/catalog.pack is a first line of JSON naming each file and its
+# length in bytes, then the files' bytes one after the other (web/app/catalog-store.js reads it).
+# The copies of the two large catalogs, the workloads, the price index and each provider's usual
+# region's prices.
+index = json.load(open(os.path.join(config, "prices", "index.json"), encoding="utf-8"))
+names = ["gpu_instances.json", "model_config.json", "workloads.json", "prices/index.json"] + [
+    f"prices/{p['regions'][p['default_region']]['file']}" for p in index["providers"].values()]
+files = []
+for name in names:
     text = open(os.path.join(config, name), encoding="utf-8").read()
-    with open(os.path.join(config, "page", name), "w", encoding="utf-8") as f:
-        f.write(lean(text, name))
+    files.append((name, (lean(text, name) if name in ("gpu_instances.json", "model_config.json") else text).encode("utf-8")))
+os.makedirs(os.path.join(config, "page"), exist_ok=True)
+with open(os.path.join(config, "page", "catalog.pack"), "wb") as f:
+    f.write(json.dumps({"files": [{"name": n, "bytes": len(b)} for n, b in files]}).encode("utf-8") + b"\n")
+    for _, b in files:
+        f.write(b)
 PY
 echo "site staged in $site"

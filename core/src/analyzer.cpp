@@ -162,7 +162,8 @@ Json cost_by_region(const Catalog& catalog, Session& s, const Json& req, const P
   return {{"reference_region", reference}, {"regions", std::move(list)}};
 }
 
-Json answer_cost(const Catalog& catalog, Session& s, const Json& req) {
+// maybe_unused: the page's module leaves cost and performance out (kPageLeavesOut below).
+[[maybe_unused]] Json answer_cost(const Catalog& catalog, Session& s, const Json& req) {
   auto p = s.placement(req, "");
   auto billed = s.billing(req, "");
   if (!p || !billed) return nullptr;
@@ -177,7 +178,7 @@ Json answer_cost(const Catalog& catalog, Session& s, const Json& req) {
   return result;
 }
 
-Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
+[[maybe_unused]] Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
   const Json* list = r.member(req, "instances", "", true);
   if (list && (!list->is_array() || list->empty() || list->size() > 64)) {
@@ -507,11 +508,18 @@ struct QuestionEntry {
   const char* fields;
   Answer answer;
 };
+#if GPUFLEET_PAGE_MODULE
+// The page's module (wasm/CMakeLists.txt, gpufleet_page_wasm) leaves out the questions no view of the
+// page asks: 13 KB gzipped of the page's first download (docs/performance.md).
+constexpr const char* kPageLeavesOut[] = {"cost", "performance", "right_size", "estimate"};
+#endif
 constexpr QuestionEntry kQuestions[] = {
     {"precisions", "model!", answer_precisions},
     {"fit", "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_fit},
+#if !GPUFLEET_PAGE_MODULE  // kPageLeavesOut
     {"cost", "instance! gpus hours_per_month schedule use_spot pricing spot_share region regions", answer_cost},
     {"performance", "workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions", answer_performance},
+#endif
     {"recommend", "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_recommend},
     {"migrate", "current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions", answer_migrate},
     {"workload", "id!", answer_workload},
@@ -526,8 +534,10 @@ constexpr QuestionEntry kQuestions[] = {
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!", detail::answer_accuracy},
 #endif
+#if !GPUFLEET_PAGE_MODULE  // kPageLeavesOut
     {"right_size", "models! hours_per_month providers region regions", detail::answer_right_size},
     {"estimate", "model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions", detail::answer_estimate},
+#endif
 };
 
 }  // namespace
@@ -580,6 +590,15 @@ Json Analyzer::answer(const Json& request, Errors& errors) const {
     auto known = std::find_if(std::begin(kQuestions), std::end(kQuestions),
                               [&](const QuestionEntry& entry) { return q == entry.name; });
     if (known == std::end(kQuestions)) {
+#if GPUFLEET_PAGE_MODULE
+      for (const char* left_out : kPageLeavesOut) {
+        if (q != left_out) continue;
+        r.fail("unknown_name", "/question",
+               "the page's WebAssembly module leaves \"" + q + "\" out (no view of the page asks it): ask it through "
+               "gpufleet/all/gpufleet.js beside the page, the npm package or the CLI");
+        return errors_response(errors);
+      }
+#endif
 #if !GPUFLEET_ACCURACY
       if (q == "accuracy") {
         r.fail("unknown_name", "/question",

@@ -46,7 +46,7 @@ try {
     return times;
   });
   const sweepMs = await page.evaluate(async (requests) => {
-    const { loadGpufleet } = await import('./gpufleet/gpufleet.js');
+    const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     const g = await loadGpufleet();
     const text = async (f) => (await fetch(`./config/${f}`)).text();
     // Every region's prices, as the native sweep has them.

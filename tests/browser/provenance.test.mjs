@@ -1,6 +1,6 @@
-// The page's copies of the two large catalogs (config/page/, scripts/stage-site.sh) hold every
-// figure but no provenance text: the page reads them first, and fetches the whole files the
-// first time a source is opened or the Catalog screen is shown, then answers again from them.
+// The page's copies of the two large catalogs (in config/page/catalog.pack, scripts/stage-site.sh)
+// hold every figure but no provenance text: the page reads them first, and fetches the whole files
+// the first time a source is opened or the Catalog screen is shown, then answers again from them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,6 +17,20 @@ const MEMORY = {
   new_tokens: 0, engine: 'transformers', gpu: 'A100-40GB', gpus: 1, tensor_parallel: 1,
 };
 
+/** The files of config/page/catalog.pack by name: a first line of JSON naming each file and its
+ *  length in bytes, then their bytes. */
+function readPack() {
+  const pack = fs.readFileSync(path.join(SITE_DIR, 'config/page/catalog.pack'));
+  const newline = pack.indexOf(10);
+  const files = new Map();
+  let at = newline + 1;
+  for (const { name, bytes } of JSON.parse(pack.subarray(0, newline).toString('utf8')).files) {
+    files.set(name, pack.subarray(at, at += bytes).toString('utf8'));
+  }
+  assert.equal(at, pack.length, 'the pack ends with its last file');
+  return files;
+}
+
 /** The catalog files the page requested, in order. */
 function recordConfig(page) {
   const fetched = [];
@@ -27,10 +41,21 @@ function recordConfig(page) {
   return fetched;
 }
 
+test('the pack holds the served workloads and usual regions\' prices as they are', () => {
+  const pack = readPack();
+  const index = JSON.parse(fs.readFileSync(path.join(SITE_DIR, 'config/prices/index.json'), 'utf8'));
+  const usual = Object.values(index.providers).map((p) => `prices/${p.regions[p.default_region].file}`);
+  assert.deepEqual([...pack.keys()], ['gpu_instances.json', 'model_config.json', 'workloads.json', 'prices/index.json', ...usual]);
+  for (const name of ['workloads.json', 'prices/index.json', ...usual]) {
+    assert.equal(pack.get(name), fs.readFileSync(path.join(SITE_DIR, 'config', name), 'utf8'), name);
+  }
+});
+
 test('the page copies hold the same figures with every provenance text left out', () => {
+  const pack = readPack();
   for (const file of ['gpu_instances.json', 'model_config.json']) {
     const full = JSON.parse(fs.readFileSync(path.join(SITE_DIR, 'config', file), 'utf8'));
-    const lean = JSON.parse(fs.readFileSync(path.join(SITE_DIR, 'config/page', file), 'utf8'));
+    const lean = JSON.parse(pack.get(file));
     let leftOut = 0;
     const walk = (a, b, at) => {
       const text = Array.isArray(b) && b.length === 1 ? b[0] : b;
@@ -47,7 +72,7 @@ test('the page copies hold the same figures with every provenance text left out'
     };
     walk(full, lean, '');
     assert.ok(leftOut > 50, `${file}: ${leftOut} texts left out`);
-    assert.ok(fs.statSync(path.join(SITE_DIR, 'config/page', file)).size < 0.8 * fs.statSync(path.join(SITE_DIR, 'config', file)).size);
+    assert.ok(Buffer.byteLength(pack.get(file)) < 0.8 * fs.statSync(path.join(SITE_DIR, 'config', file)).size);
   }
 });
 
@@ -55,7 +80,7 @@ test('a source opened fetches the whole catalog once, answers again and shows it
   const page = await env.page();
   const fetched = recordConfig(page);
   await open(page, `${env.origin}/index.html?view=fit&model=llama-3-8b&precision=bf16&input=8192&instance=gpu:A100-40GB`);
-  assert.ok(fetched.includes('/config/page/model_config.json') && fetched.includes('/config/page/gpu_instances.json'), fetched.join(' '));
+  assert.deepEqual(fetched, ['/config/page/catalog.pack'], 'the first answer reads one catalog file');
   assert.ok(!fetched.includes('/config/model_config.json'), 'the whole catalog is not fetched before it is needed');
   const details = () => screen(page).locator('details', { hasText: 'Where the architecture comes from' });
   assert.match(await details().textContent(), /left out of the page's copy: config\/model_config\.json gives it/);
@@ -81,4 +106,26 @@ test('the Catalog screen shows the sources and downloads the whole files', async
   const served = fs.readFileSync(path.join(SITE_DIR, 'config/gpu_instances.json'), 'utf8');
   assert.equal((await downloadOf(page, () => page.getByTestId('cat-download-gpu_instances.json').click())).text, served);
   env.checkClean();
+});
+
+test('no answer shows a left-out line outside a closed disclosure, in any view', async () => {
+  const page = await env.page();
+  await open(page, `${env.origin}/index.html?view=deployments&model=llama-3.1-8b&rate=5`);
+  for (const view of ['deployments', 'fit', 'compare', 'plan']) {
+    await page.getByTestId(`tab-${view}`).click();
+    await screen(page).locator('[data-state=ready], .answer, table').first().waitFor().catch(() => {});
+    await page.waitForTimeout(300);
+    const shown = await page.evaluate((leftOut) => {
+      const walker = document.createTreeWalker(document.querySelector('#main'), NodeFilter.SHOW_TEXT);
+      const out = [];
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent.includes(leftOut)) continue;
+        const details = n.parentElement.closest('details');
+        const inSummary = n.parentElement.closest('summary');
+        if (!details || inSummary) out.push(n.textContent.slice(0, 120));
+      }
+      return out;
+    }, LEFT_OUT);
+    assert.deepEqual(shown, [], `${view}: a left-out line shown outside a disclosure`);
+  }
 });

@@ -28,10 +28,12 @@ export function catalogTexts(dir = path.join(root, 'config')) {
   };
 }
 
-export async function load() {
-  const facade = await import(path.join(wasmDir, 'gpufleet.js'));
+/** The module that answers every question, or with `dir` another build of it (the page's is in
+ *  page/, without the questions no view of the page asks). */
+export async function load(dir = wasmDir) {
+  const facade = await import(path.join(dir, 'gpufleet.js'));
   const gpufleet = await facade.loadGpufleet({
-    wasmBinary: readFileSync(path.join(wasmDir, 'gpufleet_core.wasm')),
+    wasmBinary: readFileSync(path.join(dir, 'gpufleet_core.wasm')),
   });
   return { facade, gpufleet };
 }

@@ -9,9 +9,9 @@ export const FILES = [
   { key: 'modelConfig', file: 'model_config.json' },
   { key: 'workloads', file: 'workloads.json' },
 ];
-/** The files the page first reads from its own copies (config/page/, staged by
- *  scripts/stage-site.sh): the same figures, each provenance text replaced by a line naming the
- *  full file, which withSources() fetches when a source is first shown. */
+/** The files whose page copies (in config/page/catalog.pack) leave their provenance texts out,
+ *  each replaced by a line naming the full file, which withSources() fetches when a source is
+ *  first shown. */
 const LEAN = new Set(['gpuInstances', 'modelConfig']);
 /** How a provenance text of a page copy begins instead (scripts/stage-site.sh writes it). */
 export const LEFT_OUT = "(left out of the page's copy";
@@ -34,23 +34,27 @@ export async function fetchPriceFiles(index, regions, base = './config/') {
   return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
 }
 
-/** The usual region of each provider ({provider: [region]}), per prices/index.json. */
-export const usualRegions = (index) => Object.fromEntries(Object.entries(index.providers ?? {}).map(([provider, p]) => [provider, [p.default_region]]));
-
 /** The shipped files and the usual regions' prices as UTF-8 bytes (what the core reads, copied in
- *  at once) and as text (what the Catalog screen shows and downloads), and the price index. */
+ *  at once) and as text (what the Catalog screen shows and downloads), and the price index, from
+ *  config/page/catalog.pack (scripts/stage-site.sh): a first line of JSON naming each file and its
+ *  length in bytes, then the files' bytes in that order. */
 export async function fetchShippedTexts(base = './config/') {
+  const pack = await fetchBytes('page/catalog.pack', base);
+  const newline = pack.indexOf(10);
+  const files = new Map();
+  let at = newline + 1;
+  for (const { name, bytes: length } of JSON.parse(decoder.decode(pack.subarray(0, newline))).files) {
+    files.set(name, pack.subarray(at, at += length));
+  }
   const texts = {};
   const bytes = {};
-  const [index] = await Promise.all([
-    fetchBytes('prices/index.json', base).then((b) => JSON.parse(decoder.decode(b))),
-    ...FILES.map(async ({ key, file }) => {
-      bytes[key] = await fetchBytes(LEAN.has(key) ? `page/${file}` : file, base);
-      texts[key] = decoder.decode(bytes[key]);
-    })]);
-  bytes.priceFiles = await fetchPriceFiles(index, usualRegions(index), base);
+  for (const { key, file } of FILES) {
+    bytes[key] = files.get(file);
+    texts[key] = decoder.decode(bytes[key]);
+  }
+  bytes.priceFiles = [...files].filter(([name]) => name.startsWith('prices/') && name !== 'prices/index.json').map(([name, text]) => ({ name, text }));
   texts.priceFiles = bytes.priceFiles;
-  return { texts, bytes, index, lean: [...LEAN] };
+  return { texts, bytes, index: JSON.parse(decoder.decode(files.get('prices/index.json'))), lean: [...LEAN] };
 }
 
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
@@ -136,6 +140,7 @@ export class CatalogStore extends EventTarget {
     if (!this.lean) return Promise.resolve(this.state);
     this.#hydrating ??= (async () => {
       const keys = this.#lean;
+      const before = this.analyzer;
       const full = await Promise.all(keys.map((key) => fetchBytes(FILES.find((f) => f.key === key).file, './config/')));
       const replacements = {};
       keys.forEach((key, i) => {
@@ -144,8 +149,12 @@ export class CatalogStore extends EventTarget {
         this.#shippedBytes[key] = full[i];
       });
       this.#lean = [];
-      if (this.isShipped) return this.loadShipped();
-      return Object.keys(replacements).length ? this.tryLoad(replacements) : this.state;
+      // A catalog loaded meanwhile (an upload, Reset) stays: only the one in use when the sources
+      // were asked for is built again, and only while it is still in use.
+      const unchanged = () => this.analyzer === before;
+      if (!unchanged()) return this.state;
+      if (this.isShipped) return this.loadShipped(unchanged);
+      return Object.keys(replacements).length ? this.tryLoad(replacements, unchanged) : this.state;
     })().finally(() => { this.#hydrating = null; });
     return this.#hydrating;
   }
@@ -157,7 +166,7 @@ export class CatalogStore extends EventTarget {
   }
 
   /** Builds an analyzer from the shipped catalog; returns describe()'s answer. */
-  async loadShipped() {
+  async loadShipped(stillWanted = () => true) {
     if (this.#recovering) return this.#restarting();
     // Bytes cross into the core with one copy; a string is re-encoded character by character.
     let analyzer;
@@ -172,13 +181,17 @@ export class CatalogStore extends EventTarget {
     analyzer.texts = this.#shipped;
     const state = await describe(analyzer);
     // Even an invalid shipped catalog is kept, so that every question reports its errors.
+    if (!stillWanted()) {
+      analyzer.dispose();
+      return this.state;
+    }
     this.#swap(analyzer, { ...this.#shipped }, state, true);
     return state;
   }
 
   /** Tries texts that replace some of the files in use. Keeps the current catalog when invalid.
    *  Where the new catalog answers (this thread or a Web Worker) is chosen in catalog-load.js. */
-  async tryLoad(replacements) {
+  async tryLoad(replacements, stillWanted = () => true) {
     if (this.#recovering) return this.#restarting();
     const texts = { ...this.texts, ...replacements };
     let analyzer;
@@ -193,6 +206,10 @@ export class CatalogStore extends EventTarget {
     if (!state.ok) {
       analyzer.dispose();
       return state;
+    }
+    if (!stillWanted()) {
+      analyzer.dispose();
+      return this.state;
     }
     analyzer.texts = texts;
     this.#swap(analyzer, texts, state, false);
