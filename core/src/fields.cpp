@@ -281,6 +281,8 @@ constexpr Field kEngine[] = {
     boolean("materialized_attention", 0, FIELD_DOC("materializes the attention matrix (default true)")),
     num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("share of GPU memory the pool takes (required with kv_cache pool)")),
     num("non_torch_mib", 0, 0, 65536, FIELD_DOC("memory outside PyTorch's allocator, MiB")),
+    num("non_torch_tp_mib", 0, 0, 65536, FIELD_DOC("non-torch memory added per GPU under tensor parallelism over NVLink, MiB")),
+    str("non_torch_tp_source", kInfo, FIELD_DOC("where non_torch_tp_mib comes from")),
     str("default_version", 0, FIELD_DOC("the release a request without engine_version means (required with profile_bands)")),
     num("sampler_bytes_per_logit", 0, 0, 256, FIELD_DOC("bytes per sampled logit in the profile run's sampler (required with profile_bands)")),
     str("sampler_source", 0, FIELD_DOC("where sampler_bytes_per_logit comes from (required with profile_bands)")),
@@ -306,6 +308,7 @@ constexpr Field kProfileBand[] = {
     num("large_gpu_offline_batched_tokens", 0, 0, 1e7, FIELD_DOC("the offline class's on large GPUs")),
     num("large_gpu_max_num_seqs", 0, 0, 1e6, FIELD_DOC("max_num_seqs on large GPUs")),
     boolean("charges_cuda_context", 0, FIELD_DOC("the pool is sized from free device memory, so the CUDA context counts against it")),
+    num("sampler_bytes_per_logit", 0, 0, 256, FIELD_DOC("the band's sampler bytes per sampled logit (default: the engine's)")),
     str("source", kRequired, FIELD_DOC("where the band's defaults come from")),
 };
 

@@ -148,6 +148,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   if (gpu) {
     q.gpu_memory_bytes = gpu->usable_bytes();
     q.gpu_name = gpu->name;
+    q.gpus_linked = catalog.throughput.link_gb_per_s.count(gpu->name) > 0;
   }
   if (!r.ok()) return std::nullopt;
   return q;
@@ -347,6 +348,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
     MemoryQuestion other = *q;
     other.gpu_memory_bytes = spec.usable_bytes();
+    other.gpus_linked = catalog.throughput.link_gb_per_s.count(key) > 0;
     auto a = estimate_memory(catalog.memory, other);
     if (!a.estimate) continue;
     which.push_back({{"gpu", key},

@@ -647,26 +647,31 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
         act;
     // The sampler sees the whole vocabulary (the logits are gathered over the ranks) while the
     // final hidden states are still held.
-    const double sampler = rows * a.vocab * eng.sampler_bytes_per_logit;
+    const double per_logit = band && band->sampler_bytes_per_logit > 0 ? band->sampler_bytes_per_logit
+                                                                       : eng.sampler_bytes_per_logit;
+    const double sampler = rows * a.vocab * per_logit;
     const double profile = std::max(layer, tokens * a.hidden * act + sampler);
     add("activations", "Activations (profiled peak)", profile,
         "max of one layer's intermediates over " + num(tokens) +
             " batched tokens and the sampler over " + num(rows) + " dummy requests x " +
-            num(a.vocab) + " vocabulary x " + num(eng.sampler_bytes_per_logit) + " bytes" +
+            num(a.vocab) + " vocabulary x " + num(per_logit) + " bytes" +
             (band ? " (" + eng.name + " " + band->label + ")" : ""));
+    // Tensor-parallel ranks joined by NVLink hold communication buffers outside PyTorch's allocator.
+    const double non_torch =
+        (eng.non_torch_mib + (tp > 1 && q.gpus_linked ? eng.non_torch_tp_mib : 0)) * kMiB;
     e.tensor_bytes += profile;
     if (q.gpu_memory_bytes) {
       const double budget = util * *q.gpu_memory_bytes;
       // Releases that size the pool from the device's free memory also charge the CUDA context.
       const double charged_context = band && band->charges_cuda_context ? context : 0;
-      const double pool = budget - weights_gpu - profile - eng.non_torch_mib * kMiB - charged_context;
+      const double pool = budget - weights_gpu - profile - non_torch - charged_context;
       if (pool > 0 && e.kv_bytes_per_token > 0) {
         e.kv_pool_bytes = pool;
         e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
         if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
         add("kv_cache", "KV cache pool", pool,
             num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " +
-                num(eng.non_torch_mib) + " MiB non-torch" +
+                num(non_torch / kMiB) + " MiB non-torch" +
                 (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")" : "") +
                 " = " + gib(pool) + " = " +
                 num(*e.kv_pool_tokens) + " tokens at " + num(e.kv_bytes_per_token / 1024) +
@@ -678,8 +683,11 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
                           gib(profile) + ") leave no room for a KV cache in " + num(util) +
                           " x " + gib(*q.gpu_memory_bytes) + " = " + gib(budget));
       }
-      add_runtime("non_torch", "Non-torch memory", eng.non_torch_mib * kMiB,
-                  eng.name + " NCCL/cuBLAS workspaces outside PyTorch");
+      add_runtime("non_torch", "Non-torch memory", non_torch,
+                  eng.name + " NCCL/cuBLAS workspaces outside PyTorch" +
+                      (non_torch > eng.non_torch_mib * kMiB
+                           ? " (" + num(eng.non_torch_tp_mib) + " MiB more for the NVLink tensor-parallel group)"
+                           : ""));
     }
   }
   e.total_bytes = e.tensor_bytes + runtime;

@@ -94,6 +94,8 @@ void read_profile_bands(const Reader& r, const Json& v, const std::string& p, En
     band.large_gpu_max_num_seqs =
         r.number(b, "large_gpu_max_num_seqs", bp, false, {0, 1e6}).value_or(0);
     band.charges_cuda_context = r.boolean(b, "charges_cuda_context", bp, false).value_or(false);
+    band.sampler_bytes_per_logit =
+        r.number(b, "sampler_bytes_per_logit", bp, false, {0, 256}).value_or(0);
     band.basis = r.string(b, "source", bp, true).value_or("");
     e.bands.push_back(std::move(band));
   }
@@ -173,6 +175,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
             r.number(v, "gpu_memory_utilization", p, e.kv_policy == "pool", {0.05, 1})
                 .value_or(0.9);
         e.non_torch_mib = r.number(v, "non_torch_mib", p, false, {0, 65536}).value_or(0);
+        e.non_torch_tp_mib = r.number(v, "non_torch_tp_mib", p, false, {0, 65536}).value_or(0);
         read_profile_bands(r, v, p, e);
         e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
         e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);

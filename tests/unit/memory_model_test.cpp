@@ -292,6 +292,40 @@ TEST_CASE("vLLM releases that size the pool from free device memory also charge 
   CHECK(pool("0.6.3") == Approx(pool("0.6.5")));
 }
 
+TEST_CASE("vLLM 0.17+ profiles the Triton top-k/top-p sampler, not the sort of the vocabulary") {
+  const NamedModel& m = named("llama-3-8b");
+  const double h = m.arch.hidden, vocab = m.arch.vocab;
+  auto profiled = [](const char* version) {
+    return line(memory({{"engine", "vllm"}, {"gpu", "H100-SXM-80GB"}, {"max_model_len", 8192},
+                        {"engine_version", version}}),
+                "activations");
+  };
+  // 1024 dummy requests on an H100 sample one row of the vocabulary each.
+  CHECK(profiled("0.16.0") == Approx(8192 * h * 2 + 1024 * vocab * 28));
+  CHECK(profiled("0.17.0") == Approx(8192 * h * 2 + 1024 * vocab * 17.5));
+  CHECK(profiled("0.19.0") == Approx(profiled("0.17.0")));
+}
+
+TEST_CASE("vLLM under tensor parallelism holds NCCL buffers outside PyTorch on NVLink GPUs only") {
+  auto non_torch = [](const char* gpu, int tp) {
+    return line(memory({{"engine", "vllm"}, {"gpu", gpu}, {"max_model_len", 8192},
+                        {"tensor_parallel", tp}}),
+                "non_torch");
+  };
+  const double mib = 1024.0 * 1024;
+  CHECK(non_torch("H100-SXM-80GB", 1) == Approx(102 * mib).epsilon(0.001));
+  CHECK(non_torch("H100-SXM-80GB", 2) == Approx((102 + 1864) * mib).epsilon(0.001));
+  CHECK(non_torch("H100-SXM-80GB", 4) == Approx(non_torch("H100-SXM-80GB", 2)));
+  // PCIe consumer GPUs without peer access: NCCL goes through host memory.
+  CHECK(non_torch("RTX-4090", 2) == Approx(non_torch("RTX-4090", 1)));
+  // The buffers come out of the KV pool.
+  const Json tp2 = memory({{"engine", "vllm"}, {"gpu", "H100-SXM-80GB"}, {"max_model_len", 8192},
+                           {"tensor_parallel", 2}});
+  const double weights = line(tp2, "weights"), acts = line(tp2, "activations");
+  const double budget = 0.9 * test::shipped().catalog()->gpu("H100-SXM-80GB")->usable_bytes();
+  CHECK(line(tp2, "kv_cache") == Approx(budget - weights - acts - line(tp2, "non_torch")).epsilon(1e-6));
+}
+
 TEST_CASE("vLLM with no room for a KV pool says what took the memory") {
   const Json r = memory({{"engine", "vllm"},
                          {"gpu", "A100-40GB"},

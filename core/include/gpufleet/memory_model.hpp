@@ -45,6 +45,7 @@ struct ProfileBand {
   double large_gpu_offline_batched_tokens = 0;
   double large_gpu_max_num_seqs = 0;
   bool charges_cuda_context = false;  // the budget counts everything on the device, the context too
+  double sampler_bytes_per_logit = 0;  // the band's sampler, per sampled logit (0: the engine's)
   std::string basis;
 };
 
@@ -68,6 +69,7 @@ struct EngineProfile {
   bool materialized_attention = true;  // eager attention unless flash is asked for
   double gpu_memory_utilization = 0;   // pool engines: share of the device they may take
   double non_torch_mib = 0;
+  double non_torch_tp_mib = 0;           // added per GPU under tensor parallelism over NVLink
   double sampler_bytes_per_logit = 0;    // pool engines: the profiled sampler, per sampled logit
   std::vector<ProfileBand> bands;        // pool engines, by release
   double default_version = 0;            // the band taken when the question names no version
@@ -140,6 +142,7 @@ struct MemoryQuestion {
   std::string engine_version;            // "0.6.5", "V0 0.7.3", ...: "" = the engine's default
   bool offline_engine = false;           // vLLM's LLM class rather than `vllm serve`
   std::string gpu_name;                  // the device, where defaults depend on it
+  bool gpus_linked = false;              // GPU-to-GPU NVLink / Infinity Fabric (peer access)
 };
 
 struct MemoryLine {

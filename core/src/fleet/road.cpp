@@ -207,7 +207,8 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   const InstanceType& it = *d.instance;
   const double cap = it.memory_per_gpu_bytes;
   d.capacity_per_gpu_bytes = cap;
-  const MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
+  MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
+  q.gpus_linked = catalog.throughput.link_gb_per_s.count(it.gpu_model) > 0;
   MemoryAnswer a = estimate_memory(catalog.memory, q);
   if (!a.estimate) {
     refuse(d, a.faults.empty() ? "the memory model cannot size this workload" : a.faults.front().second, "");
