@@ -465,12 +465,17 @@ TEST_CASE("AutoAWQ's GEMM kernel dequantizes its weights again for every 16 rows
   // The same prompt through an engine that multiplies at the 16-bit roofline is faster.
   s.q.engine = "";
   CHECK(estimate_inference(k, s.q).prefill.seconds < 0.5 * e.prefill.seconds);
-  // A single-sequence decode step is one tile: still bound by reading the 4-bit weights.
+  // A decode step of up to 16 sequences is one tile; the 17th sequence starts a second one.
   s.q.engine = "autoawq";
   s.q.input_tokens = 64;
   s.q.output_tokens = 64;
-  const InferenceEstimate d = estimate_inference(k, s.q);
-  CHECK(d.decode.bound == "memory bandwidth");
+  const double one_tile = s.q.params.linear / awq.tile_weights_per_s;
+  s.q.batch = 16;
+  CHECK(estimate_inference(k, s.q).decode.compute_s >= one_tile);
+  CHECK(estimate_inference(k, s.q).decode.compute_s < 2 * one_tile);
+  s.q.batch = 17;
+  CHECK(estimate_inference(k, s.q).decode.compute_s >= 2 * one_tile);
+  s.q.batch = 1;
   // Another format through the same engine: no tiled kernel.
   s.q.weight_format = "gptq_int4";
   s.q.input_tokens = 2048;
