@@ -176,6 +176,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     compute =
         format.rfind("gguf", 0) == 0 || format.find("int4") != std::string::npos ? "fp16" : format;
   q.compute = compute;
+  q.weight_format = format;
   // Weights and KV cache through the memory model (same formats, same architecture).
   MemoryQuestion mq;
   mq.arch = q.arch;

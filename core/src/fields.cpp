@@ -339,14 +339,24 @@ constexpr Field kThroughputModel[] = {
     obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
     obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
     obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
-    obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool")),
+    obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool, its host time per step, its tiled kernels")),
 };
 
 constexpr Field kInferenceEngine[] = {
     str("name", kRequired, FIELD_DOC("the engine as shown")),
     field("matches", T::kStrings, 0, FIELD_DOC("names of measured cases that used this engine")),
-    str("kv_cache_share_of", kRequired, FIELD_DOC("what the KV pool is a share of: the device's memory, or what the weights leave free"), "device free_memory"),
-    num("kv_memory_fraction", kRequired, 0.05, 1, FIELD_DOC("the share the KV pool takes")),
+    str("kv_cache_share_of", 0, FIELD_DOC("what the KV pool is a share of: the device's memory, or what the weights leave free (absent: the serving block's pool)"), "device free_memory"),
+    num("kv_memory_fraction", 0, 0.05, 1, FIELD_DOC("the share the KV pool takes (with kv_cache_share_of)")),
+    num("step_overhead_ms", 0, 0, 1000, FIELD_DOC("host time per engine step the device waits for (scheduling, inputs, outputs)")),
+    str("step_overhead_source", 0, FIELD_DOC("where step_overhead_ms comes from")),
+    obj("tiled_kernel", 0, "tiled_kernel", FIELD_DOC("a weight-only kernel that dequantizes the weights again for every tile of input rows")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kTiledKernel[] = {
+    str("format", kRequired, FIELD_DOC("the weight format the kernel runs (a key of memory_model.weight_formats)")),
+    num("tile_rows", kRequired, 1, 1e6, FIELD_DOC("input rows per tile: the weights are dequantized once per tile")),
+    num("weights_per_s", kRequired, 1e6, 1e18, FIELD_DOC("weights dequantized and multiplied per second, per GPU")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 
@@ -677,6 +687,7 @@ constexpr Kind kKinds[] = {
     Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
     MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
     Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},
+    Kind{"tiled_kernel", "a tiled weight-only kernel", KIND_FIELDS(kTiledKernel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's weight-only matmul kernel that dequantizes per tile of rows")},
     Kind{"serving", "\"serving\"", KIND_FIELDS(kServing), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a serving engine's limits")},
     Kind{"training_mfu", "\"training_mfu\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("training MFU by GPU name, with its source")},
     Kind{"link_gb_per_s", "\"link_gb_per_s\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("GPU-to-GPU link GB/s by GPU name, with its source")},

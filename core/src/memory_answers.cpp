@@ -521,6 +521,7 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const MemoryQuest
     precision = "fp16";
   q.compute = precision;
   q.engine = mq.engine;
+  q.weight_format = mq.weight_format;
   q.input_tokens = t.input;
   q.output_tokens = t.output;
   q.batch = t.concurrency;

@@ -251,12 +251,22 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                e.name = r.string(v, "name", p, true).value_or(e.key);
                e.matches = r.strings(v, "matches", p, false);
                for (auto& m : e.matches) m = lower(m);
-               const std::string share = r.string(v, "kv_cache_share_of", p, true).value_or("device");
-               if (share != "device" && share != "free_memory")
+               const auto share = r.string(v, "kv_cache_share_of", p, false);
+               if (share && *share != "device" && *share != "free_memory")
                  r.fail("unknown_name", Reader::child(p, "kv_cache_share_of"),
-                        "expected device or free_memory, got \"" + share + "\"");
+                        "expected device or free_memory, got \"" + *share + "\"");
+               e.has_pool = share.has_value();
                e.kv_of_free_memory = share == "free_memory";
-               e.kv_fraction = r.number(v, "kv_memory_fraction", p, true, {0.05, 1}).value_or(0.9);
+               e.kv_fraction = r.number(v, "kv_memory_fraction", p, e.has_pool, {0.05, 1}).value_or(0.9);
+               e.step_overhead_ms = r.number(v, "step_overhead_ms", p, false, {0, 1000}).value_or(0);
+               e.overhead_basis = r.string(v, "step_overhead_source", p, e.step_overhead_ms > 0).value_or("");
+               if (const Json* tiled = r.object(v, "tiled_kernel", p, false)) {
+                 const std::string tp = Reader::child(p, "tiled_kernel");
+                 e.tiled_format = r.string(*tiled, "format", tp, true).value_or("");
+                 e.tile_rows = r.number(*tiled, "tile_rows", tp, true, {1, 1e6}).value_or(0);
+                 e.tile_weights_per_s = r.number(*tiled, "weights_per_s", tp, true, {1e6, 1e18}).value_or(0);
+                 e.tile_basis = r.string(*tiled, "source", tp, true).value_or("");
+               }
                e.basis = r.string(v, "source", p, true).value_or("");
              });
   for (const char* table : {"training_mfu", "link_gb_per_s"}) {

@@ -25,8 +25,38 @@ double query_width(const Architecture& a) {
   return a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
 }
 
+// The output layer's parameters: its own matrix, or the input embedding's when the two are tied
+// (the logits still take a vocabulary x width matmul). Encoders here end without one.
+double output_params(const Architecture& a, const ParameterCount& p) {
+  if (!a.tied_embeddings) return p.lm_head;
+  return a.kind == ArchKind::kEncoder ? 0 : a.vocab * a.hidden;
+}
+
 // Matmul parameters a token passes through (the input embedding is a lookup, not a matmul).
-double matmul_params(const ParameterCount& p) { return std::max(0.0, p.active - p.embedding); }
+double matmul_params(const Architecture& a, const ParameterCount& p) {
+  return std::max(0.0, p.active - p.embedding - p.lm_head + output_params(a, p));
+}
+
+// The engine of the question, when the catalog knows it.
+const InferenceEngine* engine_of(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  auto it = k.engines.find(q.engine);
+  return it == k.engines.end() ? nullptr : &it->second;
+}
+
+// Host time per engine step that the device waits for.
+double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  const InferenceEngine* e = engine_of(k, q);
+  return e ? e->step_overhead_ms * 1e-3 : 0;
+}
+
+// The least time the engine's weight-only kernel takes for `rows` input rows: it dequantizes every
+// linear weight again for each tile of rows (0 when the engine has no such kernel for the format).
+double tiled_gemm_s(const ThroughputConstants& k, const ThroughputQuestion& q, double rows) {
+  const InferenceEngine* e = engine_of(k, q);
+  if (!e || e->tile_rows <= 0 || e->tile_weights_per_s <= 0 || e->tiled_format != q.weight_format) return 0;
+  const double tp = std::max(1.0, q.tensor_parallel);
+  return q.params.linear / tp * std::ceil(rows / e->tile_rows) / e->tile_weights_per_s;
+}
 
 // Weight bytes one decode step reads for `batch` sequences: all of a dense model; of a mixture of
 // experts, the shared weights and the routed experts its tokens touch: with uniform routing of k
@@ -61,10 +91,11 @@ double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp,
 // longer of its compute and memory times and the step is their sum, the per-operator roofline of
 // LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline Model Insights",
 // arXiv:2402.16363): one roofline over the whole step would hide the KV reads behind the matmuls.
+// `gemm_floor_s`: the least time the matmuls' kernel takes whatever the roofline says.
 Phase decode_roofline(double gemm_flops, double weight_bytes, double attn_flops, double kv_bytes,
-                      double peak_flops, double bandwidth, double comm_s) {
+                      double peak_flops, double bandwidth, double comm_s, double gemm_floor_s = 0) {
   Phase ph;
-  const double gemm_c = peak_flops > 0 ? gemm_flops / peak_flops : 0;
+  const double gemm_c = std::max(peak_flops > 0 ? gemm_flops / peak_flops : 0, gemm_floor_s);
   const double attn_c = peak_flops > 0 ? attn_flops / peak_flops : 0;
   const double gemm_m = bandwidth > 0 ? weight_bytes / bandwidth : 0;
   const double attn_m = bandwidth > 0 ? kv_bytes / bandwidth : 0;
@@ -92,6 +123,31 @@ Phase roofline(double flops, double peak_flops, double bytes, double bandwidth, 
   return ph;
 }
 
+// A weight-only kernel slower than the pass's matmuls at the roofline (`gemm_s`) sets their time
+// instead; returns the kernel's time (0 when there is none).
+double with_tiled_gemm(Phase& ph, double tiled_s, double gemm_s) {
+  if (tiled_s <= gemm_s) return 0;
+  const double before = ph.seconds - ph.comm_s;
+  ph.compute_s += tiled_s - gemm_s;
+  if (ph.compute_s > before) {
+    ph.seconds = ph.compute_s + ph.comm_s;
+    ph.bound = ph.comm_s > ph.compute_s ? "interconnect" : "compute";
+  }
+  return tiled_s;
+}
+
+std::string tiled_note(const ThroughputConstants& k, const ThroughputQuestion& q, double tiled_s) {
+  const InferenceEngine* e = engine_of(k, q);
+  if (!e || tiled_s <= 0) return "";
+  return "; " + e->name + "'s " + q.weight_format + " kernel dequantizes the weights again for every " +
+         num(e->tile_rows) + " rows: at least " + num(tiled_s * 1e3) + " ms for its matmuls";
+}
+
+std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  const double s = step_overhead_s(k, q);
+  return s > 0 ? "; + " + num(s * 1e3) + " ms of " + engine_of(k, q)->name + " host work per step" : "";
+}
+
 }  // namespace
 
 InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q) {
@@ -107,11 +163,12 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Batch: as given, or as many sequences as the KV-cache pool holds at full length. The pool is
   // a share of the device less the weights (vLLM's gpu_memory_utilization), or a share of what the
   // weights leave free (TensorRT-LLM's kv_cache_free_gpu_mem_fraction).
-  const auto engine = k.engines.find(q.engine);
+  const InferenceEngine* engine = engine_of(k, q);
   const double memory = q.device.memory_bytes * tp;
-  const double pool = engine == k.engines.end()  ? memory * k.serving_kv_fraction - weights
-                      : engine->second.kv_of_free_memory ? (memory - weights) * engine->second.kv_fraction
-                                                         : memory * engine->second.kv_fraction - weights;
+  const double pool = !engine || !engine->has_pool ? memory * k.serving_kv_fraction - weights
+                      : engine->kv_of_free_memory  ? (memory - weights) * engine->kv_fraction
+                                                   : memory * engine->kv_fraction - weights;
+  const double host = step_overhead_s(k, q);
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
@@ -123,43 +180,55 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Prefill: every prompt token through every matmul, causal attention over the prompt.
   {
     const double tokens = batch * n;
-    const double flops = 2 * matmul_params(q.params) * tokens + 2 * layers * q_dim * n * n * batch;
+    const double flops = 2 * matmul_params(a, q.params) * tokens + 2 * layers * q_dim * n * n * batch;
     // GEMM efficiency follows the rows of the pass: every prompt token of the batch.
     const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, tokens * comm_bytes_per_token);
     e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
+    const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(k, q, tokens),
+                                         2 * matmul_params(a, q.params) * tokens / (peak * mfu));
+    e.prefill.seconds += host;
     if (q.explain)
-      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(q.params) / 1e9) +
+      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
-                      num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
+                      num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                      tiled_note(k, q, tiled) + host_note(k, q);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
     const double kv = batch * context * q.kv_bytes_per_token;
     const double bytes = decode_weight_bytes(q, batch) + kv;
-    const double gemm = 2 * matmul_params(q.params) * batch, attn = 4 * layers * q_dim * context * batch;
+    const double gemm = 2 * matmul_params(a, q.params) * batch, attn = 4 * layers * q_dim * context * batch;
     const double flops = gemm + attn;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
-    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff, comm);
+    const double tiled = tiled_gemm_s(k, q, batch);
+    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
+                               comm, tiled);
+    e.decode.seconds += host;
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
-                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP";
+                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
+                     host_note(k, q);
     const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
   // A request's own prompt: its time to first token (queueing behind other prompts not counted).
   {
-    const double flops = 2 * matmul_params(q.params) * n + 2 * layers * q_dim * n * n;
+    const double flops = 2 * matmul_params(a, q.params) * n + 2 * layers * q_dim * n * n;
     const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
+    const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(k, q, n),
+                                         2 * matmul_params(a, q.params) * n / (peak * mfu));
+    e.first_token.seconds += host;
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
-                          num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS";
+                          num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                          tiled_note(k, q, tiled) + host_note(k, q);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -181,10 +250,12 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
   const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
-  return decode_roofline(2 * matmul_params(q.params), decode_weight_bytes(q, 1),
-                         4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
-                         peak * k.decode_mfu, bw * eff,
-                         2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2));
+  Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
+                             4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
+                             peak * k.decode_mfu, bw * eff,
+                             2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(k, q, 1));
+  ph.seconds += step_overhead_s(k, q);
+  return ph;
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
@@ -194,7 +265,7 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   // Forward + backward: 6 FLOPs per matmul parameter per token, and 12 x layers x width x
   // sequence for attention (Narayanan et al. 2021).
   const double per_token =
-      6 * matmul_params(q.params) + 12 * (a.layers + a.encoder_layers) * q_dim * q.sequence;
+      6 * matmul_params(a, q.params) + 12 * (a.layers + a.encoder_layers) * q_dim * q.sequence;
   // MFU counts model FLOPs only: recomputed activations raise the hardware's work, not the
   // model FLOPs a token needs, and published MFU figures of checkpointed runs are the same.
   t.flops_per_token = per_token;
@@ -209,7 +280,7 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   double slow_flops = 0;
   const double wide = peak_tflops(q.device, "bf16") * 1e12;
   if (q.compute == "fp8" && wide > 0 && wide < peak)
-    slow_flops = per_token - 6 * std::max(0.0, matmul_params(q.params) - q.params.lm_head);
+    slow_flops = per_token - 6 * std::max(0.0, matmul_params(a, q.params) - output_params(a, q.params));
   const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
   t.tokens_per_s_per_gpu = seconds > 0 && t.mfu > 0 ? t.mfu / seconds : 0;
   t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
@@ -222,7 +293,7 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   // tokens/s at a hardware utilisation 8/6 of the MFU (llm-foundry reports both).
   t.hfu = q.full_recompute ? t.mfu * 8 / 6 : t.mfu;
   t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
-            num(matmul_params(q.params) / 1e9) + " B parameters + attention) at " +
+            num(matmul_params(a, q.params) / 1e9) + " B parameters + attention) at " +
             num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
             (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
                                   num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"

@@ -140,18 +140,19 @@ TEST_CASE("estimate refuses what it cannot estimate, naming the field") {
   CHECK(r["errors"][0]["path"] == "/instance");
 }
 
-TEST_CASE("throughput summary over the dev cases: median <= 10 % and p90 <= 28.6 %") {
+TEST_CASE("throughput summary over the dev cases: median <= 8 % and p90 <= 26.3 %") {
   const Json cases =
       Json::parse(test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")));
   const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", cases}});
   REQUIRE(r["ok"] == true);
   const Json& s = r["result"]["summary"]["throughput"];
   INFO(s.dump());
-  // The issue's targets are median <= 10 % and p90 <= 25 %. The median is met (9.89 % over 73
-  // cases); the p90 is not (28.54 %: AWQ prefill and long-context decode, FP8 static batching,
-  // launch-bound Metal decode, MT-NLG's pipeline), so the bound holds the figure reached.
-  CHECK(s["median_abs_err_pct"].get<double>() <= 10);
-  CHECK(s["p90_abs_err_pct"].get<double>() <= 28.6);
+  // The issue's targets are median <= 10 % and p90 <= 25 %. The median is met (7.98 % over 73
+  // cases); the p90 is not (26.20 %: FP8 short prefill and static batching at batch 512-1024,
+  // long-context AWQ decode, launch-bound Metal decode, MT-NLG's pipeline, MLPerf's batch), so the
+  // bounds hold the figures reached.
+  CHECK(s["median_abs_err_pct"].get<double>() <= 8.0);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= 26.3);
   // Every high- and medium-confidence case is predicted, the RTX 4090 and M2 Ultra prefill cases
   // included (their peaks are in gpu_instances.json).
   CHECK(s["n"].get<double>() == 73);
@@ -404,4 +405,79 @@ TEST_CASE("FP8 training runs the layers' matmuls at the FP8 peak, attention and 
   CHECK(fp8.tokens_per_s_per_gpu > 1.3 * bf16.tokens_per_s_per_gpu);
   CHECK(fp8.tokens_per_s_per_gpu < 1.9 * bf16.tokens_per_s_per_gpu);
   CHECK_THAT(fp8.basis, Catch::Contains("FP8 runs the other matmuls only"));
+}
+
+TEST_CASE("tied embeddings still cost an output-layer matmul: vocabulary x width FLOPs per token") {
+  Setup s = llama70b_fp8_h100();
+  s.q.compute = "bf16";
+  s.q.sequence = 4096;
+  const TrainingEstimate untied = estimate_training(s.catalog->throughput, s.q);
+  s.q.arch.tied_embeddings = true;
+  s.q.params = count_parameters(s.q.arch);
+  REQUIRE(s.q.params.lm_head == 0);
+  const TrainingEstimate tied = estimate_training(s.catalog->throughput, s.q);
+  // Tying removes the head's parameters, not its 6 x vocabulary x width FLOPs per token.
+  CHECK(tied.flops_per_token == Approx(untied.flops_per_token).epsilon(1e-12));
+  // A batch-1 prefill is compute-bound on the same FLOPs, tied or not.
+  s.q.batch = 1;
+  s.q.input_tokens = 4096;
+  const double tied_prefill = estimate_inference(s.catalog->throughput, s.q).prefill.compute_s;
+  s.q.arch.tied_embeddings = false;
+  s.q.params = count_parameters(s.q.arch);
+  CHECK(tied_prefill == Approx(estimate_inference(s.catalog->throughput, s.q).prefill.compute_s).epsilon(1e-12));
+}
+
+TEST_CASE("vLLM's host work per step comes on top of every decode step and prompt pass") {
+  Setup s = llama70b_fp8_h100();
+  const ThroughputConstants& k = s.catalog->throughput;
+  REQUIRE(k.engines.count("vllm"));
+  const double host = k.engines.at("vllm").step_overhead_ms;
+  REQUIRE(host > 0);
+  s.q.batch = 8;
+  s.q.engine = "tensorrt-llm";
+  const InferenceEstimate trt = estimate_inference(k, s.q);
+  s.q.engine = "vllm";
+  const InferenceEstimate vllm = estimate_inference(k, s.q);
+  CHECK(vllm.tpot_ms == Approx(trt.tpot_ms + host).epsilon(1e-9));
+  CHECK(vllm.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));
+  CHECK(1000 / vllm.batch1_decode_tokens_per_s == Approx(1000 / trt.batch1_decode_tokens_per_s + host).epsilon(1e-9));
+  CHECK_THAT(vllm.decode.basis, Catch::Contains("host work per step"));
+}
+
+TEST_CASE("AutoAWQ's GEMM kernel dequantizes its weights again for every 16 rows of a prompt") {
+  Setup s = llama70b_fp8_h100();
+  const ThroughputConstants& k = s.catalog->throughput;
+  REQUIRE(k.engines.count("autoawq"));
+  const InferenceEngine& awq = k.engines.at("autoawq");
+  REQUIRE(awq.tile_rows == 16);
+  s.q.compute = "fp16";
+  s.q.weight_format = "awq_int4";
+  s.q.weight_bytes = s.q.params.linear * 4.25 / 8;
+  s.q.batch = 1;
+  s.q.input_tokens = 2048;
+  s.q.engine = "autoawq";
+  const InferenceEstimate e = estimate_inference(k, s.q);
+  // 2048 rows are 128 tiles: the linear weights pass through the kernel 128 times.
+  const double tiled = s.q.params.linear * 128 / awq.tile_weights_per_s;
+  CHECK(e.prefill.seconds > tiled);
+  CHECK(e.prefill.bound == "compute");
+  CHECK_THAT(e.prefill.basis, Catch::Contains("for every 16 rows"));
+  // The same prompt through an engine that multiplies at the 16-bit roofline is faster.
+  s.q.engine = "";
+  CHECK(estimate_inference(k, s.q).prefill.seconds < 0.5 * e.prefill.seconds);
+  // A decode step of up to 16 sequences is one tile; the 17th sequence starts a second one.
+  s.q.engine = "autoawq";
+  s.q.input_tokens = 64;
+  s.q.output_tokens = 64;
+  const double one_tile = s.q.params.linear / awq.tile_weights_per_s;
+  s.q.batch = 16;
+  CHECK(estimate_inference(k, s.q).decode.compute_s >= one_tile);
+  CHECK(estimate_inference(k, s.q).decode.compute_s < 2 * one_tile);
+  s.q.batch = 17;
+  CHECK(estimate_inference(k, s.q).decode.compute_s >= 2 * one_tile);
+  s.q.batch = 1;
+  // Another format through the same engine: no tiled kernel.
+  s.q.weight_format = "gptq_int4";
+  s.q.input_tokens = 2048;
+  CHECK(estimate_inference(k, s.q).prefill.seconds < 0.5 * e.prefill.seconds);
 }

@@ -13,14 +13,23 @@
 
 namespace gpufleet {
 
-// How one inference engine runs: where its KV pool comes from.
+// How one inference engine runs: where its KV pool comes from, and the host time its steps add.
 struct InferenceEngine {
   std::string key;
   std::string name;
   std::vector<std::string> matches;  // lower-case substrings of framework names that mean it
+  bool has_pool = true;              // false: the general serving figures size its pool
   bool kv_of_free_memory = false;    // the pool is a share of what the weights leave, not of the device
   double kv_fraction = 0.9;
+  double step_overhead_ms = 0;   // host work per step the device waits for (scheduling, inputs, outputs)
+  // A weight-only kernel that dequantizes the weights again for every `tile_rows` rows of input:
+  // its matmuls cost linear parameters x ceil(rows / tile_rows) / `weights_per_s` at least.
+  std::string tiled_format;
+  double tile_rows = 0;
+  double tile_weights_per_s = 0;
   std::string basis;
+  std::string overhead_basis;
+  std::string tile_basis;
 };
 
 struct ThroughputConstants {
@@ -59,6 +68,7 @@ struct ThroughputQuestion {
   double gpus = 1;
   double tensor_parallel = 1;
   std::string engine;  // a key of ThroughputConstants::engines, or "" (the general serving figures)
+  std::string weight_format;  // as stored (awq_int4, fp8, ...): some engines' kernels depend on it
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   double input_tokens = 512;
   double output_tokens = 128;

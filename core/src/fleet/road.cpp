@@ -188,6 +188,7 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const Workload& w
   q.device = instance_device(catalog, it);
   q.compute = compute;
   q.engine = w.engine_key();
+  q.weight_format = w.weight_format;
   q.tensor_parallel = q.gpus = tp;
   q.input_tokens = w.demand.input_tokens;
   q.output_tokens = w.demand.output_tokens;
