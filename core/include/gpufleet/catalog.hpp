@@ -86,6 +86,9 @@ struct InstanceType {
   std::string interconnect_type;
   double interconnect_bandwidth_gb_per_s = 0;
   double interconnect_multiplier = 1;
+  // GPUs one NVLink / NVSwitch domain joins (1: they talk over PCIe only); 0 = not stated, the
+  // interconnect taken for the whole instance as the seed's fields read.
+  double nvlink_domain_gpus = 0;
 };
 
 struct Family {
