@@ -797,6 +797,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
           << num(it["model_copies"], 0) << (it["model_copies"].get<double>() == 1 ? " model copy" : " model copies") << ")\n";
     }
+    if (d.contains("link_basis") && d["tensor_parallel"].get<double>() > 1) out << "Link: " << text(d["link_basis"]) << "\n";
     if (r.contains("inference")) {
       const Json& e = r["inference"];
       std::vector<Row> rows{

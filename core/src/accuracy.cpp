@@ -459,7 +459,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
                                     string_at(c, {"runtime", "framework"}));
   q.offline_engine = command.find("benchmark") != std::string::npos;
   q.gpu_name = string_at(*hw, {"gpu"});
-  q.gpus_linked = catalog.throughput.link_gb_per_s.count(q.gpu_name) > 0;
+  q.gpus_linked = catalog.gpu_has_nvlink(q.gpu_name);
 
   if (const std::string bad = bad_count({{"workload.batch_size", q.batch},
                                          {"runtime.settings.beam_size", q.beams},

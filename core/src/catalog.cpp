@@ -101,6 +101,7 @@ void read_instance_fields(const Reader& r, const Json& obj, const std::string& p
   it.on_demand_usd_per_hour = price(r, obj, "on_demand_cost_per_hour", path);
   it.spot_usd_per_hour = price(r, obj, "spot_cost_per_hour", path);
   it.price_notes = r.string(obj, "price_notes", path, false).value_or("");
+  if (auto domain = r.number(obj, "nvlink_domain_gpus", path, false, {1, 576})) it.nvlink_domain_gpus = *domain;
   if (auto source = r.string(obj, "source", path, false)) it.source = *source;
   if (auto date = r.string(obj, "source_date", path, false)) it.source_date = *date;
   it.json_path = path;
@@ -581,6 +582,12 @@ const NamedModel* Catalog::model(const std::string& key) const {
     }
   }
   return nullptr;
+}
+
+bool Catalog::gpu_has_nvlink(const std::string& gpu_key) const {
+  return std::any_of(instances.begin(), instances.end(), [&](const InstanceType& it) {
+    return it.nvlink_domain_gpus > 1 && it.gpus > 1 && detail::iequals(it.gpu_model, gpu_key);
+  });
 }
 
 const GpuSpec* Catalog::gpu(const std::string& name) const {

@@ -135,6 +135,10 @@ constexpr Field kDefaultWays[] = {
           FIELD_DOC("USD per instance-hour on demand in the family's region (price files price the others)")),   \
       num("spot_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on spot")), \
       str("price_notes", 0, FIELD_DOC("what the price covers")),                                   \
+      num("nvlink_domain_gpus", 0, 1, 576,                                                                       \
+          FIELD_DOC("accelerators one NVLink / NVSwitch domain joins (1: PCIe only); a size with fewer joins those it has")), \
+      str("nvlink_domain_source", kInfo, FIELD_DOC("where nvlink_domain_gpus comes from, and what is inferred")), \
+      str("nvlink_domain_source_date", kInfo, FIELD_DOC("when nvlink_domain_gpus was taken, YYYY-MM-DD")),      \
       str("source", 0, FIELD_DOC("where the figures come from")),                                  \
       str("source_date", 0, FIELD_DOC("when they were taken, YYYY-MM-DD"))
 

@@ -148,7 +148,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   if (gpu) {
     q.gpu_memory_bytes = gpu->usable_bytes();
     q.gpu_name = gpu->name;
-    q.gpus_linked = catalog.throughput.link_gb_per_s.count(gpu->name) > 0;
+    q.gpus_linked = catalog.gpu_has_nvlink(gpu->name);
   }
   if (!r.ok()) return std::nullopt;
   return q;
@@ -348,7 +348,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
     MemoryQuestion other = *q;
     other.gpu_memory_bytes = spec.usable_bytes();
-    other.gpus_linked = catalog.throughput.link_gb_per_s.count(key) > 0;
+    other.gpus_linked = catalog.gpu_has_nvlink(key);
     auto a = estimate_memory(catalog.memory, other);
     if (!a.estimate) continue;
     which.push_back({{"gpu", key},
@@ -569,7 +569,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
       if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
       // One question per layout; the search changes only its batch and reads no basis text.
       ThroughputQuestion question = throughput_question(catalog, mq, *gpu, tp, t, weights, kv);
-      question.device = instance_device(catalog, it);  // its own link: PCIe A100s are not NVLink ones
+      question.device = instance_device(catalog, it, tp);  // its own link: PCIe A100s are not NVLink ones
       question.explain = false;
       auto run = [&](double batch) {
         question.batch = batch;
@@ -800,10 +800,12 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
   if (q.dataset_tokens) *q.dataset_tokens *= epochs;
   if (!r.ok()) return nullptr;
+  std::optional<TensorLink> link;
   if (instance) {
     // The instance's device (its share of the GPU, its GPU-to-GPU link) and the formats it runs,
     // as every other question sees them.
-    q.device = instance_device(catalog, *instance);
+    q.device = instance_device(catalog, *instance, tp);
+    link = tensor_link(*instance, tp);
     Workload w;
     w.task = training ? WorkloadType::kTraining : WorkloadType::kInference;
     w.weight_format = mq->weight_format;
@@ -864,6 +866,10 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
       {"precision", precision},
       {"tensor_parallel", tp},
       {"link_gb_per_s", q.device.link_gb_per_s}};
+  if (link) {
+    result["device"]["link"] = link->kind;
+    result["device"]["link_basis"] = link->basis;
+  }
   if (gpu->vendor != "nvidia" && gpu->vendor != "amd")
     result["device"]["note"] =
         "estimate from the device's datasheet figures; its kernels are not calibrated";

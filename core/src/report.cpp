@@ -210,9 +210,10 @@ Json deployment(const Deployment& d, bool details) {
     add(j, "cost", cost(d.cost));
     if (d.memory) add(j, "memory_per_gpu", memory_lines(*d.memory));
     if (d.inference) {
-      Json basis = object(3);
+      Json basis = object(4);
       add(basis, "prefill", d.inference->first_token.basis);
       add(basis, "decode", d.inference->decode.basis);
+      add(basis, "link", d.link.basis);
       add(basis, "queueing",
           "p95 time to first token = own prefill " + short_number(round_to(d.inference->ttft_ms, 1)) +
               " ms + p95 wait " + short_number(round_to(d.queue_wait_ms, 1)) +

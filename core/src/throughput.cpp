@@ -79,8 +79,7 @@ double decode_weight_bytes(const ThroughputQuestion& q, double batch) {
 // Ring all-reduce of `bytes` over tp GPUs: 2 (tp - 1) / tp of the data crosses each link.
 double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp, double bytes) {
   if (tp <= 1) return 0;
-  const double link =
-      d.link_gb_per_s > 0 ? d.link_gb_per_s : 16;  // PCIe-class when no link is known
+  const double link = d.link_gb_per_s > 0 ? d.link_gb_per_s : kUnknownLinkGbPerS;
   return k.allreduce_latency_us * 1e-6 +
          2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
 }

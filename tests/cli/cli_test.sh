@@ -329,6 +329,11 @@ check "--format csv: estimate's figures with their unit in a column" grep -q '^T
 # Every command that prices takes the billing options its question accepts.
 check "right-size --hours" grep -q "x 730 h" <("$bin" right-size --model llama-2-13b --hours 730 --json)
 check "right-size --region" test "$(exit_code "$bin" right-size --model llama-2-13b --region us-west-2)" = 0
+"$bin" estimate --model llama-3.1-70b --instance Standard_NC96ads_A100_v4 --tp 4 --concurrency 1 >"$tmp/out"
+check "estimate --tp 4 on PCIe A100s: the link line says PCIe at 32 GB/s" grep -Eq "Link: .*no NVLink domain.*PCIe at 32 GB/s" <(tr '\n' ' ' <"$tmp/out" | tr -s ' ')
+"$bin" estimate --model llama-3.1-70b --instance p4de.24xlarge --tp 4 --concurrency 1 >"$tmp/out"
+check "estimate --tp 4 on p4de: the link line says inside the 8-GPU domain at 300 GB/s" grep -Eq "Link: .*inside one 8-GPU domain.*300 GB/s" <(tr '\n' ' ' <"$tmp/out" | tr -s ' ')
+check "estimate --tp 1 prints no link line" test "$("$bin" estimate --model llama-3.1-8b --instance p4de.24xlarge | grep -c '^Link:')" = 0
 check "estimate --region" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --region us-west-2)" = 0
 check "performance --hours" test "$(exit_code "$bin" performance --model llama-3.1-8b --instance g6e.xlarge --instance p5.4xlarge --hours 100)" = 0
 check "plan --region" test "$(exit_code "$bin" plan "$root/tests/cases/plans/seed001.json" --region us-west-2)" = 0

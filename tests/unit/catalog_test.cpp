@@ -57,6 +57,28 @@ TEST_CASE("the shipped catalog loads with the nine seed families and all three p
   }
 }
 
+TEST_CASE("every accelerator family states its NVLink domain with a source and a date; a bad one is refused") {
+  const Json doc = Json::parse(test::read_file(test::source_path("config/gpu_instances.json")));
+  int families = 0;
+  for (const auto& [key, family] : doc["gpu_instances"].items()) {
+    if (family.value("accelerator_kind", "gpu") == "cpu") continue;
+    INFO(key);
+    REQUIRE(family.contains("nvlink_domain_gpus"));
+    CHECK(family["nvlink_domain_gpus"].get<double>() >= 1);
+    CHECK(family["nvlink_domain_gpus"].get<double>() <= std::max(1.0, family["gpus_per_instance"].get<double>()));
+    CHECK(family.value("nvlink_domain_source", "").size() > 20);
+    CHECK(family.value("nvlink_domain_source_date", "").size() == 10);
+    ++families;
+  }
+  CHECK(families == 29);
+  const Errors zero = load_catalog(edited(kGpuInstancesFile, [](Json& d) { d["gpu_instances"]["P5"]["nvlink_domain_gpus"] = 0; })).errors;
+  CHECK(find_error(zero, kGpuInstancesFile, "/gpu_instances/P5/nvlink_domain_gpus") != nullptr);
+  const Errors text = load_catalog(edited(kGpuInstancesFile, [](Json& d) {
+                        d["gpu_instances"]["P5"]["sizes"]["p5.4xlarge"]["nvlink_domain_gpus"] = "eight";
+                      })).errors;
+  CHECK(find_error(text, kGpuInstancesFile, "/gpu_instances/P5/sizes/p5.4xlarge/nvlink_domain_gpus") != nullptr);
+}
+
 TEST_CASE("prices match the public extracts' own checks, region by region") {
   CatalogLoad load = load_catalog(config_sources());
   REQUIRE(load.errors.empty());

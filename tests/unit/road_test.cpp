@@ -2,6 +2,9 @@
 // same workload, never answers for a setup that cannot run, and sizes for the demand.
 #include <catch2/catch.hpp>
 
+#include "fleet/road.hpp"
+#include "gpufleet/catalog.hpp"
+#include "report.hpp"
 #include "support.hpp"
 
 using namespace gpufleet;
@@ -242,6 +245,85 @@ TEST_CASE("tensor parallelism over Azure NC A100 v4's PCIe A100s pays PCIe bandw
   CHECK(nvlink["device"]["link_gb_per_s"] == 300);
   CHECK(pcie["inference"]["time_to_first_token_ms"].get<double>() >
         1.5 * nvlink["inference"]["time_to_first_token_ms"].get<double>());
+}
+
+TEST_CASE("a PCIe-only instance's tensor-parallel group pays its PCIe figure, never its GPU's NVLink") {
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.errors.empty());
+  const Catalog& c = *load.catalog;
+  int pcie_only = 0;
+  for (const auto& it : c.instances) {
+    if (it.accelerator_kind == "cpu" || it.gpus < 2 || it.nvlink_domain_gpus != 1) continue;
+    INFO(it.name);
+    const TensorLink l = tensor_link(it, 2);
+    CHECK(l.kind == "pcie");
+    CHECK(l.gb_per_s == it.interconnect_bandwidth_gb_per_s / 2);
+    CHECK(instance_device(c, it, 2).link_gb_per_s == l.gb_per_s);
+    CHECK_THAT(l.basis, Catch::Contains("no NVLink domain") && Catch::Contains("PCIe"));
+    ++pcie_only;
+  }
+  CHECK(pcie_only >= 20);  // 22: the multi-GPU sizes of G4dn, G5, G6, G6e, G7e, N1 T4, G2, NCasT4_v3, NCv3, NC A100 v4
+  // The same A100 80GB: the GPU's own link is NVLink (300 GB/s one way), the PCIe cards get 32.
+  const InstanceType& pcie = *c.instance("Standard_NC96ads_A100_v4");
+  const InstanceType& nvswitch = *c.instance("Standard_ND96amsr_A100_v4");
+  REQUIRE(c.gpu("A100-80GB") != nullptr);
+  CHECK(c.device(*c.gpu("A100-80GB")).link_gb_per_s == 300);
+  CHECK(tensor_link(pcie, 2).gb_per_s == 32);
+  CHECK(tensor_link(nvswitch, 2).kind == "domain");
+  CHECK(tensor_link(nvswitch, 8).gb_per_s == 300);
+  // NCv3's V100 cards: PCIe Gen3 x16, 16 GB/s one way, where p3's SXM2 V100s get NVLink's 150.
+  CHECK(tensor_link(*c.instance("Standard_NC24s_v3"), 4).gb_per_s == 16);
+  CHECK(tensor_link(*c.instance("p3.16xlarge"), 4).gb_per_s == 150);
+}
+
+TEST_CASE("a tensor-parallel group larger than the NVLink domain crosses PCIe, a smaller one stays inside") {
+  // p4de.24xlarge with its 8 A100s cut into NVLink pairs (as a family with bridged PCIe cards):
+  // TP 2 stays in a pair at NVLink speed, TP 4 crosses pairs and is not costed as inside one.
+  const auto sources = test::edited(kGpuInstancesFile, [](Json& d) { d["gpu_instances"]["P4de"]["nvlink_domain_gpus"] = 2; });
+  const CatalogLoad load = load_catalog(sources);
+  REQUIRE(load.errors.empty());
+  const InstanceType& paired = *load.catalog->instance("p4de.24xlarge");
+  const TensorLink two = tensor_link(paired, 2), four = tensor_link(paired, 4);
+  CHECK(two.kind == "domain");
+  CHECK(two.gb_per_s == 300);
+  CHECK(four.kind == "pcie");
+  CHECK(four.gb_per_s == 0);  // no PCIe figure between domains: the throughput model's PCIe class
+  CHECK_THAT(four.basis, Catch::Contains("crosses") && Catch::Contains("2-GPU domains") &&
+                             Catch::Contains(report::short_number(kUnknownLinkGbPerS) + " GB/s per direction assumed"));
+  // The answer says which link and costs it: TP 4 over the pairs is slower than inside one NVSwitch.
+  const Analyzer paired_analyzer(sources);
+  const Json request = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}}, {"instance", "p4de.24xlarge"},
+                        {"tensor_parallel", 4}, {"gpus", 4}, {"concurrency", 1}};
+  const Json crossed = test::ask(paired_analyzer, request), inside = test::ask(test::shipped(), request);
+  REQUIRE(crossed["ok"] == true);
+  REQUIRE(inside["ok"] == true);
+  CHECK(crossed["result"]["device"]["link"] == "pcie");
+  CHECK(inside["result"]["device"]["link"] == "domain");
+  CHECK(crossed["result"]["inference"]["time_to_first_token_ms"].get<double>() >
+        1.5 * inside["result"]["inference"]["time_to_first_token_ms"].get<double>());
+}
+
+TEST_CASE("a size with fewer GPUs than its family's NVLink domain joins those it has") {
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.errors.empty());
+  const Catalog& c = *load.catalog;
+  CHECK(tensor_link(*c.instance("p5.4xlarge"), 1).domain_gpus == 1);
+  CHECK(tensor_link(*c.instance("p5.4xlarge"), 1).kind == "none");
+  CHECK(tensor_link(*c.instance("a2-ultragpu-2g"), 2).domain_gpus == 2);
+  CHECK(tensor_link(*c.instance("a2-ultragpu-2g"), 2).kind == "domain");
+  CHECK(tensor_link(*c.instance("p3.8xlarge"), 4).domain_gpus == 4);
+  CHECK(tensor_link(*c.instance("Standard_NC40ads_H100_v5"), 1).domain_gpus == 1);
+  CHECK(tensor_link(*c.instance("Standard_NC80adis_H100_v5"), 2).kind == "domain");
+}
+
+TEST_CASE("a family that names no NVLink domain (as the seed's new-GPU entry) keeps its interconnect for the whole instance, said so") {
+  const auto sources = test::edited(kGpuInstancesFile, [](Json& d) { d["gpu_instances"]["P4de"].erase("nvlink_domain_gpus"); });
+  const CatalogLoad load = load_catalog(sources);
+  REQUIRE(load.errors.empty());
+  const TensorLink l = tensor_link(*load.catalog->instance("p4de.24xlarge"), 8);
+  CHECK(l.kind == "domain");
+  CHECK(l.gb_per_s == 300);
+  CHECK_THAT(l.basis, Catch::Contains("names no domain"));
 }
 
 TEST_CASE("a size class or a parameter count is a generic dense decoder of that size, stated") {

@@ -86,6 +86,9 @@ struct InstanceType {
   std::string interconnect_type;
   double interconnect_bandwidth_gb_per_s = 0;
   double interconnect_multiplier = 1;
+  // GPUs one NVLink / NVSwitch domain joins (1: they talk over PCIe only); 0 = not stated, the
+  // interconnect taken for the whole instance as the seed's fields read.
+  double nvlink_domain_gpus = 0;
 };
 
 struct Family {
@@ -260,6 +263,9 @@ struct Catalog {
   const ModelSize* model_size(const std::string& key) const;    // case-insensitive
   const NamedModel* model(const std::string& key) const;        // key, alias or HF id, case-insensitive
   const GpuSpec* gpu(const std::string& name) const;
+  // Whether some instance of the catalog joins several of this GPU in an NVLink (or NVSwitch,
+  // Infinity Fabric) domain: what a question that names a GPU but no instance assumes of its link.
+  bool gpu_has_nvlink(const std::string& gpu_key) const;
   DeviceSpec device(const GpuSpec& spec) const;  // what the throughput model needs of a GPU            // "A100-40GB", "H100": case-insensitive prefix
   const Precision* precision(const std::string& key) const;     // case-insensitive
   const WorkloadScenario* workload(const std::string& id) const;

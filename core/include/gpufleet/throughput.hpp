@@ -49,13 +49,17 @@ struct ThroughputConstants {
   bool present = false;
 };
 
+// The tensor-parallel link, one direction, where the catalog gives none: PCIe Gen3 x16 class
+// (about 32 GB/s both ways, the T4's and V100 PCIe's datasheet figure).
+constexpr double kUnknownLinkGbPerS = 16;
+
 // One device: what the roofline needs.
 struct DeviceSpec {
   std::string name;
   double memory_bytes = 0;
   double bandwidth_gb_per_s = 0;
   std::map<std::string, double> tflops;  // dense, by precision
-  double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = PCIe-class)
+  double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = unknown: kUnknownLinkGbPerS)
 };
 
 struct ThroughputQuestion {

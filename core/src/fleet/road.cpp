@@ -62,15 +62,47 @@ double peak(const GpuSpec* spec, const std::string& precision) {
 
 }  // namespace
 
-DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it) {
+TensorLink tensor_link(const InstanceType& it, double tp) {
+  TensorLink l;
+  const double gpus = std::max(1.0, it.gpus);
+  // A size with fewer GPUs than its family's domain joins those it has (p5.4xlarge: 1 of 8).
+  l.domain_gpus = it.nvlink_domain_gpus > 0 ? std::min(it.nvlink_domain_gpus, gpus) : gpus;
+  if (tp <= 1) {
+    l.kind = "none";
+    l.basis = "one GPU per model copy: no tensor-parallel all-reduces";
+    return l;
+  }
+  const std::string link = it.interconnect_type.empty() ? "" : " (" + it.interconnect_type + ")";
+  const double both_ways = it.interconnect_bandwidth_gb_per_s;
+  if (l.domain_gpus > 1 && tp <= l.domain_gpus) {
+    l.kind = "domain";
+    l.gb_per_s = both_ways / 2;
+    l.basis = "tensor parallelism " + num(tp) + " stays inside one " + num(l.domain_gpus) + "-GPU domain of " +
+              it.name + link + (it.nvlink_domain_gpus > 0 ? "" : "; the catalog names no domain, so the whole instance is one") +
+              ": all-reduces";
+  } else {
+    l.kind = "pcie";
+    // Without NVLink the catalog's figure is the PCIe path; between domains it gives none.
+    l.gb_per_s = l.domain_gpus <= 1 ? both_ways / 2 : 0;
+    l.basis = l.domain_gpus <= 1
+                  ? it.name + "'s GPUs share no NVLink domain" + link + ": all-reduces cross PCIe"
+                  : "tensor parallelism " + num(tp) + " crosses " + it.name + "'s " + num(l.domain_gpus) +
+                        "-GPU domains" + link + ": all-reduces cross PCIe between them";
+  }
+  l.basis += l.gb_per_s > 0 ? " at " + num(l.gb_per_s) + " GB/s per direction (half of " + num(both_ways) + " GB/s both ways)"
+                            : "; the catalog gives no figure for this path: " + num(kUnknownLinkGbPerS) +
+                                  " GB/s per direction assumed (PCIe Gen3 x16 class)";
+  return l;
+}
+
+DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it, double tp) {
   DeviceSpec d;
   if (const GpuSpec* spec = catalog.gpu(it.gpu_model)) d = catalog.device(*spec);
   d.name = it.gpu_model.empty() ? it.gpu_type : it.gpu_model;
   d.memory_bytes = it.memory_per_gpu_bytes;
   d.bandwidth_gb_per_s = it.memory_bandwidth_gb_per_s * it.gpu_fraction;
   for (auto& [key, tflops] : d.tflops) tflops *= it.gpu_fraction;
-  // The instance's GPU-to-GPU path, one direction (the catalog gives both directions' total).
-  d.link_gb_per_s = it.interconnect_bandwidth_gb_per_s > 0 ? it.interconnect_bandwidth_gb_per_s / 2 : 0;
+  d.link_gb_per_s = tensor_link(it, tp).gb_per_s;
   return d;
 }
 
@@ -185,7 +217,7 @@ ThroughputQuestion throughput_question(const Catalog& catalog, const Workload& w
   q.params = count_parameters(q.arch);
   q.weight_bytes = whole.weight_bytes;
   q.kv_bytes_per_token = whole.kv_bytes_per_token;
-  q.device = instance_device(catalog, it);
+  q.device = instance_device(catalog, it, tp);
   q.compute = compute;
   q.engine = w.engine_key();
   q.weight_format = w.weight_format;
@@ -209,7 +241,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   const double cap = it.memory_per_gpu_bytes;
   d.capacity_per_gpu_bytes = cap;
   MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
-  q.gpus_linked = catalog.throughput.link_gb_per_s.count(it.gpu_model) > 0;
+  q.gpus_linked = tensor_link(it, d.layout.tensor_parallel).kind == "domain";
   MemoryAnswer a = estimate_memory(catalog.memory, q);
   if (!a.estimate) {
     refuse(d, a.faults.empty() ? "the memory model cannot size this workload" : a.faults.front().second, "");
@@ -417,6 +449,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.layout.tensor_parallel = tp;
   d.layout.pipeline_parallel = pp;
   d.layout.replicas = copies.value_or(1);
+  d.link = tensor_link(it, tp);
   d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
   const double per_instance = std::max(1.0, it.gpus);
   d.instance_count = static_cast<int>(std::ceil(d.gpus / per_instance - 1e-9));

@@ -74,6 +74,15 @@ struct Layout {
   double gpus_per_copy() const { return tensor_parallel * pipeline_parallel; }
 };
 
+// The path a tensor-parallel group of `tp` GPUs of one instance all-reduces over: the NVLink /
+// NVSwitch domain's bandwidth when the group fits inside one domain, else the PCIe path.
+struct TensorLink {
+  std::string kind;       // none (one GPU) | domain (NVLink, NVSwitch, NeuronLink, ...) | pcie
+  double gb_per_s = 0;    // one direction; 0 = unknown (the throughput model's kUnknownLinkGbPerS)
+  double domain_gpus = 1;  // GPUs one domain of the instance joins
+  std::string basis;      // which link and why, with its figure
+};
+
 struct Deployment {
   const InstanceType* instance = nullptr;
   int instance_count = 0;
@@ -84,6 +93,7 @@ struct Deployment {
   std::vector<std::string> notes;  // format fallbacks, uncalibrated devices, assumptions
   bool uncalibrated = false;       // Neuron devices: datasheet peaks, GPU efficiencies
   std::string compute_precision;
+  TensorLink link;  // what the layout's tensor-parallel all-reduces run over
   // Memory of the fullest GPU.
   double capacity_per_gpu_bytes = 0;
   double memory_per_gpu_bytes = 0;
@@ -108,9 +118,12 @@ struct Deployment {
   bool runs() const { return refusal.empty(); }
 };
 
+// The link a tensor-parallel group of `tp` GPUs of `it` uses, and why.
+TensorLink tensor_link(const InstanceType& it, double tp);
+
 // The device a throughput question sees on one instance: its memory, its share of the GPU, and
-// the GPU-to-GPU link of the instance (PCIe, NVLink or NVSwitch), not of the GPU model.
-DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it);
+// the link its `tp` tensor-parallel ranks use on that instance, not the GPU model's own link.
+DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it, double tp);
 
 // Whether `it` runs the weight format for the workload: the compute precision, or a refusal.
 struct FormatSupport {
