@@ -1,6 +1,7 @@
 #include "print.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <ctime>
 #include <iomanip>
@@ -405,8 +406,8 @@ Row candidate_row(const Json& c) {
           cell(c["region"]),
           cell(text(c["gpu_type"]) + (uncalibrated ? " (uncalibrated)" : ""), {c["gpu_type"], uncalibrated}),
           cell(num(c["gpus"], 0) + " " + layout_text(c), {c["gpus"], l["tensor_parallel"], l["pipeline_parallel"], l["replicas"]}),
-          cell(num(c["memory_per_gpu_gib"], 1) + "/" + num(c["capacity_per_gpu_gib"], 0) + " GiB",
-               {c["memory_per_gpu_gib"], c["capacity_per_gpu_gib"]}),
+          cell(num(c["memory_per_gpu_gb"], 1) + "/" + num(c["capacity_per_gpu_gb"], 0) + " GB",
+               {c["memory_per_gpu_gb"], c["capacity_per_gpu_gb"]}),
           speed,
           detail,
           quantity(c.value("utilization_pct", Json()), 0, "%"),
@@ -511,15 +512,17 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     print_request(out, r["request"]);
     const Json& d = r["deployment"];
     if (!d["runs"].get<bool>()) out << "Why: " << text(d["refusal"]) << "\n";
-    out << "Layout: " << num(d["gpus"], 0) << " GPU(s), " << layout_text(d) << "; per GPU " << num(d["memory_per_gpu_gib"]) << " of "
-        << num(d["capacity_per_gpu_gib"]) << " GiB (" << num(d["memory_utilization_pct"], 1) << "%)\n";
+    out << "Layout: " << num(d["gpus"], 0) << " GPU(s), " << layout_text(d) << "; per GPU " << num(d["memory_per_gpu_gb"]) << " of "
+        << num(d["capacity_per_gpu_gb"]) << " GB (" << num(d["memory_utilization_pct"], 1) << "%)\n";
     if (d.contains("memory_per_gpu")) {
       std::vector<Row> rows;
-      for (const auto& l : d["memory_per_gpu"]) rows.push_back({cell(l["label"]), quantity(l["gib"], 2, " GiB")});
+      // The memory model's lines are in GiB (2^30 bytes); said in GB as every other size here.
+      for (const auto& l : d["memory_per_gpu"])
+        rows.push_back({cell(l["label"]), quantity(std::round(l["gib"].get<double>() * 107.3741824) / 100, 2, " GB")});
       table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"gib"}}}, rows);
     } else if (r["memory"].contains("multiplier")) {
       const Json& m = r["memory"];
-      out << "Memory (seed method): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
+      out << "Memory (rule of thumb): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
           << " GB = " << num(m["total_gb"]) << " GB  (x" << num(m["multiplier"], 2) << ", " << text(m["multiplier_source"]) << ")\n";
     }
     if (d.contains("output_tokens_per_s") && d["runs"].get<bool>())
@@ -658,7 +661,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     show("Cheapest single instance", r["cheapest_single_instance"]);
     show("Cheapest split", r["cheapest_split"]);
   } else if (question == "decide") {
-    out << "Seed 002 decision tree: " << text(r["decision_tree"]) << "\n  " << text(r["branch"]) << "\n";
+    out << "Decision tree (Compute Resource Selection guide): " << text(r["decision_tree"]) << "\n  " << text(r["branch"]) << "\n";
     print_request(out, r["request"]);
     if (r.contains("prices_disagree")) out << "Prices disagree: " << text(r["prices_disagree"]) << "\n";
     std::vector<Row> rows;

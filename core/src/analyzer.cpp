@@ -401,6 +401,43 @@ Json instance_rows(const Catalog& catalog, bool menu) {
   return rows;
 }
 
+// The choices of a workload form that are the core's own (tasks, priorities, ways of paying),
+// named for a person: text, not code, in the WebAssembly core (tests/unit/analyzer_test.cpp asks
+// every key of the questions that take it).
+constexpr const char* kChoices =
+    R"j({"tasks":[{"key":"inference","name":"Inference (serving)"},{"key":"batch_inference","name":"Batch inference"},)j"
+    R"j({"key":"fine_tuning","name":"Fine-tuning (full)"},{"key":"lora","name":"LoRA fine-tuning"},)j"
+    R"j({"key":"qlora","name":"QLoRA fine-tuning"},{"key":"training","name":"Training"}],)j"
+    R"j("priorities":[{"key":"cost","name":"Cost (lowest monthly cost)"},{"key":"performance","name":"Performance (fastest)"},)j"
+    R"j({"key":"balanced","name":"Balanced (performance per dollar)"},{"key":"reliability","name":"Reliability (memory headroom)"}],)j"
+    R"j("pricing_modes":[{"key":"on_demand","name":"On-demand"},{"key":"spot","name":"Spot"},)j"
+    R"j({"key":"mixed","name":"Mixed spot + on-demand"},{"key":"reserved_1y","name":"1-year commitment (each provider's usual one)"},)j"
+    R"j({"key":"reserved_3y","name":"3-year commitment (each provider's usual one)"}]})j";
+
+// Those choices and every way to pay of the catalog. priced: a provider-wide discount; else
+// priced_for names the families with one of their own.
+void choice_menus(const Catalog& catalog, Json& result) {
+  Errors errors;
+  if (auto choices = detail::parse_checked(kChoices, "menus", detail::kRequestLimits, errors))
+    for (auto& [key, value] : choices->items()) result[key] = std::move(value);
+  Json& ways = result["ways_to_pay"] = Json::array();
+  for (const auto& [provider, terms] : catalog.providers) {
+    for (const WayToPay& w : terms.ways) {
+      Json way;
+      way["key"] = w.id;
+      way["provider"] = provider;
+      way["kind"] = w.kind;
+      way["term_years"] = w.term_years;
+      way["upfront"] = w.upfront;
+      way["priced"] = w.discount_pct.has_value();
+      way["name"] = way_name(w);
+      for (const auto& [_, figure] : w.families)
+        if (!w.discount_pct && figure.offered && figure.discount_pct) way["priced_for"].push_back(figure.key);
+      ways.push_back(std::move(way));
+    }
+  }
+}
+
 Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
   const std::string section = lower(s.reader().string(req, "section", "", false).value_or("all"));
   static const std::vector<std::string> kSections{"all",       "menus",     "instances", "models",
@@ -465,6 +502,7 @@ Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
     menus["engines"] = std::move(engines);
     result["memory_menus"] = std::move(menus);
   }
+  if (all || menu_only) choice_menus(catalog, result);
   if (all || menu_only || section == "precisions") result["precision_formats"] = catalog.model_config_doc["precision_formats"];
   if (all || menu_only || section == "workloads") result["workloads"] = answer_workloads(catalog);
   if (section == "files") {

@@ -237,6 +237,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
             if (!r.expect_object(f, fp)) continue;
             detail::fields::check_fields(r, f, fp, "way_family");
             WayFigure figure;
+            figure.key = family;
             figure.offered = r.boolean(f, "offered", fp, false).value_or(true);
             figure.discount_pct = r.number(f, "discount_pct", fp, false, {0, 95});
             figure.reason = r.string(f, "reason", fp, !figure.offered).value_or("");

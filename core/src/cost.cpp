@@ -32,9 +32,6 @@ const WayFigure* family_figure(const Catalog& catalog, const WayToPay& way, cons
   return nullptr;
 }
 
-std::string upfront_text(const std::string& upfront) {
-  return upfront == "none" ? "no upfront" : upfront == "all" ? "all upfront" : "partial upfront";
-}
 
 // Every way the provider offers for this instance, priced from the placement's on-demand rate.
 std::vector<CommitmentCost> ways_for(const Catalog& catalog, const ProviderTerms& terms, const InstanceType& it,
@@ -64,6 +61,11 @@ std::vector<CommitmentCost> ways_for(const Catalog& catalog, const ProviderTerms
 }
 
 }  // namespace
+
+std::string way_name(const WayToPay& w) {
+  return w.name + ", " + std::to_string(w.term_years) + " year" + (w.term_years > 1 ? "s" : "") + ", " +
+         (w.upfront == "none" ? "no upfront" : w.upfront == "all" ? "all upfront" : "partial upfront");
+}
 
 std::string CommitmentCost::note() const {
   if (usd_per_month) return "";
@@ -231,9 +233,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
         c.way = w.id;
         c.usd_per_month = x.usd_per_month;
         c.usd_per_hour = x.usd_per_hour;
-        const std::string what = w.name + ", " + std::to_string(w.term_years) + " year" + (w.term_years > 1 ? "s" : "") +
-                                 ", " + upfront_text(w.upfront);
-        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " + pct_text(*x.discount_pct) + " " + what +
+        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " + pct_text(*x.discount_pct) + " " + way_name(w) +
                   ") x 730 h (billed whether used or not) = " + usd(*x.usd_per_month);
         if (w.upfront == "all") {
           c.basis += " a month over the term, all paid upfront: " + usd(*x.upfront_usd);

@@ -485,7 +485,7 @@ constexpr Field kRequestFields[] = {
     num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (default 720); or schedule, not both")),
     obj("schedule", 0, "schedule", FIELD_DOC("hours a month as a schedule")),
     boolean("use_spot", 0, FIELD_DOC("spot where a spot price is known; or pricing, not both")),
-    str("pricing", 0, FIELD_DOC("the way of paying"), "on_demand spot mixed reserved_1y reserved_3y"),
+    str("pricing", 0, FIELD_DOC("the way of paying: on_demand, spot, mixed, reserved_1y, reserved_3y, or a key of a provider's ways_to_pay (the catalog's menus list them)")),
     num("spot_share", 0, 0, 1, FIELD_DOC("share on spot with \"pricing\": \"mixed\" (default 0.5)")),
     field("providers", T::kStrings, 0, FIELD_DOC("only these providers (aws, gcp, azure)")),
     field("kinds", T::kStrings, 0, FIELD_DOC("accelerator kinds: gpu, trainium, inferentia, cpu")),

@@ -137,7 +137,7 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
       if (w->seed_memory) {
         const MemoryRequirement need = seed_requirement(catalog, *w);
         load.bytes = need.total_bytes;
-        load.basis = w->model.label + " at " + w->weight_format + " (seed method): " + report::short_number(need.weights_bytes / 1e9) +
+        load.basis = w->model.label + " at " + w->weight_format + " (rule of thumb): " + report::short_number(need.weights_bytes / 1e9) +
                      " GB x " + report::short_number(need.multiplier) + " = " + report::short_number(report::round_to(need.total_bytes / 1e9, 2)) + " GB";
       } else {
         // What one copy holds on one GPU serving one sequence of the demand's shape (an engine

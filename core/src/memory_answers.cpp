@@ -310,8 +310,8 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   result["expected_error"] =
       expected_error(catalog, "memory", serving ? "inference" : "training", q->engine, gpu ? gpu->vendor : "");
   result["basis"] =
-      "per GPU, in bytes (GiB = 2^30 bytes); tensors are what torch.cuda.max_memory_allocated "
-      "shows, the total adds the runtime (CUDA context, allocator reserve, engine buffers)";
+      "per GPU; tensors are what torch.cuda.max_memory_allocated shows, the total adds the runtime "
+      "(CUDA context, allocator reserve, engine buffers)";
   if (gpu && q->gpu_memory_bytes) {
     const double capacity = *q->gpu_memory_bytes;
     Json g;

@@ -63,7 +63,7 @@ Json placement(const Placement& p) {
   add(j, "instance_count", p.instance_count);
   add(j, "memory_per_gpu_gb", gb(it.memory_per_gpu_bytes));
   add(j, "memory_per_gpu_basis", it.memory_is_usable_figure ? "usable memory as the cloud reports it"
-                                 : "label memory (" + short_number(it.gpu_memory_gb) + " GiB)");
+                                 : "rated memory, " + short_number(it.gpu_memory_gb) + " GiB as the cloud lists it");
   if (p.resolved_from_family) {
     add(j, "note", "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
                 short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") +
@@ -179,6 +179,7 @@ Json deployment(const Deployment& d, bool details) {
   add(j, "memory_per_gpu_gb", gb(d.memory_per_gpu_bytes));
   add(j, "memory_per_gpu_gib", gib(d.memory_per_gpu_bytes));
   add(j, "capacity_per_gpu_gib", gib(d.capacity_per_gpu_bytes));
+  add(j, "capacity_per_gpu_gb", gb(d.capacity_per_gpu_bytes));
   add(j, "memory_utilization_pct",
       d.capacity_per_gpu_bytes > 0 ? Json(round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1)) : Json(nullptr));
   if (d.inference) {

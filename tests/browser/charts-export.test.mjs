@@ -42,11 +42,12 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   await checkCharts(fit, 1);
   const fitRows = await fit.getByTestId('fit-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => Number(c.textContent.replace(/,/g, '')))));
   assert.equal(fitRows.length, 4, 'one bar per GPU used');
-  // Each GPU of the layout holds the memory model's lines (GiB), against the GPU's memory.
+  // Each GPU of the layout holds the memory model's lines (GB, from the core's GiB), against the GPU's memory.
   const lines = fr.memory.per_gpu;
+  const GB = (gib) => (gib * 2 ** 30) / 1e9;
   for (const row of fitRows) {
-    lines.forEach((l, k) => assert.ok(Math.abs(row[1 + k] - l.gib) < 0.006, `${l.label} per GPU`));
-    assert.ok(Math.abs(row[lines.length + 2] - fr.deployment.capacity_per_gpu_gib) < 0.006, 'capacity per GPU');
+    lines.forEach((l, k) => assert.ok(Math.abs(row[1 + k] - GB(l.gib)) < 0.006, `${l.label} per GPU`));
+    assert.ok(Math.abs(row[lines.length + 2] - fr.deployment.capacity_per_gpu_gb) < 0.006, 'capacity per GPU');
   }
   assert.equal(await fit.getByTestId('fit-chart').locator('.chart-marker').count(), 4, 'a capacity marker on each bar');
 

@@ -12,6 +12,10 @@ after(async () => { await env?.close(); });
 // Half a unit of the shown last digit (2 or 3 decimals), and a hair for binary rounding.
 const GIB2 = 0.005 + 1e-9;
 const GIB3 = 0.0005 + 1e-9;
+// The page says the core's GiB (3 decimals) in GB: half a unit of its last digit, in GB, more.
+const GB = (gib) => (gib * 2 ** 30) / 1e9;
+const GB2 = GIB2 + GB(0.0005);
+const GB3 = GIB3 + GB(0.0005);
 const rel = (page) => page.url().slice(env.origin.length + 1);
 /** The link of the starting point, and the request the view sends for it. */
 const START = 'index.html?view=fit&model=llama-3-8b&precision=bf16&input=8192&instance=gpu:A100-40GB';
@@ -29,27 +33,31 @@ async function assertMemory(page, request) {
   const r = expected.result;
   const s = screen(page);
   assert.equal(await s.getByTestId('fit-result').getAttribute('data-state'), 'ready');
-  // The breakdown: every line, its GiB and its basis, and the total.
+  // The breakdown: every line, its GB and its basis, and the total.
   assert.deepEqual(await s.locator('tr[data-testid^=mem-line-]').evaluateAll((trs) => trs.map((tr) => tr.dataset.testid.slice(9))),
     r.per_gpu.map((l) => l.key), 'breakdown lines');
   for (const l of r.per_gpu) {
-    assertNear(await text(s, `mem-line-${l.key}-gib`), l.gib, l.gib < 0.1 ? GIB3 : GIB2, `${l.key} GiB`);
+    assertNear(await text(s, `mem-line-${l.key}-gb`), GB(l.gib), GB(l.gib) < 0.1 ? GB3 : GB2, `${l.key} GB`);
     assert.equal(await text(s, `mem-line-${l.key}-basis`), l.basis);
   }
-  assertNear(await text(s, 'mem-total'), r.total_gib, GIB2, 'total');
+  assertNear(await text(s, 'mem-total'), GB(r.total_gib), GB2, 'total');
   assert.equal(await text(s, 'mem-basis'), r.basis);
   // The measured error of this kind of figure, as the CLI's answer has it.
   assert.equal(await text(s, 'mem-expected-error'), r.expected_error.text);
-  assertNear(await text(s, 'mem-weights'), r.weights_gib, GIB2, 'weights');
+  assertNear(await text(s, 'mem-weights'), GB(r.weights_gib), GB2, 'weights');
+  // Beside the GB figures, what the tools print: weights in GiB (vLLM, PyTorch), the total in MiB.
+  assertNear(await text(s, 'mem-weights-tool'), r.weights_gib, GIB2, 'weights GiB');
+  assert.match(await text(s, 'mem-weights-tool'), / GiB in vLLM’s and PyTorch’s logs$/);
   assertNear(await text(s, 'mem-mib'), Math.round(r.total_bytes / 2 ** 20), 0.5, 'MiB');
+  assert.match(await text(s, 'mem-mib'), / MiB in nvidia-smi$/);
   // The verdict against the chosen GPU.
   const g = r.gpu;
   assert.equal(await text(s, 'mem-fits'), g.fits ? 'FITS' : 'DOES NOT FIT');
   assert.equal(await text(s, 'mem-verdict-gpu'), g.gpu);
-  assertNear(await text(s, 'mem-used'), g.used_gib, GIB2, 'used');
-  assertNear(await text(s, 'mem-capacity'), g.capacity_gib, GIB2, 'capacity');
+  assertNear(await text(s, 'mem-used'), GB(g.used_gib), GB2, 'used');
+  assertNear(await text(s, 'mem-capacity'), GB(g.capacity_gib), GB2, 'capacity');
   assertNear(await text(s, 'mem-utilization'), g.utilization_pct, 0.05 + 1e-9, 'utilization');
-  assertNear(await text(s, 'mem-headroom'), Math.abs(g.headroom_gib), GIB2, 'headroom');
+  assertNear(await text(s, 'mem-headroom'), GB(Math.abs(g.headroom_gib)), GB2, 'headroom');
   for (const [key, id] of [['largest_batch', 'mem-largest-batch'], ['largest_context', 'mem-largest-context'],
     ['kv_cache_tokens_that_fit', 'mem-kv-tokens'], ['concurrent_sequences_at_context', 'mem-concurrent']]) {
     if (g[key] === undefined) assert.equal(await s.getByTestId(id).count(), 0, `${key} absent`);
@@ -72,7 +80,7 @@ async function assertMemory(page, request) {
   assert.equal(await chart.locator('.chart-marker').count(), 1, 'the capacity marker');
   const data = await s.getByTestId('mem-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(data.map((row) => row[0]), [...r.per_gpu.map((l) => l.label), 'Total', 'Usable memory of the GPU']);
-  for (const [i, l] of r.per_gpu.entries()) assert.ok(Math.abs(Number(data[i][1].replace(/,/g, '')) - l.gib) < GIB3, `chart data ${l.key}`);
+  for (const [i, l] of r.per_gpu.entries()) assert.ok(Math.abs(Number(data[i][1].replace(/,/g, '')) - GB(l.gib)) < GB3, `chart data ${l.key}`);
   // GPUs that hold it: every GPU of the catalog, with the CLI's verdict.
   const rows = await s.getByTestId('mem-gpu-table').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   const byName = new Map(rows.map((row) => [row[0].replace(' (chosen)', ''), row]));
@@ -81,8 +89,8 @@ async function assertMemory(page, request) {
     const row = byName.get(x.gpu);
     assert.ok(row, `${x.gpu} listed`);
     assert.equal(row[4], x.fits ? 'yes' : 'no', `${x.gpu} fits`);
-    assertNear(row[2], x.used_gib, GIB2, `${x.gpu} needs`);
-    assertNear(row[1], x.capacity_gib, GIB2, `${x.gpu} capacity`);
+    assertNear(row[2], GB(x.used_gib), GB2, `${x.gpu} needs`);
+    assertNear(row[1], GB(x.capacity_gib), GB2, `${x.gpu} capacity`);
   }
   return r;
 }
@@ -90,8 +98,10 @@ async function assertMemory(page, request) {
 test('memory: llama-3-8b bf16, 8192 tokens, batch 1 on an A100-40GB equals the CLI', async () => {
   const page = await env.page(START);
   const r = await assertMemory(page, BASE);
-  assert.equal(await text(page, 'mem-weights'), '14.96 GiB');
-  assert.equal(await text(page, 'mem-line-weights-gib'), '14.96 GiB');
+  // vLLM logs 14.96 GiB of weights for Llama 3 8B: 16.06 GB, with the GiB beside it.
+  assert.equal(await text(page, 'mem-weights'), '16.06 GB');
+  assert.equal(await text(page, 'mem-weights-tool'), '14.96 GiB in vLLM’s and PyTorch’s logs');
+  assert.equal(await text(page, 'mem-line-weights-gb'), '16.06 GB');
   assert.equal(await text(page, 'mem-kv-per-token'), '128 KiB');
   assert.equal(await text(page, 'mem-fits'), 'FITS');
   assert.equal(r.gpu.fits, true);

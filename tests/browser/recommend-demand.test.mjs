@@ -39,7 +39,7 @@ async function assertRow(page, i, c) {
   assert.equal(await text(page, `rec-instance-${i}`), c.instance, `row ${i} instance`);
   assert.equal(numberIn(await text(page, `rec-count-${i}`)), c.instance_count, `row ${i} instance count`);
   assertNear(await text(page, `rec-monthly-${i}`), c.usd_per_month, 0.005, `row ${i} monthly cost`);
-  assertNear(await text(page, `rec-memory-${i}`), c.memory_per_gpu_gib, 0.005, `row ${i} GiB per GPU`);
+  assertNear(await text(page, `rec-memory-${i}`), c.memory_per_gpu_gb, 0.005, `row ${i} GB per GPU`);
   assert.equal(await text(page, `rec-layout-${i}`), layoutOf(c.layout), `row ${i} layout`);
   assertNear(await text(page, `rec-tps-${i}`), c.output_tokens_per_s, 0.05, `row ${i} output tokens/s`);
   assertNear(await text(page, `rec-ttft-${i}`), c.p95_time_to_first_token_ms, 0.05, `row ${i} p95 TTFT`);

@@ -87,7 +87,7 @@ const OLD_LINKS = [
   ['migrate', 'current=P4d&gpus=8&size=large', 'compare', { instance: 'P4d', gpus: '8', size: 'large' }],
   ['workloads', 'id=inference_small_p5', 'compare', { preset: 'inference_small_p5', instance: 'P5' }],
   ['workloads', 'set=basic_demos', 'compare', { preset: 'set:basic_demos' }],
-  ['placement', 'instance=g5.12xlarge', 'plan', { instance: 'g5.12xlarge' }],
+  ['placement', 'instance=g5.12xlarge', 'plan', { pack: 'g5.12xlarge', instance: null }],
 ];
 for (const [old, keys, view, want] of OLD_LINKS) {
   test(`an earlier link ?view=${old}&${keys} opens ${view} with its inputs`, async () => {
@@ -99,5 +99,20 @@ for (const [old, keys, view, want] of OLD_LINKS) {
     for (const [k, v] of Object.entries(want)) assert.equal(now.get(k), v, `${old}: ${k}`);
   });
 }
+
+test('a Fleet plan link keeps its instance to itself (pack); one of an earlier version is read so', async () => {
+  for (const key of ['pack', 'instance']) {
+    const page = await env.page(`index.html?view=plan&${key}=p4d.24xlarge`);
+    await page.locator('[data-testid="placement-result"][data-state="ready"]').first().waitFor();
+    assert.equal(await page.getByTestId('place-instance').inputValue(), 'p4d.24xlarge', key);
+    const now = new URL(page.url()).searchParams;
+    assert.equal(now.get('pack'), 'p4d.24xlarge', `${key}: the link says pack`);
+    assert.equal(now.get('instance'), null, `${key}: and not the form's instance`);
+    // Where the workload runs is the form's own default, not the plan's instance.
+    await page.getByTestId('tab-fit').click();
+    await page.locator('[data-testid="fit-result"][data-state="ready"]').first().waitFor();
+    assert.equal(await screen(page).getByLabel('Where it runs', { exact: true }).inputValue(), 'G6e', key);
+  }
+});
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

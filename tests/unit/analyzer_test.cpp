@@ -1,5 +1,8 @@
 // The entry point never throws: every bad request is an error naming the request path.
 #include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "support.hpp"
 
@@ -130,11 +133,78 @@ TEST_CASE("the catalog's menus list every instance of the full listing without p
     }
     CHECK(menu[i].size() == 6);  // no price, spec or source
   }
-  for (const char* key : {"model_sizes", "concrete_models", "gpus", "memory_menus", "precision_formats", "workloads"}) {
+  for (const char* key : {"model_sizes", "concrete_models", "gpus", "memory_menus", "precision_formats", "workloads",
+                          "tasks", "priorities", "pricing_modes", "ways_to_pay"}) {
     INFO(key);
     CHECK(menus["result"][key] == all["result"][key]);
   }
   CHECK_FALSE(menus["result"].contains("providers"));
   CHECK_FALSE(menus["result"].contains("memory_planning"));
   CHECK(menus.dump().size() * 2 < all.dump().size());
+}
+
+TEST_CASE("the menus' tasks, priorities and ways of paying are the values the questions take") {
+  const Json menus = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "menus"}})["result"];
+  REQUIRE(menus["tasks"].size() == 6);
+  for (const Json& t : menus["tasks"]) {
+    INFO(t.dump());
+    CHECK_FALSE(t["name"].get<std::string>().empty());
+    const Json r = test::ask(test::shipped(), {{"question", "fit"}, {"model", {{"size", "small"}}},
+                                               {"workload", t["key"]}, {"instance", "p5.48xlarge"}});
+    CHECK(r["ok"] == true);
+    CHECK(r["result"]["request"]["workload"] == t["key"]);
+  }
+  REQUIRE(menus["priorities"].size() == 4);
+  for (const Json& p : menus["priorities"]) {
+    INFO(p.dump());
+    const Json r = test::ask(test::shipped(), {{"question", "recommend"}, {"model", {{"size", "small"}}},
+                                               {"workload", "inference"}, {"priority", p["key"]}, {"limit", 1}});
+    CHECK(r["ok"] == true);
+  }
+  std::vector<std::string> modes;
+  for (const Json& m : menus["pricing_modes"]) modes.push_back(m["key"]);
+  CHECK(modes == std::vector<std::string>{"on_demand", "spot", "mixed", "reserved_1y", "reserved_3y"});
+}
+
+TEST_CASE("the menus list every way to pay of every provider, and whether a price follows from it") {
+  const Json all = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "all"}})["result"];
+  const Json ways = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "menus"}})["result"]["ways_to_pay"];
+  std::size_t count = 0;
+  for (const auto& [provider, terms] : all["providers"].items()) count += terms.value("ways_to_pay", Json::object()).size();
+  REQUIRE(ways.size() == count);
+  REQUIRE(count > 20);
+  // An instance of each provider to price each way on.
+  const std::map<std::string, std::string> on{{"aws", "p4d.24xlarge"}, {"gcp", "a2-highgpu-1g"}, {"azure", "Standard_NC24ads_A100_v4"}};
+  bool some_priced = false, some_not = false, some_for_families = false;
+  for (const Json& w : ways) {
+    INFO(w.dump());
+    const Json& source = all["providers"][w["provider"].get<std::string>()]["ways_to_pay"][w["key"].get<std::string>()];
+    CHECK(w["kind"] == source["kind"]);
+    CHECK(w["term_years"] == source["term_years"]);
+    CHECK(w["upfront"] == source["upfront"]);
+    CHECK(w["priced"] == source.contains("discount_pct"));
+    const std::string name = w["name"];
+    CHECK(name.rfind(source["name"].get<std::string>(), 0) == 0);  // "EC2 Instance Savings Plan, 1 year, no upfront"
+    CHECK(name.find(w["term_years"] == 1 ? "1 year," : "3 years,") != std::string::npos);
+    REQUIRE(on.count(w["provider"]));
+    const Json r = test::ask(test::shipped(), {{"question", "cost"}, {"instance", on.at(w["provider"])}, {"pricing", w["key"]}});
+    REQUIRE(r["ok"] == true);
+    const Json& cost = r["result"]["cost"];
+    const bool family_priced = w.contains("priced_for");
+    if (w["priced"] == true || family_priced) {
+      some_priced = some_priced || w["priced"] == true;
+      some_for_families = some_for_families || family_priced;
+      if (w["priced"] == true) {
+        CHECK(cost["way"] == w["key"]);
+        CHECK(cost["basis"].get<std::string>().find(name) != std::string::npos);
+      }
+    } else {
+      some_not = true;
+      CHECK(cost["pricing"] == "on_demand");  // billed on demand, and the answer says why
+      CHECK(cost["note"].get<std::string>().find("on-demand price used") != std::string::npos);
+    }
+  }
+  CHECK(some_priced);
+  CHECK(some_not);
+  CHECK(some_for_families);
 }

@@ -1,14 +1,22 @@
 // Ways to pay and schedules (docs/api.md: `pricing`, `spot_share`, `schedule`), shared by every
 // screen that prices something. Each control knows its URL keys and its part of the request.
-import { h, selectField, numberField, setSelectValue } from './dom.js';
+import { h, selectField, numberField, setSelectValue, fillSelect } from './dom.js';
 
-export const PRICINGS = [
-  { value: 'on_demand', label: 'On-demand' },
-  { value: 'spot', label: 'Spot' },
-  { value: 'mixed', label: 'Mixed spot + on-demand' },
-  { value: 'reserved_1y', label: '1-year commitment' },
-  { value: 'reserved_3y', label: '3-year commitment' },
-];
+/** The ways to pay of the catalog in use (the core's menus): its own ways, then each provider's
+ *  ways with a commitment, a way without a public discount said so. */
+export function pricingOptions(store) {
+  const data = store.state?.data ?? {};
+  const groups = [{ group: 'Any provider', options: (data.pricing_modes ?? []).map((m) => ({ value: m.key, label: m.name })) }];
+  for (const w of data.ways_to_pay ?? []) {
+    const group = `${w.provider.toUpperCase()} commitments`;
+    let g = groups.find((x) => x.group === group);
+    if (!g) groups.push(g = { group, options: [] });
+    const unpriced = w.priced_for ? ` (priced for ${w.priced_for.join(', ')} only; on-demand price elsewhere)`
+      : w.priced ? '' : ' (no public discount: on-demand price)';
+    g.options.push({ value: w.key, label: `${w.name}${unpriced}` });
+  }
+  return groups.filter((g) => g.options.length);
+}
 
 /** Schedule forms: [value, label, first field, second field (optional)]. */
 export const SCHEDULES = [
@@ -38,7 +46,7 @@ export function scheduleObject(kind, a, b) {
 
 /** Way to pay. URL: pricing (an old link's spot=1 is spot), share. */
 export function pricingControl(prefix) {
-  const sel = selectField({ id: `${prefix}-pricing`, label: 'Way to pay', options: PRICINGS });
+  const sel = selectField({ id: `${prefix}-pricing`, label: 'Way to pay' });
   const share = numberField({ id: `${prefix}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', hint: 'Share of hours on spot; empty means 0.5.' });
   const wrap = h('div', { class: 'field-pair' }, sel.wrap, share.wrap);
   const sync = () => { share.wrap.hidden = sel.input.value !== 'mixed'; };
@@ -46,7 +54,7 @@ export function pricingControl(prefix) {
   sync();
   return {
     wrap, input: sel.input, shareInput: share.input, key: 'pricing',
-    fill() {},
+    fill(store) { fillSelect(sel.input, pricingOptions(store)); },
     fromParams(p) {
       sel.input.value = 'on_demand';
       setSelectValue(sel.input, p.get('pricing') ?? (p.get('spot') === '1' || p.get('spot') === 'true' ? 'spot' : 'on_demand'));

@@ -1,16 +1,10 @@
 // Inputs shared by several screens. Each control knows how to fill itself from the catalog, how
 // to restore itself from URL parameters, how to write itself back, and its part of the request.
 import { h, selectField, numberField, fillSelect, setSelectValue } from './dom.js';
-import { num, compareNames } from './format.js';
+import { num, compareNames, gbOfGib } from './format.js';
 
-export const WORKLOADS = [
-  { value: 'inference', label: 'Inference (serving)' },
-  { value: 'batch_inference', label: 'Batch inference' },
-  { value: 'fine_tuning', label: 'Fine-tuning (full)' },
-  { value: 'lora', label: 'LoRA fine-tuning' },
-  { value: 'qlora', label: 'QLoRA fine-tuning' },
-  { value: 'training', label: 'Training' },
-];
+/** The tasks (the core's menus). */
+export const taskOptions = (store) => (store.state?.data?.tasks ?? []).map((t) => ({ value: t.key, label: t.name }));
 /** The workloads that serve tokens (the others train). */
 export const serves = (workload) => workload === 'inference' || workload === 'batch_inference';
 /** The month the analyzer assumes when none is given (24 h x 30 days). */
@@ -174,7 +168,7 @@ const NAMED = 'model:';
 const CONFIG = 'config';
 
 export const workloadControl = (prefix, def = 'inference') =>
-  selectControl({ id: `${prefix}-workload`, key: 'workload', label: 'Workload type', options: WORKLOADS, def });
+  selectControl({ id: `${prefix}-workload`, key: 'workload', label: 'Workload type', fill: taskOptions, def });
 
 /** Weight formats: the core's menu, GGUF types in their own group. */
 export function weightFormatGroups(store) {
@@ -224,7 +218,7 @@ export function placeControl(prefix) {
     return [
       { group: 'The cheapest instance with this GPU', options: types.map((t) => ({ value: `${ANY}${t}`, label: `Any instance with ${t}` })) },
       ...instanceOptions(store),
-      { group: 'One GPU alone (memory only, no price)', options: (store.state?.data?.gpus ?? []).map((g) => ({ value: `${GPU}${g.key}`, label: `${g.key} (${num(g.capacity_gib, 1)} GiB usable)` })) },
+      { group: 'One GPU alone (memory only, no price)', options: (store.state?.data?.gpus ?? []).map((g) => ({ value: `${GPU}${g.key}`, label: `${g.key} (${gbOfGib(g.capacity_gib)} usable)` })) },
     ];
   };
   c.fill = (store) => { fillSelect(c.input, fill(store)); if (!c.input.value) setSelectValue(c.input, 'G6e', { quiet: true }); };

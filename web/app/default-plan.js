@@ -1,7 +1,7 @@
 // Seed 001's fleet plan (the content of tests/cases/plans/seed001.json): the Plan screen's
 // starting point. Embedded, because the page loads only its own files (web/ and config/).
 export const DEFAULT_PLAN = {
-  "name": "TextNLP platform (seed 001, 'Monthly Cost Estimates by Workload')",
+  "name": "TextNLP platform (the TextNLP GPU Requirements Assessment, 'Monthly Cost Estimates by Workload')",
   "environments": [
     {
       "name": "Development",
@@ -45,7 +45,7 @@ export const DEFAULT_PLAN = {
             "hours_per_month": 720
           },
           "pricing": "on_demand",
-          "notes": "24/7 at the seed's 24 h x 30 days = 720 h, not 730"
+          "notes": "24/7 at the assessment's 24 h x 30 days = 720 h, not 730"
         }
       ]
     },

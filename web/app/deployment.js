@@ -16,7 +16,7 @@ export function layoutText(l) {
   return `TP ${f.num(l.tensor_parallel, 0)} · PP ${f.num(l.pipeline_parallel, 0)} · ${plural(l.replicas, 'replica', 'replicas')}`;
 }
 
-export const memoryText = (d) => `${f.gib(d.memory_per_gpu_gib)} of ${f.gib(d.capacity_per_gpu_gib)}`;
+export const memoryText = (d) => `${f.gb(d.memory_per_gpu_gb)} of ${f.gb(d.capacity_per_gpu_gb)}`;
 
 export const countText = (d) => `${f.num(d.instance_count, 0)} × ${d.instance}`;
 

@@ -41,7 +41,14 @@ export function createForm(onLoaded) {
     /** The controls of the groups shown (checked before asking, marked when refused). */
     controls: () => of(GROUPS.filter(shown)),
     fill(store) { for (const c of of(GROUPS)) c.fill(store); sync(); },
-    fromParams(p) { saved = p; for (const c of of(GROUPS)) c.fromParams(p); sync(); },
+    fromParams(p) {
+      // A Fleet plan link writes none of the form's keys: its `instance` is an earlier version's
+      // key of the placement under it (now `pack`), not where the workload runs.
+      if (p.get('view') === 'plan' && p.has('instance')) { p = new URLSearchParams(p); p.delete('instance'); }
+      saved = p;
+      for (const c of of(GROUPS)) c.fromParams(p);
+      sync();
+    },
     toParams(p) { for (const c of of(GROUPS.filter(shown))) c.toParams(p); },
     /** model, workload and weight format; a serving question's demand with its sequence shape. */
     workload() {

@@ -37,8 +37,18 @@ const known = (v) => typeof v === 'number' && Number.isFinite(v);
 export const DASH = '—';
 
 export const num = (v, digits = 2) => (known(v) ? formatNumber(v, digits) : DASH);
-export const gb = (v) => (known(v) ? `${num(v, 2)} GB` : DASH);
-export const gib = (v) => (known(v) ? `${num(v, 2)} GiB` : DASH);
+// Sizes shown to people are GB (10^9 bytes), each with its unit; the core's GiB figures (*_gib)
+// are said in GB here. GiB or MiB appear only beside such a figure, as a tool prints it (toolSize).
+const sizeDigits = (v) => (Math.abs(v) > 0 && Math.abs(v) < 0.1 ? 3 : 2);
+export const gb = (v) => (known(v) ? `${num(v, sizeDigits(v))} GB` : DASH);
+/** A GiB figure (2^30 bytes) as a number of GB. */
+export const gibToGb = (v) => (known(v) ? (v * 2 ** 30) / 1e9 : v);
+export const gbOfGib = (v) => gb(gibToGb(v));
+/** A chart's tick in GB. */
+export const gbTick = (v) => `${num(v, v >= 100 ? 0 : 1)} GB`;
+/** Bytes as a tool prints them, to compare with it: "15,360 MiB in nvidia-smi". */
+export const toolSize = (bytes, unit, tool) => (known(bytes)
+  ? `${num(bytes / 2 ** (unit === 'MiB' ? 20 : 30), unit === 'MiB' ? 0 : 2)} ${unit} in ${tool}` : DASH);
 export const ms = (v) => (known(v) ? `${num(v, 1)} ms` : DASH);
 export const pct = (v) => (known(v) ? `${num(v, 1)}%` : DASH);
 export const signedPct = (v) => (known(v) ? `${v > 0 ? '+' : ''}${num(v, 1)}%` : DASH);
@@ -101,11 +111,3 @@ export function compareNames(a, b) {
   }
   return a < b ? -1 : a > b ? 1 : 0;
 }
-
-/** The source documents the catalogs cite as "seed 00N", by their titles. */
-const SOURCES = { '000': 'the GPU Selection Guide', '001': 'the TextNLP GPU Requirements Assessment', '002': 'the Compute Resource Selection guide', '003': 'the GPU Deployment Strategy Analysis', '004': 'the GPU Fleet Optimizer guide' };
-/** A catalog or analyzer string said for a person: documents by title, no config keys. */
-export const plain = (s) => String(s ?? '')
-  .replace(/\b(seed)('s)? (00\d)(’s|'s)?/gi, (m, w, p1, n, p2) => (SOURCES[n] ?? 'a source document') + (p1 || p2 ? '’s' : ''))
-  .replace(/\b(?:[a-z_]+\.)*([a-z_]+?)_multiplier\b/g, (m, w) => `${w.replace(/_/g, ' ')} multiplier`)
-  .replace(/\bmemory_planning\b/g, 'memory planning');

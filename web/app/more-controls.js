@@ -4,14 +4,11 @@
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
 
-export const PRIORITIES = [
-  { value: 'cost', label: 'Cost (lowest monthly cost)' },
-  { value: 'performance', label: 'Performance (fastest)' },
-  { value: 'balanced', label: 'Balanced (performance per dollar)' },
-  { value: 'reliability', label: 'Reliability (memory headroom)' },
-];
-export const priorityControl = (prefix, def = 'cost') =>
-  selectControl({ id: `${prefix}-priority`, key: 'priority', label: 'Priority', options: PRIORITIES, def });
+/** The priorities (the core's menus). */
+export const priorityControl = (prefix, def = 'cost') => selectControl({
+  id: `${prefix}-priority`, key: 'priority', label: 'Priority', def,
+  fill: (store) => (store.state?.data?.priorities ?? []).map((p) => ({ value: p.key, label: p.name })),
+});
 
 /** Provider checkboxes; none checked = the analyzer's default. URL: providers=aws,gcp */
 export function providersControl(prefix, legend = 'Providers (none checked = default)') {

@@ -34,6 +34,7 @@ export function fromOldLink(p, OLD_VIEWS) {
     }
   }
   if (view === 'migrate') rename('current', 'instance');
+  if (view === 'placement') rename('instance', 'pack');
   if (view === 'workloads') rename(p.has('set') ? 'set' : 'id', 'preset', (id) => (p.has('set') ? `set:${id}` : id));
   if (OLD_VIEWS[view]) out.set('view', OLD_VIEWS[view]);
   return out;

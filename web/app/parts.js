@@ -42,7 +42,7 @@ export function costBlock(cost, prefix = 'cost') {
   return h('div', null,
     facts(rows),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `${prefix}-basis` }, cost.basis)),
-    cost.note ? h('p', { class: 'note' }, cost.note) : null,
+    cost.note ? h('p', { class: 'note', testid: `${prefix}-note` }, cost.note) : null,
     cost.commitments?.length ? h('div', { class: 'commitments' }, table({
       caption: 'Ways to pay with a commitment',
       head: ['Way', 'Monthly cost (730 h billed)', 'Break-even utilization', 'Discount', 'Upfront', 'Source'],
@@ -80,14 +80,11 @@ export function multiplierSource(key) {
   return what ? `the catalog\u2019s rule of thumb for ${what} memory` : 'the catalog\u2019s rule of thumb';
 }
 
-/** "label memory (48 GiB)" -> "the GPU's rated memory, 48 GiB": the basis of a GPU's memory in words. */
-export const memoryBasis = (basis) => String(basis ?? '').replace(/^label memory \((.*)\)$/, 'the GPU\u2019s rated memory, $1');
-
-/** The memory model's lines on each GPU (GiB), each with its arithmetic. */
+/** The memory model's lines on each GPU (GB), each with its arithmetic. */
 export function memoryLines(lines, testid) {
   return table({
-    caption: 'On each GPU (GiB = 2^30 bytes)', testid, head: ['Part', 'GiB', 'Basis'], export: false,
-    rows: lines.map((l) => h('tr', null, h('th', { scope: 'row' }, l.label), h('td', { class: 'num' }, f.num(l.gib, 2)), h('td', { class: 'small' }, l.basis))),
+    caption: 'On each GPU', testid, head: ['Part', 'GB', 'Basis'], export: false,
+    rows: lines.map((l) => h('tr', null, h('th', { scope: 'row' }, l.label), h('td', { class: 'num' }, f.num(f.gibToGb(l.gib), 2)), h('td', { class: 'small basis-cell' }, l.basis))),
   });
 }
 

@@ -130,6 +130,7 @@ struct MemoryPlanning {
 // A figure for one family of the provider (key: a family key such as "GCP-A2-HighGPU", or the
 // family's series such as "A2"), replacing the way's provider-wide figure.
 struct WayFigure {
+  std::string key;                     // as the catalog writes it ("A2")
   bool offered = true;                 // false: the way does not cover this family
   std::optional<double> discount_pct;  // absent: no public figure
   std::string reason;                  // why not offered

@@ -29,6 +29,8 @@ Placement place_in_family(const Catalog& catalog, const Family& family, double g
 enum class PaymentMode { kOnDemand, kSpot, kMixed, kReserved1y, kReserved3y, kWay };
 std::string to_string(PaymentMode mode);
 std::optional<PaymentMode> parse_payment_mode(const std::string& text);  // not kWay
+// "EC2 Instance Savings Plan, 1 year, no upfront": a way to pay as a person reads it.
+std::string way_name(const WayToPay& way);
 
 // How the hours are paid for, and how many hours a month the instances run.
 struct Billing {

@@ -10,7 +10,7 @@ namespace gpufleet {
 namespace {
 
 struct Branch {
-  std::string tree;    // which decision tree of seed 002
+  std::string tree;    // which decision tree of the Compute Resource Selection guide
   std::string branch;  // the line of the tree that applies
   std::string kind;    // gpu | trainium | inferentia | cpu
   std::vector<std::string> families;  // the seed's pick, in preference order
@@ -59,7 +59,7 @@ Branch choose(const DecisionInput& in) {
   return {tree, "Mixed Model Types -> NVIDIA A10G (G5)", "gpu", {"G5"}};
 }
 
-// What choosing each kind of hardware means, from seed 002's advantages and limitations.
+// What choosing each kind of hardware means, from the guide's advantages and limitations.
 struct KindProfile {
   const char* name;
   const char* complexity;
@@ -70,13 +70,13 @@ struct KindProfile {
 KindProfile profile(const std::string& kind) {
   if (kind == "trainium")
     return {"AWS Trainium", "high", "medium",
-            {"purpose-built for deep-learning training; seed 002 quotes up to 50% savings against comparable GPU training",
+            {"purpose-built for deep-learning training; the Compute Resource Selection guide quotes up to 50% savings against comparable GPU training",
              "supports PyTorch (torch-xla) and TensorFlow only; best for transformer architectures",
              "code changes: XLA device and xm.optimizer_step; models compile with the Neuron SDK before the first step",
              "smaller community and tooling; debugging is harder than on GPUs"}};
   if (kind == "inferentia")
     return {"AWS Inferentia", "high", "medium",
-            {"specialized for inference; seed 002 quotes up to 70% savings for production inference",
+            {"specialized for inference; the Compute Resource Selection guide quotes up to 70% savings for production inference",
              "optimized for transformer models; PyTorch and TensorFlow through the Neuron SDK",
              "a compile step (torch-neuron trace / neuronx) for each model shape before serving"}};
   if (kind == "cpu")
@@ -120,7 +120,7 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
     bool suitable = true;
     if ((kind == "trainium" || kind == "inferentia") && !neuron_framework(in.framework)) {
       suitable = false;
-      reasons.insert(reasons.begin(), in.framework + " is not supported by the Neuron SDK per seed 002 (PyTorch and TensorFlow only)");
+      reasons.insert(reasons.begin(), in.framework + " is not supported by the Neuron SDK per the Compute Resource Selection guide (PyTorch and TensorFlow only)");
     }
     if (kind == "trainium" && in.w.serving()) {
       suitable = false;
@@ -128,7 +128,7 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
     }
     if (kind == "cpu" && in.latency_ms && *in.latency_ms <= 10) {
       suitable = false;
-      reasons.insert(reasons.begin(), "a sub-10 ms latency target needs an accelerator (seed 002)");
+      reasons.insert(reasons.begin(), "a sub-10 ms latency target needs an accelerator (the Compute Resource Selection guide)");
     }
     std::string why;
     std::optional<Candidate> best = cheapest_of_kind(catalog, in, kind, why);
@@ -161,7 +161,7 @@ Json decide(const Catalog& catalog, const DecisionInput& in) {
     out["prices_disagree"] = "the tree picks " + pick.kind + (tree_usd ? " (" + usd(*tree_usd) + "/month)" : std::string(" (no valid deployment)")) +
                              ", but the cheapest valid deployment is " + cheapest_kind + " at " + usd(cheapest_usd) + "/month";
   }
-  out["source"] = "seed 002 (Compute Resource Selection): decision trees for training and inference; prices and fit from the road";
+  out["source"] = "the Compute Resource Selection guide's decision trees for training and inference; prices and fit computed for this workload";
   return out;
 }
 

@@ -10,7 +10,6 @@
 namespace gpufleet {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 std::string num(double x) { return report::short_number(x); }
 std::string pct(double x) { return num(std::round(x)) + "%"; }
 int level(const std::string& name) { return name == "high" ? 2 : name == "medium" ? 1 : 0; }
@@ -68,7 +67,7 @@ void compare_with_current(const Candidate& current, Candidate& c) {
     complexity = 2;
     c.reasons.push_back(it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia"
                             ? "moves to AWS Neuron hardware: PyTorch or TensorFlow only, and a compile step before "
-                              "the first run (seed 002)"
+                              "the first run (the Compute Resource Selection guide)"
                             : "moves from " + cur.accelerator_kind + " to " + it.accelerator_kind +
                                   " hardware: new runtime, new performance profile");
   }
@@ -164,8 +163,8 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
   int risk = 0;
   if (d.runs()) {
     const double share = d.capacity_per_gpu_bytes > 0 ? d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes : 0;
-    c.reasons.push_back("fits: " + num(report::round_to(d.memory_per_gpu_bytes / kGiB, 2)) + " GiB per GPU of " +
-                        num(report::round_to(d.capacity_per_gpu_bytes / kGiB, 2)) + " GiB (" + pct(100 * share) + ") on " +
+    c.reasons.push_back("fits: " + num(report::round_to(d.memory_per_gpu_bytes / 1e9, 2)) + " GB per GPU of " +
+                        num(report::round_to(d.capacity_per_gpu_bytes / 1e9, 2)) + " GB (" + pct(100 * share) + ") on " +
                         num(d.gpus) + " x " + it.gpu_type);
     if (share > 0.9) {
       risk = 1;

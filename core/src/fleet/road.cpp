@@ -10,11 +10,10 @@
 namespace gpufleet {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024 * 1024;
 constexpr int kMaxInstances = 128;
 
 std::string num(double x) { return report::short_number(x); }
-std::string gib(double bytes) { return num(report::round_to(bytes / kGiB, 2)) + " GiB"; }
+std::string gb(double bytes) { return num(report::round_to(bytes / 1e9, 2)) + " GB"; }
 
 bool neuron(const InstanceType& it) {
   return it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia";
@@ -259,9 +258,9 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     const Fit fit = fit_on(it, ranks, need);
     d.memory_per_gpu_bytes = fit.per_gpu_bytes;
     if (!fit.fits) {
-      refuse(d, "does not fit (seed method): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
-                    " GB over " + num(ranks) + " GPU(s) is " + gib(fit.per_gpu_bytes) + " per GPU, " + it.gpu_type +
-                    " has " + gib(cap), more);
+      refuse(d, "does not fit (rule of thumb): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
+                    " GB over " + num(ranks) + " GPU(s) is " + gb(fit.per_gpu_bytes) + " per GPU, " + it.gpu_type +
+                    " has " + gb(cap), more);
       return false;
     }
     if (w.serving()) d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(1);
@@ -283,16 +282,16 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
         return false;
       }
       if (d.max_concurrency_by_kv < 1) {
-        refuse(d, "does not fit: the KV cache left on " + where + " (" + gib(*e.kv_pool_bytes) +
+        refuse(d, "does not fit: the KV cache left on " + where + " (" + gb(*e.kv_pool_bytes) +
                       ") holds no whole " + num(w.demand.input_tokens + w.demand.output_tokens) +
-                      "-token sequence (" + gib(per_seq) + ")", more);
+                      "-token sequence (" + gb(per_seq) + ")", more);
         return false;
       }
       return true;
     }
     if (!e.kv_pool_bytes && q.engine == "vllm") {
-      refuse(d, "does not fit: " + where + " (" + gib(cap) + " each) cannot hold the weights (" +
-                    gib(e.weights_per_gpu_bytes) + " per GPU) and the engine's activations with room for a KV cache",
+      refuse(d, "does not fit: " + where + " (" + gb(cap) + " each) cannot hold the weights (" +
+                    gb(e.weights_per_gpu_bytes) + " per GPU) and the engine's activations with room for a KV cache",
              more);
       return false;
     }
@@ -303,8 +302,8 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
     d.memory_per_gpu_bytes = e.total_bytes;
     if (e.total_bytes > cap) {
-      refuse(d, "does not fit: one sequence needs " + gib(e.total_bytes) + " per GPU on " + where + ", " +
-                    it.gpu_type + " has " + gib(cap), more);
+      refuse(d, "does not fit: one sequence needs " + gb(e.total_bytes) + " per GPU on " + where + ", " +
+                    it.gpu_type + " has " + gb(cap), more);
       return false;
     }
     const double room = w.max_memory_share * cap - e.total_bytes;
@@ -313,8 +312,8 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   }
   d.memory_per_gpu_bytes = e.total_bytes;
   if (e.total_bytes > cap) {
-    refuse(d, "does not fit: training needs " + gib(e.total_bytes) + " per GPU over " + num(d.gpus) + " x " +
-                  it.gpu_type + " (" + gib(cap) + " each; weights, gradients and optimizer states " +
+    refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per GPU over " + num(d.gpus) + " x " +
+                  it.gpu_type + " (" + gb(cap) + " each; weights, gradients and optimizer states " +
                   (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " GPUs") + ")",
            "more GPUs to shard over, LoRA or QLoRA instead of full fine-tuning, or GPUs with more memory");
     return false;
@@ -508,8 +507,8 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   const double ranks = w.trains() ? d.gpus : tp * pp;  // training shards the weights over every GPU
   if (whole && !w.seed_memory && whole->weight_bytes / ranks > it.memory_per_gpu_bytes) {
     d.memory_per_gpu_bytes = whole->weight_bytes / ranks;
-    refuse(d, "does not fit: the weights alone are " + gib(d.memory_per_gpu_bytes) + " per GPU over " + num(ranks) +
-                  " x " + it.gpu_type + " (" + gib(it.memory_per_gpu_bytes) + " each)",
+    refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per GPU over " + num(ranks) +
+                  " x " + it.gpu_type + " (" + gb(it.memory_per_gpu_bytes) + " each)",
            "more GPUs per model copy, a smaller weight format, or GPUs with more memory");
     return priced(d);
   }

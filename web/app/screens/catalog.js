@@ -107,7 +107,7 @@ function instancesCard(list, store) {
         h('td', null, i.family),
         h('td', { class: 'num' }, f.gb(i.memory_per_gpu_gb)),
         h('td', { class: 'num' }, f.num(i.vcpus, 0)),
-        h('td', { class: 'num' }, i.ram_gib == null ? f.DASH : `${f.num(i.ram_gib, 0)} GiB`),
+        h('td', { class: 'num' }, i.ram_gib == null ? f.DASH : f.gbOfGib(i.ram_gib)),
         h('td', { class: 'num' }, i.compute_tflops == null ? f.DASH : `${f.num(i.compute_tflops, 1)} TFLOPS`),
         h('td', { class: 'num' }, i.memory_bandwidth_gb_per_s == null ? f.DASH : `${f.num(i.memory_bandwidth_gb_per_s, 0)} GB/s`),
         h('td', null, i.interconnect ?? f.DASH),
@@ -128,7 +128,7 @@ function modelsCard(sizes, planning) {
         h('th', { scope: 'row' }, m.size), h('td', null, m.name),
         h('td', { class: 'num' }, `${f.num(m.parameter_count_billion, 3)} billion`),
         h('td', { class: 'num' }, `${f.num(m.memory_overhead_multiplier, 3)}x`),
-        h('td', null, f.plain(m.description)), h('td', null, (m.examples ?? []).join(', ')))),
+        h('td', null, m.description), h('td', null, (m.examples ?? []).join(', ')))),
     }),
     planning ? h('div', null,
       h('h4', null, 'Memory planning'),
@@ -136,7 +136,7 @@ function modelsCard(sizes, planning) {
         ['Inference', `${f.num(planning.inference_multiplier, 3)}x`],
         ['Fine-tuning', `${f.num(planning.fine_tuning_multiplier, 3)}x`],
         ['Training', `${f.num(planning.training_multiplier, 3)}x`],
-        ['Source', `${f.plain(planning.source)}${planning.source_date ? ` (${planning.source_date})` : ''}`],
+        ['Source', `${planning.source}${planning.source_date ? ` (${planning.source_date})` : ''}`],
       ], 'facts compact')) : null);
 }
 
@@ -149,7 +149,7 @@ function precisionsCard(formats) {
       rows: Object.entries(formats).map(([k, p]) => h('tr', null,
         h('th', { scope: 'row' }, k), h('td', null, p.name),
         h('td', { class: 'num' }, `${f.num(p.bytes_per_parameter, 2)} B`),
-        h('td', null, tags(p.native_architectures)), h('td', null, f.plain(p.description)), h('td', { class: 'small' }, f.plain(p.source)))),
+        h('td', null, tags(p.native_architectures)), h('td', null, p.description), h('td', { class: 'small' }, p.source))),
     }));
 }
 

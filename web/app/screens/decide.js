@@ -21,7 +21,7 @@ function optionRows(o) {
     h('td', { testid: `decide-${o.kind}-complexity` }, f.label(o.migration_complexity)),
     h('td', { testid: `decide-${o.kind}-risk` }, riskBadge(o.risk_level))),
   h('tr', { class: 'detail-row', testid: `decide-${o.kind}-reasons` },
-    h('td', { colspan: 8 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons((o.reasons ?? []).map(f.plain)),
+    h('td', { colspan: 8 }, h('span', { class: 'sr-only' }, 'Reasons: '), reasons(o.reasons ?? []),
       c ? h('details', { class: 'why-details' }, h('summary', null, 'Cost basis'), h('p', null, c.cost.basis)) : null))];
 }
 
@@ -45,13 +45,13 @@ export function renderDecide(r) {
     h('section', { class: 'card verdict fits' },
       h('h3', null, 'Decision'),
       facts([
-        ['Decision tree', f.plain(r.decision_tree), 'decide-tree'],
+        ['Decision tree', r.decision_tree, 'decide-tree'],
         ['Branch', r.branch, 'decide-branch'],
         ['Recommended', h('strong', { testid: 'decide-kind' }, f.label(r.recommended_kind))],
         ['Families', r.recommended_families?.join(', ') || f.DASH, 'decide-families'],
       ], 'facts compact'),
       r.prices_disagree ? h('p', { class: 'note', testid: 'decide-prices-disagree' }, r.prices_disagree) : null,
-      h('p', { class: 'muted small' }, f.plain(r.source))),
+      h('p', { class: 'muted small' }, r.source)),
     h('section', { class: 'card' },
       h('h3', null, 'Options'),
       table({

@@ -5,7 +5,7 @@
 import { h, facts, card, table } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { memoryBasis, usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, requestBlock } from '../parts.js';
+import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, requestBlock } from '../parts.js';
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
 import { barChart } from '../charts.js';
@@ -71,7 +71,7 @@ export function renderFit(r, example = false) {
     h('div', { class: 'per-gpu' },
       h('p', { class: 'per-gpu-line' },
         h('strong', { testid: 'fit-per-gpu-gb' }, f.gb(fit.per_gpu_gb)), ' per GPU of ',
-        h('strong', { testid: 'fit-capacity-gb' }, f.gb(fit.capacity_per_gpu_gb)), ` (${memoryBasis(p.memory_per_gpu_basis)})`),
+        h('strong', { testid: 'fit-capacity-gb' }, f.gb(fit.capacity_per_gpu_gb)), ' (', h('span', { class: 'tool-size' }, p.memory_per_gpu_basis), ')'),
       usageBar(fit.utilization_pct, { testid: 'fit-bar', label: 'Per-GPU memory used' }),
       facts([
         ['Per-GPU use', f.pct(fit.utilization_pct), 'fit-utilization'],
@@ -122,35 +122,35 @@ export function memoryChart(r) {
   return Array.isArray(r.memory.per_gpu) && r.memory.per_gpu.length ? linesChart(r) : seedChart(r);
 }
 
-/** The memory model's lines on each GPU of the layout (GiB), against the GPU's memory. */
+/** The memory model's lines on each GPU of the layout (GB), against the GPU's memory. */
 function linesChart(r) {
   const n = r.fit.gpus;
-  const lines = r.memory.per_gpu;
-  const cap = r.deployment.capacity_per_gpu_gib;
+  const lines = r.memory.per_gpu.map((l) => ({ ...l, gb: f.gibToGb(l.gib) }));
+  const cap = r.deployment.capacity_per_gpu_gb;
   const gpu = r.placement.gpu_type;
-  const total = lines.reduce((s, l) => s + l.gib, 0);
+  const total = lines.reduce((s, l) => s + l.gb, 0);
   const rows = gpuRows(n, (label) => ({
-    label, parts: lines.map((l) => ({ value: l.gib, cls: groupOf(l.key).cls, name: l.label })),
-    marker: cap, markerLabel: `memory ${f.gib(cap)}`,
+    label, parts: lines.map((l) => ({ value: l.gb, cls: groupOf(l.key).cls, name: l.label })),
+    marker: cap, markerLabel: `memory ${f.gb(cap)}`,
   }));
   const present = GROUPS.filter((g) => lines.some((l) => groupOf(l.key) === g));
   return [
     barChart({
-      title: `Memory on each ${gpu}: ${f.gib(total)} against ${f.gib(cap)}`,
-      summary: lines.map((l) => `${l.label} ${f.gib(l.gib)}`).join(', '),
-      xLabel: 'Memory per GPU (GiB)', rows, format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GiB`, testid: 'fit-chart',
+      title: `Memory on each ${gpu}: ${f.gb(total)} against ${f.gb(cap)}`,
+      summary: lines.map((l) => `${l.label} ${f.gb(l.gb)}`).join(', '),
+      xLabel: 'Memory per GPU (GB)', rows, format: f.gbTick, testid: 'fit-chart',
       legendItems: [...present.map((g) => ({ cls: g.cls, name: g.name })), { cls: 'marker', name: 'Memory per GPU' }],
       data: {
-        caption: 'Memory per GPU (GiB)',
-        head: ['GPU', ...lines.map((l) => `${l.label} (GiB)`), 'Total (GiB)', 'Capacity (GiB)', 'Use (%)'],
-        rows: rows.map((row) => [row.label, ...lines.map((l) => f.num(l.gib, 2)), f.num(total, 2), f.num(cap, 2), f.num(r.deployment.memory_utilization_pct, 1)]),
+        caption: 'Memory per GPU (GB)',
+        head: ['GPU', ...lines.map((l) => `${l.label} (GB)`), 'Total (GB)', 'Capacity (GB)', 'Use (%)'],
+        rows: rows.map((row) => [row.label, ...lines.map((l) => f.num(l.gb, 2)), f.num(total, 2), f.num(cap, 2), f.num(r.deployment.memory_utilization_pct, 1)]),
       },
     }),
     drawnNote(n, rows.length),
   ];
 }
 
-/** Seed 004's weights and overhead (the whole model) split evenly over the GPUs used (GB). */
+/** The rule of thumb's weights and overhead (the whole model) split evenly over the GPUs used (GB). */
 function seedChart(r) {
   const n = r.fit.gpus;
   const share = n > 0 ? 1 / n : 1;
@@ -167,7 +167,7 @@ function seedChart(r) {
     barChart({
       title: `Memory on each ${gpu}: weights + overhead against ${f.gb(cap)} usable`,
       summary: `${f.gb(r.fit.per_gpu_gb)} per GPU on ${f.num(n, 3)} GPU(s), ${f.pct(r.fit.utilization_pct)} of capacity`,
-      xLabel: 'Memory per GPU (GB)', rows, format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GB`, testid: 'fit-chart',
+      xLabel: 'Memory per GPU (GB)', rows, format: f.gbTick, testid: 'fit-chart',
       legendItems: [{ cls: 'c1', name: 'Weights' }, { cls: 'c2', name: `Overhead (${r.memory.overhead_covers})` }, { cls: 'marker', name: 'Usable memory per GPU' }],
       data: {
         caption: 'Memory per GPU (GB)',

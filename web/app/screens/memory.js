@@ -1,6 +1,6 @@
 // Memory, line by line (the `memory` question): on one GPU alone (Fit & memory with a GPU as
-// where it runs), and which GPUs of the catalog hold a concrete model, under Fit's answer. The
-// per-GPU breakdown is what nvidia-smi shows, so it is in GiB and MiB, as that tool prints.
+// where it runs), and which GPUs of the catalog hold a concrete model, under Fit's answer. Sizes
+// are in GB; beside the total and the weights, the figure nvidia-smi, PyTorch or vLLM prints.
 import { h, facts, card, table } from '../dom.js';
 import { selectControl, numberControl, serves } from '../controls.js';
 import * as f from '../format.js';
@@ -23,7 +23,8 @@ const MODES = [
 /** The memory question's mode for each task of the workload form. */
 const MODE = { inference: 'inference', batch_inference: 'inference', fine_tuning: 'full_finetune', lora: 'lora', qlora: 'qlora', training: 'pretraining' };
 
-const gib = (v) => (Number.isFinite(v) ? `${f.num(v, Math.abs(v) > 0 && Math.abs(v) < 0.1 ? 3 : 2)} GiB` : f.DASH);
+/** A figure as a tool prints it (format.js toolSize), beside the GB one. */
+const tool = (bytes, unit, name, testid) => h('span', { class: 'tool-size', testid }, f.toolSize(bytes, unit, name));
 const tokens = (v) => (Number.isFinite(v) ? `${f.num(v, 0)} tokens` : f.DASH);
 const upper = (s) => String(s ?? '').toUpperCase();
 
@@ -174,7 +175,6 @@ export function renderMemory(r) {
   const setup = `${MODES.find((x) => x.value === s.mode)?.label ?? f.label(s.mode)}, ${upper(s.weight_format)} weights, ${upper(s.compute_precision)} compute, batch ${f.num(s.batch, 0)}, `
     + `context ${f.num(s.context, 0)} tokens${s.new_tokens ? ` + ${f.num(s.new_tokens, 0)} new` : ''}, ${s.engine}`
     + `${s.gpus > 1 ? `, ${f.num(s.gpus, 0)} GPUs per copy (tensor parallel ${f.num(s.tensor_parallel, 0)}, sharding ${s.sharding})` : ''}`;
-  const mib = Number.isFinite(r.total_bytes) ? `${f.num(r.total_bytes / 2 ** 20, 0)} MiB` : f.DASH;
   const verdict = g ? h('section', { class: ['card', 'verdict', g.fits ? 'fits' : 'nofit'], testid: 'mem-verdict' },
     h('h3', { class: 'sr-only' }, 'Verdict'),
     h('div', { class: 'verdict-head' },
@@ -183,17 +183,17 @@ export function renderMemory(r) {
         h('p', { class: 'verdict-title' }, h('span', { testid: 'mem-model-label' }, r.model.name), ' on ', h('span', { testid: 'mem-verdict-gpu' }, g.gpu)),
         h('p', { class: 'muted', testid: 'mem-setup' }, setup))),
     h('p', { class: 'per-gpu-line' },
-      h('strong', { testid: 'mem-used' }, gib(g.used_gib)), ' per GPU (', h('span', { testid: 'mem-mib' }, mib), ' in nvidia-smi) of ',
-      h('strong', { testid: 'mem-capacity' }, gib(g.capacity_gib)), ' usable'),
+      h('strong', { testid: 'mem-used' }, f.gbOfGib(g.used_gib)), ' per GPU (', tool(r.total_bytes, 'MiB', 'nvidia-smi', 'mem-mib'), ') of ',
+      h('strong', { testid: 'mem-capacity' }, f.gbOfGib(g.capacity_gib)), ' usable'),
     usageBar(g.utilization_pct, { testid: 'mem-bar', label: `Memory used on the ${g.gpu}` }),
     facts([
       ['Use', f.pct(g.utilization_pct), 'mem-utilization'],
-      [g.headroom_gib >= 0 ? 'Headroom' : 'Short by', gib(Math.abs(g.headroom_gib)), 'mem-headroom'],
+      [g.headroom_gib >= 0 ? 'Headroom' : 'Short by', f.gbOfGib(Math.abs(g.headroom_gib)), 'mem-headroom'],
       g.largest_batch !== undefined ? ['Largest batch that fits', g.largest_batch > 0 ? `${f.num(g.largest_batch, 0)} sequences at this context` : 'none: even 1 sequence is too much', 'mem-largest-batch'] : null,
       g.largest_context !== undefined ? ['Largest context that fits', g.largest_context > 0 ? `${tokens(g.largest_context)} at this batch` : 'none', 'mem-largest-context'] : null,
       g.kv_cache_tokens_that_fit !== undefined ? ['KV-cache tokens that fit', tokens(g.kv_cache_tokens_that_fit), 'mem-kv-tokens'] : null,
       g.concurrent_sequences_at_context !== undefined ? ['Sequences at this context at once', f.num(g.concurrent_sequences_at_context, 0), 'mem-concurrent'] : null,
-      r.kv_cache_capacity ? ['vLLM KV-cache pool', `${tokens(r.kv_cache_capacity.tokens)} in ${gib(r.kv_cache_capacity.gib)}`, 'mem-pool'] : null,
+      r.kv_cache_capacity ? ['vLLM KV-cache pool', `${tokens(r.kv_cache_capacity.tokens)} in ${f.gbOfGib(r.kv_cache_capacity.gib)}`, 'mem-pool'] : null,
       r.kv_cache_capacity ? ['Sequences at this context at once', f.num(r.kv_cache_capacity.concurrent_sequences, 0), 'mem-pool-sequences'] : null,
     ], 'facts compact'))
     : card('Memory per GPU', h('p', { class: 'note' }, 'No GPU chosen: the breakdown below is per GPU.'));
@@ -212,13 +212,13 @@ export function renderMemory(r) {
 function breakdownTable(r) {
   const rows = r.per_gpu.map((l) => h('tr', { testid: `mem-line-${l.key}` },
     h('th', { scope: 'row' }, h('span', { class: ['swatch', groupOf(l.key).cls], 'aria-hidden': 'true' }), ' ', l.label),
-    h('td', { class: 'num', testid: `mem-line-${l.key}-gib` }, gib(l.gib)),
+    h('td', { class: 'num', testid: `mem-line-${l.key}-gb` }, f.gbOfGib(l.gib)),
     h('td', { class: 'basis-cell', testid: `mem-line-${l.key}-basis` }, l.basis)));
   rows.push(h('tr', { class: 'total-row' },
     h('th', { scope: 'row' }, 'Total per GPU (nvidia-smi)'),
-    h('td', { class: 'num', testid: 'mem-total' }, gib(r.total_gib)),
-    h('td', { class: 'basis-cell' }, `tensors ${gib(r.tensors_gib)} (torch.cuda.max_memory_allocated) + runtime`)));
-  return table({ caption: 'Memory per GPU', head: ['Part', 'GiB', 'How'], rows, testid: 'mem-breakdown', exportName: 'model-memory' });
+    h('td', { class: 'num', testid: 'mem-total' }, f.gbOfGib(r.total_gib)),
+    h('td', { class: 'basis-cell' }, `tensors ${f.gbOfGib(r.tensors_gib)} (`, tool(r.tensors_gib * 2 ** 30, 'GiB', 'torch.cuda.max_memory_allocated()'), ') + runtime')));
+  return table({ caption: 'Memory per GPU', head: ['Part', 'GB', 'How'], rows, testid: 'mem-breakdown', exportName: 'model-memory' });
 }
 
 /** One stacked bar: every breakdown line, against the chosen GPU's usable memory. */
@@ -228,23 +228,23 @@ function memoryChart(r) {
   const label = g ? `${r.settings.gpus > 1 ? 'Each ' : ''}${g.gpu}` : 'Per GPU';
   const row = {
     label,
-    parts: r.per_gpu.map((l) => ({ value: l.gib, cls: groupOf(l.key).cls, name: l.label })),
-    marker: cap, markerLabel: cap === undefined ? undefined : `usable memory ${gib(cap)}`,
+    parts: r.per_gpu.map((l) => ({ value: f.gibToGb(l.gib), cls: groupOf(l.key).cls, name: l.label })),
+    marker: f.gibToGb(cap), markerLabel: cap === undefined ? undefined : `usable memory ${f.gbOfGib(cap)}`,
   };
   const present = GROUPS.filter((grp) => r.per_gpu.some((l) => groupOf(l.key) === grp));
   const pctOf = (v) => (cap > 0 ? f.num((v / cap) * 100, 1) : f.DASH);
   return h('div', { class: 'mem-chart' }, barChart({
-    title: g ? `Memory on the ${g.gpu}: ${gib(r.total_gib)} of ${gib(cap)} usable` : `Memory per GPU: ${gib(r.total_gib)}`,
-    summary: r.per_gpu.map((l) => `${l.label} ${gib(l.gib)}`).join(', '),
-    xLabel: 'Memory per GPU (GiB)', rows: [row], format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GiB`, testid: 'mem-chart',
+    title: g ? `Memory on the ${g.gpu}: ${f.gbOfGib(r.total_gib)} of ${f.gbOfGib(cap)} usable` : `Memory per GPU: ${f.gbOfGib(r.total_gib)}`,
+    summary: r.per_gpu.map((l) => `${l.label} ${f.gbOfGib(l.gib)}`).join(', '),
+    xLabel: 'Memory per GPU (GB)', rows: [row], format: f.gbTick, testid: 'mem-chart',
     legendItems: [...present.map((grp) => ({ cls: grp.cls, name: grp.name })), cap === undefined ? null : { cls: 'marker', name: 'Usable memory of the GPU' }].filter(Boolean),
     data: {
-      caption: 'Memory per GPU (GiB)',
-      head: ['Part', 'GiB', 'Share of the GPU (%)'],
+      caption: 'Memory per GPU (GB)',
+      head: ['Part', 'GB', 'Share of the GPU (%)'],
       rows: [
-        ...r.per_gpu.map((l) => [l.label, f.num(l.gib, 3), pctOf(l.gib)]),
-        ['Total', f.num(r.total_gib, 3), pctOf(r.total_gib)],
-        ...(cap === undefined ? [] : [['Usable memory of the GPU', f.num(cap, 3), '100']]),
+        ...r.per_gpu.map((l) => [l.label, f.num(f.gibToGb(l.gib), 3), pctOf(l.gib)]),
+        ['Total', f.num(f.gibToGb(r.total_gib), 3), pctOf(r.total_gib)],
+        ...(cap === undefined ? [] : [['Usable memory of the GPU', f.num(f.gibToGb(cap), 3), '100']]),
       ],
     },
   }));
@@ -257,14 +257,14 @@ function gpusTable(r) {
   const per = r.settings.gpus > 1 ? ` with ${f.num(r.settings.gpus, 0)} GPUs per copy` : '';
   return [
     h('p', { testid: 'mem-gpus-summary' }, holding.length
-      ? `${holding.length} of ${list.length} GPUs hold it${per}; the smallest is the ${holding[0].gpu} (${gib(holding[0].capacity_gib)} usable).`
+      ? `${holding.length} of ${list.length} GPUs hold it${per}; the smallest is the ${holding[0].gpu} (${f.gbOfGib(holding[0].capacity_gib)} usable).`
       : `None of the ${list.length} GPUs holds it${per}: use more GPUs per copy, a smaller weight format or a shorter context.`),
     table({
-      caption: 'Every GPU of the catalog', head: ['GPU', 'Usable (GiB)', 'Needs (GiB)', 'Use (%)', 'Fits'], testid: 'mem-gpu-table', exportName: 'model-memory-gpus',
+      caption: 'Every GPU of the catalog', head: ['GPU', 'Usable (GB)', 'Needs (GB)', 'Use (%)', 'Fits'], testid: 'mem-gpu-table', exportName: 'model-memory-gpus',
       rows: list.map((x, i) => h('tr', { class: x.gpu === chosen ? 'mem-chosen' : null, testid: `mem-gpu-row-${i}` },
         h('th', { scope: 'row', testid: `mem-gpu-name-${i}` }, x.gpu, x.gpu === chosen ? h('span', { class: 'muted' }, ' (chosen)') : null),
-        h('td', { class: 'num' }, f.num(x.capacity_gib, 2)),
-        h('td', { class: 'num' }, f.num(x.used_gib, 2)),
+        h('td', { class: 'num' }, f.num(f.gibToGb(x.capacity_gib), 2)),
+        h('td', { class: 'num' }, f.num(f.gibToGb(x.used_gib), 2)),
         h('td', { class: 'num' }, x.capacity_gib > 0 ? f.num((x.used_gib / x.capacity_gib) * 100, 1) : f.DASH),
         h('td', { testid: `mem-gpu-fits-${i}` }, x.fits ? 'yes' : 'no'))),
     }),
@@ -281,7 +281,7 @@ function modelFacts(m, r) {
       m.active_parameters_billion !== undefined ? ['Active per token (MoE)', `${f.num(m.active_parameters_billion, 3)} billion`, 'mem-active-params'] : null,
       r.trainable_parameters !== undefined ? ['Trainable', `${f.num(r.trainable_parameters / 1e6, 2)} million`, 'mem-trainable'] : null,
       ['KV cache per token', `${f.num(m.kv_cache_kib_per_token, 3)} KiB`, 'mem-kv-per-token'],
-      ['Weights', gib(r.weights_gib), 'mem-weights'],
+      ['Weights', [h('span', { testid: 'mem-weights' }, f.gbOfGib(r.weights_gib)), ' (', tool(r.weights_gib * 2 ** 30, 'GiB', 'vLLM\u2019s and PyTorch\u2019s logs', 'mem-weights-tool'), ')']],
     ]),
     m.source ? h('details', { class: 'why-details' }, h('summary', null, 'Where the architecture comes from'), basis(m.source)) : null,
   ];

@@ -3,7 +3,7 @@
 import { h, table, facts, card, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
-import { selectControl, instanceOptions, hoursControl, WORKLOADS } from '../controls.js';
+import { selectControl, instanceOptions, hoursControl, taskOptions } from '../controls.js';
 import { controlSet, providersControl } from '../more-controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
@@ -62,7 +62,7 @@ function modelsControl(store) {
     fillSelect(precision.input, precisionOptions());
     setSelectValue(precision.input, m.precision ?? 'fp16');
     precision.input.addEventListener('change', () => { m.precision = precision.input.value; });
-    const workload = selectField({ id: `${pre}-workload`, label: 'Workload', options: WORKLOADS });
+    const workload = selectField({ id: `${pre}-workload`, label: 'Workload', options: taskOptions(store) });
     setSelectValue(workload.input, m.workload ?? 'inference');
     workload.input.addEventListener('change', () => { m.workload = workload.input.value; });
     const sync = () => {
@@ -106,13 +106,18 @@ function modelsControl(store) {
 
 export function createPlacementScreen(store) {
   const models = modelsControl(store);
+  // URL: pack (an earlier version's link says instance, which is the workload form's key).
   const instance = selectControl({
-    id: 'place-instance', key: 'instance', label: 'Instance (optional)', def: 'g5.12xlarge',
+    id: 'place-instance', key: 'pack', label: 'Instance (optional)', def: 'g5.12xlarge',
     fill: (s) => [{ value: '', label: 'None: just find the cheapest' }, ...instanceOptions(s)],
     hint: 'Packs the models onto this instance too.',
   });
-  instance.fromParams = (p) => { instance.input.value = ''; setSelectValue(instance.input, p.has('instance') ? p.get('instance') : 'g5.12xlarge', { quiet: !p.has('instance') }); };
-  instance.toParams = (p) => p.set('instance', instance.input.value);
+  instance.fromParams = (p) => {
+    const given = p.get('pack') ?? p.get('instance');
+    instance.input.value = '';
+    setSelectValue(instance.input, given ?? 'g5.12xlarge', { quiet: given === null });
+  };
+  instance.toParams = (p) => p.set('pack', instance.input.value);
   const providers = providersControl('place', 'Providers (none checked = all)');
   const hours = hoursControl('place');
   const pricing = pricingControl('place');
@@ -177,7 +182,7 @@ function packingCard(p, title, key, colour, gbOf) {
     barChart({
       title: `Models packed onto ${p.instance_count} × ${p.instance}`,
       summary: gpus.map((g) => `${name(g)}: ${g.models.join(', ') || 'empty'}, ${f.gb(g.used_gb)} of ${f.gb(g.capacity_gb)}`).join('; '),
-      xLabel: 'Memory (GB) against each accelerator’s usable memory', format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GB`, testid: `place-${key}-chart`,
+      xLabel: 'Memory (GB) against each accelerator’s usable memory', format: f.gbTick, testid: `place-${key}-chart`,
       rows: gpus.map((g) => ({
         label: name(g),
         parts: g.models.map((m) => ({ value: gbOf.get(m) ?? 0, cls: colour.get(m), name: m })),

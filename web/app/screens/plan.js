@@ -1,11 +1,11 @@
 // Plan: a fleet plan of environments and workloads (instance, count, schedule, way to pay), edited
 // in a form or pasted as JSON; costs per workload, per environment and in total, each workload on
 // the other providers, the whole plan per provider and the cheapest provider mix.
-import { h, table, facts, card, nextId, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
+import { h, table, facts, card, selectField, numberField, fillSelect, setSelectValue } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { instanceOptions } from '../controls.js';
-import { PRICINGS, SCHEDULES, scheduleObject } from '../billing.js';
+import { pricingOptions, SCHEDULES, scheduleObject } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { DEFAULT_PLAN } from '../default-plan.js';
 
@@ -154,7 +154,7 @@ export function createPlanScreen(store) {
     b.input.addEventListener('input', writeSchedule);
     label();
 
-    const pricing = selectField({ id: `${pre}-pricing`, label: 'Way to pay', options: PRICINGS });
+    const pricing = selectField({ id: `${pre}-pricing`, label: 'Way to pay', options: pricingOptions(store) });
     pricing.input.value = w.pricing ?? (w.use_spot ? 'spot' : 'on_demand');
     if (w.pricing) setSelectValue(pricing.input, String(w.pricing));
     const share = numberField({ id: `${pre}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', value: w.spot_share ?? '' });
@@ -239,7 +239,7 @@ export function renderPlan(r) {
 
   return [
     h('section', { class: 'card verdict accent' },
-      h('h3', null, r.name ? f.plain(r.name) : 'Fleet plan'),
+      h('h3', null, r.name || 'Fleet plan'),
       facts([
         ['Plan total', h('strong', { testid: 'plan-total' }, f.usdMonth(total))],
         ['Environments', `${r.environments.length} · ${all.length} workloads`],

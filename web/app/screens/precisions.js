@@ -26,7 +26,7 @@ export function renderPrecisions(r) {
       barChart({
         title: `Weights of ${r.model.label} by precision`,
         summary: r.precisions.map((p) => `${p.name} ${f.gb(p.weights_gb)}`).join(', '),
-        xLabel: 'Weights (GB)', format: (v) => `${f.num(v, v >= 100 ? 0 : 1)} GB`, testid: 'prec-chart',
+        xLabel: 'Weights (GB)', format: f.gbTick, testid: 'prec-chart',
         rows: r.precisions.map((p) => ({ label: `${p.name} (${f.num(p.bytes_per_parameter, 2)} B/param)`, parts: [{ value: p.weights_gb, cls: 'c1', name: 'weights' }] })),
         data: {
           caption: 'Weights by precision (GB)',
