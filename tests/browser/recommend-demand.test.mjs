@@ -41,10 +41,10 @@ async function assertRow(page, i, c) {
   assertNear(await text(page, `rec-monthly-${i}`), c.usd_per_month, 0.005, `row ${i} monthly cost`);
   assertNear(await text(page, `rec-memory-${i}`), c.memory_per_gpu_gb, 0.005, `row ${i} GB per GPU`);
   assert.equal(await text(page, `rec-layout-${i}`), layoutOf(c.layout), `row ${i} layout`);
-  assertNear(await text(page, `rec-tps-${i}`), c.output_tokens_per_s, 0.05, `row ${i} output tokens/s`);
-  assertNear(await text(page, `rec-ttft-${i}`), c.p95_time_to_first_token_ms, 0.05, `row ${i} p95 TTFT`);
-  assertNear(await text(page, `rec-tpot-${i}`), c.time_per_output_token_ms, 0.05, `row ${i} TPOT`);
-  assertNear(await text(page, `rec-util-${i}`), c.utilization_pct, 0.05, `row ${i} utilization`);
+  assertNear(await text(page, `rec-tps-${i}`), c.output_tokens_per_s, 0.05 + 1e-9, `row ${i} output tokens/s`);
+  assertNear(await text(page, `rec-ttft-${i}`), c.p95_time_to_first_token_ms, 0.05 + 1e-9, `row ${i} p95 TTFT`);
+  assertNear(await text(page, `rec-tpot-${i}`), c.time_per_output_token_ms, 0.05 + 1e-9, `row ${i} TPOT`);
+  assertNear(await text(page, `rec-util-${i}`), c.utilization_pct, 0.05 + 1e-9, `row ${i} utilization`);
   assertNear(await text(page, `rec-per-token-${i}`), c.usd_per_million_output_tokens, 0.00005, `row ${i} $ per 1M output tokens`);
 }
 
