@@ -118,7 +118,9 @@ Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   result["status"] = d.runs() ? "FITS" : d.refusal.rfind("does not fit", 0) == 0 ? "CANNOT FIT MODEL" : "CANNOT RUN";
   result["deployment"] = report::deployment(d, true);
   if (!d.runs()) result["ways_out"] = report::ways_out(ways_out(catalog, *q, *p->instance, p->gpus));
-  result["cost"] = report::cost(d.cost, true);
+  // The road priced the deployment without the other ways to pay, which this answer lists.
+  const Placement priced{d.instance, d.gpus, std::max(1, d.instance_count), d.instance->name, false};
+  result["cost"] = report::cost(cost_of(catalog, priced, q->billing), true);
   return result;
 }
 

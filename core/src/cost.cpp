@@ -157,7 +157,7 @@ std::optional<PaymentMode> parse_payment_mode(const std::string& text) {
   return std::nullopt;
 }
 
-Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing) {
+Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way) {
   Cost c;
   const InstanceType& it = *placement.instance;
   const double n = placement.instance_count;
@@ -171,7 +171,9 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
     c.on_demand_usd_per_hour = *it.on_demand_usd_per_hour * n;
     c.on_demand_usd_per_month = *c.on_demand_usd_per_hour * hours;
   }
-  if (terms) c.commitments = ways_for(catalog, *terms, it, c.on_demand_usd_per_hour);
+  const bool commits = billing.mode == PaymentMode::kReserved1y || billing.mode == PaymentMode::kReserved3y ||
+                       billing.mode == PaymentMode::kWay;
+  if (terms && (every_way || commits)) c.commitments = ways_for(catalog, *terms, it, c.on_demand_usd_per_hour);
   if (it.spot_usd_per_hour) {
     c.spot_usd_per_hour = *it.spot_usd_per_hour * n;
     c.spot_usd_per_month = *c.spot_usd_per_hour * hours;

@@ -87,7 +87,9 @@ struct Cost {
   std::string note;   // why a rate is missing or replaced
 };
 
-Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing);
+// every_way: price every way to pay the provider offers (Cost::commitments, which a fit or cost
+// answer lists); false prices only the way the billing asks for (the road's many candidates).
+Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way = true);
 
 std::string usd(double amount);       // "$4,953.60"
 std::string usd_rate(double amount);  // "$6.88", "$10.4926": up to 4 decimals for hourly rates

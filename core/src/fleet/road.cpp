@@ -455,7 +455,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
   auto priced = [&](Deployment& x) {
     Placement p{x.instance, x.gpus, std::max(1, x.instance_count), it.name, false};
-    x.cost = cost_of(catalog, p, billing);
+    x.cost = cost_of(catalog, p, billing, false);
     return x;
   };
   if (it.accelerator_kind == "cpu") {
