@@ -61,28 +61,40 @@ double peak(const GpuSpec* spec, const std::string& precision) {
 
 }  // namespace
 
-TensorLink tensor_link(const InstanceType& it, double tp) {
+namespace {
+// The link's kind and figure without its explanation (the sizing loop asks it for every layout).
+TensorLink link_figures(const InstanceType& it, double tp) {
   TensorLink l;
   const double gpus = std::max(1.0, it.gpus);
   // A size with fewer GPUs than its family's domain joins those it has (p5.4xlarge: 1 of 8).
   l.domain_gpus = it.nvlink_domain_gpus > 0 ? std::min(it.nvlink_domain_gpus, gpus) : gpus;
   if (tp <= 1) {
     l.kind = "none";
+  } else if (l.domain_gpus > 1 && tp <= l.domain_gpus) {
+    l.kind = "domain";
+    l.gb_per_s = it.interconnect_bandwidth_gb_per_s / 2;
+  } else {
+    l.kind = "pcie";
+    // Without NVLink the catalog's figure is the PCIe path; between domains it gives none.
+    l.gb_per_s = l.domain_gpus <= 1 ? it.interconnect_bandwidth_gb_per_s / 2 : 0;
+  }
+  return l;
+}
+}  // namespace
+
+TensorLink tensor_link(const InstanceType& it, double tp) {
+  TensorLink l = link_figures(it, tp);
+  if (l.kind == "none") {
     l.basis = "one GPU per model copy: no tensor-parallel all-reduces";
     return l;
   }
   const std::string link = it.interconnect_type.empty() ? "" : " (" + it.interconnect_type + ")";
   const double both_ways = it.interconnect_bandwidth_gb_per_s;
-  if (l.domain_gpus > 1 && tp <= l.domain_gpus) {
-    l.kind = "domain";
-    l.gb_per_s = both_ways / 2;
+  if (l.kind == "domain") {
     l.basis = "tensor parallelism " + num(tp) + " stays inside one " + num(l.domain_gpus) + "-GPU domain of " +
               it.name + link + (it.nvlink_domain_gpus > 0 ? "" : "; the catalog names no domain, so the whole instance is one") +
               ": all-reduces";
   } else {
-    l.kind = "pcie";
-    // Without NVLink the catalog's figure is the PCIe path; between domains it gives none.
-    l.gb_per_s = l.domain_gpus <= 1 ? both_ways / 2 : 0;
     l.basis = l.domain_gpus <= 1
                   ? it.name + "'s GPUs share no NVLink domain" + link + ": all-reduces cross PCIe"
                   : "tensor parallelism " + num(tp) + " crosses " + it.name + "'s " + num(l.domain_gpus) +
@@ -101,7 +113,7 @@ DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it, doubl
   d.memory_bytes = it.memory_per_gpu_bytes;
   d.bandwidth_gb_per_s = it.memory_bandwidth_gb_per_s * it.gpu_fraction;
   for (auto& [key, tflops] : d.tflops) tflops *= it.gpu_fraction;
-  d.link_gb_per_s = tensor_link(it, tp).gb_per_s;
+  d.link_gb_per_s = link_figures(it, tp).gb_per_s;
   return d;
 }
 
@@ -240,7 +252,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   const double cap = it.memory_per_gpu_bytes;
   d.capacity_per_gpu_bytes = cap;
   MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
-  q.gpus_linked = tensor_link(it, d.layout.tensor_parallel).kind == "domain";
+  q.gpus_linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
   MemoryAnswer a = estimate_memory(catalog.memory, q);
   if (!a.estimate) {
     refuse(d, a.faults.empty() ? "the memory model cannot size this workload" : a.faults.front().second, "");
