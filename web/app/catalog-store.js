@@ -144,8 +144,9 @@ export class CatalogStore extends EventTarget {
       const full = await Promise.all(keys.map((key) => fetchBytes(FILES.find((f) => f.key === key).file, './config/')));
       const replacements = {};
       keys.forEach((key, i) => {
-        if (this.texts?.[key] === this.#shipped[key]) replacements[key] = decoder.decode(full[i]);
-        this.#shipped[key] = decoder.decode(full[i]);
+        const text = decoder.decode(full[i]);
+        if (this.texts?.[key] === this.#shipped[key]) replacements[key] = text;
+        this.#shipped[key] = text;
         this.#shippedBytes[key] = full[i];
       });
       this.#lean = [];
