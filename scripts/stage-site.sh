@@ -49,6 +49,7 @@ PY
   --outfile="$site/app/core-worker.js"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --bundle --format=esm --outfile="$site/embed.js"
+"${min[@]}" "$root/web/prerendered.js" --outfile="$site/prerendered.js"
 # gpufleet/ holds the page's module (without the questions no view asks, wasm/CMakeLists.txt);
 # gpufleet/all/ the module that answers every question, for pages that import the facade.
 stage_module() {  # FROM TO: the facade, the glue and the module
@@ -181,4 +182,6 @@ with open(os.path.join(config, "page", "catalog.pack"), "wb") as f:
     for _, b in files:
         f.write(b)
 PY
+# The default view's answer in the HTML, from the page itself on the staged site (headless Chromium).
+node "$root/scripts/prerender.mjs" "$site"
 echo "site staged in $site"

@@ -21,7 +21,7 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const query = '/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1';
+const query = '/'; // the page as a visitor opens it (its HTML holds the default view's answer)
 const perSite = servers.map(() => new Map()); // name -> [ms], one map per site
 let samples = perSite[0];
 const add = (name, ms) => { if (!samples.has(name)) samples.set(name, []); samples.get(name).push(ms); };

@@ -150,6 +150,7 @@ async function start() {
   await screenOf(firstId, params);
   performance.mark('gpufleet:screen-built');
   await show(firstId);
+  dropPrerendered();
   performance.mark('gpufleet:first-answer');
   // A catalog loaded later refills the active screen and answers again at once; the others
   // refill when next shown.
@@ -188,6 +189,12 @@ async function start() {
   root.dataset.ready = '1';
 }
 
+// The default view's answer that the staged HTML holds (scripts/prerender.mjs), until the live
+// one is on screen.
+function dropPrerendered() {
+  document.querySelectorAll('[data-prerendered]').forEach((n) => n.remove());
+}
+
 // Embed mode: a link to the full calculator, and the page height for <gpufleet-calculator>.
 let embedLink = null;
 function fullPageUrl() {
@@ -208,6 +215,7 @@ function reportHeight() {
 
 start().catch((e) => {
   console.warn(e);
+  dropPrerendered();
   appAlert.show([{ code: 'load_failed', file: 'page', path: '', message: String(e?.message ?? e) }], 'The calculator could not start');
   root.dataset.ready = 'error';
 });

@@ -1,0 +1,75 @@
+// The default view's answer in the staged HTML (scripts/prerender.mjs): what a visitor sees in the
+// first frame, before the core has loaded. It must say what the live page says, be inert, give way
+// to the live page, and never show under a link with inputs of its own.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, open, cli, assertNear } from './helpers.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+/** Every figure with a test id in the [data-prerendered] copy of the page's HTML and what the
+ *  live page shows for the same id: [id, copy, live]. What an element shows: a control's value (a
+ *  select's option shown), else its text; left out: what the copy shortens (a container of
+ *  selects or disclosures, or what a closed disclosure holds). */
+const figures = (page) => page.evaluate(async () => {
+  const shown = (n) => (n.tagName === 'SELECT' ? n.selectedOptions[0]?.textContent.trim() ?? ''
+    : n.tagName === 'INPUT' ? (n.type === 'checkbox' ? String(n.checked) : n.value)
+      : n.closest('details:not([open])') || n.querySelector('select, details, datalist') ? null : n.textContent.trim());
+  const html = await (await fetch('./index.html')).text();
+  const wrapper = new DOMParser().parseFromString(html, 'text/html').querySelector('#main > [data-prerendered]');
+  if (!wrapper) return null;
+  return [...wrapper.querySelectorAll('[data-testid]')].filter((n) => shown(n) !== null)
+    .map((n) => [n.dataset.testid, shown(n), (() => { const live = document.querySelector(`#main [data-testid="${n.dataset.testid}"]`); return live && shown(live); })()]);
+});
+
+/** A page whose module never arrives: what the first frames show before the page's script runs. */
+async function withoutScript(url) {
+  const page = await env.page();
+  await page.route('**/app/main.js', (r) => r.abort());
+  await page.goto(`${env.origin}/${url}`);
+  return page;
+}
+
+test('the staged page holds the default answer, and it says what the live page says', async () => {
+  const page = await env.page('');
+  const copy = await figures(page);
+  assert.ok(copy, 'index.html has no [data-prerendered] copy of the default view');
+  const ids = copy.map(([id]) => id);
+  for (const id of ['fit-per-gpu-gb', 'fit-status', 'fit-cost-monthly', 'fit-dep-ttft', 'wf-model', 'wf-instance']) assert.ok(ids.includes(id), `the copy lacks ${id}`);
+  // The live page, answered by the core in this browser: every figure of the copy, word for word.
+  for (const [id, shown, live] of copy) assert.equal(shown, live, `${id}: the copy says ${JSON.stringify(shown)}, the live page ${JSON.stringify(live)}`);
+  // And that is the CLI's answer for the same inputs.
+  const answer = cli(JSON.parse(await page.getByTestId('fit-request').textContent()));
+  assert.equal(answer.ok, true, JSON.stringify(answer.errors));
+  assertNear(copy.find(([id]) => id === 'fit-per-gpu-gb')[1], answer.result.fit.per_gpu_gb, 0.005, 'memory per GPU in the copy');
+  assert.equal(await page.locator('[data-prerendered]').count(), 0, 'the copy is still in the document after the live answer');
+  env.checkClean();
+});
+
+test('before the script runs, the copy is on screen, inert, and the live page hidden', async () => {
+  const page = await withoutScript('');
+  const figure = page.locator('[data-prerendered] [data-testid="fit-per-gpu-gb"]');
+  assert.ok(await figure.isVisible(), 'the default answer is not shown before the script runs');
+  assert.match((await figure.textContent()).trim(), /^\d+(\.\d+)? GB$/);
+  assert.ok(await page.locator('#main > [data-prerendered]').evaluate((n) => n.inert), 'the copy can be used');
+  // Its inputs show the default values the live form starts from.
+  const workload = page.locator('[data-prerendered] select').first();
+  assert.equal(await workload.locator('option').count(), 1, 'a copied select keeps only the option shown');
+  await page.close();
+});
+
+for (const url of ['?view=deployments', '?view=fit&model=llama-3.1-8b', '?embed=1', '#main']) {
+  test(`a link with inputs of its own never shows the copy: ${url}`, async () => {
+    const page = await withoutScript(url);
+    await page.waitForLoadState('load');
+    assert.equal(await page.locator('[data-prerendered]').first().isVisible(), false, 'the default answer is shown under another link');
+    assert.equal(await page.locator('[data-testid="fit-per-gpu-gb"]').first().isVisible(), false);
+    await page.close();
+    const live = await env.page();
+    await open(live, `${env.origin}/${url}`);
+    assert.equal(await live.locator('[data-prerendered]').count(), 0);
+    await live.close();
+  });
+}

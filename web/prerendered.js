@@ -1,0 +1,5 @@
+// The page's HTML holds the default view's answer, rendered when the site was staged
+// (scripts/prerender.mjs). A link with inputs of its own (a query or a fragment) must never show
+// it, not even for one frame: this classic script runs before the body is parsed, and the style
+// sheet hides [data-prerendered] under html.live.
+if (location.search || location.hash) document.documentElement.classList.add('live');
