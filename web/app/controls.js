@@ -240,9 +240,9 @@ export const gpusControl = (prefix) => numberControl({
   placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
 });
 
-/** Empty means the analyzer's month, shown as the placeholder. */
-export const hoursControl = (prefix) => numberControl({
-  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: '', placeholder: String(SEED_MONTH_HOURS),
+/** Empty means the analyzer's month, shown as the placeholder. URL: hours (`key`). */
+export const hoursControl = (prefix, key = 'hours') => numberControl({
+  id: `${prefix}-hours`, key, label: 'Hours per month', unit: 'h/month', def: '', placeholder: String(SEED_MONTH_HOURS),
   optional: true, min: 1, max: 744, step: 1, path: '/hours_per_month',
   hint: `Empty means ${SEED_MONTH_HOURS} h (24 h × 30 days); 730 h is 24/7 all year.`,
 });
