@@ -4,6 +4,8 @@
 // catalog of your own, in a Web Worker (catalog-load.js chooses, worker-analyzer.js talks to it),
 // so that a long answer never freezes the page; either way `ask` resolves to the response.
 
+import { setPayNames } from './format.js';
+
 export const FILES = [
   { key: 'gpuInstances', file: 'gpu_instances.json' },
   { key: 'modelConfig', file: 'model_config.json' },
@@ -227,6 +229,7 @@ export class CatalogStore extends EventTarget {
     this.texts = texts;
     this.state = state;
     this.isShipped = shipped;
+    setPayNames(state?.data);
     try { old?.dispose(); } catch { /* its module died: nothing left to free */ }
     if (announce) this.dispatchEvent(new Event('change'));
   }

@@ -18,7 +18,7 @@ function recommendationFacts(rec, prefix) {
     ['Action', f.label(rec.action), `${prefix}-action`],
     ['Instance', `${rec.instance_count ?? 1} × ${rec.instance} (${f.gpus(rec.gpus_used)})`, `${prefix}-rec-instance`],
     ['Layout', layoutText(rec.layout), `${prefix}-rec-layout`],
-    ['Monthly cost', `${f.usdMonth(rec.usd_per_month)} (${f.label(rec.pricing)})`, `${prefix}-rec-monthly`],
+    ['Monthly cost', `${f.usdMonth(rec.usd_per_month)} (${f.pay(rec)})`, `${prefix}-rec-monthly`],
     ['Savings', `${f.signedPct(rec.savings_pct)} · ${f.usdMonth(rec.savings_usd_per_month)}`, `${prefix}-rec-savings`],
     ['Performance', f.ratio(rec.performance_ratio), `${prefix}-rec-ratio`],
     ['Per 1M tokens', `${f.usdFine(rec.usd_per_million_tokens)} (today ${f.usdFine(rec.current_usd_per_million_tokens)})`, `${prefix}-rec-per-token`],

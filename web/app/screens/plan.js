@@ -285,7 +285,7 @@ export function renderPlan(r) {
           h('td', null, w.instance, h('br'), h('span', { class: 'muted small' }, `${PROVIDER_LABEL(w.provider)} ${w.region}`)),
           h('td', { class: 'num' }, f.num(w.count, 3)),
           h('td', null, w.cost.schedule),
-          h('td', null, f.label(w.cost.pricing)),
+          h('td', null, f.pay(w.cost)),
           h('td', { class: 'num', testid: `plan-wl-cost-${k}` }, f.usdMonth(w.cost.usd_per_month)),
           h('td', { class: 'basis-cell' }, h('span', { testid: `plan-wl-basis-${k}` }, w.cost.basis),
             w.cost.note ? [h('br'), h('span', { class: 'muted small' }, w.cost.note)] : null))),
