@@ -31,6 +31,31 @@ test('a value the core refuses is marked at its field, in words; the last answer
   assert.equal(await page.getByTestId('fit-result').getAttribute('data-state'), 'ready');
 });
 
+test('a schedule\'s numbers and the spot share the core refuses are marked at their fields, on the form and on the placement', async () => {
+  for (const [view, link, pre, result] of [['fit', 'index.html?view=fit&sched=day&ha=8&hb=22', 'wf', 'fit'], ['plan', 'index.html?view=plan&pack_sched=day&pack_ha=8&pack_hb=22', 'place', 'placement']]) {
+    const page = await env.page(link);
+    const a = page.getByTestId(`${pre}-sched-a`);
+    const b = page.getByTestId(`${pre}-sched-b`);
+    await afterChange(page, result, () => a.fill('30'));
+    assert.equal(await a.getAttribute('aria-invalid'), 'true', `${view}: hours a day`);
+    assert.equal(await text(page, `${pre}-sched-a-error`), 'Hours a day must be a number more than 0 and at most 24 (you entered 30).');
+    assert.equal(await b.getAttribute('aria-invalid'), null);
+    await afterChange(page, result, () => a.fill('8'));
+    await afterChange(page, result, () => b.fill('40'));
+    assert.equal(await a.getAttribute('aria-invalid'), null, `${view}: the mark follows the field`);
+    assert.equal(await b.getAttribute('aria-invalid'), 'true', `${view}: days a month`);
+    assert.match(await text(page, `${pre}-sched-b-error`), /^Days a month must be /);
+    await afterChange(page, result, () => b.fill('22'));
+    await afterChange(page, result, () => page.getByTestId(`${pre}-pricing`).selectOption('mixed'));
+    await afterChange(page, result, () => page.getByTestId(`${pre}-share`).fill('1.5'));
+    assert.equal(await page.getByTestId(`${pre}-share`).getAttribute('aria-invalid'), 'true', `${view}: spot share`);
+    assert.match(await text(page, `${pre}-share-error`), /^Spot share must be /);
+    await afterChange(page, result, () => page.getByTestId(`${pre}-share`).fill('0.5'));
+    assert.equal(await page.getByTestId(`${result}-result`).getAttribute('data-state'), 'ready');
+    await page.close();
+  }
+});
+
 test('GPU counts take whole GPUs: step 1, and 2.5 is refused at the field', async () => {
   const page = await env.page('index.html?view=fit');
   const s = screen(page);

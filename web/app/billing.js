@@ -55,6 +55,7 @@ export function pricingControl(prefix, ns = '') {
   sync();
   return {
     wrap, input: sel.input, shareInput: share.input, key: `${ns}pricing`,
+    fields: [{ input: share.input, wrap: share.wrap, path: '/spot_share', label: 'Spot share' }],
     fill(store) { fillSelect(sel.input, pricingOptions(store)); },
     fromParams(p) {
       sel.input.value = 'on_demand';
@@ -114,6 +115,12 @@ export function scheduleControl(prefix, hours, ns = '') {
   sync();
   return {
     wrap, input: sel.input, aInput: a.input, bInput: b.input, key: `${ns}sched`,
+    /** The two numbers, each at the path of the schedule chosen (marked when the core refuses it). */
+    get fields() {
+      const spec = SCHEDULES.find((s) => s.value === sel.input.value) ?? SCHEDULES[0];
+      return [[a, spec.a], [b, spec.b]].map(([field, name]) => ({ input: field.input, wrap: field.wrap,
+        path: name ? `/schedule/${name[0]}` : '/schedule/-', label: name?.[1] }));
+    },
     fill() {},
     fromParams(p) {
       sel.input.value = 'hpm';
