@@ -56,6 +56,18 @@ test('a schedule\'s numbers and the spot share the core refuses are marked at th
   }
 });
 
+test('Compare & migrate: a GPU count the core refuses for the current deployment is marked at the form\'s GPUs', async () => {
+  const page = await env.page('index.html?view=compare&instance=p5.48xlarge&size=small');
+  const field = page.getByTestId('wf-gpus');
+  await afterChange(page, 'compare', () => field.fill('0'));
+  assert.equal(await text(page, 'error-path'), '/current/gpus');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.equal(await text(page, 'wf-gpus-error'), 'GPUs must be a number more than 0 and at most 4096 (you entered 0).');
+  await afterChange(page, 'compare', () => field.fill('8'));
+  assert.equal(await field.getAttribute('aria-invalid'), null);
+  assert.equal(await page.getByTestId('compare-result').getAttribute('data-state'), 'ready');
+});
+
 test('GPU counts take whole GPUs: step 1, and 2.5 is refused at the field', async () => {
   const page = await env.page('index.html?view=fit');
   const s = screen(page);

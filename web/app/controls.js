@@ -235,9 +235,12 @@ const GPU = 'gpu:';
 /** GPUs of one instance of this type (0 for a family or an unknown name). */
 export const gpusOf = (store, instance) => store.instances.find((i) => i.instance === instance)?.gpus ?? 0;
 
-export const gpusControl = (prefix) => numberControl({
-  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def: '', min: 1, step: 1, whole: 'gpus', optional: true,
-  placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
+export const gpusControl = (prefix) => ({
+  ...numberControl({
+    id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def: '', min: 1, step: 1, whole: 'gpus', optional: true,
+    placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
+  }),
+  paths: ['/gpus', '/current/gpus'],  // a migration's current deployment
 });
 
 /** Empty means the analyzer's month, shown as the placeholder. URL: hours (`key`). */
