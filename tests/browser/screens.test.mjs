@@ -159,6 +159,17 @@ test('migrate: the migration report as the CLI says', async () => {
   assert.equal(await text(page, 'mig-summary'), r2.recommendation.summary);
 });
 
+test('Compare & migrate: where today\'s deployment is best, the best by priority are said to be the alternatives\' best', async () => {
+  const page = await env.page('index.html?view=compare&instance=G6e&size=small');
+  const r = cli(JSON.parse(await text(page, 'mig-request'))).result;
+  assert.equal(r.recommendation.action, 'stay');
+  assert.notEqual(r.best_by_priority[r.request.priority ?? 'cost'], r.current.instance, 'the answer names an alternative as best for the priority kept');
+  assert.equal(await text(page, `mig-best-${r.request.priority ?? 'cost'}`), r.best_by_priority[r.request.priority ?? 'cost']);
+  const card = page.getByTestId('mig-best');
+  assert.equal((await card.locator('h3').textContent()).trim(), 'Best alternative for each priority');
+  assert.match(await card.innerText(), /not counting where it runs today/);
+});
+
 test('scenarios are presets of Compare & migrate: one fills the form, a set shows each report', async () => {
   const page = await env.page('index.html?view=compare');
   await afterChange(page, 'compare', () => screen(page).getByLabel('Start from a scenario').selectOption('inference_small_p5'));

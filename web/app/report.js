@@ -48,8 +48,10 @@ export function renderReport(r, prefix = 'mig') {
       rec ? recommendationFacts(rec, prefix) : null,
       h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Assessment: '), h('span', { testid: `${prefix}-assessment` }, r.assessment)),
       r.warnings?.length ? h('ul', { class: 'warnings', testid: `${prefix}-warnings` }, r.warnings.map((w) => h('li', null, w))) : null),
-    r.best_by_priority ? h('section', { class: 'card' },
-      h('h3', null, 'Best by priority'),
+    r.best_by_priority ? h('section', { class: 'card', testid: `${prefix}-best` },
+      // The alternatives' best: today's deployment is never one of them, even where it is best.
+      h('h3', null, 'Best alternative for each priority'),
+      h('p', { class: 'muted small' }, 'Among the alternatives below, not counting where it runs today.'),
       facts(Object.entries(r.best_by_priority).map(([k, v]) => [f.label(k), v ?? f.DASH, `${prefix}-best-${k}`]), 'facts compact')) : null,
     h('section', { class: 'card' },
       h('h3', null, `Alternatives (${r.alternatives.length})`),
