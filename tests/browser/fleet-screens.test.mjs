@@ -14,6 +14,10 @@ after(async () => { await env?.close(); });
 const SEED001 = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/cases/plans/seed001.json'), 'utf8'));
 const rel = (page) => page.url().slice(env.origin.length + 1);
 
+/** What a smaller host lacks, its RAM in GB (10^9 bytes) as the page says sizes. */
+const gb = (gib) => (gib * 2 ** 30 / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 });
+const lacking = (list) => `smaller host: ${list.map((s) => s.replace(/([\d.]+) of ([\d.]+) GiB/, (_, x, y) => `${gb(x)} of ${gb(y)} GB`)).join(', ')}`;
+
 async function assertPlan(page, plan) {
   const expected = cli({ question: 'plan', plan });
   assert.equal(expected.ok, true, JSON.stringify(expected.errors));
@@ -32,7 +36,7 @@ async function assertPlan(page, plan) {
       assert.equal(await text(page, `plan-alt-instance-${k}-${j}`), a.instance);
       // A host with fewer vCPUs or less RAM than the plan's says so beside it.
       const short = page.getByTestId(`plan-alt-short-${k}-${j}`);
-      if (a.host_short_of?.length) assert.equal(await text(page, `plan-alt-short-${k}-${j}`), `smaller host: ${a.host_short_of.join(', ')}`);
+      if (a.host_short_of?.length) assert.equal(await text(page, `plan-alt-short-${k}-${j}`), lacking(a.host_short_of));
       else assert.equal(await short.count(), 0);
       assertNear(await text(page, `plan-alt-cost-${k}-${j}`), a.usd_per_month, 0.005, `alternative ${k}/${j}`);
     }
@@ -47,7 +51,7 @@ async function assertPlan(page, plan) {
     assert.equal(await text(page, `plan-mix-instance-${i}`), c.instance);
     const w = r.environments.find((e) => e.name === c.environment).workloads.find((x) => x.name === c.workload);
     const lacks = w.alternatives.find((a) => a.provider === c.provider && a.instance === c.instance)?.host_short_of ?? [];
-    if (lacks.length) assert.equal(await text(page, `plan-mix-short-${i}`), `smaller host: ${lacks.join(', ')}`);
+    if (lacks.length) assert.equal(await text(page, `plan-mix-short-${i}`), lacking(lacks));
     else assert.equal(await page.getByTestId(`plan-mix-short-${i}`).count(), 0);
   }
   // The page's words for how the alternatives are chosen, not the answer's field names.

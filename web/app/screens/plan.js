@@ -230,9 +230,12 @@ export function createPlanScreen(store) {
 const PROVIDER_LABEL = (p) => p.toUpperCase();
 
 /** What an alternative's host lacks against the plan's (vCPUs, RAM), where the provider has no
- *  host with at least as much. */
+ *  host with at least as much; RAM in GB, as every size on the page ("RAM 30 of 61 GiB" ->
+ *  "RAM 32.2 of 65.5 GB"). */
+const gbOf = (gib) => f.num(f.gibToGb(Number(gib)), 1);
 const hostShort = (a, testid) => (a?.host_short_of?.length
-  ? [h('br'), h('span', { class: 'muted small', testid }, `smaller host: ${a.host_short_of.join(', ')}`)] : null);
+  ? [h('br'), h('span', { class: 'muted small', testid }, `smaller host: ${a.host_short_of
+    .map((s) => s.replace(/([\d.]+) of ([\d.]+) GiB\b/, (_, x, y) => `${gbOf(x)} of ${gbOf(y)} GB`)).join(', ')}`)] : null);
 
 export function renderPlan(r) {
   const total = r.total_usd_per_month;
