@@ -66,6 +66,11 @@ test('Compare & migrate: a GPU count the core refuses for the current deployment
   await afterChange(page, 'compare', () => field.fill('8'));
   assert.equal(await field.getAttribute('aria-invalid'), null);
   assert.equal(await page.getByTestId('compare-result').getAttribute('data-state'), 'ready');
+  // An instance it does not know, where it runs today: marked at Where it runs.
+  const unknown = await env.page('index.html?view=compare&instance=P99&size=small');
+  assert.equal(await text(unknown, 'error-path'), '/current/instance');
+  assert.equal(await unknown.getByTestId('wf-instance').getAttribute('aria-invalid'), 'true');
+  assert.match(await text(unknown, 'wf-instance-error'), /^Where it runs must be an instance family/);
 });
 
 test('GPU counts take whole GPUs: step 1, and 2.5 is refused at the field', async () => {

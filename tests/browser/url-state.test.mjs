@@ -67,8 +67,12 @@ test('a link with a bad value shows the analyzer error and the inputs stay usabl
   assert.equal(await alert.getByTestId('error-path').first().textContent(), expected.errors[0].path);
   assert.equal(await alert.getByTestId('error-message').first().textContent(), expected.errors[0].message);
   assert.equal(await screen(page).getByLabel('Where it runs', { exact: true }).inputValue(), 'P99');
+  // Marked at its field too, in a sentence.
+  assert.equal(await page.getByTestId('wf-instance').getAttribute('aria-invalid'), 'true');
+  assert.match(await text(page, 'wf-instance-error'), /^Where it runs must be an instance family \(e\.g\. P5\) or instance type/);
   await afterChange(page, 'fit', () => screen(page).getByLabel('Where it runs', { exact: true }).selectOption('G6e'));
   assert.equal(await alert.isVisible(), false);
+  assert.equal(await page.getByTestId('wf-instance').getAttribute('aria-invalid'), null);
   assert.equal(await text(page, 'fit-status'), 'FITS');
   // An empty GPU count is the analyzer's default (1); a zero is its error.
   await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('0'));

@@ -222,6 +222,8 @@ export function placeControl(prefix) {
     ];
   };
   c.fill = (store) => { fillSelect(c.input, fill(store)); if (!c.input.value) setSelectValue(c.input, 'G6e', { quiet: true }); };
+  // Marked where the core refuses it: a place by each form (place()), or a migration's current one.
+  Object.assign(c, { label: 'Where it runs', path: '/instance', paths: ['/instance', '/any', '/gpu', '/current/instance'] });
   /** {instance} (a family or type), {any: gpu type} or {gpu: key}. */
   c.place = () => {
     const v = c.input.value;
