@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setup, cli, text, screenshot } from './helpers.mjs';
+import { setup, cli, text, screenshot, ROOT, SITE_DIR } from './helpers.mjs';
 import { startServer } from './server.mjs';
 import { VIEWS, OLD_VIEWS } from '../../web/app/views.js';
 
@@ -90,6 +90,71 @@ test('embed.js from another origin: <gpufleet-calculator> shows every view of th
       await frame.locator(`[data-testid="${view}-result"][data-state="ready"]`).waitFor({ timeout: 15000 });
     }
     assert.deepEqual(errors, [], 'no CORS or CSP errors on the host page');
+    await page.close();
+  } finally {
+    await host.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('from another origin, a source opened in the embedded view shows it; the catalog store fetches sources and prices from the base it was given', async () => {
+  // The second origin serves a host page embedding Fit & memory, and, under paths of its own,
+  // the staged site (calc/) and the page's modules (lib/): a page there that builds the store over
+  // calc/config/ must fetch the full catalogs and other regions' prices from there, not ./config/.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpufleet-host-'));
+  fs.symlinkSync(SITE_DIR, path.join(dir, 'calc'));
+  fs.symlinkSync(path.join(ROOT, 'web/app'), path.join(dir, 'lib'));
+  fs.mkdirSync(path.join(dir, 'docs'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>host</title>');
+  const preset = 'model=llama-3-8b&precision=bf16&input=8192&instance=gpu:A100-40GB';
+  fs.writeFileSync(path.join(dir, 'docs/fit.html'), `<!doctype html><html><head><meta charset="utf-8"><title>host</title>
+<link rel="icon" href="data:,"><script type="module" src="${env.origin}/embed.js"></script></head>
+<body><gpufleet-calculator view="fit" preset="${preset}" height="900"></gpufleet-calculator></body></html>`);
+  fs.writeFileSync(path.join(dir, 'docs/store.html'), `<!doctype html><html><head><meta charset="utf-8"><title>host</title>
+<link rel="icon" href="data:,"><script type="module">
+import { loadGpufleet } from '../calc/gpufleet/gpufleet.js';
+import { CatalogStore, fetchShippedTexts, LEFT_OUT } from '../lib/catalog-store.js';
+try {
+  const store = new CatalogStore(await loadGpufleet(), await fetchShippedTexts('../calc/config/'));
+  await store.loadShipped();
+  const lean = store.lean;
+  await store.withSources();
+  const memory = await store.ask(${JSON.stringify({ question: 'memory', model: { name: 'llama-3-8b' }, gpu: 'A100-40GB' })});
+  await store.setRegion('eu-west-1');
+  const fit = await store.ask(${JSON.stringify({ question: 'fit', model: { size: 'small' }, workload: 'inference', precision: 'fp16', instance: 'g6e.xlarge' })});
+  window.answer = { lean, leanAfter: store.lean, leftOut: store.texts.modelConfig.includes(LEFT_OUT), source: memory.result?.model?.source, region: fit.result?.cost?.region };
+} catch (e) { window.answer = { error: String(e?.message ?? e) }; }
+</script></head><body></body></html>`);
+  const host = await startServer(dir);
+  try {
+    assert.notEqual(host.origin, env.origin);
+    const page = await env.context.newPage();
+    page.setDefaultTimeout(8000);
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    const fetched = [];
+    page.on('request', (r) => fetched.push(r.url()));
+
+    await page.goto(`${host.origin}/docs/fit.html`);
+    const frame = page.frameLocator('gpufleet-calculator iframe');
+    await frame.locator('[data-testid="fit-result"][data-state="ready"]').waitFor({ timeout: 15000 });
+    const details = frame.locator('details', { hasText: 'Where the architecture comes from' });
+    assert.match(await details.textContent(), /left out of the page's copy/);
+    await details.locator('summary').click();
+    const expected = cli({ question: 'memory', model: { name: 'llama-3-8b' }, gpu: 'A100-40GB' }).result.model.source;
+    await frame.locator('details[open]', { hasText: expected.slice(0, 60) }).waitFor({ timeout: 15000 });
+    assert.doesNotMatch(await details.textContent(), /left out of the page's copy/);
+    assert.ok(fetched.includes(`${env.origin}/config/model_config.json`), 'the frame fetched the full catalog from the calculator\'s origin');
+
+    fetched.length = 0;
+    await page.goto(`${host.origin}/docs/store.html`);
+    await page.waitForFunction(() => window.answer, null, { timeout: 15000 });
+    const answer = await page.evaluate(() => window.answer);
+    assert.deepEqual(answer, { lean: true, leanAfter: false, leftOut: false, source: expected, region: 'eu-west-1' });
+    const config = fetched.filter((u) => u.includes('/config/')).map((u) => new URL(u).pathname);
+    assert.ok(config.length >= 4, config.join(' '));
+    for (const p of config) assert.ok(p.startsWith('/calc/config/'), `${p}: fetched from the store's base`);
+    assert.deepEqual(errors, [], 'no console errors');
     await page.close();
   } finally {
     await host.close();

@@ -14,6 +14,10 @@ after(async () => { await env?.close(); });
 const SEED001 = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/cases/plans/seed001.json'), 'utf8'));
 const rel = (page) => page.url().slice(env.origin.length + 1);
 
+/** What a smaller host lacks, its RAM in GB (10^9 bytes) as the page says sizes. */
+const gb = (gib) => (gib * 2 ** 30 / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 });
+const lacking = (list) => `smaller host: ${list.map((s) => s.replace(/([\d.]+) of ([\d.]+) GiB/, (_, x, y) => `${gb(x)} of ${gb(y)} GB`)).join(', ')}`;
+
 async function assertPlan(page, plan) {
   const expected = cli({ question: 'plan', plan });
   assert.equal(expected.ok, true, JSON.stringify(expected.errors));
@@ -30,6 +34,10 @@ async function assertPlan(page, plan) {
     assert.equal(await page.locator(`[data-testid^=plan-alt-instance-${k}-]`).count(), w.alternatives.length);
     for (const [j, a] of w.alternatives.entries()) {
       assert.equal(await text(page, `plan-alt-instance-${k}-${j}`), a.instance);
+      // A host with fewer vCPUs or less RAM than the plan's says so beside it.
+      const short = page.getByTestId(`plan-alt-short-${k}-${j}`);
+      if (a.host_short_of?.length) assert.equal(await text(page, `plan-alt-short-${k}-${j}`), lacking(a.host_short_of));
+      else assert.equal(await short.count(), 0);
       assertNear(await text(page, `plan-alt-cost-${k}-${j}`), a.usd_per_month, 0.005, `alternative ${k}/${j}`);
     }
   }
@@ -39,7 +47,15 @@ async function assertPlan(page, plan) {
     if (v === null) assert.equal(shown, 'no equivalent');
     else assertNear(shown, v, 0.005, `all on ${p}`);
   }
-  for (const [i, c] of r.cheapest_mix.choices.entries()) assert.equal(await text(page, `plan-mix-instance-${i}`), c.instance);
+  for (const [i, c] of r.cheapest_mix.choices.entries()) {
+    assert.equal(await text(page, `plan-mix-instance-${i}`), c.instance);
+    const w = r.environments.find((e) => e.name === c.environment).workloads.find((x) => x.name === c.workload);
+    const lacks = w.alternatives.find((a) => a.provider === c.provider && a.instance === c.instance)?.host_short_of ?? [];
+    if (lacks.length) assert.equal(await text(page, `plan-mix-short-${i}`), lacking(lacks));
+    else assert.equal(await page.getByTestId(`plan-mix-short-${i}`).count(), 0);
+  }
+  // The page's words for how the alternatives are chosen, not the answer's field names.
+  assert.doesNotMatch(await page.getByTestId('plan-result').innerText(), /host_short_of|\bnull\b/);
   return r;
 }
 
@@ -47,6 +63,7 @@ test('plan: seed 001 preloaded gives the CLI answer; editing, JSON and links fol
   assert.deepEqual(DEFAULT_PLAN, SEED001, 'the page embeds tests/cases/plans/seed001.json');
   const page = await env.page('index.html?view=plan');
   const r = await assertPlan(page, SEED001);
+  assert.ok(await page.locator('[data-testid^=plan-mix-short-]').count() > 0, 'the cheapest mix has a smaller host, and says so');
   // The figures docs/cli.md gives for seed 001's first three environments.
   assert.deepEqual(r.environments.slice(0, 3).map((e) => e.usd_per_month), [185.15, 269.28, 1624.32]);
   await screenshot(page, 'plan', { fullPage: true });

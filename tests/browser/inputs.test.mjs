@@ -31,6 +31,48 @@ test('a value the core refuses is marked at its field, in words; the last answer
   assert.equal(await page.getByTestId('fit-result').getAttribute('data-state'), 'ready');
 });
 
+test('a schedule\'s numbers and the spot share the core refuses are marked at their fields, on the form and on the placement', async () => {
+  for (const [view, link, pre, result] of [['fit', 'index.html?view=fit&sched=day&ha=8&hb=22', 'wf', 'fit'], ['plan', 'index.html?view=plan&pack_sched=day&pack_ha=8&pack_hb=22', 'place', 'placement']]) {
+    const page = await env.page(link);
+    const a = page.getByTestId(`${pre}-sched-a`);
+    const b = page.getByTestId(`${pre}-sched-b`);
+    await afterChange(page, result, () => a.fill('30'));
+    assert.equal(await a.getAttribute('aria-invalid'), 'true', `${view}: hours a day`);
+    assert.equal(await text(page, `${pre}-sched-a-error`), 'Hours a day must be a number more than 0 and at most 24 (you entered 30).');
+    assert.equal(await b.getAttribute('aria-invalid'), null);
+    await afterChange(page, result, () => a.fill('8'));
+    await afterChange(page, result, () => b.fill('40'));
+    assert.equal(await a.getAttribute('aria-invalid'), null, `${view}: the mark follows the field`);
+    assert.equal(await b.getAttribute('aria-invalid'), 'true', `${view}: days a month`);
+    assert.match(await text(page, `${pre}-sched-b-error`), /^Days a month must be /);
+    await afterChange(page, result, () => b.fill('22'));
+    await afterChange(page, result, () => page.getByTestId(`${pre}-pricing`).selectOption('mixed'));
+    await afterChange(page, result, () => page.getByTestId(`${pre}-share`).fill('1.5'));
+    assert.equal(await page.getByTestId(`${pre}-share`).getAttribute('aria-invalid'), 'true', `${view}: spot share`);
+    assert.match(await text(page, `${pre}-share-error`), /^Spot share must be /);
+    await afterChange(page, result, () => page.getByTestId(`${pre}-share`).fill('0.5'));
+    assert.equal(await page.getByTestId(`${result}-result`).getAttribute('data-state'), 'ready');
+    await page.close();
+  }
+});
+
+test('Compare & migrate: a GPU count the core refuses for the current deployment is marked at the form\'s GPUs', async () => {
+  const page = await env.page('index.html?view=compare&instance=p5.48xlarge&size=small');
+  const field = page.getByTestId('wf-gpus');
+  await afterChange(page, 'compare', () => field.fill('0'));
+  assert.equal(await text(page, 'error-path'), '/current/gpus');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.equal(await text(page, 'wf-gpus-error'), 'GPUs must be a number more than 0 and at most 4096 (you entered 0).');
+  await afterChange(page, 'compare', () => field.fill('8'));
+  assert.equal(await field.getAttribute('aria-invalid'), null);
+  assert.equal(await page.getByTestId('compare-result').getAttribute('data-state'), 'ready');
+  // An instance it does not know, where it runs today: marked at Where it runs.
+  const unknown = await env.page('index.html?view=compare&instance=P99&size=small');
+  assert.equal(await text(unknown, 'error-path'), '/current/instance');
+  assert.equal(await unknown.getByTestId('wf-instance').getAttribute('aria-invalid'), 'true');
+  assert.match(await text(unknown, 'wf-instance-error'), /^Where it runs must be an instance family/);
+});
+
 test('GPU counts take whole GPUs: step 1, and 2.5 is refused at the field', async () => {
   const page = await env.page('index.html?view=fit');
   const s = screen(page);
@@ -81,6 +123,15 @@ test('pricing g5.xlarge for a schedule with the example model: the cost leads, i
   await afterChange(page, 'fit', () => s.getByLabel('Model', { exact: true }).selectOption('medium'));
   assert.equal(await result.locator('.verdict.nofit .badge.bad').count(), 1);
   assert.equal(await page.getByTestId('fit-example').count(), 0);
+});
+
+test('a way out in a smaller weight format names it as the weight format picker does', async () => {
+  const page = await env.page('index.html?view=fit&model=llama-3.1-70b&precision=bf16&input=8192&instance=any:NVIDIA+A100+80GB&gpus=2');
+  const r = cli(JSON.parse(await text(page, 'fit-request'))).result;
+  assert.ok(r.ways_out.formats.some((k) => k.includes('_')), 'a format whose key has an underscore');
+  const names = new Map(await screen(page).getByLabel('Weight format', { exact: true }).locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])));
+  const rows = await page.getByTestId('fit-ways-out').locator('tr', { hasText: 'Smaller weight format' }).locator('td').allTextContents();
+  assert.deepEqual(rows, r.ways_out.formats.map((k) => `${names.get(k)} on the same GPUs`));
 });
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

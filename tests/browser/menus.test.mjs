@@ -65,4 +65,29 @@ test('a way to pay of the catalog prices as the CLI does; one without a public d
   assert.match(fallback.note, /on-demand price used/);
 });
 
+test('the answers name the way to pay as the menus do, never by its key', async () => {
+  const menus = cli({ question: 'catalog', section: 'menus' }).result;
+  const names = new Map([...menus.pricing_modes, ...menus.ways_to_pay].map((m) => [m.key, m.name]));
+  const keys = new RegExp(`\\b(${[...names.keys()].join('|')})\\b`);
+  const priced = menus.ways_to_pay.find((w) => w.provider === 'aws' && w.priced && w.upfront === 'partial');
+  // A provider's way, and a way of any provider (each provider's usual commitment, named by the way it used).
+  for (const pricing of [priced.key, 'reserved_1y']) {
+    const page = await env.page(`index.html?view=deployments&model=llama-3.1-8b&rps=5&pricing=${pricing}`);
+    await page.locator('[data-testid="deployments-result"][data-state="ready"]').first().waitFor();
+    const r = cli(JSON.parse(await text(page, 'rec-request'))).result;
+    assert.ok(r.candidates.some((c) => c.cost.way), `${pricing}: a candidate paid by a provider's way`);
+    for (const [i, c] of r.candidates.entries()) {
+      const rate = await text(page, `rec-rate-${i}`);
+      if (c.cost.usd_per_hour == null) { assert.match(rate, /^—/, `${pricing} row ${i}: no price`); continue; }
+      const name = names.get(c.cost.way ?? c.cost.pricing);
+      assert.ok(name, `${c.cost.way ?? c.cost.pricing} is named in the menus`);
+      assert.ok(rate.endsWith(` ${name}`), `${pricing} row ${i}: ${rate}`);
+      assertNear(rate, c.cost.usd_per_hour, 0.00005, `${pricing} row ${i} rate`);
+    }
+    const costCells = await page.getByTestId('rec-table').locator('tr.main-row td:nth-child(3)').allInnerTexts();
+    assert.equal(costCells.length, r.candidates.length);
+    for (const cell of costCells) assert.doesNotMatch(cell, keys, `${pricing}: no way to pay's key in the cost column`);
+  }
+});
+
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

@@ -116,6 +116,22 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
   await screenshot(page, 'recommend');
 });
 
+test('Deployments: its providers legend says what none checked means, and the chart counts the candidates it leaves out', async () => {
+  const page = await env.page('index.html?view=deployments&model=llama-3.1-8b&rps=50&input=500&output=200&ttft=500');
+  const r = cli(JSON.parse(await text(page, 'rec-request'))).result;
+  const menus = cli({ question: 'catalog', section: 'menus' }).result;
+  // None checked: every provider of the catalog answers, and the legend says "all".
+  assert.deepEqual(new Set(r.candidates.map((c) => c.provider)), new Set(menus.instances.map((i) => i.provider)));
+  assert.equal((await screen(page).locator('legend', { hasText: 'Providers' }).textContent()).trim(), 'Providers (none checked = all)');
+  // The chart draws the candidates with a price and a speed; the table lists them all.
+  const drawn = r.candidates.filter((c) => Number.isFinite(c.cost.usd_per_month) && Number.isFinite(c.performance.score)).length;
+  assert.ok(drawn < r.candidates.length, 'a candidate without a price');
+  assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r.candidates.length);
+  assert.equal(await page.getByTestId('rec-chart-figure').locator('circle').count(), drawn);
+  const caption = await page.getByTestId('rec-chart-figure').locator('figcaption').textContent();
+  assert.match(caption, new RegExp(`, ${drawn} candidates \\(${r.candidates.length - drawn} of the ${r.candidates.length} without a price or a speed: in the table only\\)$`));
+});
+
 test('migrate: the migration report as the CLI says', async () => {
   const page = await env.page('index.html?view=migrate&current=P4d&gpus=8&size=large&workload=training&precision=bf16&priority=performance&hours=500&spot=1');
   const r = cli({ question: 'migrate', current: { instance: 'P4d', gpus: 8 }, model: { size: 'large' }, workload: 'training', precision: 'bf16', priority: 'performance', hours_per_month: 500, use_spot: true }).result;
@@ -141,6 +157,17 @@ test('migrate: the migration report as the CLI says', async () => {
   await afterChange(page, 'compare', () => screen(page).getByLabel('Priority', { exact: true }).selectOption('cost'));
   const r2 = cli({ question: 'migrate', current: { instance: 'P4d', gpus: 8 }, model: { size: 'large' }, workload: 'training', precision: 'bf16', priority: 'cost', hours_per_month: 500, use_spot: true }).result;
   assert.equal(await text(page, 'mig-summary'), r2.recommendation.summary);
+});
+
+test('Compare & migrate: where today\'s deployment is best, the best by priority are said to be the alternatives\' best', async () => {
+  const page = await env.page('index.html?view=compare&instance=G6e&size=small');
+  const r = cli(JSON.parse(await text(page, 'mig-request'))).result;
+  assert.equal(r.recommendation.action, 'stay');
+  assert.notEqual(r.best_by_priority[r.request.priority ?? 'cost'], r.current.instance, 'the answer names an alternative as best for the priority kept');
+  assert.equal(await text(page, `mig-best-${r.request.priority ?? 'cost'}`), r.best_by_priority[r.request.priority ?? 'cost']);
+  const card = page.getByTestId('mig-best');
+  assert.equal((await card.locator('h3').textContent()).trim(), 'Best alternative for each priority');
+  assert.match(await card.innerText(), /not counting where it runs today/);
 });
 
 test('scenarios are presets of Compare & migrate: one fills the form, a set shows each report', async () => {

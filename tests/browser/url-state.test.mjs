@@ -67,8 +67,12 @@ test('a link with a bad value shows the analyzer error and the inputs stay usabl
   assert.equal(await alert.getByTestId('error-path').first().textContent(), expected.errors[0].path);
   assert.equal(await alert.getByTestId('error-message').first().textContent(), expected.errors[0].message);
   assert.equal(await screen(page).getByLabel('Where it runs', { exact: true }).inputValue(), 'P99');
+  // Marked at its field too, in a sentence.
+  assert.equal(await page.getByTestId('wf-instance').getAttribute('aria-invalid'), 'true');
+  assert.match(await text(page, 'wf-instance-error'), /^Where it runs must be an instance family \(e\.g\. P5\) or instance type/);
   await afterChange(page, 'fit', () => screen(page).getByLabel('Where it runs', { exact: true }).selectOption('G6e'));
   assert.equal(await alert.isVisible(), false);
+  assert.equal(await page.getByTestId('wf-instance').getAttribute('aria-invalid'), null);
   assert.equal(await text(page, 'fit-status'), 'FITS');
   // An empty GPU count is the analyzer's default (1); a zero is its error.
   await afterChange(page, 'fit', () => screen(page).getByLabel('GPUs', { exact: true }).fill('0'));
@@ -114,5 +118,60 @@ test('a Fleet plan link keeps its instance to itself (pack); one of an earlier v
     assert.equal(await screen(page).getByLabel('Where it runs', { exact: true }).inputValue(), 'G6e', key);
   }
 });
+
+const placementReady = (page) => page.locator('[data-testid="placement-result"][data-state="ready"]').first().waitFor();
+const formPay = async (page) => {
+  await page.getByTestId('tab-deployments').click();
+  await page.locator('[data-testid="deployments-result"][data-state="ready"]').first().waitFor();
+  return [await screen(page).getByLabel('Way to pay').inputValue(), await screen(page).getByLabel('Hours per month').inputValue()];
+};
+
+test('the Fleet plan\'s way to pay and hours have link keys of their own: a plan link leaves the form\'s alone', async () => {
+  const page = await env.page('index.html?view=deployments&pricing=spot&hours=500');
+  await page.getByTestId('tab-plan').click();
+  await placementReady(page);
+  assert.equal(await page.getByTestId('place-pricing').inputValue(), 'on_demand', 'the placement starts from its own default');
+  await afterChange(page, 'placement', () => page.getByTestId('place-pricing').selectOption('reserved_1y'));
+  await afterChange(page, 'placement', () => page.getByTestId('place-hours').fill('300'));
+  const link = new URL(page.url()).searchParams;
+  assert.equal(link.get('pack_pricing'), 'reserved_1y');
+  assert.equal(link.get('pack_hours'), '300');
+  assert.equal(link.get('pricing'), null, 'not the form\'s key');
+  assert.equal(link.get('hours'), null, 'not the form\'s key');
+  const copy = await env.page(page.url().slice(env.origin.length + 1));
+  assert.equal(await copy.getByTestId('place-pricing').inputValue(), 'reserved_1y');
+  assert.equal(await copy.getByTestId('place-hours').inputValue(), '300');
+  assert.equal(await copy.getByTestId('placement-result').innerText(), await page.getByTestId('placement-result').innerText());
+  // The plan's link opened: the form's way to pay and hours are their defaults, not the plan's.
+  assert.deepEqual(await formPay(copy), ['on_demand', '']);
+  // And the page it was copied from kept the form's own.
+  assert.deepEqual(await formPay(page), ['spot', '500']);
+});
+
+// An earlier version's plan links named the placement's way to pay with the form's keys.
+const EARLIER_PLAN_LINKS = [
+  ['view=plan&pricing=spot&sched=day&ha=10&hb=20', { pricing: 'spot', schedule: 'day', a: '10', b: '20' },
+    { pricing: 'spot', schedule: { hours_per_day: 10, days_per_month: 20 } }],
+  ['view=placement&instance=g5.12xlarge&pricing=reserved_1y&hours=300', { pricing: 'reserved_1y', hours: '300' },
+    { pricing: 'reserved_1y', hours_per_month: 300 }],
+];
+for (const [keys, inputs, asked] of EARLIER_PLAN_LINKS) {
+  test(`an earlier plan link ?${keys} prices the placement as before, and not the form`, async () => {
+    const page = await env.page(`index.html?${keys}`);
+    await placementReady(page);
+    const ids = { pricing: 'place-pricing', schedule: 'place-schedule', a: 'place-sched-a', b: 'place-sched-b', hours: 'place-hours' };
+    for (const [k, v] of Object.entries(inputs)) assert.equal(await page.getByTestId(ids[k]).inputValue(), v, k);
+    const now = new URL(page.url()).searchParams;
+    assert.equal(now.get('pack_pricing'), inputs.pricing);
+    for (const k of ['pricing', 'sched', 'ha', 'hb', 'hours']) assert.equal(now.get(k), null, `${k} is now pack_${k}`);
+    const r = cli({
+      question: 'placement', instance: 'g5.12xlarge', ...asked,
+      models: [{ name: 'whisper-large-v3', memory_gb: 10 }, { name: 'kokoro-tts', memory_gb: 2 },
+        { name: 'custom-7b', model: { params_b: 7 }, workload: 'inference', precision: 'fp16' }],
+    }).result;
+    assert.equal(await text(page, 'place-on-basis'), r.on_instance.cost.basis);
+    assert.deepEqual(await formPay(page), ['on_demand', '']);
+  });
+}
 
 test('no request left the origin; no console errors or CSP violations', () => env.checkClean());

@@ -44,8 +44,9 @@ export function scheduleObject(kind, a, b) {
   return out;
 }
 
-/** Way to pay. URL: pricing (an old link's spot=1 is spot), share. */
-export function pricingControl(prefix) {
+/** Way to pay. URL: pricing (an old link's spot=1 is spot), share; each after `ns` (a view's own
+ *  way to pay beside the workload form's). */
+export function pricingControl(prefix, ns = '') {
   const sel = selectField({ id: `${prefix}-pricing`, label: 'Way to pay' });
   const share = numberField({ id: `${prefix}-share`, label: 'Spot share', unit: '0 to 1', min: 0, max: 1, step: 0.05, placeholder: '0.5', hint: 'Share of hours on spot; empty means 0.5.' });
   const wrap = h('div', { class: 'field-pair' }, sel.wrap, share.wrap);
@@ -53,18 +54,20 @@ export function pricingControl(prefix) {
   sel.input.addEventListener('change', sync);
   sync();
   return {
-    wrap, input: sel.input, shareInput: share.input, key: 'pricing',
+    wrap, input: sel.input, shareInput: share.input, key: `${ns}pricing`,
+    fields: [{ input: share.input, wrap: share.wrap, path: '/spot_share', label: 'Spot share' }],
     fill(store) { fillSelect(sel.input, pricingOptions(store)); },
     fromParams(p) {
       sel.input.value = 'on_demand';
-      setSelectValue(sel.input, p.get('pricing') ?? (p.get('spot') === '1' || p.get('spot') === 'true' ? 'spot' : 'on_demand'));
-      share.input.value = p.get('share') ?? '';
+      const spot = p.get(`${ns}spot`);
+      setSelectValue(sel.input, p.get(`${ns}pricing`) ?? (spot === '1' || spot === 'true' ? 'spot' : 'on_demand'));
+      share.input.value = p.get(`${ns}share`) ?? '';
       sync();
     },
     toParams(p) {
       const v = sel.input.value;
-      if (v !== 'on_demand') p.set('pricing', v);
-      if (v === 'mixed' && share.input.value.trim() !== '') p.set('share', share.input.value.trim());
+      if (v !== 'on_demand') p.set(`${ns}pricing`, v);
+      if (v === 'mixed' && share.input.value.trim() !== '') p.set(`${ns}share`, share.input.value.trim());
     },
     value: () => sel.input.value,
     /** Writes the way to pay into a request (on-demand, the default, is left out). */
@@ -81,8 +84,9 @@ export function pricingControl(prefix) {
   };
 }
 
-/** Schedule form; "hours per month" uses the screen's hours control. URL: sched, ha, hb. */
-export function scheduleControl(prefix, hours) {
+/** Schedule form; "hours per month" uses the screen's hours control. URL: sched, ha, hb, each
+ *  after `ns` (as pricingControl's). */
+export function scheduleControl(prefix, hours, ns = '') {
   const sel = selectField({ id: `${prefix}-schedule`, label: 'Schedule', options: SCHEDULES });
   const a = numberField({ id: `${prefix}-sched-a`, label: 'Hours a day', unit: 'h/day', min: 0, step: 'any' });
   const b = numberField({ id: `${prefix}-sched-b`, label: 'Days a month', unit: 'days', min: 0, step: 'any' });
@@ -110,21 +114,27 @@ export function scheduleControl(prefix, hours) {
   });
   sync();
   return {
-    wrap, input: sel.input, aInput: a.input, bInput: b.input, key: 'sched',
+    wrap, input: sel.input, aInput: a.input, bInput: b.input, key: `${ns}sched`,
+    /** The two numbers, each at the path of the schedule chosen (marked when the core refuses it). */
+    get fields() {
+      const spec = SCHEDULES.find((s) => s.value === sel.input.value) ?? SCHEDULES[0];
+      return [[a, spec.a], [b, spec.b]].map(([field, name]) => ({ input: field.input, wrap: field.wrap,
+        path: name ? `/schedule/${name[0]}` : '/schedule/-', label: name?.[1] }));
+    },
     fill() {},
     fromParams(p) {
       sel.input.value = 'hpm';
-      setSelectValue(sel.input, p.get('sched') ?? 'hpm');
-      a.input.value = p.get('ha') ?? '';
-      b.input.value = p.get('hb') ?? '';
+      setSelectValue(sel.input, p.get(`${ns}sched`) ?? 'hpm');
+      a.input.value = p.get(`${ns}ha`) ?? '';
+      b.input.value = p.get(`${ns}hb`) ?? '';
       sync();
     },
     toParams(p) {
       const v = sel.input.value;
       if (v === 'hpm') return;
-      p.set('sched', v);
-      if (!a.wrap.hidden && a.input.value.trim() !== '') p.set('ha', a.input.value.trim());
-      if (!b.wrap.hidden && b.input.value.trim() !== '') p.set('hb', b.input.value.trim());
+      p.set(`${ns}sched`, v);
+      if (!a.wrap.hidden && a.input.value.trim() !== '') p.set(`${ns}ha`, a.input.value.trim());
+      if (!b.wrap.hidden && b.input.value.trim() !== '') p.set(`${ns}hb`, b.input.value.trim());
     },
     value: () => sel.input.value,
     /** Replaces hours_per_month with a schedule when another form is chosen. */

@@ -4,6 +4,8 @@
 // catalog of your own, in a Web Worker (catalog-load.js chooses, worker-analyzer.js talks to it),
 // so that a long answer never freezes the page; either way `ask` resolves to the response.
 
+import { setPayNames } from './format.js';
+
 export const FILES = [
   { key: 'gpuInstances', file: 'gpu_instances.json' },
   { key: 'modelConfig', file: 'model_config.json' },
@@ -37,7 +39,8 @@ export async function fetchPriceFiles(index, regions, base = './config/') {
 /** The shipped files and the usual regions' prices as UTF-8 bytes (what the core reads, copied in
  *  at once) and as text (what the Catalog screen shows and downloads), and the price index, from
  *  config/page/catalog.pack (scripts/stage-site.sh): a first line of JSON naming each file and its
- *  length in bytes, then the files' bytes in that order. */
+ *  length in bytes, then the files' bytes in that order. `base` is kept with them: the store fetches
+ *  the full files and other regions' prices from there too. */
 export async function fetchShippedTexts(base = './config/') {
   const pack = await fetchBytes('page/catalog.pack', base);
   const newline = pack.indexOf(10);
@@ -54,7 +57,7 @@ export async function fetchShippedTexts(base = './config/') {
   }
   bytes.priceFiles = [...files].filter(([name]) => name.startsWith('prices/') && name !== 'prices/index.json').map(([name, text]) => ({ name, text }));
   texts.priceFiles = bytes.priceFiles;
-  return { texts, bytes, index: JSON.parse(decoder.decode(files.get('prices/index.json'))), lean: [...LEAN] };
+  return { texts, bytes, index: JSON.parse(decoder.decode(files.get('prices/index.json'))), lean: [...LEAN], base };
 }
 
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
@@ -91,9 +94,11 @@ export class CatalogStore extends EventTarget {
   #lean;  // keys of the shipped files still read from the page's copies
   #hydrating = null;
   #lastRecoveryMs = -Infinity;
+  #base;  // where the shipped files are served (fetchShippedTexts' base)
   /** `reload` loads a fresh module (loadGpufleet): used when the one in use dies. */
-  constructor(gpufleet, { texts, bytes, index = {}, lean = [] }, { reload } = {}) {
+  constructor(gpufleet, { texts, bytes, index = {}, lean = [], base = './config/' }, { reload } = {}) {
     super();
+    this.#base = base;
     this.#lean = lean;
     this.#g = gpufleet;
     this.#reload = reload;
@@ -118,7 +123,7 @@ export class CatalogStore extends EventTarget {
       for (const [provider, p] of Object.entries(index.providers ?? {})) if (p.regions?.[region]) wanted = { [provider]: [region] };
       if (!Object.keys(wanted).length) return { ok: false, errors: [{ code: 'unknown_name', file: 'prices/index.json', path: '', message: `no prices for the region "${region}"` }] };
     }
-    const missing = (await fetchPriceFiles(index, wanted === 'all' ? 'all' : wanted)).filter((f) => !loaded.has(f.name));
+    const missing = (await fetchPriceFiles(index, wanted, this.#base)).filter((f) => !loaded.has(f.name));
     if (missing.length) {
       const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
       if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
@@ -141,7 +146,7 @@ export class CatalogStore extends EventTarget {
     this.#hydrating ??= (async () => {
       const keys = this.#lean;
       const before = this.analyzer;
-      const full = await Promise.all(keys.map((key) => fetchBytes(FILES.find((f) => f.key === key).file, './config/')));
+      const full = await Promise.all(keys.map((key) => fetchBytes(FILES.find((f) => f.key === key).file, this.#base)));
       const replacements = {};
       keys.forEach((key, i) => {
         const text = decoder.decode(full[i]);
@@ -227,6 +232,7 @@ export class CatalogStore extends EventTarget {
     this.texts = texts;
     this.state = state;
     this.isShipped = shipped;
+    setPayNames(state?.data);
     try { old?.dispose(); } catch { /* its module died: nothing left to free */ }
     if (announce) this.dispatchEvent(new Event('change'));
   }

@@ -222,6 +222,8 @@ export function placeControl(prefix) {
     ];
   };
   c.fill = (store) => { fillSelect(c.input, fill(store)); if (!c.input.value) setSelectValue(c.input, 'G6e', { quiet: true }); };
+  // Marked where the core refuses it: a place by each form (place()), or a migration's current one.
+  Object.assign(c, { label: 'Where it runs', path: '/instance', paths: ['/instance', '/any', '/gpu', '/current/instance'] });
   /** {instance} (a family or type), {any: gpu type} or {gpu: key}. */
   c.place = () => {
     const v = c.input.value;
@@ -235,14 +237,17 @@ const GPU = 'gpu:';
 /** GPUs of one instance of this type (0 for a family or an unknown name). */
 export const gpusOf = (store, instance) => store.instances.find((i) => i.instance === instance)?.gpus ?? 0;
 
-export const gpusControl = (prefix) => numberControl({
-  id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def: '', min: 1, step: 1, whole: 'gpus', optional: true,
-  placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
+export const gpusControl = (prefix) => ({
+  ...numberControl({
+    id: `${prefix}-gpus`, key: 'gpus', label: 'GPUs', unit: 'GPUs', def: '', min: 1, step: 1, whole: 'gpus', optional: true,
+    placeholder: 'all of one', hint: 'Empty: all of an instance type\u2019s GPUs, 1 on a family or a GPU.',
+  }),
+  paths: ['/gpus', '/current/gpus'],  // a migration's current deployment
 });
 
-/** Empty means the analyzer's month, shown as the placeholder. */
-export const hoursControl = (prefix) => numberControl({
-  id: `${prefix}-hours`, key: 'hours', label: 'Hours per month', unit: 'h/month', def: '', placeholder: String(SEED_MONTH_HOURS),
+/** Empty means the analyzer's month, shown as the placeholder. URL: hours (`key`). */
+export const hoursControl = (prefix, key = 'hours') => numberControl({
+  id: `${prefix}-hours`, key, label: 'Hours per month', unit: 'h/month', def: '', placeholder: String(SEED_MONTH_HOURS),
   optional: true, min: 1, max: 744, step: 1, path: '/hours_per_month',
   hint: `Empty means ${SEED_MONTH_HOURS} h (24 h × 30 days); 730 h is 24/7 all year.`,
 });

@@ -23,9 +23,10 @@ export function alertRegion(testid = 'errors') {
   };
 }
 
-/** The fields an error's JSON path points at: each control's input (its `path`) and inner fields. */
+/** The fields an error's JSON path points at: each control's input (its `path`, or each of its
+ *  `paths` where questions put its value in different places) and inner fields. */
 const fieldsOf = (controls) => (controls?.controls ?? []).flatMap((c) => [
-  ...(c.path && c.input ? [{ input: c.input, wrap: c.wrap, path: c.path, label: c.label }] : []),
+  ...(c.path && c.input ? [{ input: c.input, wrap: c.wrap, path: c.path, paths: c.paths, label: c.label }] : []),
   ...(c.fields ?? [])]);
 
 /** "expected a number > 0 and <= 4096" at GPUs -> "GPUs must be a number more than 0 and at most 4096." */
@@ -40,7 +41,7 @@ export function plainMessage(label, e) {
 /** Marks each field an error points at (aria-invalid, its sentence beside it); clears the rest. */
 export function markFields(controls, errors) {
   for (const f of fieldsOf(controls)) {
-    const mine = errors.filter((e) => typeof e.path === 'string' && (e.path === f.path || e.path.startsWith(`${f.path}/`)));
+    const mine = errors.filter((e) => typeof e.path === 'string' && (f.paths ?? [f.path]).some((p) => e.path === p || e.path.startsWith(`${p}/`)));
     const id = `${f.input.id}-error`;
     let msg = f.wrap.querySelector(`#${CSS.escape(id)}`);
     const described = (f.input.getAttribute('aria-describedby') ?? '').split(' ').filter((x) => x && x !== id);

@@ -6,6 +6,10 @@ import { modelControl, workloadControl, precisionControl, placeControl, gpusCont
 import { shapeControl } from './demand.js';
 import { pricingControl, scheduleControl } from './billing.js';
 
+/** The way to pay's and schedule's link keys: the form's, and, after `pack_`, the Fleet plan's
+ *  placement's (an earlier version's plan links name the placement's without `pack_`). */
+export const PLACEMENT_PAY_KEYS = ['pricing', 'spot', 'share', 'sched', 'ha', 'hb', 'hours'];
+
 /** The groups of fields, in the form's order; a view names those it uses. */
 export const GROUPS = ['model', 'task', 'format', 'shape', 'demand', 'place', 'pay'];
 
@@ -42,9 +46,9 @@ export function createForm(onLoaded) {
     controls: () => of(GROUPS.filter(shown)),
     fill(store) { for (const c of of(GROUPS)) c.fill(store); sync(); },
     fromParams(p) {
-      // A Fleet plan link writes none of the form's keys: its `instance` is an earlier version's
-      // key of the placement under it (now `pack`), not where the workload runs.
-      if (p.get('view') === 'plan' && p.has('instance')) { p = new URLSearchParams(p); p.delete('instance'); }
+      // A Fleet plan link writes none of the form's keys: its `instance` and way to pay are an
+      // earlier version's keys of the placement under it (now `pack`, `pack_pricing`...).
+      if (p.get('view') === 'plan') { p = new URLSearchParams(p); for (const k of ['instance', ...PLACEMENT_PAY_KEYS]) p.delete(k); }
       saved = p;
       for (const c of of(GROUPS)) c.fromParams(p);
       sync();

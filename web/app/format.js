@@ -64,6 +64,15 @@ export const gpus = (v) => (known(v) ? `${num(v, 3)} GPU${v === 1 ? '' : 's'}` :
 export const score = (v, unit) => (known(v) ? `${num(v, 1)} ${unit ?? ''}`.trim() : DASH);
 export const label = (s) => String(s ?? '').replaceAll('_', ' ');
 
+let payNames = new Map();
+/** The catalog in use's ways to pay (the core's menus: `pricing_modes`, `ways_to_pay`), named. */
+export function setPayNames(data) {
+  payNames = new Map([...(data?.pricing_modes ?? []), ...(data?.ways_to_pay ?? [])].map((m) => [m.key, m.name]));
+}
+/** How a cost is paid, by the menus' name, never a key: the provider's way that a commitment
+ *  used (`way`), else the way to pay asked for (`pricing`). */
+export const pay = (cost) => payNames.get(cost?.way) ?? payNames.get(cost?.pricing) ?? label(cost?.pricing);
+
 // The order of Intl.Collator('en', {numeric: true}) for names (catalog models: "Llama 3.1 8B"
 // before "Llama 3.1 70B"), written out for the same reason as formatNumber: a fresh renderer's
 // first collation loads ICU's data, 7-19 ms before the first answer. Runs of digits compare by

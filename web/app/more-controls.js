@@ -11,7 +11,7 @@ export const priorityControl = (prefix, def = 'cost') => selectControl({
 });
 
 /** Provider checkboxes; none checked = the analyzer's default. URL: providers=aws,gcp */
-export function providersControl(prefix, legend = 'Providers (none checked = default)') {
+export function providersControl(prefix, legend) {
   const list = h('div', { class: 'checks' });
   const wrap = h('fieldset', { class: 'field families' }, h('legend', null, legend), list);
   let wanted = [];

@@ -31,7 +31,7 @@ export function placementLine(p) {
 export function costBlock(cost, prefix = 'cost') {
   if (!cost) return null;
   const rows = [
-    ['Rate', `${f.usdHour(cost.usd_per_hour)} (${f.label(cost.pricing)})`, `${prefix}-rate`],
+    ['Rate', `${f.usdHour(cost.usd_per_hour)} (${f.pay(cost)})`, `${prefix}-rate`],
     ['Hours', `${f.hours(cost.monthly_hours)}${cost.schedule ? ` (${cost.schedule})` : ''}`],
     ['Monthly cost', f.usdMonth(cost.usd_per_month), `${prefix}-monthly`],
     ['On-demand', `${f.usdHour(cost.on_demand_usd_per_hour)} · ${f.usdMonth(cost.on_demand_usd_per_month)}`],

@@ -39,7 +39,7 @@ export function workloadBlock(r, prefix = 'workload') {
       ['Engine', r.engine],
       ['Memory model', r.memory_method === 'seed' ? 'rule of thumb (weights × multiplier)' : 'architecture-aware'],
       ...(serving ? servingDemand(d) : trainingDemand(d, r.recipe)),
-      r.schedule ? ['Hours', `${r.schedule}, ${f.label(r.pricing)}`] : null,
+      r.schedule ? ['Hours', `${r.schedule}, ${f.pay(r)}`] : null,
     ], 'facts compact'),
     r.model.shape ? h('details', { class: 'why-details' }, h('summary', null, 'Model shape'), h('p', null, r.model.shape)) : null);
 }

@@ -42,7 +42,7 @@ export function createDeploymentsScreen(store, form) {
   form.addDemand(demandControl);
   const priority = priorityControl('rec');
   const families = familiesControl();
-  const providers = providersControl('rec');
+  const providers = providersControl('rec', 'Providers (none checked = all)');
   const budget = numberControl({ id: 'rec-budget', key: 'budget', path: '/max_usd_per_month', label: 'Budget (max per month)', unit: 'USD/month', min: 0, step: 100, optional: true, placeholder: 'no limit' });
   const kinds = kindsControl('rec');
   /** What the CLI's `recommend` sends for the same inputs: defaults left out. */
@@ -158,7 +158,8 @@ export function costPerformanceChart(candidates) {
   const points = usable.map((c, i) => ({ x: cost(c), y: speed(c), label: label(c), highlight: onFront[i] }));
   const kUsd = (v) => (v >= 1000 ? `$${f.num(v / 1000, v >= 10000 ? 0 : 1)}k` : `$${f.num(v, 0)}`);
   return scatterChart({
-    title: `Monthly cost against performance score (${unit}), ${usable.length} candidates`,
+    title: `Monthly cost against performance score (${unit}), ${usable.length} candidates${usable.length < candidates.length
+      ? ` (${candidates.length - usable.length} of the ${candidates.length} without a price or a speed: in the table only)` : ''}`,
     summary: `Pareto frontier: ${points.filter((p) => p.highlight).map((p) => p.label).join(', ')}`,
     xLabel: 'Monthly cost (USD/month)', yLabel: `Performance score (${unit})`,
     points, xFormat: kUsd, yFormat: (v) => f.num(v, v >= 100 ? 0 : 1), testid: 'rec-chart',

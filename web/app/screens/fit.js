@@ -100,7 +100,7 @@ const wayOutLine = (d) => `${countText(d)} (${f.gpus(d.gpus)} × ${d.gpu_type}),
 
 export function waysOut(w) {
   const rows = [
-    ...(w.formats ?? []).map((fmt) => ['Smaller weight format', `${String(fmt).toUpperCase()} on the same GPUs`]),
+    ...(w.formats ?? []).map((fmt) => ['Smaller weight format', `${f.label(fmt).toUpperCase()} on the same GPUs`]),
     w.more_gpus ? ['More GPUs', wayOutLine(w.more_gpus)] : null,
     ...(w.other_families ?? []).map((d) => ['Another family', wayOutLine(d)]),
   ].filter(Boolean);

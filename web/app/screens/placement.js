@@ -8,6 +8,7 @@ import { controlSet, providersControl } from '../more-controls.js';
 import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { statusBadge } from '../parts.js';
+import { PLACEMENT_PAY_KEYS } from '../form.js';
 
 /** Seed 000's three models on a g5.12xlarge. */
 const DEFAULT_MODELS = [
@@ -119,14 +120,18 @@ export function createPlacementScreen(store) {
   };
   instance.toParams = (p) => p.set('pack', instance.input.value);
   const providers = providersControl('place', 'Providers (none checked = all)');
-  const hours = hoursControl('place');
-  const pricing = pricingControl('place');
-  const schedule = scheduleControl('place', hours);
+  // Its own way to pay and schedule, apart from the workload form's (URL: pack_pricing...).
+  const hours = hoursControl('place', 'pack_hours');
+  const pricing = pricingControl('place', 'pack_');
+  const schedule = scheduleControl('place', hours, 'pack_');
+  const controls = controlSet([models, instance, providers, pricing, schedule, hours]);
+  const fromParams = controls.fromParams;
+  controls.fromParams = (p) => fromParams(earlierPlanLink(p));
   return createScreen(store, {
     id: 'placement',
     title: 'Placement',
     intro: 'Several models on one instance: how they pack onto its GPUs, and the cheapest instance or split that holds them.',
-    controls: controlSet([models, instance, providers, pricing, schedule, hours]),
+    controls,
     async render({ ask }) {
       const request = { question: 'placement', models: models.value() };
       if (instance.value()) request.instance = instance.value();
@@ -140,6 +145,15 @@ export function createPlacementScreen(store) {
       return { nodes: renderPlacement(response.result) };
     },
   });
+}
+
+/** An earlier version's Fleet plan link named the placement's way to pay with the workload
+ *  form's keys (the form writes none into a plan link): read there as the placement's. */
+function earlierPlanLink(p) {
+  if (p.get('view') !== 'plan' || PLACEMENT_PAY_KEYS.some((k) => p.has(`pack_${k}`))) return p;
+  const out = new URLSearchParams(p);
+  for (const k of PLACEMENT_PAY_KEYS) if (p.has(k)) out.set(`pack_${k}`, p.get(k));
+  return out;
 }
 
 export function renderPlacement(r) {

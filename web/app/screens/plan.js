@@ -229,6 +229,14 @@ export function createPlanScreen(store) {
 
 const PROVIDER_LABEL = (p) => p.toUpperCase();
 
+/** What an alternative's host lacks against the plan's (vCPUs, RAM), where the provider has no
+ *  host with at least as much; RAM in GB, as every size on the page ("RAM 30 of 61 GiB" ->
+ *  "RAM 32.2 of 65.5 GB"). */
+const gbOf = (gib) => f.num(f.gibToGb(Number(gib)), 1);
+const hostShort = (a, testid) => (a?.host_short_of?.length
+  ? [h('br'), h('span', { class: 'muted small', testid }, `smaller host: ${a.host_short_of
+    .map((s) => s.replace(/([\d.]+) of ([\d.]+) GiB\b/, (_, x, y) => `${gbOf(x)} of ${gbOf(y)} GB`)).join(', ')}`)] : null);
+
 export function renderPlan(r) {
   const total = r.total_usd_per_month;
   const mix = r.cheapest_mix;
@@ -236,6 +244,8 @@ export function renderPlan(r) {
   r.environments.forEach((env, i) => env.workloads.forEach((w) => all.push({ env, envIndex: i, w })));
   const money = (v) => (v >= 1000 ? `$${f.num(v / 1000, v >= 10000 ? 0 : 1)}k` : `$${f.num(v, 0)}`);
   const providers = Object.entries(r.by_provider_usd_per_month ?? {});
+  const alternativeOf = (c) => all.find(({ env, w }) => env.name === c.environment && w.name === c.workload)
+    ?.w.alternatives?.find((a) => a.provider === c.provider && a.instance === c.instance);
 
   return [
     h('section', { class: 'card verdict accent' },
@@ -285,7 +295,7 @@ export function renderPlan(r) {
           h('td', null, w.instance, h('br'), h('span', { class: 'muted small' }, `${PROVIDER_LABEL(w.provider)} ${w.region}`)),
           h('td', { class: 'num' }, f.num(w.count, 3)),
           h('td', null, w.cost.schedule),
-          h('td', null, f.label(w.cost.pricing)),
+          h('td', null, f.pay(w.cost)),
           h('td', { class: 'num', testid: `plan-wl-cost-${k}` }, f.usdMonth(w.cost.usd_per_month)),
           h('td', { class: 'basis-cell' }, h('span', { testid: `plan-wl-basis-${k}` }, w.cost.basis),
             w.cost.note ? [h('br'), h('span', { class: 'muted small' }, w.cost.note)] : null))),
@@ -305,7 +315,7 @@ export function renderPlan(r) {
       })),
     h('section', { class: 'card' },
       h('h3', null, 'Each workload on the other providers'),
-      h('p', { class: 'muted small' }, 'Re-priced on each provider’s equivalent instance: the same accelerator, at least as many per instance, with the same schedule and way to pay.'),
+      h('p', { class: 'muted small' }, 'Re-priced on each provider’s equivalent instance: the same accelerator and its memory, at least as many per instance, at least the vCPUs and RAM where the provider has such a host (else its nearest, and what it lacks is said), the cheapest such on demand, with the same schedule and way to pay.'),
       table({
         caption: 'Alternatives per workload', testid: 'plan-alternatives', className: 'data',
         head: ['Workload', 'Provider', 'Instance', 'Monthly cost', 'Against the plan'],
@@ -314,7 +324,7 @@ export function renderPlan(r) {
           return h('tr', { testid: `plan-alt-${k}-${j}`, class: j === 0 ? 'group-start' : null },
             h('th', { scope: 'row' }, w.name),
             h('td', null, `${PROVIDER_LABEL(a.provider)} ${a.region}`),
-            h('td', { testid: `plan-alt-instance-${k}-${j}` }, a.instance),
+            h('td', null, h('span', { testid: `plan-alt-instance-${k}-${j}` }, a.instance), hostShort(a, `plan-alt-short-${k}-${j}`)),
             h('td', { class: 'num', testid: `plan-alt-cost-${k}-${j}` }, f.usdMonth(a.usd_per_month)),
             h('td', { class: ['num', d < 0 ? 'good' : d > 0 ? 'bad' : null] }, `${d > 0 ? '+' : d < 0 ? '-' : ''}${f.usd(Math.abs(d))}`));
         })),
@@ -330,7 +340,7 @@ export function renderPlan(r) {
             h('td', { class: 'num', testid: `plan-provider-cost-${p}` }, v == null ? 'no equivalent' : f.usdMonth(v)),
             h('td', { class: 'num' }, v == null ? f.DASH : f.signedPct(((v - total) / total) * 100)))),
         }),
-        h('p', { class: 'muted small' }, r.by_provider_note)),
+        h('p', { class: 'muted small' }, 'Every workload on that provider’s equivalent instance, as in the table above; no equivalent where a workload has none there.')),
       mix ? h('section', { class: 'card' },
         h('h3', null, 'Cheapest provider mix'),
         table({
@@ -339,7 +349,7 @@ export function renderPlan(r) {
           rows: mix.choices.map((c, i) => h('tr', { testid: `plan-mix-${i}` },
             h('th', { scope: 'row' }, c.workload),
             h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)),
-            h('td', { testid: `plan-mix-instance-${i}` }, c.instance),
+            h('td', null, h('span', { testid: `plan-mix-instance-${i}` }, c.instance), hostShort(alternativeOf(c), `plan-mix-short-${i}`)),
             h('td', null, PROVIDER_LABEL(c.provider)),
             h('td', null, c.environment))),
         })) : null),
