@@ -141,23 +141,42 @@ TEST_CASE("estimate refuses what it cannot estimate, naming the field") {
   CHECK(r["errors"][0]["path"] == "/instance");
 }
 
-TEST_CASE("throughput summary over the dev cases: median <= 7.4 % and p90 <= 24.4 %") {
-  const Json cases =
+TEST_CASE("throughput summary over the dev cases: the figures reached, and the earlier cases' bounds tightened") {
+  Json cases =
       Json::parse(test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")));
-  const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", cases}});
-  REQUIRE(r["ok"] == true);
-  const Json& s = r["result"]["summary"]["throughput"];
-  INFO(s.dump());
-  // The targets are median <= 10 % and p90 <= 25 %, both met over the 73 cases (7.30 % and
-  // 24.34 %, from 7.98 % and 26.20 % before Metal's time per layer): what is left above 25 % is
-  // FP8 short prefill and static batching at batch 512-1024, long-context AWQ decode, MT-NLG's
-  // pipeline and MLPerf's batch. The bounds hold the figures reached.
-  CHECK(s["median_abs_err_pct"].get<double>() <= 7.4);
-  CHECK(s["p90_abs_err_pct"].get<double>() <= 24.4);
-  // Every high- and medium-confidence case is predicted, the RTX 4090 and M2 Ultra prefill cases
-  // included (their peaks are in gpu_instances.json).
-  CHECK(s["n"].get<double>() == 73);
-  CHECK(s["skipped"].get<double>() == 0);
+  auto summary = [](const Json& c) {
+    const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", c}});
+    REQUIRE(r["ok"] == true);
+    return r["result"]["summary"]["throughput"];
+  };
+  // The targets are median <= 10 % and p90 <= 25 %. Over all 88 cases the median is met
+  // (8.16 %) and the p90 is not (28.27 %): besides FP8 short prefill and static batching at batch
+  // 512-1024, long-context AWQ decode, MT-NLG's pipeline and MLPerf's batch, the 15 cases of
+  // platforms first measured here leave vLLM on MI300X at TP 8 with long contexts (+48 % to +90 %),
+  // Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 and 2D runs on 500 W H100s (+25 % to
+  // +73 %) above 25 %. The bounds hold the figures reached.
+  const Json all = summary(cases);
+  INFO(all.dump());
+  CHECK(all["n"].get<double>() == 88);
+  CHECK(all["skipped"].get<double>() == 0);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 8.2);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 28.3);
+  // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
+  // 256-sequence cap, 7.30 % / 24.34 % with them (the p90 target met on them).
+  const std::set<std::string> added = {
+      "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
+      "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
+      "AMD-MI-405B-128-2048", "NX-OPT13B",         "NX-OPT66B",           "NX-TRN1-L13B",
+      "TT-8B-F8-8",         "TT-8B-F8-128",        "TT-70B-2D"};
+  Json earlier = Json::array();
+  for (const auto& c : cases) {
+    if (!added.count(c["id"].get<std::string>())) earlier.push_back(c);
+  }
+  const Json before = summary(earlier);
+  INFO(before.dump());
+  CHECK(before["n"].get<double>() == 73);
+  CHECK(before["median_abs_err_pct"].get<double>() <= 7.4);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 24.4);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
