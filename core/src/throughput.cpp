@@ -180,6 +180,15 @@ std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q)
   return note;
 }
 
+// Where the GPU's measured shares of peak scale the calibrated efficiencies, say by how much.
+std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  const double flops = relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+  const double bytes = relative_share(k.bandwidth_efficiency, q.device.name, "");
+  if (flops == 1 && bytes == 1) return "";
+  return "; " + q.device.name + " peaks x" + num(flops) + " (FLOPS) and x" + num(bytes) +
+         " (bandwidth): its measured share of peak over the calibration GPUs'";
+}
+
 }  // namespace
 
 double serving_max_batch(const ThroughputConstants& k, const std::string& engine) {
@@ -229,7 +238,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(k, q, tiled) + host_note(k, q);
+                      tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -249,7 +258,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
-                     host_note(k, q);
+                     host_note(k, q) + share_note(k, q);
     const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
@@ -265,7 +274,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(k, q, tiled) + host_note(k, q);
+                          tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;

@@ -545,6 +545,7 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   const double bytes = s.q.weight_bytes + (128 + 1024) * s.q.kv_bytes_per_token;
   CHECK(one.decode.memory_s ==
         Approx(bytes / (5300e9 * k.decode_bandwidth_efficiency * bw_share)).epsilon(1e-6));
+  CHECK_THAT(one.decode.basis, Catch::Contains("measured share of peak"));
   // A 2048-token prompt is compute-bound: its FLOPs at the FP8 peak x long-prompt MFU x the share.
   s.q.input_tokens = 2048;
   const InferenceEstimate e = estimate_inference(k, s.q);
@@ -560,6 +561,7 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   const double h_bytes = h.q.weight_bytes + (128 + 1024) * h.q.kv_bytes_per_token;
   CHECK(estimate_inference(k, h.q).decode.memory_s ==
         Approx(h_bytes / (3350e9 * k.decode_bandwidth_efficiency)).epsilon(1e-6));
+  CHECK_THAT(estimate_inference(k, h.q).decode.basis, !Catch::Contains("measured share of peak"));
 }
 
 TEST_CASE("vLLM runs at most 256 sequences at once; other engines the serving block's cap") {
