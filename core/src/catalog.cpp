@@ -616,6 +616,7 @@ const GpuSpec* Catalog::gpu(const std::string& name) const {
 DeviceSpec Catalog::device(const GpuSpec& spec) const {
   DeviceSpec d;
   d.name = spec.name;
+  d.vendor = spec.vendor;
   d.memory_bytes = spec.usable_bytes();
   d.bandwidth_gb_per_s = spec.memory_bandwidth_gb_per_s.value_or(0);
   d.tflops = spec.tflops;

@@ -343,6 +343,9 @@ constexpr Field kThroughputModel[] = {
     obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
     obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
     obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
+    obj("matmul_efficiency", 0, "matmul_efficiency", FIELD_DOC("measured share of peak dense-matmul FLOPS by GPU (\"<GPU> fp8\" for FP8), \"default\" the calibration GPUs'")),
+    obj("bandwidth_efficiency", 0, "bandwidth_efficiency", FIELD_DOC("measured share of peak memory bandwidth by GPU, \"default\" the calibration GPUs'")),
+    obj("layer_overhead_us", 0, "layer_overhead_us", FIELD_DOC("time each layer adds to every inference step, microseconds, by GPU vendor")),
     obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool, its host time per step, its tiled kernels")),
 };
 
@@ -353,6 +356,8 @@ constexpr Field kInferenceEngine[] = {
     num("kv_memory_fraction", 0, 0.05, 1, FIELD_DOC("the share the KV pool takes (with kv_cache_share_of)")),
     num("step_overhead_ms", 0, 0, 1000, FIELD_DOC("host time per engine step the device waits for (scheduling, inputs, outputs)")),
     str("step_overhead_source", 0, FIELD_DOC("where step_overhead_ms comes from")),
+    num("max_batch", 0, 1, 1e6, FIELD_DOC("the scheduler's default cap on running sequences")),
+    str("max_batch_source", 0, FIELD_DOC("where max_batch comes from")),
     obj("tiled_kernel", 0, "tiled_kernel", FIELD_DOC("a weight-only kernel that dequantizes the weights again for every tile of input rows")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
@@ -695,6 +700,9 @@ constexpr Kind kKinds[] = {
     Kind{"serving", "\"serving\"", KIND_FIELDS(kServing), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a serving engine's limits")},
     Kind{"training_mfu", "\"training_mfu\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("training MFU by GPU name, with its source")},
     Kind{"link_gb_per_s", "\"link_gb_per_s\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("GPU-to-GPU link GB/s by GPU name, with its source")},
+    Kind{"matmul_efficiency", "\"matmul_efficiency\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("measured share of peak matmul FLOPS by GPU, with its source")},
+    Kind{"bandwidth_efficiency", "\"bandwidth_efficiency\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("measured share of peak memory bandwidth by GPU, with its source")},
+    Kind{"layer_overhead_us", "\"layer_overhead_us\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("time per layer per step by GPU vendor, with its source")},
     // workloads.json
     Kind{"workloads_file", "workloads.json", KIND_FIELDS(kWorkloadsFile), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("workloads.json: scenarios and sets (seed 004)")},
     MAP("workloads", "\"workloads\"", kMapOfWorkloads, "scenarios by id"),

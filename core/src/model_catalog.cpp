@@ -260,6 +260,8 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                e.kv_fraction = r.number(v, "kv_memory_fraction", p, e.has_pool, {0.05, 1}).value_or(0.9);
                e.step_overhead_ms = r.number(v, "step_overhead_ms", p, false, {0, 1000}).value_or(0);
                e.overhead_basis = r.string(v, "step_overhead_source", p, e.step_overhead_ms > 0).value_or("");
+               e.max_batch = r.number(v, "max_batch", p, false, {1, 1e6}).value_or(0);
+               e.max_batch_basis = r.string(v, "max_batch_source", p, e.max_batch > 0).value_or("");
                if (const Json* tiled = r.object(v, "tiled_kernel", p, false)) {
                  const std::string tp = Reader::child(p, "tiled_kernel");
                  e.tiled_format = r.string(*tiled, "format", tp, true).value_or("");
@@ -269,12 +271,19 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                }
                e.basis = r.string(v, "source", p, true).value_or("");
              });
-  for (const char* table : {"training_mfu", "link_gb_per_s"}) {
+  for (const char* table :
+       {"training_mfu", "link_gb_per_s", "matmul_efficiency", "bandwidth_efficiency", "layer_overhead_us"}) {
     const std::string p = root + "/" + table;
-    const Json* obj = r.object(*block, table, root, true);
+    const std::string name = table;
+    const bool required = name == "training_mfu" || name == "link_gb_per_s";
+    const Json* obj = r.object(*block, table, root, required);
     if (!obj) continue;
     r.string(*obj, "source", p, true);
-    auto& out = std::string(table) == "training_mfu" ? t.training_mfu : t.link_gb_per_s;
+    auto& out = name == "training_mfu"      ? t.training_mfu
+                : name == "link_gb_per_s"   ? t.link_gb_per_s
+                : name == "matmul_efficiency" ? t.matmul_efficiency
+                : name == "bandwidth_efficiency" ? t.bandwidth_efficiency
+                                                 : t.layer_overhead_us;
     for (const auto& [key, v] : obj->items()) {
       if (key == "source" || key == "source_date") continue;
       out[key] = r.speed(*obj, key, p, true, 0.001, 1e5).value_or(0);

@@ -43,10 +43,38 @@ const InferenceEngine* engine_of(const ThroughputConstants& k, const ThroughputQ
   return it == k.engines.end() ? nullptr : &it->second;
 }
 
-// Host time per engine step that the device waits for.
+// The platform's time per layer of each step (0 where the table names none).
+double layer_overhead_us(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  auto it = k.layer_overhead_us.find(q.device.vendor);
+  return it == k.layer_overhead_us.end() ? 0 : it->second;
+}
+
+// Time per step that the device's streams and matmuls do not cover: the engine's host work per
+// step, and the per-layer time of platforms that dispatch or synchronise every layer.
 double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q) {
   const InferenceEngine* e = engine_of(k, q);
-  return e ? e->step_overhead_ms * 1e-3 : 0;
+  return (e ? e->step_overhead_ms * 1e-3 : 0) + q.arch.layers * layer_overhead_us(k, q) * 1e-6;
+}
+
+// A GPU's measured share of its peak over that of the GPUs the efficiencies were calibrated on
+// (1 where the table has no figure for it).
+double relative_share(const std::map<std::string, double>& table, const std::string& gpu,
+                      const std::string& suffix) {
+  auto own = table.find(gpu + suffix), base = table.find("default" + suffix);
+  if (own == table.end() || base == table.end() || own->second <= 0 || base->second <= 0) return 1;
+  return own->second / base->second;
+}
+
+// Dense matmul FLOPS the engine's GEMMs reach at most: the precision's peak x tensor-parallel GPUs,
+// scaled by the GPU's measured share of peak (its matmul library's maximum achievable FLOPS).
+double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp) {
+  return peak_tflops(q.device, q.compute) * 1e12 * tp *
+         relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+}
+
+// Memory bandwidth of the tensor-parallel GPUs, scaled by the GPU's measured share of its peak.
+double stream_bandwidth(const ThroughputConstants& k, const ThroughputQuestion& q, double tp) {
+  return q.device.bandwidth_gb_per_s * 1e9 * tp * relative_share(k.bandwidth_efficiency, q.device.name, "");
 }
 
 // The least time the engine's weight-only kernel takes for `rows` input rows: it dequantizes every
@@ -143,19 +171,38 @@ std::string tiled_note(const ThroughputConstants& k, const ThroughputQuestion& q
 }
 
 std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
-  const double s = step_overhead_s(k, q);
-  return s > 0 ? "; + " + num(s * 1e3) + " ms of " + engine_of(k, q)->name + " host work per step" : "";
+  const InferenceEngine* e = engine_of(k, q);
+  std::string note;
+  if (e && e->step_overhead_ms > 0)
+    note += "; + " + num(e->step_overhead_ms) + " ms of " + e->name + " host work per step";
+  if (const double us = layer_overhead_us(k, q); us > 0)
+    note += "; + " + num(us) + " us per layer per step on " + q.device.vendor + " devices";
+  return note;
+}
+
+// Where the GPU's measured shares of peak scale the calibrated efficiencies, say by how much.
+std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  const double flops = relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+  const double bytes = relative_share(k.bandwidth_efficiency, q.device.name, "");
+  if (flops == 1 && bytes == 1) return "";
+  return "; " + q.device.name + " peaks x" + num(flops) + " (FLOPS) and x" + num(bytes) +
+         " (bandwidth): its measured share of peak over the calibration GPUs'";
 }
 
 }  // namespace
+
+double serving_max_batch(const ThroughputConstants& k, const std::string& engine) {
+  auto it = k.engines.find(engine);
+  return it != k.engines.end() && it->second.max_batch > 0 ? it->second.max_batch : k.serving_max_batch;
+}
 
 InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q) {
   InferenceEstimate e;
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
-  const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
+  const double peak = matmul_peak(k, q, tp);
+  const double bw = stream_bandwidth(k, q, tp);
   const double weights = q.weight_bytes;
   const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
 
@@ -171,7 +218,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
-  if (batch <= 0) batch = std::max(1.0, std::min(k.serving_max_batch, e.max_batch_by_kv));
+  if (batch <= 0) batch = std::max(1.0, std::min(serving_max_batch(k, q.engine), e.max_batch_by_kv));
   e.batch = batch;
 
   const double layers = a.layers;
@@ -191,7 +238,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(k, q, tiled) + host_note(k, q);
+                      tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -211,7 +258,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
-                     host_note(k, q);
+                     host_note(k, q) + share_note(k, q);
     const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
@@ -227,7 +274,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(k, q, tiled) + host_note(k, q);
+                          tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -246,8 +293,8 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double peak = peak_tflops(q.device, q.compute) * 1e12 * tp;
-  const double bw = q.device.bandwidth_gb_per_s * 1e9 * tp;
+  const double peak = matmul_peak(k, q, tp);
+  const double bw = stream_bandwidth(k, q, tp);
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
   Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
                              4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,

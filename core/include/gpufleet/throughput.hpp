@@ -22,6 +22,7 @@ struct InferenceEngine {
   bool kv_of_free_memory = false;    // the pool is a share of what the weights leave, not of the device
   double kv_fraction = 0.9;
   double step_overhead_ms = 0;   // host work per step the device waits for (scheduling, inputs, outputs)
+  double max_batch = 0;  // the scheduler's default cap on running sequences (0: the serving block's)
   // A weight-only kernel that dequantizes the weights again for every `tile_rows` rows of input:
   // its matmuls cost linear parameters x ceil(rows / tile_rows) / `weights_per_s` at least.
   std::string tiled_format;
@@ -30,6 +31,7 @@ struct InferenceEngine {
   std::string basis;
   std::string overhead_basis;
   std::string tile_basis;
+  std::string max_batch_basis;
 };
 
 struct ThroughputConstants {
@@ -45,6 +47,14 @@ struct ThroughputConstants {
   double serving_kv_fraction = 0;               // device share the KV pool may take
   std::map<std::string, double> training_mfu;   // by GPU key, "default" for the rest
   std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
+  // Measured shares of peak a GPU reaches: dense matmuls ("<GPU>" 16-bit, "<GPU> fp8") and memory
+  // streams ("<GPU>"); "default" / "default fp8" are the GPUs the inference efficiencies were
+  // calibrated on, so a GPU's efficiencies scale by its share over the default's.
+  std::map<std::string, double> matmul_efficiency;
+  std::map<std::string, double> bandwidth_efficiency;
+  // Time each layer adds to every inference step on a platform (by GPU vendor), whatever the
+  // engine: dispatching its kernels one by one, or its collectives, not hidden behind its reads.
+  std::map<std::string, double> layer_overhead_us;
   std::map<std::string, InferenceEngine> engines;  // by key
   bool present = false;
 };
@@ -56,6 +66,7 @@ constexpr double kUnknownLinkGbPerS = 16;
 // One device: what the roofline needs.
 struct DeviceSpec {
   std::string name;
+  std::string vendor;  // nvidia, amd, apple, aws ... ("" unknown)
   double memory_bytes = 0;
   double bandwidth_gb_per_s = 0;
   std::map<std::string, double> tflops;  // dense, by precision
@@ -118,6 +129,9 @@ struct TrainingEstimate {
   std::string basis;
 };
 
+// The most sequences one model copy runs at once: the engine's scheduler default, else the
+// serving block's cap.
+double serving_max_batch(const ThroughputConstants& k, const std::string& engine);
 InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q);
 // One stream's decode step at `context` tokens: reading the weights and its KV cache, or the step's
 // FLOPs, whichever takes longer, plus tensor-parallel all-reduces (the single-stream figure of

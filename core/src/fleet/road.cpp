@@ -349,7 +349,7 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   auto meets = [&](const InferenceEstimate& e) {
     return (!dm.max_ttft_ms || e.ttft_ms <= *dm.max_ttft_ms) && (!dm.max_tpot_ms || e.tpot_ms <= *dm.max_tpot_ms);
   };
-  const double cap = std::max(1.0, std::min(d.max_concurrency_by_kv, catalog.throughput.serving_max_batch));
+  const double cap = std::max(1.0, std::min(d.max_concurrency_by_kv, serving_max_batch(catalog.throughput, q.engine)));
   InferenceEstimate e = run(1);
   if (!meets(e)) {
     refuse(d, "misses the latency target even at one sequence: time to first token " +
