@@ -365,7 +365,15 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       gbasis += " / " + num(dp) + " (sharded)";
     }
     if (q.cpu_offload && states_sharded && !adapters) {
-      grads = 0;
+      // Offloaded gradients live on the host, but FSDP computes each unit's gradient on the GPU,
+      // unsharded in the parameters' type, before it reduce-scatters and copies it out (PyTorch
+      // FSDP docs, CPUOffload; FSDP2 fully_shard offload_policy): the largest unit's at a time.
+      const bool fsdp = sharding == "fsdp" || sharding == "fsdp_full_shard";
+      const double unit = std::max({layer_params, p.embedding, p.lm_head}) * grad_bytes / (tp * pp);
+      grads = fsdp ? unit : 0;
+      gbasis = fsdp ? "offloaded to the host; the largest unit's unsharded gradient (" + gib(unit) +
+                          ") is on the GPU before it is reduce-scattered and copied out"
+                    : gbasis;
     }
     add("gradients", "Gradients", grads, gbasis);
     double states = trainable * opt->bytes_per_parameter;

@@ -361,6 +361,19 @@ TEST_CASE("SGLang keeps its static share of the memory free before loading, less
   CHECK_FALSE(none["notes"].empty());
 }
 
+TEST_CASE("FSDP with CPU offload keeps the largest unit's gradient on the GPU, ZeRO-3 none") {
+  const NamedModel& m = named("llama-3-8b");
+  auto offloaded = [](const char* sharding) {
+    return memory({{"mode", "full_finetune"}, {"context", 2048}, {"gpus", 8},
+                   {"sharding", sharding}, {"cpu_offload", true}, {"gradient_checkpointing", true}});
+  };
+  const double layer = m.params.linear / m.arch.layers;
+  const double unit = std::max({layer, m.params.embedding, m.params.lm_head});
+  CHECK(line(offloaded("fsdp"), "gradients") == Approx(unit * 2));  // bf16 gradients
+  CHECK(line(offloaded("zero3"), "gradients") == 0);
+  CHECK(line(offloaded("fsdp"), "optimizer") == 0);
+}
+
 TEST_CASE("vLLM with no room for a KV pool says what took the memory") {
   const Json r = memory({{"engine", "vllm"},
                          {"gpu", "A100-40GB"},
