@@ -339,6 +339,8 @@ TEST_CASE("SGLang keeps its static share of the memory free before loading, less
   // No profiled forward pass: the share's remainder is left to activations, none is charged.
   CHECK(line(one, "activations") == 0);
   CHECK(line(one, "non_torch") == 0);
+  // The pool takes its share whatever the batch: no largest batch or context is searched for.
+  CHECK_FALSE(one["gpu"].contains("largest_batch"));
   const double free1 = device - line(one, "cuda_context");
   CHECK(line(one, "kv_cache") == Approx(0.88 * free1 - line(one, "weights")).epsilon(1e-9));
   // The default share falls with the tensor-parallel size, and NVLink groups hold 2058 MiB of
