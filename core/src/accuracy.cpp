@@ -449,6 +449,9 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     q.gpu_memory_bytes = device_bytes(catalog, string_at(*hw, {"gpu"}));
   }
   if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
+  if (auto u = number_at(settings, {"mem_fraction_static"})) q.gpu_memory_utilization = *u;
+  if (auto free = number_at(settings, {"free_memory_before_load_gib"}))
+    q.free_before_load_bytes = *free * 1024 * 1024 * 1024;
   if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
   if (auto n = number_at(settings, {"max_num_batched_tokens"})) q.max_batched_tokens = *n;
   if (auto n = number_at(settings, {"max_num_seqs"})) q.max_num_seqs = *n;

@@ -284,6 +284,9 @@ constexpr Field kEngine[] = {
     boolean("logits_for_every_prompt_token", 0, FIELD_DOC("computes logits for every prompt token")),
     boolean("materialized_attention", 0, FIELD_DOC("materializes the attention matrix (default true)")),
     num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("share of GPU memory the pool takes (required with kv_cache pool)")),
+    str("pool_sizing", 0, FIELD_DOC("how a pool is sized: what a profiled forward pass leaves of the share (default), or the share of the memory free before loading less the weights"), "profile static"),
+    objects("share_by_tensor_parallel", 0, "pool_share_step", 1, 16, FIELD_DOC("the default share from a tensor-parallel size on (static pools)")),
+    str("share_source", kInfo, FIELD_DOC("where the shares come from")),
     num("non_torch_mib", 0, 0, 65536, FIELD_DOC("memory outside PyTorch's allocator, MiB")),
     num("non_torch_tp_mib", 0, 0, 65536, FIELD_DOC("non-torch memory added per GPU under tensor parallelism over NVLink, MiB")),
     str("non_torch_tp_source", kInfo, FIELD_DOC("where non_torch_tp_mib comes from")),
@@ -314,6 +317,11 @@ constexpr Field kProfileBand[] = {
     boolean("charges_cuda_context", 0, FIELD_DOC("the pool is sized from free device memory, so the CUDA context counts against it")),
     num("sampler_bytes_per_logit", 0, 0, 256, FIELD_DOC("the band's sampler bytes per sampled logit (default: the engine's)")),
     str("source", kRequired, FIELD_DOC("where the band's defaults come from")),
+};
+
+constexpr Field kPoolShareStep[] = {
+    num("from_tensor_parallel", kRequired, 1, 1024, FIELD_DOC("the smallest tensor-parallel size the share applies to")),
+    num("share", kRequired, 0.05, 1, FIELD_DOC("the share of the memory free before loading")),
 };
 
 constexpr Field kCudaContext[] = {
@@ -543,7 +551,7 @@ constexpr Field kMemoryRequest[] = {
     str("sharding", 0, FIELD_DOC("none (default), zero1, zero2, zero3, fsdp")),
     boolean("cpu_offload", 0, FIELD_DOC("optimizer states offloaded to the host")),
     boolean("cuda_eager_loading", 0, FIELD_DOC("CUDA modules loaded eagerly")),
-    num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("vLLM's share of GPU memory")),
+    num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("a serving engine's share of GPU memory (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)")),
     TOKENS("max_model_len", 1, "the engine's context limit, tokens"),
     str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
 };
@@ -685,6 +693,7 @@ constexpr Kind kKinds[] = {
     Kind{"engine", "an engine", KIND_FIELDS(kEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's runtime memory")},
     Kind{"measured_error", "\"measured_error\"", KIND_FIELDS(kMeasuredError), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the measured error of each kind of figure")},
     Kind{"measured_error_kind", "a kind of figure", KIND_FIELDS(kMeasuredErrorKind), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the measured error of one quantity x phase x engine")},
+    Kind{"pool_share_step", "a pool share step", KIND_FIELDS(kPoolShareStep), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a static pool's default share from one tensor-parallel size on")},
     Kind{"profile_band", "a release band", KIND_FIELDS(kProfileBand), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a pool engine's profile-run defaults from one release on")},
     Kind{"cuda_context", "\"cuda_context\"", KIND_FIELDS(kCudaContext), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("PyTorch's CUDA context")},
     Kind{"deepspeed_zero3", "\"deepspeed_zero3\"", KIND_FIELDS(kDeepspeedZero3), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("DeepSpeed ZeRO-3 defaults")},

@@ -321,7 +321,9 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     g["utilization_pct"] = round_to(e.total_bytes / capacity * 100, 1);
     g["fits"] = e.total_bytes <= capacity;
     g["headroom_gib"] = gib(capacity - e.total_bytes);
-    if (q->engine != "vllm") {
+    const auto engine = catalog.memory.engines.find(q->engine);
+    const bool pool = engine != catalog.memory.engines.end() && engine->second.kv_policy == "pool";
+    if (!pool) {  // a pool engine takes its share whatever the batch: no largest batch to find
       g["largest_batch"] =
           largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
       // Never beyond the model's own context window.

@@ -365,7 +365,15 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       gbasis += " / " + num(dp) + " (sharded)";
     }
     if (q.cpu_offload && states_sharded && !adapters) {
-      grads = 0;
+      // Offloaded gradients live on the host, but FSDP computes each unit's gradient on the GPU,
+      // unsharded in the parameters' type, before it reduce-scatters and copies it out (PyTorch
+      // FSDP docs, CPUOffload; FSDP2 fully_shard offload_policy): the largest unit's at a time.
+      const bool fsdp = sharding == "fsdp" || sharding == "fsdp_full_shard";
+      const double unit = std::max({layer_params, p.embedding, p.lm_head}) * grad_bytes / (tp * pp);
+      grads = fsdp ? unit : 0;
+      gbasis = fsdp ? "offloaded to the host; the largest unit's unsharded gradient (" + gib(unit) +
+                          ") is on the GPU before it is reduce-scattered and copied out"
+                    : gbasis;
     }
     add("gradients", "Gradients", grads, gbasis);
     double states = trainable * opt->bytes_per_parameter;
@@ -613,7 +621,48 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
               num(eng.allocator_reserve * 100) +
                   " % of the transient memory stays cached by the allocator (" + eng.name + ")");
 
-  if (eng.kv_policy == "pool" && generates) {
+  // A pool that fits: its bytes and tokens, and how many sequences of the longest length it holds.
+  auto place_pool = [&](double pool, const std::string& how) {
+    e.kv_pool_bytes = pool;
+    e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
+    const double max_len = q.max_model_len.value_or(q.sequence + q.new_tokens);
+    if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
+    add("kv_cache", "KV cache pool", pool,
+        how + " = " + gib(pool) + " = " + num(*e.kv_pool_tokens) + " tokens at " +
+            num(e.kv_bytes_per_token / 1024) + " KiB each");
+    e.kv_cache_bytes = pool;
+    e.tensor_bytes += pool;
+  };
+  const bool static_pool = eng.kv_policy == "pool" && eng.pool_sizing == "static";
+  if (static_pool && generates && q.gpu_memory_bytes) {
+    // The engine measures the memory free once its process group is up, loads the weights, and
+    // keeps its share of that measure for the weights and the pool: the rest of the share after
+    // the weights is the pool; the remainder of the device is left to activations and graphs.
+    double share = eng.gpu_memory_utilization;
+    for (const auto& [from, s] : eng.share_by_tp)
+      if (tp >= from) share = s;
+    share = q.gpu_memory_utilization.value_or(share);
+    const double non_torch =
+        (eng.non_torch_mib + (tp > 1 && q.gpus_linked ? eng.non_torch_tp_mib : 0)) * kMiB;
+    const double free_before =
+        q.free_before_load_bytes.value_or(*q.gpu_memory_bytes - context - non_torch);
+    const double pool = share * free_before - weights_gpu;
+    const std::string how =
+        num(share) + " x " + gib(free_before) +
+        (q.free_before_load_bytes ? " free before loading (as logged)"
+                                  : " free before loading (" + gib(*q.gpu_memory_bytes) +
+                                        " less the CUDA context and " + num(non_torch / kMiB) +
+                                        " MiB of communication buffers)") +
+        " - weights";
+    if (pool > 0 && e.kv_bytes_per_token > 0) {
+      place_pool(pool, how);
+    } else {
+      e.notes.push_back("the weights (" + gib(weights_gpu) + ") leave no room for a KV cache in " +
+                        num(share) + " x " + gib(free_before) + " = " + gib(share * free_before));
+    }
+    add_runtime("non_torch", "Non-torch memory", non_torch,
+                eng.name + " communication buffers outside PyTorch");
+  } else if (eng.kv_policy == "pool" && generates) {
     // The engine profiles one forward pass of its token budget and samples one token per dummy
     // request, then gives the rest of its share of the device to the KV-cache pool.
     const double util = q.gpu_memory_utilization.value_or(eng.gpu_memory_utilization);
@@ -666,18 +715,12 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double charged_context = band && band->charges_cuda_context ? context : 0;
       const double pool = budget - weights_gpu - profile - non_torch - charged_context;
       if (pool > 0 && e.kv_bytes_per_token > 0) {
-        e.kv_pool_bytes = pool;
-        e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
-        if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
-        add("kv_cache", "KV cache pool", pool,
-            num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " +
-                num(non_torch / kMiB) + " MiB non-torch" +
-                (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")" : "") +
-                " = " + gib(pool) + " = " +
-                num(*e.kv_pool_tokens) + " tokens at " + num(e.kv_bytes_per_token / 1024) +
-                " KiB each");
-        e.kv_cache_bytes = pool;
-        e.tensor_bytes += pool;
+        place_pool(pool, num(util) + " x " + gib(*q.gpu_memory_bytes) +
+                             " - weights - profiled activations - " + num(non_torch / kMiB) +
+                             " MiB non-torch" +
+                             (charged_context > 0
+                                  ? " - the CUDA context (" + gib(charged_context) + ")"
+                                  : ""));
       } else {
         e.notes.push_back("the weights (" + gib(weights_gpu) + ") and the profiled activations (" +
                           gib(profile) + ") leave no room for a KV cache in " + num(util) +

@@ -2,6 +2,8 @@
 // model_config.json. Both blocks are optional, so a catalog written as seed 004 shows still loads.
 #include "model_catalog.hpp"
 
+#include <algorithm>
+
 #include "fields.hpp"
 
 namespace gpufleet::detail {
@@ -55,8 +57,32 @@ void read_table(const Reader& r, const Json& block, const std::string& parent, c
 }
 
 // A pool engine's profile run: the sampler's bytes per logit and the defaults of each release band.
+// A static pool's default shares by tensor-parallel size, from the smallest size up.
+void read_pool_shares(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
+  e.pool_sizing = r.string(v, "pool_sizing", p, false).value_or("profile");
+  if (e.pool_sizing != "profile" && e.pool_sizing != "static") {
+    r.fail("unknown_name", Reader::child(p, "pool_sizing"),
+           "expected profile or static, got \"" + e.pool_sizing + "\"");
+  }
+  const Json* steps = r.member(v, "share_by_tensor_parallel", p, false);
+  if (!steps) return;
+  const std::string path = Reader::child(p, "share_by_tensor_parallel");
+  if (!steps->is_array() || !r.at_most(*steps, path, 16, "steps")) return;
+  for (std::size_t i = 0; i < steps->size(); ++i) {
+    const Json& s = (*steps)[i];
+    const std::string sp = path + "/" + std::to_string(i);
+    if (!r.expect_object(s, sp)) continue;
+    fields::check_fields(r, s, sp, "pool_share_step");
+    const double from = r.number(s, "from_tensor_parallel", sp, true, {1, 1024}).value_or(1);
+    const double share = r.number(s, "share", sp, true, {0.05, 1}).value_or(0.9);
+    e.share_by_tp.emplace_back(from, share);
+  }
+  std::sort(e.share_by_tp.begin(), e.share_by_tp.end());
+}
+
 void read_profile_bands(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
-  const Json* bands = r.member(v, "profile_bands", p, e.kv_policy == "pool");
+  const Json* bands =
+      r.member(v, "profile_bands", p, e.kv_policy == "pool" && e.pool_sizing == "profile");
   e.sampler_bytes_per_logit =
       r.number(v, "sampler_bytes_per_logit", p, bands != nullptr, {0, 256}).value_or(0);
   r.string(v, "sampler_source", p, bands != nullptr);
@@ -176,6 +202,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
                 .value_or(0.9);
         e.non_torch_mib = r.number(v, "non_torch_mib", p, false, {0, 65536}).value_or(0);
         e.non_torch_tp_mib = r.number(v, "non_torch_tp_mib", p, false, {0, 65536}).value_or(0);
+        read_pool_shares(r, v, p, e);
         read_profile_bands(r, v, p, e);
         e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
         e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);

@@ -12,15 +12,15 @@ using namespace gpufleet;
 
 namespace {
 
-// Bounds for the memory summary over memory_cases_dev.json (81 counted cases). The targets
-// are a median <= 3 % (met: 1.23 %) and a p90 <= 10 % (not met: 11.54 %). What is left above 10 %:
+// Bounds for the memory summary over memory_cases_dev.json (89 counted cases). The targets
+// are a median <= 3 % (met: 1.01 %) and a p90 <= 10 % (met: 9.21 %). What is left above 10 %:
 // the FSDP LoRA/QLoRA runs at 512 tokens (AA-*-512, -18 % and -28 %: FSDP1's reserved memory
-// exceeds what the allocator reserve fraction gives at short sequences), AWQ prefills of 30k-token
-// prompts in transformers (QW3-*-AWQ-30720, +17 % and +20 %), and the older GT cases (GT15, GT16,
-// GT20, GT24, GT28, GT29, GT38, GT46). The max bound asserts the figure reached (27.54 %, the
-// QLoRA 512-token run) until those are modelled.
-constexpr double kMedianAbsErrPctBound = 1.3;
-constexpr double kP90AbsErrPctBound = 11.6;
+// exceeds what the allocator reserve fraction gives at short sequences), SGLang's small pool on
+// 4 x L4 (+10 %: the weight load holds more than the weights), and the older GT cases (GT15,
+// GT16, GT20, GT24, GT28, GT46). The max bound asserts the figure reached (27.54 %, the QLoRA
+// 512-token run) until those are modelled.
+constexpr double kMedianAbsErrPctBound = 1.05;
+constexpr double kP90AbsErrPctBound = 9.3;
 constexpr double kMaxAbsErrPctBound = 27.6;
 
 Json case_file(const char* name) {
@@ -50,7 +50,7 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
   const Json r = accuracy(cases);
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
-  CHECK(s["n"] == 81.0);
+  CHECK(s["n"] == 89.0);
   CHECK(s["skipped"] == 0.0);
   CHECK(s["median_abs_err_pct"].get<double>() <= kMedianAbsErrPctBound);
   CHECK(s["p90_abs_err_pct"].get<double>() <= kP90AbsErrPctBound);

@@ -2,6 +2,7 @@
 // concrete model (weights in every format, KV cache, activations, training states, parallelism,
 // serving engines), the capacity answers, and its errors.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -324,6 +325,55 @@ TEST_CASE("vLLM under tensor parallelism holds NCCL buffers outside PyTorch on N
   const double weights = line(tp2, "weights"), acts = line(tp2, "activations");
   const double budget = 0.9 * test::shipped().catalog()->gpu("H100-SXM-80GB")->usable_bytes();
   CHECK(line(tp2, "kv_cache") == Approx(budget - weights - acts - line(tp2, "non_torch")).epsilon(1e-6));
+}
+
+TEST_CASE("SGLang keeps its static share of the memory free before loading, less the weights") {
+  const double mib = 1024.0 * 1024;
+  const double device = test::shipped().catalog()->gpu("H100-SXM-80GB")->usable_bytes();
+  auto serve = [](const char* gpu, int tp, double share = 0) {
+    Json req = {{"engine", "sglang"}, {"gpu", gpu}, {"max_model_len", 8192}, {"tensor_parallel", tp}};
+    if (share > 0) req["gpu_memory_utilization"] = share;
+    return memory(req);
+  };
+  const Json one = serve("H100-SXM-80GB", 1);
+  // No profiled forward pass: the share's remainder is left to activations, none is charged.
+  CHECK(line(one, "activations") == 0);
+  CHECK(line(one, "non_torch") == 0);
+  // The pool takes its share whatever the batch: no largest batch or context is searched for.
+  CHECK_FALSE(one["gpu"].contains("largest_batch"));
+  const double free1 = device - line(one, "cuda_context");
+  CHECK(line(one, "kv_cache") == Approx(0.88 * free1 - line(one, "weights")).epsilon(1e-9));
+  // The default share falls with the tensor-parallel size, and NVLink groups hold 2058 MiB of
+  // communication buffers before the weights load.
+  const Json tp2 = serve("H100-SXM-80GB", 2);
+  CHECK(line(tp2, "non_torch") == Approx(2058 * mib));
+  const double free2 = device - line(tp2, "cuda_context") - line(tp2, "non_torch");
+  CHECK(line(tp2, "kv_cache") == Approx(0.87 * free2 - line(tp2, "weights")).epsilon(1e-9));
+  const Json tp8 = serve("H100-SXM-80GB", 8);
+  CHECK(line(tp8, "kv_cache") == Approx(0.81 * free2 - line(tp8, "weights")).epsilon(1e-9));
+  // PCIe GPUs without peer access: no such buffers.
+  CHECK(line(serve("RTX-4090", 2), "non_torch") == 0);
+  // A share the request names replaces the default.
+  const Json asked = serve("H100-SXM-80GB", 1, 0.7);
+  CHECK(line(asked, "kv_cache") == Approx(0.7 * free1 - line(asked, "weights")).epsilon(1e-9));
+  // A share smaller than the weights leaves no pool, and a note says so.
+  const Json none = memory({{"engine", "sglang"}, {"gpu", "A100-40GB"}, {"tensor_parallel", 1},
+                            {"model", {{"name", "llama-3-70b"}}}, {"max_model_len", 8192}});
+  CHECK_FALSE(none.contains("kv_cache_capacity"));
+  CHECK_FALSE(none["notes"].empty());
+}
+
+TEST_CASE("FSDP with CPU offload keeps the largest unit's gradient on the GPU, ZeRO-3 none") {
+  const NamedModel& m = named("llama-3-8b");
+  auto offloaded = [](const char* sharding) {
+    return memory({{"mode", "full_finetune"}, {"context", 2048}, {"gpus", 8},
+                   {"sharding", sharding}, {"cpu_offload", true}, {"gradient_checkpointing", true}});
+  };
+  const double layer = m.params.linear / m.arch.layers;
+  const double unit = std::max({layer, m.params.embedding, m.params.lm_head});
+  CHECK(line(offloaded("fsdp"), "gradients") == Approx(unit * 2));  // bf16 gradients
+  CHECK(line(offloaded("zero3"), "gradients") == 0);
+  CHECK(line(offloaded("fsdp"), "optimizer") == 0);
 }
 
 TEST_CASE("vLLM with no room for a KV pool says what took the memory") {

@@ -68,6 +68,10 @@ struct EngineProfile {
   bool softmax_fp32 = true;            // materialised attention: the softmax output kept in fp32
   bool materialized_attention = true;  // eager attention unless flash is asked for
   double gpu_memory_utilization = 0;   // pool engines: share of the device they may take
+  // "profile": the pool is what a profiled forward pass leaves of the share (vLLM); "static": the
+  // share of the memory free before loading, less the weights (SGLang's mem_fraction_static).
+  std::string pool_sizing = "profile";
+  std::vector<std::pair<double, double>> share_by_tp;  // (from tensor-parallel size, share)
   double non_torch_mib = 0;
   double non_torch_tp_mib = 0;           // added per GPU under tensor parallelism over NVLink
   double sampler_bytes_per_logit = 0;    // pool engines: the profiled sampler, per sampled logit
@@ -136,6 +140,7 @@ struct MemoryQuestion {
   bool cuda_eager_loading = false;  // kernels loaded at start (CUDA before lazy loading)
   std::optional<double> gpu_memory_bytes;  // the device, when known
   std::optional<double> gpu_memory_utilization;
+  std::optional<double> free_before_load_bytes;  // a static pool engine's logged free memory
   std::optional<double> max_model_len;
   std::optional<double> max_batched_tokens;
   std::optional<double> max_num_seqs;

@@ -301,7 +301,9 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
       }
       return true;
     }
-    if (!e.kv_pool_bytes && q.engine == "vllm") {
+    const auto engine = catalog.memory.engines.find(q.engine);
+    if (!e.kv_pool_bytes && engine != catalog.memory.engines.end() &&
+        engine->second.kv_policy == "pool") {
       refuse(d, "does not fit: " + where + " (" + gb(cap) + " each) cannot hold the weights (" +
                     gb(e.weights_per_gpu_bytes) + " per GPU) and the engine's activations with room for a KV cache",
              more);
