@@ -241,7 +241,7 @@ Json expected_error(const Catalog& catalog, const std::string& quantity, const s
     out["text"] = "no measured case of this kind (" + kind + "): its error is unknown";
     return out;
   }
-  out["n"] = found->n;
+  out["n"] = static_cast<std::int64_t>(found->n);
   out["median_abs_err_pct"] = found->median_abs_err_pct;
   out["p90_abs_err_pct"] = found->p90_abs_err_pct;
   out["text"] = "within " + report::short_number(found->median_abs_err_pct) + " % (median; 90 % of them within " +
