@@ -37,7 +37,12 @@ try {
   if (ready !== '1' || failures.length) throw new Error(`the page did not answer its default inputs: ${failures.join('; ') || ready}`);
   copies = await tab.evaluate(() => {
     const copy = (id) => {
+      // What is not displayed (hidden inputs of other choices, empty alert regions, other views'
+      // panels) is left out.
+      const hidden = [...document.getElementById(id).querySelectorAll('*')].filter((el) => getComputedStyle(el).display === 'none');
+      hidden.forEach((el) => el.setAttribute('data-not-shown', ''));
       const node = document.getElementById(id).cloneNode(true);
+      hidden.forEach((el) => el.removeAttribute('data-not-shown'));
       // What the script set as properties, written as attributes (the HTML carries only those).
       const live = [...document.getElementById(id).querySelectorAll('input, select, textarea')];
       node.querySelectorAll('input, select, textarea').forEach((el, i) => {
@@ -50,6 +55,16 @@ try {
         else el.setAttribute('value', from.value);
       });
       node.querySelectorAll('datalist').forEach((d) => d.replaceChildren());
+      node.querySelectorAll('[data-not-shown]').forEach((el) => el.remove());
+      // What only assistive technology, labels' clicks or scripts read: the copy is inert (out of
+      // the accessibility tree), and the style sheet reads none of them (it reads role and the
+      // aria-selected/-busy/-invalid states, kept).
+      const CSS_READS = new Set(['aria-selected', 'aria-busy', 'aria-invalid']);
+      for (const el of node.querySelectorAll('*')) {
+        for (const { name } of [...el.attributes]) {
+          if (['id', 'for', 'tabindex', 'name'].includes(name) || (name.startsWith('aria-') && !CSS_READS.has(name))) el.removeAttribute(name);
+        }
+      }
       // A closed disclosure shows its summary only.
       node.querySelectorAll('details:not([open])').forEach((d) => [...d.children].forEach((c) => c.tagName !== 'SUMMARY' && c.remove()));
       return node.innerHTML;

@@ -45,7 +45,7 @@ test('the pack holds the served workloads and usual regions\' prices as they are
   const pack = readPack();
   const index = JSON.parse(fs.readFileSync(path.join(SITE_DIR, 'config/prices/index.json'), 'utf8'));
   const usual = Object.values(index.providers).map((p) => `prices/${p.regions[p.default_region].file}`);
-  assert.deepEqual([...pack.keys()], ['gpu_instances.json', 'model_config.json', 'workloads.json', 'prices/index.json', ...usual]);
+  assert.deepEqual([...pack.keys()], ['model_config.json', 'workloads.json', 'gpu_instances.json', 'prices/index.json', ...usual]);
   for (const name of ['workloads.json', 'prices/index.json', ...usual]) {
     assert.equal(pack.get(name), fs.readFileSync(path.join(SITE_DIR, 'config', name), 'utf8'), name);
   }
