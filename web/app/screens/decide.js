@@ -56,7 +56,7 @@ export function renderDecide(r) {
       h('h3', null, 'Options'),
       table({
         caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data',
-        head: ['Option', 'Suitable', 'Cheapest deployment', 'Monthly cost', 'Memory per GPU', 'Speed', 'Migration complexity', 'Risk'],
+        head: ['Option', 'Suitable', 'Cheapest deployment', 'Monthly cost', 'Memory per accelerator', 'Speed', 'Migration complexity', 'Risk'],
         rows: r.options.map(optionRows),
       })),
     h('div', { class: 'grid-2' },

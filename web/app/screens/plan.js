@@ -227,7 +227,7 @@ export function createPlanScreen(store) {
   return screen;
 }
 
-const PROVIDER_LABEL = (p) => p.toUpperCase();
+const PROVIDER_LABEL = f.provider;
 
 /** What an alternative's host lacks against the plan's (vCPUs, RAM), where the provider has no
  *  host with at least as much; RAM in GB, as every size on the page ("RAM 30 of 61 GiB" ->
