@@ -45,6 +45,27 @@ test('Deployments: a way to pay, its providers and suspect prices are named, nev
   assert.deepEqual([...new Set(labels)].sort(), Object.values(menus.provider_names).sort());
 });
 
+test('no paragraph of an answer starts lower-case: the core\'s phrases shown on their own are sentences', async () => {
+  for (const [link, id] of [['index.html?view=fit&size=small&instance=p5.48xlarge&pricing=reserved_1y&sched=day&ha=2&hb=5', 'fit'],
+    ['index.html?view=deployments&size=small&pricing=reserved_1y', 'deployments'],
+    ['index.html?view=compare&instance=p5.48xlarge&size=small', 'compare'],
+    ['index.html?view=compare&preset=set:basic_demos', 'compare']]) {
+    const page = await env.page(link);
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    const lower = await page.getByTestId(`${id}-result`).locator('p').evaluateAll((ps) => ps
+      // Sources are the catalog's own text; an instance or model name is written as it is named.
+      .filter((p) => !p.closest('details.source, .commitments details, .sources, .request-json') && !p.matches('.verdict .muted'))
+      .map((p) => p.textContent.trim()).filter((t) => /^[a-z]/.test(t) && !/^[a-z][\w-]*[\d.]/.test(t)));
+    assert.deepEqual(lower, [], link);
+    await page.close();
+  }
+  // What was lower-case: the migration's verdict, a cost note, the accelerator rules' source, a speed basis's lines.
+  const page = await env.page('index.html?view=compare&instance=p5.48xlarge&size=small');
+  const r = cli(JSON.parse(await page.getByTestId('mig-request').textContent())).result;
+  assert.match(r.recommendation.summary, /^[a-z]/);
+  assert.equal(await text(page, 'mig-summary'), r.recommendation.summary[0].toUpperCase() + r.recommendation.summary.slice(1));
+});
+
 test('Trainium and Inferentia are counted as chips, not GPUs, where the answer gives the kind', async () => {
   const page = await env.page('index.html?view=deployments&size=small&kinds=inferentia');
   const r = cli(JSON.parse(await text(page, 'rec-request'))).result;

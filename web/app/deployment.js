@@ -58,6 +58,6 @@ export function deploymentFacts(d, prefix) {
 /** The arithmetic behind a deployment's speed: a string (training) or {prefill, decode, queueing}. */
 export function speedBasis(basis) {
   if (!basis) return null;
-  const lines = typeof basis === 'string' ? [basis] : Object.entries(basis).map(([k, v]) => `${f.label(k)}: ${v}`);
+  const lines = typeof basis === 'string' ? [basis] : Object.entries(basis).map(([k, v]) => `${f.sentence(f.label(k))}: ${v}`);
   return h('ul', { class: 'basis' }, lines.map((l) => h('li', null, l)));
 }

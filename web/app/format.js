@@ -72,6 +72,9 @@ export const gpus = (v, kind) => {
 export const deviceOf = (rows) => (rows.some((r) => r?.accelerator_kind && r.accelerator_kind !== 'gpu') ? 'accelerator' : 'GPU');
 export const score = (v, unit) => (known(v) ? `${num(v, 1)} ${unit ?? ''}`.trim() : DASH);
 export const label = (s) => String(s ?? '').replaceAll('_', ' ');
+/** A phrase of the core's (written to follow a label, as the CLI prints it: "Note: no spot price
+ *  known ...") shown as a sentence of its own: its first letter capitalised. */
+export const sentence = (s) => { const t = String(s ?? ''); return t.charAt(0).toUpperCase() + t.slice(1); };
 
 let payNames = new Map();
 let providerNames = {};

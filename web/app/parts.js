@@ -46,7 +46,7 @@ export function costBlock(cost, prefix = 'cost') {
   return h('div', null,
     facts(rows),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `${prefix}-basis` }, cost.basis)),
-    cost.note ? h('p', { class: 'note', testid: `${prefix}-note` }, cost.note) : null,
+    cost.note ? h('p', { class: 'note', testid: `${prefix}-note` }, f.sentence(cost.note)) : null,
     cost.commitments?.length ? h('div', { class: 'commitments' }, table({
       caption: 'Ways to pay with a commitment',
       head: ['Way', 'Monthly cost (730 h billed)', 'Break-even utilization', 'Discount', 'Upfront', 'Source'],

@@ -45,7 +45,7 @@ export function renderReport(r, prefix = 'mig') {
   return [
     h('section', { class: ['card', 'verdict', rec?.action === 'stay' ? 'fits' : 'accent'] },
       h('h3', null, 'Recommendation'),
-      h('p', { class: 'verdict-title', testid: `${prefix}-summary` }, rec?.summary ?? 'no recommendation'),
+      h('p', { class: 'verdict-title', testid: `${prefix}-summary` }, f.sentence(rec?.summary ?? 'no recommendation')),
       rec ? recommendationFacts(rec, prefix, r.alternatives?.find((a) => a.instance === rec.instance)?.accelerator_kind) : null,
       h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Assessment: '), h('span', { testid: `${prefix}-assessment` }, r.assessment)),
       r.warnings?.length ? h('ul', { class: 'warnings', testid: `${prefix}-warnings` }, r.warnings.map((w) => h('li', null, w))) : null),

@@ -51,7 +51,7 @@ export function renderDecide(r) {
         ['Families', r.recommended_families?.join(', ') || f.DASH, 'decide-families'],
       ], 'facts compact'),
       r.prices_disagree ? h('p', { class: 'note', testid: 'decide-prices-disagree' }, r.prices_disagree) : null,
-      h('p', { class: 'muted small' }, r.source)),
+      h('p', { class: 'muted small' }, `Source: ${r.source}`)),
     h('section', { class: 'card' },
       h('h3', null, 'Options'),
       table({

@@ -107,7 +107,7 @@ export function reasonsRow(c, span, testid) {
       h('details', { class: 'why-details' }, h('summary', null, 'Cost basis and speed notes'),
         h('p', null, c.cost.basis),
         h('p', null, `Bound: ${c.bound || f.DASH}${c.uncalibrated ? ' (uncalibrated)' : ''}`),
-        c.notes?.map((n) => h('p', null, n)))));
+        c.notes?.map((n) => h('p', null, f.sentence(n))))));
 }
 
 function topPick(top, r) {
