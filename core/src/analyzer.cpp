@@ -175,7 +175,7 @@ Json cost_by_region(const Catalog& catalog, Session& s, const Json& req, const P
   Billing spot = *billed;
   spot.mode = PaymentMode::kSpot;
   result["spot"] = report::cost(cost_of(catalog, *p, spot));
-  result["pricing_note"] = "prices are per instance-hour; N GPUs are served by whole instances";
+  result["pricing_note"] = "Prices are per instance-hour; N GPUs are served by whole instances";
   if (req.contains("regions")) result["by_region"] = cost_by_region(catalog, s, req, *p, *billed);
   return result;
 }
@@ -277,7 +277,7 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
                       : q->priority == Priority::kPerformance ? "fastest first (tokens/s of one stream, or of the training job)"
                       : q->priority == Priority::kReliability ? "lowest monthly cost first, on demand, with 10% memory headroom and one spare copy"
                                                               : "lowest $ per 1M tokens first";
-  result["pricing_note"] = "each family's cheapest deployment: instance type x count x layout, sized for the demand";
+  result["pricing_note"] = "Each family's cheapest deployment: instance type x count x layout, sized for the demand";
   return result;
 }
 
@@ -416,12 +416,14 @@ constexpr const char* kChoices =
     R"j({"key":"mixed","name":"Mixed spot + on-demand"},{"key":"reserved_1y","name":"1-year commitment (each provider's usual one)"},)j"
     R"j({"key":"reserved_3y","name":"3-year commitment (each provider's usual one)"}]})j";
 
-// Those choices and every way to pay of the catalog. priced: a provider-wide discount; else
+// Those choices, the providers' names and every way to pay of the catalog. priced: a provider-wide discount; else
 // priced_for names the families with one of their own.
 void choice_menus(const Catalog& catalog, Json& result) {
   Errors errors;
   if (auto choices = detail::parse_checked(kChoices, "menus", detail::kRequestLimits, errors))
     for (auto& [key, value] : choices->items()) result[key] = std::move(value);
+  Json& names = result["provider_names"] = Json::object();
+  for (const auto& [provider, terms] : catalog.providers) names[provider] = catalog.provider_name(provider);
   Json& ways = result["ways_to_pay"] = Json::array();
   for (const auto& [provider, terms] : catalog.providers) {
     for (const WayToPay& w : terms.ways) {
@@ -532,7 +534,7 @@ Json answer_validate(const Catalog& catalog) {
   result["instances_without_on_demand_price"] = std::move(unpriced);
   Json warnings = Json::array();
   for (const auto& w : catalog.warnings) {
-    warnings.push_back({{"code", w.code}, {"file", w.file}, {"path", w.path}, {"message", w.message}});
+    warnings.push_back({{"code", w.code}, {"name", price_flag_name(w.code)}, {"file", w.file}, {"path", w.path}, {"message", w.message}});
   }
   result["warnings"] = std::move(warnings);
   return result;

@@ -558,6 +558,33 @@ const ProviderTerms* Catalog::provider(const std::string& key) const {
   return it == providers.end() ? nullptr : &it->second;
 }
 
+std::string Catalog::provider_name(const std::string& key) const {
+  const ProviderTerms* terms = provider(key);
+  return terms && !terms->name.empty() ? terms->name : key;
+}
+
+std::string device_name(const InstanceType& it) {
+  if (it.accelerator_kind == "trainium") return "Trainium chip";
+  if (it.accelerator_kind == "inferentia") return "Inferentia chip";
+  return "GPU";
+}
+
+std::string price_flag_name(const std::string& code) {
+  static const std::map<std::string, std::string> kNames{
+      {"cross_region_price", "on-demand far below the same instance's price in other regions"},
+      {"marked_anomaly", "marked untrusted in the catalog's price overrides"},
+      {"sentinel_price", "a placeholder price, not a real one"},
+      {"spot_not_below_on_demand", "spot not below on-demand"},
+      {"implausible_gpu_count", "an accelerator count no instance has"},
+      {"unknown_name", "not used"},  // a price file or offer the catalog does not know
+  };
+  auto found = kNames.find(code);
+  if (found != kNames.end()) return found->second;
+  std::string words = code;
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return words;
+}
+
 const std::vector<std::string>* Catalog::workload_set(const std::string& id) const {
   for (const auto& [key, members] : workload_sets) {
     if (detail::iequals(key, id)) return &members;

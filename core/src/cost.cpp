@@ -157,6 +157,15 @@ std::optional<PaymentMode> parse_payment_mode(const std::string& text) {
   return std::nullopt;
 }
 
+namespace {
+// A way to pay asked for at a provider that does not offer it: whose way it is, by name.
+std::string way_elsewhere(const Catalog& catalog, const std::string& id) {
+  for (const auto& [key, terms] : catalog.providers)
+    if (const WayToPay* w = terms.way(id)) return way_name(*w) + " is a way to pay at " + catalog.provider_name(key);
+  return "no way to pay \"" + id + "\" in this catalog";
+}
+}  // namespace
+
 Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way) {
   Cost c;
   const InstanceType& it = *placement.instance;
@@ -220,9 +229,10 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
           on_demand_instead(way->name + " does not cover " + it.family_key +
                             (figure && !figure->reason.empty() ? " (" + figure->reason + ")" : ""));
         } else if (billing.mode == PaymentMode::kWay) {
-          on_demand_instead("no way to pay \"" + id + "\" at " + it.provider);
+          on_demand_instead(way_elsewhere(catalog, id) + ", not at " + catalog.provider_name(it.provider));
         } else {
-          on_demand_instead("no " + asked.substr(asked.size() - 2) + " commitment known for " + it.provider +
+          on_demand_instead("no " + asked.substr(asked.size() - 2, 1) + "-year commitment known for " +
+                            catalog.provider_name(it.provider) +
                             (terms && !terms->notes.empty() ? " (" + terms->notes + ")" : ""));
         }
       } else if (!found->usd_per_month) {

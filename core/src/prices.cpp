@@ -59,7 +59,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
     s.commit = r.string(*snap, "commit", "/snapshot", false).value_or("");
     s.date = r.string(*snap, "date", "/snapshot", true).value_or("");
     r.string(*snap, "date_source", "/snapshot", false);
-    if (s.date == "unknown") s.date = "unknown (the upstream snapshot's date is not recorded; see its commit)";
+    if (s.date == "unknown") s.date = "undated: the upstream snapshot's date is not recorded; see its commit";
     else if (!is_date(s.date)) {
       r.fail("out_of_range", "/snapshot/date", "expected a date YYYY-MM-DD or \"unknown\", got \"" + s.date + "\"");
     }

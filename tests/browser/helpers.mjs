@@ -78,6 +78,9 @@ export async function open(page, url) {
   assert.equal(ready, '1', `the page did not start: ${await page.locator('[data-testid=app-errors]').textContent().catch(() => '')}`);
 }
 
+/** A phrase of the core's shown as a sentence of its own: the page capitalises its first letter. */
+export const sentence = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export const text = async (page, testid) => (await page.getByTestId(testid).first().textContent()).trim();
 
 /** The first number in a text: "$1,339.92/month" -> 1339.92, "-166.7%" -> -166.7. */

@@ -73,6 +73,38 @@ test('Compare & migrate: a GPU count the core refuses for the current deployment
   assert.match(await text(unknown, 'wf-instance-error'), /^Where it runs must be an instance family/);
 });
 
+test('Fleet plan: a value the core refuses inside a row is marked at that row\'s field, in words', async () => {
+  const page = await env.page('index.html?view=plan');
+  const count = page.getByTestId('plan-w-0-0-count');
+  const status = await text(page, 'plan-total');
+  await afterChange(page, 'plan', () => count.fill('0'));
+  assert.equal(await text(page, 'error-path'), '/plan/environments/0/workloads/0/count');
+  assert.equal(await count.getAttribute('aria-invalid'), 'true');
+  assert.equal(await text(page, 'plan-w-0-0-count-error'), 'Count must be a number at least 1 and at most 10000 (you entered 0).');
+  assert.ok((await count.getAttribute('aria-describedby')).split(' ').includes('plan-w-0-0-count-error'));
+  assert.equal(await page.getByTestId('plan-w-1-0-count').getAttribute('aria-invalid'), null, 'only the row at fault');
+  assert.equal(await text(page, 'plan-total'), status, 'the last good answer stays');
+  await afterChange(page, 'plan', () => count.fill('2'));
+  assert.equal(await count.getAttribute('aria-invalid'), null);
+  assert.equal(await page.getByTestId('plan-w-0-0-count-error').count(), 0);
+  // A schedule's number (this row: 8 h a day x 22 days) and a spot share, each at its own field.
+  const hoursADay = page.getByTestId('plan-w-0-0-a');
+  await afterChange(page, 'plan', () => hoursADay.fill('30'));
+  assert.equal(await text(page, 'error-path'), '/plan/environments/0/workloads/0/schedule/hours_per_day');
+  assert.equal(await hoursADay.getAttribute('aria-invalid'), 'true');
+  assert.equal(await text(page, 'plan-w-0-0-a-error'), 'Hours a day must be a number more than 0 and at most 24 (you entered 30).');
+  assert.equal(await page.getByTestId('plan-w-0-0-b').getAttribute('aria-invalid'), null);
+  await afterChange(page, 'plan', () => hoursADay.fill('8'));
+  assert.equal(await hoursADay.getAttribute('aria-invalid'), null);
+  await afterChange(page, 'plan', () => page.getByTestId('plan-w-1-0-pricing').selectOption('mixed'));
+  await afterChange(page, 'plan', () => page.getByTestId('plan-w-1-0-share').fill('2'));
+  assert.equal(await page.getByTestId('plan-w-1-0-share').getAttribute('aria-invalid'), 'true');
+  assert.match(await text(page, 'plan-w-1-0-share-error'), /^Spot share must be a number at least 0 and at most 1 \(you entered 2\)\.$/);
+  await afterChange(page, 'plan', () => page.getByTestId('plan-w-1-0-share').fill('0.5'));
+  assert.equal(await page.getByTestId('plan-result').getAttribute('data-state'), 'ready');
+  assert.equal(await page.locator('[aria-invalid=true]').count(), 0);
+});
+
 test('GPU counts take whole GPUs: step 1, and 2.5 is refused at the field', async () => {
   const page = await env.page('index.html?view=fit');
   const s = screen(page);

@@ -3,7 +3,7 @@
 // one without a public discount says so in the picker and in the answer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screen } from './helpers.mjs';
+import { setup, cli, text, assertNear, afterChange, screen, sentence } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -32,9 +32,10 @@ test('the form offers the core\'s tasks, priorities and every way to pay of the 
     else assert.match(shown, /no public discount: on-demand price/, w.key);
   }
   assert.ok(menus.ways_to_pay.some((w) => !w.priced && !w.priced_for), 'the catalog has ways without a public discount');
-  // Each group of the picker is one provider's.
+  // Each group of the picker is one provider's, by the catalog's name for it.
   const groups = await screen(page).getByLabel('Way to pay', { exact: true }).locator('optgroup').evaluateAll((gs) => gs.map((g) => g.label));
-  assert.deepEqual(groups, ['Any provider', ...new Set(menus.ways_to_pay.map((w) => `${w.provider.toUpperCase()} commitments`))]);
+  assert.deepEqual(groups, ['Any provider', ...new Set(menus.ways_to_pay.map((w) => `${menus.provider_names[w.provider]} commitments`))]);
+  assert.ok(groups.includes('Google Cloud commitments'), groups.join(' | '));
 });
 
 test('a way to pay of the catalog prices as the CLI does; one without a public discount says so', async () => {
@@ -61,7 +62,7 @@ test('a way to pay of the catalog prices as the CLI does; one without a public d
   await afterChange(page, 'fit', () => s.getByLabel('Way to pay', { exact: true }).selectOption(unpriced.key));
   const fallback = await check(unpriced);
   assert.equal(fallback.pricing, 'on_demand');
-  assert.equal(await text(page, 'fit-cost-note'), fallback.note);
+  assert.equal(await text(page, 'fit-cost-note'), sentence(fallback.note));
   assert.match(fallback.note, /on-demand price used/);
 });
 

@@ -3,7 +3,7 @@
 // demand, a FinOps analyst's migration.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, numberIn, assertNear, afterChange, screen } from './helpers.mjs';
+import { setup, cli, text, numberIn, assertNear, afterChange, screen, sentence } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -78,7 +78,7 @@ test('one p5.48xlarge serving a 13B model 24/7: what to move to and the savings 
   const ask = { question: 'migrate', current: { instance: 'p5.48xlarge', gpus: 8 }, model: { params_b: 13 }, workload: 'inference', precision: 'fp16', priority: 'cost', schedule: { always_on: true } };
   const r = cli(ask).result;
   assert.equal(r.recommendation.action, 'migrate');
-  assert.equal(await text(page, 'mig-summary'), r.recommendation.summary);
+  assert.equal(await text(page, 'mig-summary'), sentence(r.recommendation.summary));
   assert.match(await text(page, 'mig-rec-instance'), new RegExp(`\\b${r.recommendation.instance.replaceAll('.', '\\.')}\\b`));
   assertNear(await text(page, 'mig-rec-savings'), r.recommendation.savings_pct, 0.05, 'savings %');
   assert.match(await text(page, 'mig-rec-savings'), new RegExp(`\\$${r.recommendation.savings_usd_per_month.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).replace('.', '\\.')}`));

@@ -1,5 +1,6 @@
 // The entry point never throws: every bad request is an error naming the request path.
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <map>
 #include <string>
 #include <vector>
@@ -140,6 +141,13 @@ TEST_CASE("the catalog's menus list every instance of the full listing without p
   }
   CHECK_FALSE(menus["result"].contains("providers"));
   CHECK_FALSE(menus["result"].contains("memory_planning"));
+  // Providers by the catalog's names, for a page that never shows a key.
+  REQUIRE(menus["result"]["provider_names"].size() == all["result"]["providers"].size());
+  for (const auto& [key, terms] : all["result"]["providers"].items()) {
+    INFO(key);
+    CHECK(menus["result"]["provider_names"][key] == terms["name"]);
+  }
+  CHECK(menus["result"]["provider_names"]["gcp"] == "Google Cloud");
   CHECK(menus.dump().size() * 2 < all.dump().size());
 }
 
@@ -207,4 +215,16 @@ TEST_CASE("the menus list every way to pay of every provider, and whether a pric
   CHECK(some_priced);
   CHECK(some_not);
   CHECK(some_for_families);
+}
+
+TEST_CASE("notes shown as sentences of their own start with a capital") {
+  const Json rec = test::ask(test::shipped(), {{"question", "recommend"}, {"model", {{"size", "small"}}},
+                                               {"workload", "inference"}, {"limit", 1}});
+  const Json cost = test::ask(test::shipped(), {{"question", "cost"}, {"instance", "p5.48xlarge"}});
+  for (const Json* r : {&rec, &cost}) {
+    REQUIRE((*r)["ok"] == true);
+    const std::string note = (*r)["result"]["pricing_note"];
+    INFO(note);
+    CHECK(std::isupper(static_cast<unsigned char>(note.front())));
+  }
 }

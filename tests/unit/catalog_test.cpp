@@ -49,7 +49,7 @@ TEST_CASE("the shipped catalog loads with the nine seed families and all three p
     INFO(it.name << " in " << it.region);
     CHECK_FALSE(it.source.empty());
     const bool iso_date = it.source_date.size() == 10 && it.source_date[4] == '-' && it.source_date[7] == '-';
-    CHECK((iso_date || it.source_date.rfind("unknown", 0) == 0));
+    CHECK((iso_date || it.source_date.rfind("undated: ", 0) == 0));
     if (it.on_demand_usd_per_hour) CHECK(*it.on_demand_usd_per_hour > 0);
     if (it.spot_usd_per_hour && it.on_demand_usd_per_hour && *it.spot_usd_per_hour >= *it.on_demand_usd_per_hour) {
       CHECK(std::count(it.price_flags.begin(), it.price_flags.end(), "spot_not_below_on_demand") == 1);

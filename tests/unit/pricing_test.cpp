@@ -129,6 +129,30 @@ TEST_CASE("suspect prices are flagged on load and kept out of rankings") {
   Json r = test::ask(analyzer, {{"question", "recommend"}, {"model", {{"params_b", 13}}}, {"workload", "inference"},
                                 {"precision", "fp16"}});
   for (const auto& c : r["result"]["candidates"]) CHECK(c["instance"] != "g6e.xlarge");
+  // Each warning is named in words; the code stays in its own field.
+  for (const auto& w : v["result"]["warnings"]) {
+    INFO(w.dump());
+    if (w["code"] == "spot_not_below_on_demand") CHECK(w["name"] == "spot not below on-demand");
+    if (w["code"] == "sentinel_price") CHECK(w["name"] == "a placeholder price, not a real one");
+  }
+}
+
+TEST_CASE("a family left out for a suspect price says why in words, not by the anomaly's code") {
+  // The shipped GCP a2-ultragpu-8g in us-central1: spot at or above on-demand in every zone (docs/prices.md).
+  Json r = test::ask(test::shipped(), {{"question", "recommend"}, {"model", {{"params_b", 13}}}, {"workload", "inference"},
+                                       {"precision", "fp16"}, {"providers", {"gcp"}}});
+  REQUIRE(r["ok"] == true);
+  int suspect = 0;
+  for (const auto& e : r["result"]["excluded"]) {
+    const std::string reason = e["reason"];
+    INFO(reason);
+    if (reason.find("suspect price") == std::string::npos) continue;
+    ++suspect;
+    for (const char* code : {"spot_not_below_on_demand", "cross_region_price", "marked_anomaly", "sentinel_price"})
+      CHECK(reason.find(code) == std::string::npos);
+    if (e["family"] == "GCP-A2-UltraGPU") CHECK_THAT(reason, Catch::Contains("(spot not below on-demand)"));
+  }
+  CHECK(suspect >= 1);
 }
 
 // The shipped ways to pay (config/gpu_instances.json providers.<p>.ways_to_pay), priced on the shipped
@@ -226,6 +250,22 @@ TEST_CASE("a way to pay is chosen by name; reserved_1y is the provider's default
   Json bad = test::ask(test::shipped(), {{"question", "cost"}, {"instance", "P5"}, {"pricing", "reserved_5y"}});
   REQUIRE(bad["ok"] == false);
   CHECK_THAT(bad["errors"][0]["message"].get<std::string>(), Catch::Contains("savings_plan_ec2_instance_1y_no_upfront"));
+}
+
+TEST_CASE("a way to pay of another provider is named, with both providers, never by its key") {
+  // An AWS Reserved Instance asked of a GCP machine: priced on demand, and the note says whose way it is.
+  Json c = shipped_cost("a2-highgpu-1g", {{"pricing", "reserved_standard_1y_partial_upfront"}});
+  CHECK(c["pricing"] == "on_demand");
+  const std::string note = c["note"];
+  CHECK(note == "Standard Reserved Instance, 1 year, partial upfront is a way to pay at Amazon Web Services, "
+                "not at Google Cloud; on-demand price used");
+  // A provider without a usual 1-year commitment names the term in words and the provider by name.
+  auto none = test::edited(kGpuInstancesFile, [](Json& doc) { doc["providers"]["gcp"].erase("default_ways"); });
+  Analyzer analyzer(none);
+  REQUIRE(analyzer.catalog_ok());
+  Json r = test::ask(analyzer, {{"question", "cost"}, {"instance", "a2-highgpu-1g"}, {"pricing", "reserved_1y"}});
+  REQUIRE(r["ok"] == true);
+  CHECK_THAT(r["result"]["cost"]["note"].get<std::string>(), Catch::StartsWith("no 1-year commitment known for Google Cloud"));
 }
 
 TEST_CASE("Fargate is covered by Compute Savings Plans only") {

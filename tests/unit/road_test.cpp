@@ -233,6 +233,32 @@ TEST_CASE("setups that cannot run are refused with the reason and a way out") {
   }
 }
 
+TEST_CASE("a refusal on AWS Neuron hardware counts Trainium chips, not GPUs") {
+  // 70B full fine-tuning on 16 Trainium1 chips (32 GiB each) does not fit: the sentence and its way
+  // out name the chips as what they are.
+  const Json r = result({{"question", "fit"}, {"model", {{"params_b", 70}}}, {"workload", "fine_tuning"},
+                         {"precision", "bf16"}, {"instance", "trn1.32xlarge"}, {"gpus", 16}});
+  REQUIRE(r["deployment"]["runs"] == false);
+  const std::string why = r["deployment"]["refusal"].get<std::string>() + " / " + r["deployment"]["way_out"].get<std::string>();
+  INFO(why);
+  CHECK_THAT(why, Catch::Contains("per Trainium chip over 16 x AWS Trainium1"));
+  CHECK_THAT(why, Catch::Contains("more Trainium chips"));
+  CHECK(why.find("GPU") == std::string::npos);
+  // The same refusal on GPUs still says GPU.
+  const Json g = result({{"question", "fit"}, {"model", {{"params_b", 70}}}, {"workload", "fine_tuning"},
+                         {"precision", "bf16"}, {"instance", "g6e.12xlarge"}, {"gpus", 4}});
+  REQUIRE(g["deployment"]["runs"] == false);
+  CHECK_THAT(g["deployment"]["refusal"].get<std::string>(), Catch::Contains("per GPU"));
+  // A ranked Inferentia candidate's reasons and notes name its chips and its kind, not "GPU" or a key.
+  const Json rec = result({{"question", "recommend"}, {"model", {{"params_b", 13}}}, {"workload", "inference"},
+                           {"precision", "fp16"}, {"kinds", {"inferentia"}}});
+  REQUIRE(rec["candidates"].size() >= 1);
+  const Json& inf = rec["candidates"][0];
+  REQUIRE(inf["accelerator_kind"] == "inferentia");
+  CHECK_THAT(inf["reasons"][0].get<std::string>(), Catch::StartsWith("fits: ") && Catch::Contains(" GB per Inferentia chip of "));
+  for (const auto& note : inf["notes"]) CHECK(note.get<std::string>().rfind("inferentia:", 0) == std::string::npos);
+}
+
 TEST_CASE("tensor parallelism over Azure NC A100 v4's PCIe A100s pays PCIe bandwidth, not NVLink") {
   auto ttft = [](const char* instance) {
     const Json r = result({{"question", "estimate"}, {"model", {{"name", "llama-3.1-70b"}}}, {"instance", instance},

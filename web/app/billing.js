@@ -1,6 +1,7 @@
 // Ways to pay and schedules (docs/api.md: `pricing`, `spot_share`, `schedule`), shared by every
 // screen that prices something. Each control knows its URL keys and its part of the request.
 import { h, selectField, numberField, setSelectValue, fillSelect } from './dom.js';
+import { provider } from './format.js';
 
 /** The ways to pay of the catalog in use (the core's menus): its own ways, then each provider's
  *  ways with a commitment, a way without a public discount said so. */
@@ -8,7 +9,7 @@ export function pricingOptions(store) {
   const data = store.state?.data ?? {};
   const groups = [{ group: 'Any provider', options: (data.pricing_modes ?? []).map((m) => ({ value: m.key, label: m.name })) }];
   for (const w of data.ways_to_pay ?? []) {
-    const group = `${w.provider.toUpperCase()} commitments`;
+    const group = `${provider(w.provider)} commitments`;
     let g = groups.find((x) => x.group === group);
     if (!g) groups.push(g = { group, options: [] });
     const unpriced = w.priced_for ? ` (priced for ${w.priced_for.join(', ')} only; on-demand price elsewhere)`

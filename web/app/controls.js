@@ -1,7 +1,7 @@
 // Inputs shared by several screens. Each control knows how to fill itself from the catalog, how
 // to restore itself from URL parameters, how to write itself back, and its part of the request.
 import { h, selectField, numberField, fillSelect, setSelectValue } from './dom.js';
-import { num, compareNames, gbOfGib } from './format.js';
+import { num, compareNames, gbOfGib, provider as providerName } from './format.js';
 
 /** The tasks (the core's menus). */
 export const taskOptions = (store) => (store.state?.data?.tasks ?? []).map((t) => ({ value: t.key, label: t.name }));
@@ -195,7 +195,7 @@ export function instanceOptions(store) {
   const groups = [];
   for (const provider of store.providers) {
     const fams = store.families.filter((f) => store.providerOf(f) === provider);
-    groups.push({ group: `${provider.toUpperCase()} families (smallest size with enough GPUs)`, options: fams.map((f) => ({ value: f, label: `${f} — ${gpuOf(f) || 'no accelerator'}` })) });
+    groups.push({ group: `${providerName(provider)} families (smallest size with enough GPUs)`, options: fams.map((f) => ({ value: f, label: `${f} — ${gpuOf(f) || 'no accelerator'}` })) });
   }
   for (const [family, list] of byFamily) {
     groups.push({

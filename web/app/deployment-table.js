@@ -21,9 +21,10 @@ export const speedHead = (serving) => (serving
   : ['Training tokens/s', 'Run time', 'MFU']);
 
 /** Headings of deploymentCells(): the key columns (instance, monthly cost, $ per 1M) first, so
- *  that they stay inside a 1280 px page's table box. */
-export const deploymentHead = (serving) => ['Instance', 'Monthly cost', serving ? '$ per 1M output tokens' : '$ per 1M tokens',
-  'Layout', 'Memory per GPU', ...speedHead(serving)];
+ *  that they stay inside a 1280 px page's table box. `rows`: the deployments, whose kinds of
+ *  accelerator name the memory column. */
+export const deploymentHead = (serving, rows = []) => ['Instance', 'Monthly cost', serving ? '$ per 1M output tokens' : '$ per 1M tokens',
+  'Layout', `Memory per ${f.deviceOf(rows)}`, ...speedHead(serving)];
 /** How many of deploymentHead()'s columns are key (a table may put its own key columns after them). */
 export const DEPLOYMENT_KEY_COLUMNS = 3;
 
@@ -40,7 +41,7 @@ function servingCells(d, i, id) {
 
 function trainingCells(d, i, id) {
   return [
-    cell(`${id}-tps-${i}`, f.num(d.tokens_per_s, 1), small(`${f.num(d.tokens_per_s_per_gpu, 1)} per GPU`)),
+    cell(`${id}-tps-${i}`, f.num(d.tokens_per_s, 1), small(`${f.num(d.tokens_per_s_per_gpu, 1)} per ${f.device(d.accelerator_kind)}`)),
     cell(`${id}-run-days-${i}`, d.run_days == null ? f.DASH : `${f.num(d.run_days, 2)} days`, d.usd_per_run == null ? null : small(`${f.usd(d.usd_per_run)} a run`)),
     cell(`${id}-util-${i}`, f.pct(d.mfu * 100)),
   ];
@@ -56,7 +57,7 @@ export function deploymentCells(d, i, id) {
       small(d.sizing ? `${d.gpu_type} · ${f.label(d.sizing)}` : d.gpu_type)),
     cell(`${id}-monthly-${i}`, f.usdMonth(d.cost.usd_per_month), small(h('span', { testid: `${id}-rate-${i}` }, `${f.usdHour(d.cost.usd_per_hour)} ${f.pay(d.cost)}`))),
     cell(`${id}-per-token-${i}`, f.usdFine(perMillion)),
-    cell(`${id}-layout-${i}`, layoutText(d.layout), small(f.gpus(d.gpus)), null),
+    cell(`${id}-layout-${i}`, layoutText(d.layout), small(f.gpus(d.gpus, d.accelerator_kind)), null),
     cell(`${id}-memory-${i}`, memoryText(d), small(f.pct(d.memory_utilization_pct))),
     ...(servesTokens(d) ? servingCells(d, i, id) : trainingCells(d, i, id)),
   ];

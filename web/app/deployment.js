@@ -35,7 +35,7 @@ function servingFacts(d, prefix) {
 
 function trainingFacts(d, prefix) {
   return [
-    ['Tokens/s', `${f.num(d.tokens_per_s, 1)} (${f.num(d.tokens_per_s_per_gpu, 1)} per GPU)`, `${prefix}-tps`],
+    ['Tokens/s', `${f.num(d.tokens_per_s, 1)} (${f.num(d.tokens_per_s_per_gpu, 1)} per ${f.device(d.accelerator_kind)})`, `${prefix}-tps`],
     ['MFU', f.pct(d.mfu * 100), `${prefix}-mfu`],
     ['Run', d.run_days == null ? 'no dataset given' : `${f.num(d.run_days, 2)} days (${f.hours(d.run_hours)}), ${f.usd(d.usd_per_run)}`, `${prefix}-run-days`],
   ];
@@ -46,9 +46,9 @@ function trainingFacts(d, prefix) {
 export function deploymentFacts(d, prefix) {
   const runs = d.runs !== false;
   return facts([
-    ['Deployment', h('span', null, h('span', { testid: `${prefix}-count` }, `${f.num(d.instance_count, 0)} ×`), ' ', d.instance, ` (${f.gpus(d.gpus)}, ${d.gpu_type})`)],
+    ['Deployment', h('span', null, h('span', { testid: `${prefix}-count` }, `${f.num(d.instance_count, 0)} ×`), ' ', d.instance, ` (${f.gpus(d.gpus, d.accelerator_kind)}, ${d.gpu_type})`)],
     ['Layout', layoutText(d.layout), `${prefix}-layout`],
-    ['Memory per GPU', `${memoryText(d)} (${f.pct(d.memory_utilization_pct)})`, `${prefix}-memory`],
+    [`Memory per ${f.device(d.accelerator_kind)}`, `${memoryText(d)} (${f.pct(d.memory_utilization_pct)})`, `${prefix}-memory`],
     ...(runs ? (servesTokens(d) ? servingFacts(d, prefix) : trainingFacts(d, prefix)) : []),
     runs ? ['Bound', `${d.bound}${d.uncalibrated ? ' (uncalibrated)' : ''}`] : ['Refused', d.refusal, `${prefix}-refusal`],
     !runs && d.way_out ? ['Way out', d.way_out] : null,
@@ -58,6 +58,6 @@ export function deploymentFacts(d, prefix) {
 /** The arithmetic behind a deployment's speed: a string (training) or {prefill, decode, queueing}. */
 export function speedBasis(basis) {
   if (!basis) return null;
-  const lines = typeof basis === 'string' ? [basis] : Object.entries(basis).map(([k, v]) => `${f.label(k)}: ${v}`);
+  const lines = typeof basis === 'string' ? [basis] : Object.entries(basis).map(([k, v]) => `${f.sentence(f.label(k))}: ${v}`);
   return h('ul', { class: 'basis' }, lines.map((l) => h('li', null, l)));
 }

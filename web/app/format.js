@@ -60,15 +60,32 @@ export const usdHour = (v) => (known(v) ? `$${formatNumber(v, 4, 2)}/h` : DASH);
 export const usdFine = (v) => (known(v) ? `$${formatNumber(v, 4, 2)}` : DASH);
 export const ratio = (v) => (known(v) ? `${num(v, 2)}x` : DASH);
 export const hours = (v) => (known(v) ? `${num(v, 1)} h` : DASH);
-export const gpus = (v) => (known(v) ? `${num(v, 3)} GPU${v === 1 ? '' : 's'}` : DASH);
+/** One device of the core's accelerator kind, as people call it: AWS's Neuron chips are no GPUs. */
+const DEVICES = { trainium: ['Trainium chip', 'Trainium chips'], inferentia: ['Inferentia chip', 'Inferentia chips'], cpu: ['CPU host', 'CPU hosts'] };
+export const device = (kind) => (DEVICES[kind] ?? ['GPU'])[0];
+/** "2 GPUs", "16 Trainium chips": `kind` is an answer's accelerator_kind (GPUs when absent). */
+export const gpus = (v, kind) => {
+  const [one, many] = DEVICES[kind] ?? ['GPU', 'GPUs'];
+  return known(v) ? `${num(v, 3)} ${v === 1 ? one : many}` : DASH;
+};
+/** A table's word for its devices: GPU, unless a row is another kind of accelerator. */
+export const deviceOf = (rows) => (rows.some((r) => r?.accelerator_kind && r.accelerator_kind !== 'gpu') ? 'accelerator' : 'GPU');
 export const score = (v, unit) => (known(v) ? `${num(v, 1)} ${unit ?? ''}`.trim() : DASH);
 export const label = (s) => String(s ?? '').replaceAll('_', ' ');
+/** A phrase of the core's (written to follow a label, as the CLI prints it: "Note: no spot price
+ *  known ...") shown as a sentence of its own: its first letter capitalised. */
+export const sentence = (s) => { const t = String(s ?? ''); return t.charAt(0).toUpperCase() + t.slice(1); };
 
 let payNames = new Map();
-/** The catalog in use's ways to pay (the core's menus: `pricing_modes`, `ways_to_pay`), named. */
+let providerNames = {};
+/** The catalog in use's ways to pay (the core's menus: `pricing_modes`, `ways_to_pay`) and
+ *  providers (`provider_names`), named. */
 export function setPayNames(data) {
   payNames = new Map([...(data?.pricing_modes ?? []), ...(data?.ways_to_pay ?? [])].map((m) => [m.key, m.name]));
+  providerNames = data?.provider_names ?? {};
 }
+/** A provider as the catalog names it ("Google Cloud"), never its key. */
+export const provider = (key) => providerNames[key] ?? String(key ?? '').toUpperCase();
 /** How a cost is paid, by the menus' name, never a key: the provider's way that a commitment
  *  used (`way`), else the way to pay asked for (`pricing`). */
 export const pay = (cost) => payNames.get(cost?.way) ?? payNames.get(cost?.pricing) ?? label(cost?.pricing);

@@ -16,7 +16,7 @@ function addRegionPicker(store, appAlert) {
   const select = h('select', { id: 'region', testid: 'region' },
     h('option', { value: '' }, 'Usual regions'),
     h('option', { value: 'all' }, 'Cheapest of all regions'),
-    Object.entries(store.priceIndex.providers ?? {}).map(([provider, p]) => h('optgroup', { label: provider.toUpperCase() },
+    Object.entries(store.priceIndex.providers ?? {}).map(([provider, p]) => h('optgroup', { label: store.state?.data?.provider_names?.[provider] ?? provider.toUpperCase() },
       Object.keys(p.regions ?? {}).map((r) => h('option', { value: r }, r)))));
   select.value = store.region;
   select.addEventListener('change', async () => {
@@ -44,7 +44,7 @@ function addCopyLink() {
 export function pricesAge(asOf) {
   if (!asOf) return h('span', { testid: 'prices-age' }, 'no prices');
   if (asOf === 'unknown') {
-    return h('span', { class: 'pill risk-medium', testid: 'prices-age', title: 'The public price snapshots are not dated (their commits are in config/prices/index.json): check current prices before acting.' }, 'prices: date unknown');
+    return h('span', { class: 'pill risk-medium', testid: 'prices-age', title: 'The public price lists these prices were taken from carry no date, so how old the prices are is not known: check current prices before acting.' }, 'prices: date unknown');
   }
   const days = Math.floor((Date.now() - Date.parse(`${asOf}T00:00:00Z`)) / 86400000);
   const text = `prices as of ${asOf} (${days} day${days === 1 ? '' : 's'} ago)`;

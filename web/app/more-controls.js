@@ -3,6 +3,7 @@
 // later views' chunk.
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
+import { provider } from './format.js';
 
 /** The priorities (the core's menus). */
 export const priorityControl = (prefix, def = 'cost') => selectControl({
@@ -23,7 +24,7 @@ export function providersControl(prefix, legend) {
       const keep = boxes().length ? boxes().filter((b) => b.checked).map((b) => b.value) : wanted;
       list.replaceChildren(...store.providers.map((p) => {
         const id = `${prefix}-provider-${p}`;
-        return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: p, testid: id }), h('label', { for: id }, p.toUpperCase()));
+        return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: p, testid: id }), h('label', { for: id }, provider(p)));
       }));
       set(keep);
     },

@@ -28,11 +28,15 @@ export function placementLine(p) {
   return `${p.instance_count ?? 1} × ${p.instance} · ${f.num(p.gpus_used, 3)} of ${f.num(bought, 3)} × ${p.gpu_type} used`;
 }
 
+/** A commitment's term as the menus say it: "1y" -> "1 year". */
+const years = (term) => String(term ?? '').replace(/^(\d+)y$/, (_, n) => `${n} year${n === '1' ? '' : 's'}`);
+
 export function costBlock(cost, prefix = 'cost') {
   if (!cost) return null;
   const rows = [
     ['Rate', `${f.usdHour(cost.usd_per_hour)} (${f.pay(cost)})`, `${prefix}-rate`],
-    ['Hours', `${f.hours(cost.monthly_hours)}${cost.schedule ? ` (${cost.schedule})` : ''}`],
+    // The core's schedule ends with the hours a month ("8 h/day x 22 days = 176 h/month").
+    ['Hours', cost.schedule || `${f.hours(cost.monthly_hours)} a month`, `${prefix}-hours`],
     ['Monthly cost', f.usdMonth(cost.usd_per_month), `${prefix}-monthly`],
     ['On-demand', `${f.usdHour(cost.on_demand_usd_per_hour)} · ${f.usdMonth(cost.on_demand_usd_per_month)}`],
     ['Spot', cost.spot_usd_per_hour == null ? 'no spot price known'
@@ -42,12 +46,12 @@ export function costBlock(cost, prefix = 'cost') {
   return h('div', null,
     facts(rows),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `${prefix}-basis` }, cost.basis)),
-    cost.note ? h('p', { class: 'note', testid: `${prefix}-note` }, cost.note) : null,
+    cost.note ? h('p', { class: 'note', testid: `${prefix}-note` }, f.sentence(cost.note)) : null,
     cost.commitments?.length ? h('div', { class: 'commitments' }, table({
       caption: 'Ways to pay with a commitment',
       head: ['Way', 'Monthly cost (730 h billed)', 'Break-even utilization', 'Discount', 'Upfront', 'Source'],
       rows: cost.commitments.map((c) => h('tr', null,
-        h('td', null, `${c.name ?? f.label(c.way)}, ${c.term}, ${c.upfront === 'none' ? 'no' : c.upfront} upfront`),
+        h('td', null, `${c.name ?? f.label(c.way)}, ${years(c.term)}, ${c.upfront === 'none' ? 'no' : c.upfront} upfront`),
         h('td', { class: 'num' }, f.usdMonth(c.usd_per_month)),
         h('td', { class: 'num' }, f.pct(c.break_even_utilization_pct)),
         h('td', { class: 'num' }, c.discount_pct == null ? (c.up_to_pct == null ? 'unknown' : `up to ${f.pct(c.up_to_pct)}`) : f.pct(c.discount_pct)),

@@ -10,13 +10,14 @@ import { deploymentCells, deploymentHead, DEPLOYMENT_KEY_COLUMNS, riskBadge, rea
 import { waysOut } from './screens/fit.js';
 import { reasonsRow } from './screens/deployments.js';
 
-function recommendationFacts(rec, prefix) {
+/** `kind`: the accelerator kind of the instance recommended (its alternative's). */
+function recommendationFacts(rec, prefix, kind) {
   if (rec.action !== 'migrate') {
     return facts([['Action', f.label(rec.action), `${prefix}-action`], ['Instance', rec.instance, `${prefix}-rec-instance`]], 'facts compact');
   }
   return facts([
     ['Action', f.label(rec.action), `${prefix}-action`],
-    ['Instance', `${rec.instance_count ?? 1} × ${rec.instance} (${f.gpus(rec.gpus_used)})`, `${prefix}-rec-instance`],
+    ['Instance', `${rec.instance_count ?? 1} × ${rec.instance} (${f.gpus(rec.gpus_used, kind)})`, `${prefix}-rec-instance`],
     ['Layout', layoutText(rec.layout), `${prefix}-rec-layout`],
     ['Monthly cost', `${f.usdMonth(rec.usd_per_month)} (${f.pay(rec)})`, `${prefix}-rec-monthly`],
     ['Savings', `${f.signedPct(rec.savings_pct)} · ${f.usdMonth(rec.savings_usd_per_month)}`, `${prefix}-rec-savings`],
@@ -44,8 +45,8 @@ export function renderReport(r, prefix = 'mig') {
   return [
     h('section', { class: ['card', 'verdict', rec?.action === 'stay' ? 'fits' : 'accent'] },
       h('h3', null, 'Recommendation'),
-      h('p', { class: 'verdict-title', testid: `${prefix}-summary` }, rec?.summary ?? 'no recommendation'),
-      rec ? recommendationFacts(rec, prefix) : null,
+      h('p', { class: 'verdict-title', testid: `${prefix}-summary` }, f.sentence(rec?.summary ?? 'no recommendation')),
+      rec ? recommendationFacts(rec, prefix, r.alternatives?.find((a) => a.instance === rec.instance)?.accelerator_kind) : null,
       h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Assessment: '), h('span', { testid: `${prefix}-assessment` }, r.assessment)),
       r.warnings?.length ? h('ul', { class: 'warnings', testid: `${prefix}-warnings` }, r.warnings.map((w) => h('li', null, w))) : null),
     r.best_by_priority ? h('section', { class: 'card', testid: `${prefix}-best` },
@@ -57,7 +58,7 @@ export function renderReport(r, prefix = 'mig') {
       h('h3', null, `Alternatives (${r.alternatives.length})`),
       table({
         caption: 'Alternatives to the current setup, best first for the priority', testid: `${prefix}-alternatives`, className: 'data',
-        head: ['#', ...withSavings(deploymentHead(serving), 'Savings'), 'Speed vs current', 'Risk', 'Complexity'],
+        head: ['#', ...withSavings(deploymentHead(serving, r.alternatives), 'Savings'), 'Speed vs current', 'Risk', 'Complexity'],
         rows: r.alternatives.map((a, i) => altRow(a, i, prefix)),
       }),
       r.excluded?.length ? h('div', null, h('h4', null, 'Excluded'),

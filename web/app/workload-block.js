@@ -41,6 +41,6 @@ export function workloadBlock(r, prefix = 'workload') {
       ...(serving ? servingDemand(d) : trainingDemand(d, r.recipe)),
       r.schedule ? ['Hours', `${r.schedule}, ${f.pay(r)}`] : null,
     ], 'facts compact'),
-    r.model.shape ? h('details', { class: 'why-details' }, h('summary', null, 'Model shape'), h('p', null, r.model.shape)) : null);
+    r.model.shape ? h('details', { class: 'why-details' }, h('summary', null, 'Model shape'), h('p', null, f.sentence(r.model.shape))) : null);
 }
 

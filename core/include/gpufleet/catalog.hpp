@@ -271,6 +271,7 @@ struct Catalog {
   const Precision* precision(const std::string& key) const;     // case-insensitive
   const WorkloadScenario* workload(const std::string& id) const;
   const ProviderTerms* provider(const std::string& key) const;
+  std::string provider_name(const std::string& key) const;  // the catalog's name ("Google Cloud"), else the key
   const std::vector<std::string>* workload_set(const std::string& id) const;
   bool precision_native(const Precision& p, const InstanceType& it) const;
   std::string usual_region(const std::string& provider) const;
@@ -295,5 +296,13 @@ std::shared_ptr<const Catalog> regional_view(const Catalog& catalog, const Regio
 
 std::string to_string(WorkloadType type);
 std::optional<WorkloadType> parse_workload_type(const std::string& text);
+
+// One accelerator of an instance in a sentence ("GPU", "Trainium chip", "Inferentia chip"): AWS's
+// Neuron chips are no GPUs.
+std::string device_name(const InstanceType& it);
+
+// A suspect price's code (InstanceType::price_flags, docs/prices.md) or another load warning's, as
+// a person reads it; the code itself stays in the answers' JSON fields.
+std::string price_flag_name(const std::string& code);
 
 }  // namespace gpufleet

@@ -47,7 +47,7 @@ bool better(const Question& q, Priority priority, const Candidate& a, const Cand
   return false;
 }
 
-void compare_with_current(const Candidate& current, Candidate& c) {
+void compare_with_current(const Catalog& catalog, const Candidate& current, Candidate& c) {
   if (speed(current.d) > 0 && speed(c.d) > 0) c.performance_ratio = speed(c.d) / speed(current.d);
   if (current.d.cost.usd_per_month && c.d.cost.usd_per_month && *current.d.cost.usd_per_month > 0) {
     c.savings_usd_per_month = *current.d.cost.usd_per_month - *c.d.cost.usd_per_month;
@@ -73,7 +73,7 @@ void compare_with_current(const Candidate& current, Candidate& c) {
   }
   if (it.provider != cur.provider) {
     complexity = std::max(complexity, 1);
-    c.reasons.push_back("moves from " + cur.provider + " to " + it.provider +
+    c.reasons.push_back("moves from " + catalog.provider_name(cur.provider) + " to " + catalog.provider_name(it.provider) +
                         ": new account, network, images and data transfer");
   }
   if (c.d.layout.pipeline_parallel > 1 || (c.d.instance_count > 1 && current.d.instance_count <= 1 && c.d.layout.replicas <= 1)) {
@@ -163,7 +163,7 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
   int risk = 0;
   if (d.runs()) {
     const double share = d.capacity_per_gpu_bytes > 0 ? d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes : 0;
-    c.reasons.push_back("fits: " + num(report::round_to(d.memory_per_gpu_bytes / 1e9, 2)) + " GB per GPU of " +
+    c.reasons.push_back("fits: " + num(report::round_to(d.memory_per_gpu_bytes / 1e9, 2)) + " GB per " + device_name(it) + " of " +
                         num(report::round_to(d.capacity_per_gpu_bytes / 1e9, 2)) + " GB (" + pct(100 * share) + ") on " +
                         num(d.gpus) + " x " + it.gpu_type);
     if (share > 0.9) {
@@ -175,7 +175,7 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
     c.reasons.push_back(d.refusal);
   }
   if (d.instance_count * std::max(1.0, it.gpus) > d.gpus + 1e-9)
-    c.reasons.push_back("uses " + num(d.gpus) + " of the " + num(d.instance_count * std::max(1.0, it.gpus)) + " GPUs bought");
+    c.reasons.push_back("uses " + num(d.gpus) + " of the " + num(d.instance_count * std::max(1.0, it.gpus)) + " " + device_name(it) + "s bought");
   if (d.cost.pricing == "spot" || d.cost.pricing == "mixed") {
     const bool serving = q.w.task == WorkloadType::kInference;
     risk = std::max(risk, serving ? 2 : 1);
@@ -218,7 +218,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
     for (std::size_t index : family.instances) {
       const InstanceType& it = catalog.instances[index];
       if (!it.price_flags.empty()) {
-        flagged = it.name + " has a suspect price (" + it.price_flags.front() + "); see the catalog warnings";
+        flagged = it.name + " has a suspect price (" + price_flag_name(it.price_flags.front()) + "); see the catalog warnings";
         continue;
       }
       Deployment d = best_on(catalog, w, asked.billing, it);
@@ -253,7 +253,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
           d.gpus == current->d.gpus)
         continue;  // the same deployment as today
       Candidate c = as_candidate(catalog, asked, std::move(d));
-      if (current) compare_with_current(*current, c);
+      if (current) compare_with_current(catalog, *current, c);
       if (!best || better(asked, asked.priority, c, *best)) best = std::move(c);
     }
     if (!best) {

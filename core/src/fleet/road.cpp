@@ -261,9 +261,11 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   d.memory = std::move(a.estimate);
   const MemoryEstimate& e = *d.memory;
   const std::string where = num(d.layout.gpus_per_copy()) + " x " + it.gpu_type;
-  const std::string more = "more GPUs per model copy (tensor parallelism within an NVLink instance" +
+  const std::string one = device_name(it);
+  const std::string more = "more " + one + "s per model copy (tensor parallelism within " +
+                           (neuron(it) ? "one instance" : "an NVLink instance") +
                            std::string(w.serving() ? ")" : ", data-parallel sharding)") +
-                           ", a smaller weight format, or GPUs with more memory";
+                           ", a smaller weight format, or " + one + "s with more memory";
   if (w.seed_memory) {
     const MemoryRequirement need = seed_requirement(catalog, w);
     const double ranks = w.serving() ? d.layout.gpus_per_copy() : d.gpus;
@@ -271,7 +273,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     d.memory_per_gpu_bytes = fit.per_gpu_bytes;
     if (!fit.fits) {
       refuse(d, "does not fit (rule of thumb): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
-                    " GB over " + num(ranks) + " GPU(s) is " + gb(fit.per_gpu_bytes) + " per GPU, " + it.gpu_type +
+                    " GB over " + num(ranks) + " " + one + "(s) is " + gb(fit.per_gpu_bytes) + " per " + one + ", " + it.gpu_type +
                     " has " + gb(cap), more);
       return false;
     }
@@ -289,7 +291,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
         d.max_concurrency_by_kv = std::min(d.max_concurrency_by_kv,
                                            std::floor((w.max_memory_share * cap - d.memory_per_gpu_bytes) / per_seq));
       if (d.max_concurrency_by_kv < 1 && e.max_concurrent_sequences.value_or(0) >= 1) {
-        refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per GPU even at one sequence",
+        refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per " + one + " even at one sequence",
                more);
         return false;
       }
@@ -305,7 +307,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     if (!e.kv_pool_bytes && engine != catalog.memory.engines.end() &&
         engine->second.kv_policy == "pool") {
       refuse(d, "does not fit: " + where + " (" + gb(cap) + " each) cannot hold the weights (" +
-                    gb(e.weights_per_gpu_bytes) + " per GPU) and the engine's activations with room for a KV cache",
+                    gb(e.weights_per_gpu_bytes) + " per " + one + ") and the engine's activations with room for a KV cache",
              more);
       return false;
     }
@@ -316,7 +318,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
     d.memory_per_gpu_bytes = e.total_bytes;
     if (e.total_bytes > cap) {
-      refuse(d, "does not fit: one sequence needs " + gb(e.total_bytes) + " per GPU on " + where + ", " +
+      refuse(d, "does not fit: one sequence needs " + gb(e.total_bytes) + " per " + one + " on " + where + ", " +
                     it.gpu_type + " has " + gb(cap), more);
       return false;
     }
@@ -326,10 +328,10 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   }
   d.memory_per_gpu_bytes = e.total_bytes;
   if (e.total_bytes > cap) {
-    refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per GPU over " + num(d.gpus) + " x " +
+    refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per " + one + " over " + num(d.gpus) + " x " +
                   it.gpu_type + " (" + gb(cap) + " each; weights, gradients and optimizer states " +
-                  (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " GPUs") + ")",
-           "more GPUs to shard over, LoRA or QLoRA instead of full fine-tuning, or GPUs with more memory");
+                  (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " " + one + "s") + ")",
+           "more " + one + "s to shard over, LoRA or QLoRA instead of full fine-tuning, or " + one + "s with more memory");
     return false;
   }
   return true;
@@ -487,7 +489,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   }
   d.uncalibrated = neuron(it);
   if (d.uncalibrated)
-    d.notes.push_back(it.accelerator_kind + ": datasheet peaks with the GPU efficiency factors, not calibrated on Neuron measurements");
+    d.notes.push_back(it.gpu_type + ": datasheet peaks with the GPU efficiency factors, not calibrated on Neuron measurements");
   const FormatSupport fmt = format_support(catalog, w, it);
   if (!fmt.refusal.empty()) {
     refuse(d, fmt.refusal, fmt.way_out);
@@ -501,7 +503,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
     return priced(d);
   }
   if (tp > it.gpus) {
-    refuse(d, "tensor parallelism " + num(tp) + " spans more than the " + num(it.gpus) + " GPU(s) of one " + it.name +
+    refuse(d, "tensor parallelism " + num(tp) + " spans more than the " + num(it.gpus) + " " + device_name(it) + "(s) of one " + it.name +
                   ": it stays inside one instance's " + it.interconnect_type + " domain",
            "tensor parallelism up to " + num(it.gpus) + ", pipeline stages across instances");
     return priced(d);
@@ -521,9 +523,9 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   const double ranks = w.trains() ? d.gpus : tp * pp;  // training shards the weights over every GPU
   if (whole && !w.seed_memory && whole->weight_bytes / ranks > it.memory_per_gpu_bytes) {
     d.memory_per_gpu_bytes = whole->weight_bytes / ranks;
-    refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per GPU over " + num(ranks) +
+    refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per " + device_name(it) + " over " + num(ranks) +
                   " x " + it.gpu_type + " (" + gb(it.memory_per_gpu_bytes) + " each)",
-           "more GPUs per model copy, a smaller weight format, or GPUs with more memory");
+           "more " + device_name(it) + "s per model copy, a smaller weight format, or " + device_name(it) + "s with more memory");
     return priced(d);
   }
   if (!size_memory(catalog, w, fmt.compute, d)) return priced(d);

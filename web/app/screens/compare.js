@@ -128,6 +128,6 @@ function scenarioCards(w, prefix, report) {
       h('h4', null, 'Expected outcome'),
       h('p', { class: 'expected', testid: `${prefix}-expected` }, w.expected_outcome),
       h('h4', null, 'The analyzer says'),
-      h('p', { class: 'verdict-title', testid: `${prefix}-analyzer` }, report.recommendation?.summary ?? 'no recommendation'),
-      h('p', { class: 'muted small' }, report.assessment)));
+      h('p', { class: 'verdict-title', testid: `${prefix}-analyzer` }, f.sentence(report.recommendation?.summary ?? 'no recommendation')),
+      h('p', { class: 'muted small' }, f.sentence(report.assessment))));
 }

@@ -107,7 +107,7 @@ export function reasonsRow(c, span, testid) {
       h('details', { class: 'why-details' }, h('summary', null, 'Cost basis and speed notes'),
         h('p', null, c.cost.basis),
         h('p', null, `Bound: ${c.bound || f.DASH}${c.uncalibrated ? ' (uncalibrated)' : ''}`),
-        c.notes?.map((n) => h('p', null, n)))));
+        c.notes?.map((n) => h('p', null, f.sentence(n))))));
 }
 
 function topPick(top, r) {
@@ -119,8 +119,8 @@ function topPick(top, r) {
     h('h3', null, 'Top pick'),
     h('p', { class: 'verdict-title' },
       h('span', { testid: 'rec-top-count' }, `${f.num(top.instance_count, 0)} ×`), ' ', h('span', { testid: 'rec-top-instance' }, top.instance), ' · ',
-      h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${layoutText(top.layout)} · ${f.pct(top.memory_utilization_pct)} of GPU memory`),
-    h('p', { class: 'muted' }, `${r.ranking}. ${r.pricing_note}.`));
+      h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${layoutText(top.layout)} · ${f.pct(top.memory_utilization_pct)} of ${f.device(top.accelerator_kind)} memory`),
+    h('p', { class: 'muted', testid: 'rec-ranking' }, `Ranking: ${r.ranking}. ${r.pricing_note}.`));
 }
 
 function excludedList(excluded) {
@@ -137,7 +137,7 @@ function renderRecommend(r) {
       h('h3', null, `Candidates (${r.candidates.length})`),
       table({
         caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data',
-        head: ['#', ...deploymentHead(serving), 'Risk'],
+        head: ['#', ...deploymentHead(serving, r.candidates), 'Risk'],
         rows: r.candidates.map((c, i) => candidateRow(c, i, 'rec')),
       })),
     h('div', { class: 'grid-2' },

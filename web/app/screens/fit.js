@@ -58,6 +58,7 @@ export function renderFit(r, example = false) {
   const fit = r.fit;
   const fits = r.status === 'FITS';
   const aside = example && !fits;
+  const dev = f.device(p.accelerator_kind);
   const summary = h('section', { class: ['card', 'verdict', fits ? 'fits' : aside ? 'accent' : 'nofit'] },
     h('h3', { class: 'sr-only' }, 'Verdict'),
     aside ? h('p', { class: 'note', testid: 'fit-example' }, `${r.request.model.label} is the example model: choose yours above.`) : null,
@@ -70,12 +71,12 @@ export function renderFit(r, example = false) {
     d.runs ? null : h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Why not: '), h('span', { testid: 'fit-refusal' }, d.refusal)),
     h('div', { class: 'per-gpu' },
       h('p', { class: 'per-gpu-line' },
-        h('strong', { testid: 'fit-per-gpu-gb' }, f.gb(fit.per_gpu_gb)), ' per GPU of ',
+        h('strong', { testid: 'fit-per-gpu-gb' }, f.gb(fit.per_gpu_gb)), ` per ${dev} of `,
         h('strong', { testid: 'fit-capacity-gb' }, f.gb(fit.capacity_per_gpu_gb)), ' (', h('span', { class: 'tool-size' }, p.memory_per_gpu_basis), ')'),
-      usageBar(fit.utilization_pct, { testid: 'fit-bar', label: 'Per-GPU memory used' }),
+      usageBar(fit.utilization_pct, { testid: 'fit-bar', label: `Per-${dev} memory used` }),
       facts([
-        ['Per-GPU use', f.pct(fit.utilization_pct), 'fit-utilization'],
-        ['GPUs used', f.gpus(fit.gpus), 'fit-gpus-used'],
+        [`Per-${dev} use`, f.pct(fit.utilization_pct), 'fit-utilization'],
+        [`${dev}s used`, f.gpus(fit.gpus, p.accelerator_kind), 'fit-gpus-used'],
         ['Layout', layoutText(d.layout), 'fit-layout'],
         ['Placement', placementLine(p)],
       ], 'facts compact')),
@@ -85,7 +86,7 @@ export function renderFit(r, example = false) {
   return [
     aside ? cost : null,
     summary,
-    card('Memory per GPU against its capacity', memoryChart(r),
+    card(`Memory per ${dev} against its capacity`, memoryChart(r),
       r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null),
     h('div', { class: 'grid-2' },
       card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
@@ -96,7 +97,7 @@ export function renderFit(r, example = false) {
 }
 
 /** One way out: "2 × p5.48xlarge (16 GPUs × NVIDIA H100), TP 2 · PP 1 · 8 replicas, ...". */
-const wayOutLine = (d) => `${countText(d)} (${f.gpus(d.gpus)} × ${d.gpu_type}), ${layoutText(d.layout)}, ${memoryText(d)} per GPU, ${f.usdMonth(d.usd_per_month)}`;
+const wayOutLine = (d) => `${countText(d)} (${f.gpus(d.gpus, d.accelerator_kind)} × ${d.gpu_type}), ${layoutText(d.layout)}, ${memoryText(d)} per ${f.device(d.accelerator_kind)}, ${f.usdMonth(d.usd_per_month)}`;
 
 export function waysOut(w) {
   const rows = [

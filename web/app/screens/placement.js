@@ -189,7 +189,7 @@ function packingCard(p, title, key, colour, gbOf) {
     facts([
       ['Instances', f.num(p.instance_count, 0), `place-${key}-count`],
       ['Monthly cost', f.usdMonth(p.cost?.usd_per_month), `place-${key}-monthly`],
-      ['Provider', `${p.provider.toUpperCase()} ${p.region}`],
+      ['Provider', `${f.provider(p.provider)} ${p.region}`],
       p.unplaced?.length ? ['Not placed', p.unplaced.join(', '), `place-${key}-unplaced`] : null,
     ], 'facts compact'),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `place-${key}-basis` }, p.cost?.basis ?? '')),

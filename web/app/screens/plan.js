@@ -64,6 +64,11 @@ export function createPlanScreen(store) {
   const wrap = h('div', { class: 'plan-inputs' }, editor, jsonBlock);
 
   let screen;
+  // Each field of the form with the JSON path of its value in the request, so that an error the
+  // core gives inside a row (/plan/environments/0/workloads/1/count) is marked at that field.
+  let fields = [];
+  const field = (control, path, label, paths) => fields.push({ input: control.input, wrap: control.wrap, path, paths,
+    get label() { return label ?? control.wrap.querySelector('label')?.textContent; } });
   // Inputs re-render through the form's own input/change events; buttons call changed().
   const synced = () => { if (document.activeElement !== json) json.value = JSON.stringify(state.plan, null, 2); };
   const changed = () => { synced(); screen?.onChange(screen); };
@@ -76,12 +81,14 @@ export function createPlanScreen(store) {
 
   function build() {
     const plan = state.plan;
+    fields = [];
     if (!editable(plan)) {
       editor.replaceChildren(h('p', { class: 'note', testid: 'plan-raw' }, 'This plan is not a list of environments of workloads, so it is edited as JSON only; the analyzer says what is wrong with it.'));
       return;
     }
     const name = textField({ id: 'plan-name', label: 'Plan name', value: plan.name });
     name.input.addEventListener('input', () => { setOrDelete(plan, 'name', name.input.value === '' ? undefined : name.input.value); synced(); });
+    field(name, '/plan/name');
     const envs = plan.environments.map((env, i) => envEditor(env, i));
     const addEnv = h('button', { type: 'button', testid: 'plan-add-env' }, 'Add environment');
     addEnv.addEventListener('click', () => {
@@ -99,6 +106,7 @@ export function createPlanScreen(store) {
     const plan = state.plan;
     const name = textField({ id: `plan-env-${i}-name`, label: 'Environment name', value: env.name });
     name.input.addEventListener('input', () => { env.name = name.input.value; synced(); });
+    field(name, `/plan/environments/${i}/name`);
     const remove = h('button', { type: 'button', class: 'small-button', testid: `plan-env-${i}-remove`, 'aria-label': `Remove environment ${i + 1}` }, 'Remove environment');
     remove.addEventListener('click', () => { plan.environments.splice(i, 1); build(); changed(); });
     const add = h('button', { type: 'button', class: 'small-button', testid: `plan-env-${i}-add`, 'aria-label': `Add workload to environment ${i + 1}` }, 'Add workload');
@@ -172,6 +180,23 @@ export function createPlanScreen(store) {
 
     const remove = h('button', { type: 'button', class: 'small-button', testid: `${pre}-remove`, 'aria-label': `Remove workload ${j + 1} of environment ${i + 1}` }, 'Remove');
     remove.addEventListener('click', () => { env.workloads.splice(j, 1); build(); changed(); });
+    const at = `/plan/environments/${i}/workloads/${j}`;
+    field(name, `${at}/name`);
+    field(inst, `${at}/instance`);
+    field(count, `${at}/count`);
+    // A schedule's first number, or the hours a month a pasted plan gives beside its schedule.
+    for (const [control, k] of [[a, 0], [b, 1]]) {
+      const path = () => {
+        const kind = sched.input.value;
+        const key = kind === 'hpm' || kind === 'always' ? 'hours_per_month' : SCHEDULES.find((s) => s.value === kind)?.[k ? 'b' : 'a']?.[0];
+        return key ? `${at}/schedule/${key}` : `${at}/schedule/-`;
+      };
+      fields.push({ input: control.input, wrap: control.wrap, get path() { return path(); },
+        get paths() { return k === 0 && ['hpm', 'always'].includes(sched.input.value) ? [path(), `${at}/hours_per_month`] : [path()]; },
+        get label() { return control.wrap.querySelector('label')?.textContent; } });
+    }
+    field(pricing, `${at}/pricing`, 'Way to pay');
+    field(share, `${at}/spot_share`, 'Spot share');
     return h('fieldset', { class: 'plan-wl', testid: pre },
       h('legend', { class: 'sr-only' }, `Workload ${j + 1} of environment ${i + 1}`),
       name.wrap, inst.wrap, count.wrap, sched.wrap, a.wrap, b.wrap, pricing.wrap, share.wrap,
@@ -189,7 +214,7 @@ export function createPlanScreen(store) {
   reset.addEventListener('click', () => { setPlan(clone(DEFAULT_PLAN)); screen.onChange(screen); });
 
   const controls = {
-    controls: [{ wrap }],
+    controls: [{ wrap, get fields() { return fields; } }],
     fill() { build(); },
     fromParams(p) {
       if (!p.has('plan')) { setPlan(clone(DEFAULT_PLAN)); return; }
@@ -227,7 +252,7 @@ export function createPlanScreen(store) {
   return screen;
 }
 
-const PROVIDER_LABEL = (p) => p.toUpperCase();
+const PROVIDER_LABEL = f.provider;
 
 /** What an alternative's host lacks against the plan's (vCPUs, RAM), where the provider has no
  *  host with at least as much; RAM in GB, as every size on the page ("RAM 30 of 61 GiB" ->
