@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <vector>
 
 #include "report.hpp"
 
@@ -65,11 +67,50 @@ double relative_share(const std::map<std::string, double>& table, const std::str
   return own->second / base->second;
 }
 
-// Dense matmul FLOPS the engine's GEMMs reach at most: the precision's peak x tensor-parallel GPUs,
-// scaled by the GPU's measured share of peak (its matmul library's maximum achievable FLOPS).
-double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp) {
+// A GPU's measured share of peak at square GEMMs of the size of a layer's matmuls ("<GPU> fp8
+// n=2048": m = n = k = 2048) over the default's at the same size, interpolated in log size and
+// held at the ends of the tables; the best-shape share where either table has no sizes.
+double relative_share_at(const std::map<std::string, double>& table, const std::string& gpu,
+                         const std::string& suffix, double log_side) {
+  auto sized = [&](const std::string& who) {
+    std::vector<std::pair<double, double>> points;  // log side, share (the map orders keys as text)
+    const std::string prefix = who + suffix + " n=";
+    for (auto it = table.lower_bound(prefix); it != table.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+      const double side = std::atof(it->first.c_str() + prefix.size());
+      if (side > 0 && it->second > 0) points.emplace_back(std::log(side), it->second);
+    }
+    std::sort(points.begin(), points.end());
+    if (points.empty()) return 0.0;
+    if (log_side <= points.front().first) return points.front().second;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      if (log_side <= points[i].first) {
+        const auto& [x0, y0] = points[i - 1];
+        const auto& [x1, y1] = points[i];
+        return y0 + (y1 - y0) * (log_side - x0) / (x1 - x0);
+      }
+    }
+    return points.back().second;
+  };
+  const double own = sized(gpu), base = sized("default");
+  return own > 0 && base > 0 ? own / base : relative_share(table, gpu, suffix);
+}
+
+// Log of the side of the square GEMM with as many FLOPs as one of a layer's matmuls on one GPU:
+// `rows` input rows through a quarter of its linear weights (a transformer layer runs four: the
+// attention's input and output projections, the MLP's input and output), sharded tp ways.
+double log_gemm_side(const ThroughputQuestion& q, double rows, double tp) {
+  const double layers = std::max(1.0, q.arch.layers + q.arch.encoder_layers);
+  const double per_matrix = matmul_params(q.arch, q.params) / layers / 4 / tp;
+  return std::log(std::max(1.0, rows) * std::max(1.0, per_matrix)) / 3;
+}
+
+// Dense matmul FLOPS the engine's GEMMs reach at most for `rows` input rows: the precision's peak x
+// tensor-parallel GPUs, scaled by the GPU's measured share of peak (its matmul library's achievable
+// FLOPS, at the GEMMs' size where the tables give sizes).
+double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp, double rows) {
   return peak_tflops(q.device, q.compute) * 1e12 * tp *
-         relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+         relative_share_at(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "",
+                           log_gemm_side(q, rows, tp));
 }
 
 // Memory bandwidth of the tensor-parallel GPUs, scaled by the GPU's measured share of its peak.
@@ -181,8 +222,10 @@ std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q)
 }
 
 // Where the GPU's measured shares of peak scale the calibrated efficiencies, say by how much.
-std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
-  const double flops = relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+// `peak`: the matmul FLOPS the pass reaches at most (matmul_peak), `tp` its GPUs.
+std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q, double peak, double tp) {
+  const double full = peak_tflops(q.device, q.compute) * 1e12 * tp;
+  const double flops = full > 0 ? peak / full : 1;
   const double bytes = relative_share(k.bandwidth_efficiency, q.device.name, "");
   if (flops == 1 && bytes == 1) return "";
   return "; " + q.device.name + " peaks x" + num(flops) + " (FLOPS) and x" + num(bytes) +
@@ -201,7 +244,6 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double peak = matmul_peak(k, q, tp);
   const double bw = stream_bandwidth(k, q, tp);
   const double weights = q.weight_bytes;
   const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
@@ -226,6 +268,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Prefill: every prompt token through every matmul, causal attention over the prompt.
   {
     const double tokens = batch * n;
+    const double peak = matmul_peak(k, q, tp, tokens);
     const double flops = 2 * matmul_params(a, q.params) * tokens + 2 * layers * q_dim * n * n * batch;
     // GEMM efficiency follows the rows of the pass: every prompt token of the batch.
     const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
@@ -238,11 +281,12 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
+                      tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q, peak, tp);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
+    const double peak = matmul_peak(k, q, tp, batch);
     const double kv = batch * context * q.kv_bytes_per_token;
     const double bytes = decode_weight_bytes(q, batch) + kv;
     const double gemm = 2 * matmul_params(a, q.params) * batch, attn = 4 * layers * q_dim * context * batch;
@@ -258,13 +302,14 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
-                     host_note(k, q) + share_note(k, q);
+                     host_note(k, q) + share_note(k, q, peak, tp);
     const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
   // A request's own prompt: its time to first token (queueing behind other prompts not counted).
   {
     const double flops = 2 * matmul_params(a, q.params) * n + 2 * layers * q_dim * n * n;
+    const double peak = matmul_peak(k, q, tp, n);
     const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
@@ -274,7 +319,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
+                          tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q, peak, tp);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -293,7 +338,7 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double peak = matmul_peak(k, q, tp);
+  const double peak = matmul_peak(k, q, tp, 1);
   const double bw = stream_bandwidth(k, q, tp);
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
   Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),

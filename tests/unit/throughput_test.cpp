@@ -150,17 +150,18 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
     return r["result"]["summary"]["throughput"];
   };
   // The issue's targets are median <= 10 % and p90 <= 25 %. Over all 88 cases the median is met
-  // (8.16 %) and the p90 is not (28.27 %): besides FP8 short prefill and static batching at batch
+  // (7.99 %) and the p90 is not (28.16 %; 8.16 % / 28.27 % before the MI300X's FP8 matmuls ran at
+  // its measured share at their own size): besides FP8 short prefill and static batching at batch
   // 512-1024, long-context AWQ decode, MT-NLG's pipeline and MLPerf's batch, the 15 cases of
-  // platforms first measured here leave vLLM on MI300X at TP 8 with long contexts (+48 % to +90 %),
+  // platforms first measured here leave vLLM 0.6.0 on MI300X at TP 8 (405B: +29 % and +60 %),
   // Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 and 2D runs on 500 W H100s (+25 % to
   // +73 %) above 25 %. The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
   CHECK(all["n"].get<double>() == 88);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 8.2);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 28.3);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 8.0);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 28.2);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them (the issue's p90 target met on them).
   const std::set<std::string> added = {
@@ -552,8 +553,27 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   REQUIRE(e.first_token.bound == "compute");
   const double flops = 2 * 2048 * (s.q.params.active - s.q.params.embedding) +
                        2 * s.q.arch.layers * s.q.arch.heads * s.q.arch.head_dim * 2048.0 * 2048;
-  CHECK(e.first_token.compute_s ==
-        Approx(flops / (2614.9e12 * k.prefill_mfu_long * fp8_share)).epsilon(1e-3));
+  // Its matmuls (2048 rows x a quarter of a layer's weights: a square GEMM of side about 7,500)
+  // run at the MI300X's share over the H100's between the tables' 4096 and 8192 rows, not at the
+  // best-shape ratio.
+  auto ratio = [&](const char* n) {
+    return k.matmul_efficiency.at(std::string("MI300X fp8 n=") + n) / k.matmul_efficiency.at(std::string("default fp8 n=") + n);
+  };
+  const double prompt_share = flops / (e.first_token.compute_s * 2614.9e12 * k.prefill_mfu_long);
+  CHECK(prompt_share > std::min(ratio("4096"), ratio("8192")));
+  CHECK(prompt_share < std::max(ratio("4096"), ratio("8192")));
+  CHECK(prompt_share != Approx(fp8_share).epsilon(0.01));
+  // 256 sequences' decode GEMMs are smaller (a side of about 2,600): a smaller share, below the
+  // ratio at 4096 rows and above that at 2048.
+  s.q.batch = 256;
+  const InferenceEstimate wide = estimate_inference(k, s.q);
+  REQUIRE(wide.decode.bound == "compute");
+  const double gemm = 2 * 256 * (s.q.params.active - s.q.params.embedding);
+  const double attn = 4 * s.q.arch.layers * s.q.arch.heads * s.q.arch.head_dim * (128 + 1024.0) * 256;
+  const double decode_share = (gemm + attn) / (wide.decode.compute_s * 2614.9e12 * k.decode_mfu);
+  CHECK(decode_share > ratio("2048"));
+  CHECK(decode_share < ratio("4096"));
+  CHECK(decode_share < prompt_share);
   // A GPU the tables do not name keeps the calibrated efficiencies.
   Setup h = llama70b_fp8_h100();
   h.q.batch = 1;
