@@ -68,8 +68,10 @@ double relative_share(const std::map<std::string, double>& table, const std::str
 }
 
 // A GPU's measured share of peak at square GEMMs of the size of a layer's matmuls ("<GPU> fp8
-// n=2048": m = n = k = 2048) over the default's at the same size, interpolated in log size and
-// held at the ends of the tables; the best-shape share where either table has no sizes.
+// n=2048": m = n = k = 2048; interpolated in log size, held at the ends of the table) over the
+// default's best-shape share, the one the efficiencies are calibrated at. A GPU without sized
+// rows follows the default's rows scaled by its best-shape ratio; with no default rows (16-bit),
+// the best-shape ratio alone.
 double relative_share_at(const std::map<std::string, double>& table, const std::string& gpu,
                          const std::string& suffix, double log_side) {
   auto sized = [&](const std::string& who) {
@@ -91,8 +93,11 @@ double relative_share_at(const std::map<std::string, double>& table, const std::
     }
     return points.back().second;
   };
-  const double own = sized(gpu), base = sized("default");
-  return own > 0 && base > 0 ? own / base : relative_share(table, gpu, suffix);
+  const double base = sized("default");
+  auto best = table.find("default" + suffix);
+  if (base <= 0 || best == table.end() || best->second <= 0) return relative_share(table, gpu, suffix);
+  const double own = sized(gpu);
+  return own > 0 ? own / best->second : relative_share(table, gpu, suffix) * base / best->second;
 }
 
 // Log of the side of the square GEMM with as many FLOPs as one of a layer's matmuls on one GPU:

@@ -150,20 +150,19 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
     return r["result"]["summary"]["throughput"];
   };
   // The issue's targets are median <= 10 % and p90 <= 25 %. Over all 88 cases the median is met
-  // (7.99 %) and the p90 is not (28.16 %; 8.16 % / 28.27 % before the MI300X's FP8 matmuls ran at
-  // its measured share at their own size): besides FP8 short prefill and static batching at batch
-  // 512-1024, long-context AWQ decode, MT-NLG's pipeline and MLPerf's batch, the 15 cases of
-  // platforms first measured here leave vLLM 0.6.0 on MI300X at TP 8 (405B: +29 % and +60 %),
-  // Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 and 2D runs on 500 W H100s (+25 % to
-  // +73 %) above 25 %. The bounds hold the figures reached.
+  // (7.82 %) and the p90 is not (26.12 %; 8.16 % / 28.27 % before FP8 matmuls ran at their GPU's
+  // measured share of peak at their own size): FP8 short prefill (-47 %), long-context AWQ decode,
+  // MT-NLG's pipeline and MLPerf's offline batch (-28 %, -32 %), vLLM 0.6.0's 405B on MI300X
+  // (+39 %), Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 and 2D runs on 500 W H100s
+  // (+25 % to +73 %) are above 25 %. The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
   CHECK(all["n"].get<double>() == 88);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 8.0);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 28.2);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 7.9);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 26.2);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
-  // 256-sequence cap, 7.30 % / 24.34 % with them (the issue's p90 target met on them).
+  // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size.
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -176,8 +175,8 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   const Json before = summary(earlier);
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
-  CHECK(before["median_abs_err_pct"].get<double>() <= 7.4);
-  CHECK(before["p90_abs_err_pct"].get<double>() <= 24.4);
+  CHECK(before["median_abs_err_pct"].get<double>() <= 6.7);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 23.2);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
@@ -554,10 +553,10 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   const double flops = 2 * 2048 * (s.q.params.active - s.q.params.embedding) +
                        2 * s.q.arch.layers * s.q.arch.heads * s.q.arch.head_dim * 2048.0 * 2048;
   // Its matmuls (2048 rows x a quarter of a layer's weights: a square GEMM of side about 7,500)
-  // run at the MI300X's share over the H100's between the tables' 4096 and 8192 rows, not at the
-  // best-shape ratio.
+  // run at the MI300X's share at that size (between the tables' 4096 and 8192 rows) over the
+  // H100's best-shape share, not at the best-shape ratio.
   auto ratio = [&](const char* n) {
-    return k.matmul_efficiency.at(std::string("MI300X fp8 n=") + n) / k.matmul_efficiency.at(std::string("default fp8 n=") + n);
+    return k.matmul_efficiency.at(std::string("MI300X fp8 n=") + n) / k.matmul_efficiency.at("default fp8");
   };
   const double prompt_share = flops / (e.first_token.compute_s * 2614.9e12 * k.prefill_mfu_long);
   CHECK(prompt_share > std::min(ratio("4096"), ratio("8192")));
@@ -574,6 +573,22 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   CHECK(decode_share > ratio("2048"));
   CHECK(decode_share < ratio("4096"));
   CHECK(decode_share < prompt_share);
+  // The H100's own FP8 GEMMs follow its table the same way: 256 rows reach less than the best
+  // shape's share; 16-bit matmuls, with no sized rows, keep theirs.
+  Setup h100 = llama70b_fp8_h100();
+  h100.q.batch = 256;
+  h100.q.engine = "tensorrt-llm";
+  const InferenceEstimate hd = estimate_inference(k, h100.q);
+  REQUIRE(hd.decode.bound == "compute");
+  const double h_share = (gemm + attn) / (hd.decode.compute_s * 1979e12 * k.decode_mfu);
+  auto h_row = [&](const char* n) {
+    return k.matmul_efficiency.at(std::string("default fp8 n=") + n) / k.matmul_efficiency.at("default fp8");
+  };
+  CHECK(h_share > h_row("2048"));
+  CHECK(h_share < h_row("4096"));
+  h100.q.compute = "bf16";
+  const InferenceEstimate wide16 = estimate_inference(k, h100.q);
+  CHECK(wide16.decode.compute_s == Approx((gemm + attn) / (989.5e12 * k.decode_mfu)).epsilon(1e-3));
   // A GPU the tables do not name keeps the calibrated efficiencies.
   Setup h = llama70b_fp8_h100();
   h.q.batch = 1;
@@ -581,6 +596,8 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   const double h_bytes = h.q.weight_bytes + (128 + 1024) * h.q.kv_bytes_per_token;
   CHECK(estimate_inference(k, h.q).decode.memory_s ==
         Approx(h_bytes / (3350e9 * k.decode_bandwidth_efficiency)).epsilon(1e-6));
+  // (Its 16-bit matmuls, whose table has no sized rows: FP8 ones follow the H100's sized rows.)
+  h.q.compute = "bf16";
   CHECK_THAT(estimate_inference(k, h.q).decode.basis, !Catch::Contains("measured share of peak"));
 }
 
