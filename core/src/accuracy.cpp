@@ -160,6 +160,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     q.device.name = gpu_name;
     q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
     q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
+    q.device.link_gb_per_s = number_at(*missing, {"link_gb_per_s"}).value_or(0);
     for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
       if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()}))
         q.device.tflops[p] = *tf;

@@ -378,7 +378,19 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   if (q.compute == "fp8" && wide > 0 && wide < peak)
     slow_flops = per_token - 6 * std::max(0.0, matmul_params(a, q.params) - output_params(a, q.params));
   const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
-  t.tokens_per_s_per_gpu = seconds > 0 && t.mfu > 0 ? t.mfu / seconds : 0;
+  // Tensor parallelism: each layer's two all-reduces in the forward pass and two in the backward
+  // (Megatron-LM's f and g operators, Shoeybi et al. 2019; sequence parallelism's reduce-scatter +
+  // all-gather moves as much), two more when full recomputation runs the forward again, each over
+  // one sequence's activations in 16 bits. They run between the layer's matmuls, not under them:
+  // every GPU of the group waits for them.
+  const double tp = std::max(1.0, q.tensor_parallel);
+  double comm_per_token = 0;
+  if (tp > 1 && q.sequence > 0) {
+    const double collectives = (q.full_recompute ? 6 : 4) * (a.layers + a.encoder_layers);
+    comm_per_token = collectives * allreduce_s(k, q.device, tp, q.sequence * a.hidden * 2) / q.sequence;
+  }
+  const double gpu_s_per_token = seconds > 0 && t.mfu > 0 ? seconds / t.mfu + tp * comm_per_token : 0;
+  t.tokens_per_s_per_gpu = gpu_s_per_token > 0 ? 1 / gpu_s_per_token : 0;
   t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
   t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
   if (q.dataset_tokens && t.tokens_per_s > 0) {
@@ -396,7 +408,10 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
                             : "") +
             (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
                                     num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
-                              : "");
+                              : "") +
+            (comm_per_token > 0 ? "; + " + num(q.full_recompute ? 6 : 4) + " tensor-parallel all-reduces per layer over " +
+                                      num(tp) + " GPUs: " + num(comm_per_token * 1e6) + " us per token"
+                                : "");
   return t;
 }
 

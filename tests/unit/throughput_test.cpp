@@ -81,11 +81,11 @@ TEST_CASE(
     "estimate: training throughput, time and cost follow 6N FLOPs per token at the GPU's MFU") {
   const Json r = estimate({{"model", {{"name", "llama-3.1-8b"}}},
                            {"weight_format", "bf16"},
-                           {"gpu", "H100"},
+                           {"instance", "p5.48xlarge"},
                            {"phase", "training"},
                            {"context", 2048},
                            {"dataset_tokens", 1e9},
-                           {"tensor_parallel", 8},
+                           {"tensor_parallel", 1},
                            {"gpus", 8}});
   const Json& t = r["training"];
   CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
@@ -94,6 +94,31 @@ TEST_CASE(
   CHECK(t["gpu_hours"].get<double>() ==
         Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
   CHECK(t["usd_on_demand"].get<double>() > 0);
+}
+
+TEST_CASE("training under tensor parallelism waits for four all-reduces per layer, six with full recomputation") {
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const ThroughputConstants& k = load.catalog->throughput;
+  ThroughputQuestion q;
+  q.arch = load.catalog->model("llama-3.1-70b")->arch;
+  q.params = count_parameters(q.arch);
+  q.device = load.catalog->device(*load.catalog->gpu("H100"));
+  q.compute = "bf16";
+  q.sequence = 8192;
+  const TrainingEstimate alone = estimate_training(k, q);
+  CHECK_THAT(alone.basis, !Catch::Contains("all-reduces"));
+  q.tensor_parallel = 8;
+  // One sequence's activations (8192 x 8192 x 2 bytes) in a ring over 8 GPUs on 450 GB/s NVLink.
+  const double allreduce_s = k.allreduce_latency_us * 1e-6 +
+                             2.0 * 7 / 8 * 8192 * 8192 * 2 / (450e9 * k.interconnect_efficiency);
+  for (const bool recompute : {false, true}) {
+    q.full_recompute = recompute;
+    const TrainingEstimate t = estimate_training(k, q);
+    const double per_token = (recompute ? 6 : 4) * 80 * allreduce_s / 8192;
+    CHECK(1 / t.tokens_per_s_per_gpu == Approx(1 / alone.tokens_per_s_per_gpu + 8 * per_token).epsilon(1e-9));
+    CHECK_THAT(t.basis, Catch::Contains(std::string(recompute ? "6" : "4") + " tensor-parallel all-reduces per layer"));
+  }
 }
 
 TEST_CASE("ranking by $ per 1M output tokens honours the latency target") {
@@ -150,19 +175,22 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
     return r["result"]["summary"]["throughput"];
   };
   // The issue's targets are median <= 10 % and p90 <= 25 %. Over all 88 cases the median is met
-  // (7.82 %) and the p90 is not (26.12 %; 8.16 % / 28.27 % before FP8 matmuls ran at their GPU's
-  // measured share of peak at their own size): FP8 short prefill (-47 %), long-context AWQ decode,
-  // MT-NLG's pipeline and MLPerf's offline batch (-28 %, -32 %), vLLM 0.6.0's 405B on MI300X
-  // (+39 %), Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 and 2D runs on 500 W H100s
-  // (+25 % to +73 %) are above 25 %. The bounds hold the figures reached.
+  // (7.99 %) and so is the p90 (24.73 %): 8.16 % / 28.27 % before FP8 matmuls ran at their GPU's
+  // measured share of peak at their own size (7.82 % / 26.12 %) and training under tensor
+  // parallelism waited for its all-reduces (torchtitan's 70B FSDP x TP +73 -> +15 %; NeMo's 70B at
+  // TP 4 and Llama 3's 405B at TP 8 fall 10-13 points to -12 %). Still above 25 %: FP8 short
+  // prefill (-47 %), long-context AWQ decode, MT-NLG's pipeline, MLPerf's offline batch (-28 %,
+  // -32 %), vLLM 0.6.0's 405B on MI300X (+39 %), Llama-2-13B on Trainium (-34 %) and torchtitan's
+  // Float8 8B runs on 500 W H100s (+25 %, +28 %). The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
   CHECK(all["n"].get<double>() == 88);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 7.9);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 26.2);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 8.0);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 24.8);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
-  // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size.
+  // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
+  // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -175,7 +203,7 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   const Json before = summary(earlier);
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
-  CHECK(before["median_abs_err_pct"].get<double>() <= 6.7);
+  CHECK(before["median_abs_err_pct"].get<double>() <= 7.1);
   CHECK(before["p90_abs_err_pct"].get<double>() <= 23.2);
 }
 
