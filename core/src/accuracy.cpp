@@ -260,6 +260,9 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
       q.output_tokens = q.input_tokens;
       q.input_tokens = 1;
     }
+    // vLLM's multi-step scheduling: one host step for every num_scheduler_steps decode steps.
+    if (auto steps = number_at(settings, {"num_scheduler_steps"}); steps && *steps >= 1 && *steps <= 1e3)
+      q.scheduler_steps = std::floor(*steps);
     const bool prefill_only = phase == "prefill";
     if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);

@@ -53,9 +53,12 @@ double layer_overhead_us(const ThroughputConstants& k, const ThroughputQuestion&
 
 // Time per step that the device's streams and matmuls do not cover: the engine's host work per
 // step, and the per-layer time of platforms that dispatch or synchronise every layer.
-double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q) {
+// Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
+// a prompt pass is scheduled on its own.
+double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q, bool decode) {
   const InferenceEngine* e = engine_of(k, q);
-  return (e ? e->step_overhead_ms * 1e-3 : 0) + q.arch.layers * layer_overhead_us(k, q) * 1e-6;
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+  return (e ? e->step_overhead_ms * 1e-3 / steps : 0) + q.arch.layers * layer_overhead_us(k, q) * 1e-6;
 }
 
 // A GPU's measured share of its peak over that of the GPUs the efficiencies were calibrated on
@@ -216,11 +219,13 @@ std::string tiled_note(const ThroughputConstants& k, const ThroughputQuestion& q
          num(e->tile_rows) + " rows: at least " + num(tiled_s * 1e3) + " ms for its matmuls";
 }
 
-std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
+std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q, bool decode) {
   const InferenceEngine* e = engine_of(k, q);
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
   std::string note;
   if (e && e->step_overhead_ms > 0)
-    note += "; + " + num(e->step_overhead_ms) + " ms of " + e->name + " host work per step";
+    note += "; + " + num(e->step_overhead_ms / steps) + " ms of " + e->name + " host work per step" +
+            (steps > 1 ? " (once per " + num(steps) + " steps)" : "");
   if (const double us = layer_overhead_us(k, q); us > 0)
     note += "; + " + num(us) + " us per layer per step on " + q.device.vendor + " devices";
   return note;
@@ -261,7 +266,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double pool = !engine || !engine->has_pool ? memory * k.serving_kv_fraction - weights
                       : engine->kv_of_free_memory  ? (memory - weights) * engine->kv_fraction
                                                    : memory * engine->kv_fraction - weights;
-  const double host = step_overhead_s(k, q);
+  const double host = step_overhead_s(k, q, false);
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
@@ -286,7 +291,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q, peak, tp);
+                      tiled_note(k, q, tiled) + host_note(k, q, false) + share_note(k, q, peak, tp);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -301,13 +306,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double tiled = tiled_gemm_s(k, q, batch);
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
                                comm, tiled);
-    e.decode.seconds += host;
+    e.decode.seconds += step_overhead_s(k, q, true);
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
-                     host_note(k, q) + share_note(k, q, peak, tp);
+                     host_note(k, q, true) + share_note(k, q, peak, tp);
     const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
@@ -324,7 +329,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q, peak, tp);
+                          tiled_note(k, q, tiled) + host_note(k, q, false) + share_note(k, q, peak, tp);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -350,7 +355,7 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
                              4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
                              peak * k.decode_mfu, bw * eff,
                              2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(k, q, 1));
-  ph.seconds += step_overhead_s(k, q);
+  ph.seconds += step_overhead_s(k, q, true);
   return ph;
 }
 

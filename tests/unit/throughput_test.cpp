@@ -175,10 +175,11 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
     return r["result"]["summary"]["throughput"];
   };
   // The issue's targets are median <= 10 % and p90 <= 25 %. Over all 88 cases the median is met
-  // (7.99 %) and so is the p90 (24.73 %): 8.16 % / 28.27 % before FP8 matmuls ran at their GPU's
-  // measured share of peak at their own size (7.82 % / 26.12 %) and training under tensor
-  // parallelism waited for its all-reduces (torchtitan's 70B FSDP x TP +73 -> +15 %; NeMo's 70B at
-  // TP 4 and Llama 3's 405B at TP 8 fall 10-13 points to -12 %). Still above 25 %: FP8 short
+  // (7.49 %) and so is the p90 (24.73 %): 8.16 % / 28.27 % before FP8 matmuls ran at their GPU's
+  // measured share of peak at their own size (7.82 % / 26.12 %), training under tensor
+  // parallelism waited for its all-reduces (7.99 % / 24.73 %: torchtitan's 70B FSDP x TP +73 ->
+  // +15 %; NeMo's 70B at TP 4 and Llama 3's 405B at TP 8 fall 10-13 points to -12 %) and vLLM's
+  // multi-step scheduling paid its host step once per num_scheduler_steps decode steps. Still above 25 %: FP8 short
   // prefill (-47 %), long-context AWQ decode, MT-NLG's pipeline, MLPerf's offline batch (-28 %,
   // -32 %), vLLM 0.6.0's 405B on MI300X (+39 %), Llama-2-13B on Trainium (-34 %) and torchtitan's
   // Float8 8B runs on 500 W H100s (+25 %, +28 %). The bounds hold the figures reached.
@@ -186,7 +187,7 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   INFO(all.dump());
   CHECK(all["n"].get<double>() == 88);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 8.0);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 7.5);
   CHECK(all["p90_abs_err_pct"].get<double>() <= 24.8);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
@@ -490,6 +491,12 @@ TEST_CASE("vLLM's host work per step comes on top of every decode step and promp
   CHECK(vllm.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));
   CHECK(1000 / vllm.batch1_decode_tokens_per_s == Approx(1000 / trt.batch1_decode_tokens_per_s + host).epsilon(1e-9));
   CHECK_THAT(vllm.decode.basis, Catch::Contains("host work per step"));
+  // Multi-step scheduling: one host step for every num_scheduler_steps decode steps.
+  s.q.scheduler_steps = 10;
+  const InferenceEstimate multi = estimate_inference(k, s.q);
+  CHECK(multi.tpot_ms == Approx(trt.tpot_ms + host / 10).epsilon(1e-9));
+  CHECK(multi.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));  // a prompt is scheduled alone
+  CHECK_THAT(multi.decode.basis, Catch::Contains("once per 10 steps"));
 }
 
 TEST_CASE("AutoAWQ's GEMM kernel dequantizes its weights again for every 16 rows of a prompt") {
