@@ -160,6 +160,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     q.device.name = gpu_name;
     q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
     q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
+    q.device.link_gb_per_s = number_at(*missing, {"link_gb_per_s"}).value_or(0);
     for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
       if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()}))
         q.device.tflops[p] = *tf;
@@ -259,6 +260,9 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
       q.output_tokens = q.input_tokens;
       q.input_tokens = 1;
     }
+    // vLLM's multi-step scheduling: one host step for every num_scheduler_steps decode steps.
+    if (auto steps = number_at(settings, {"num_scheduler_steps"}); steps && *steps >= 1 && *steps <= 1e3)
+      q.scheduler_steps = std::floor(*steps);
     const bool prefill_only = phase == "prefill";
     if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <vector>
 
 #include "report.hpp"
 
@@ -51,9 +53,12 @@ double layer_overhead_us(const ThroughputConstants& k, const ThroughputQuestion&
 
 // Time per step that the device's streams and matmuls do not cover: the engine's host work per
 // step, and the per-layer time of platforms that dispatch or synchronise every layer.
-double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q) {
+// Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
+// a prompt pass is scheduled on its own.
+double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q, bool decode) {
   const InferenceEngine* e = engine_of(k, q);
-  return (e ? e->step_overhead_ms * 1e-3 : 0) + q.arch.layers * layer_overhead_us(k, q) * 1e-6;
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+  return (e ? e->step_overhead_ms * 1e-3 / steps : 0) + q.arch.layers * layer_overhead_us(k, q) * 1e-6;
 }
 
 // A GPU's measured share of its peak over that of the GPUs the efficiencies were calibrated on
@@ -65,11 +70,55 @@ double relative_share(const std::map<std::string, double>& table, const std::str
   return own->second / base->second;
 }
 
-// Dense matmul FLOPS the engine's GEMMs reach at most: the precision's peak x tensor-parallel GPUs,
-// scaled by the GPU's measured share of peak (its matmul library's maximum achievable FLOPS).
-double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp) {
+// A GPU's measured share of peak at square GEMMs of the size of a layer's matmuls ("<GPU> fp8
+// n=2048": m = n = k = 2048; interpolated in log size, held at the ends of the table) over the
+// default's best-shape share, the one the efficiencies are calibrated at. A GPU without sized
+// rows follows the default's rows scaled by its best-shape ratio; with no default rows (16-bit),
+// the best-shape ratio alone.
+double relative_share_at(const std::map<std::string, double>& table, const std::string& gpu,
+                         const std::string& suffix, double log_side) {
+  auto sized = [&](const std::string& who) {
+    std::vector<std::pair<double, double>> points;  // log side, share (the map orders keys as text)
+    const std::string prefix = who + suffix + " n=";
+    for (auto it = table.lower_bound(prefix); it != table.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+      const double side = std::atof(it->first.c_str() + prefix.size());
+      if (side > 0 && it->second > 0) points.emplace_back(std::log(side), it->second);
+    }
+    std::sort(points.begin(), points.end());
+    if (points.empty()) return 0.0;
+    if (log_side <= points.front().first) return points.front().second;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      if (log_side <= points[i].first) {
+        const auto& [x0, y0] = points[i - 1];
+        const auto& [x1, y1] = points[i];
+        return y0 + (y1 - y0) * (log_side - x0) / (x1 - x0);
+      }
+    }
+    return points.back().second;
+  };
+  const double base = sized("default");
+  auto best = table.find("default" + suffix);
+  if (base <= 0 || best == table.end() || best->second <= 0) return relative_share(table, gpu, suffix);
+  const double own = sized(gpu);
+  return own > 0 ? own / best->second : relative_share(table, gpu, suffix) * base / best->second;
+}
+
+// Log of the side of the square GEMM with as many FLOPs as one of a layer's matmuls on one GPU:
+// `rows` input rows through a quarter of its linear weights (a transformer layer runs four: the
+// attention's input and output projections, the MLP's input and output), sharded tp ways.
+double log_gemm_side(const ThroughputQuestion& q, double rows, double tp) {
+  const double layers = std::max(1.0, q.arch.layers + q.arch.encoder_layers);
+  const double per_matrix = matmul_params(q.arch, q.params) / layers / 4 / tp;
+  return std::log(std::max(1.0, rows) * std::max(1.0, per_matrix)) / 3;
+}
+
+// Dense matmul FLOPS the engine's GEMMs reach at most for `rows` input rows: the precision's peak x
+// tensor-parallel GPUs, scaled by the GPU's measured share of peak (its matmul library's achievable
+// FLOPS, at the GEMMs' size where the tables give sizes).
+double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp, double rows) {
   return peak_tflops(q.device, q.compute) * 1e12 * tp *
-         relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+         relative_share_at(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "",
+                           log_gemm_side(q, rows, tp));
 }
 
 // Memory bandwidth of the tensor-parallel GPUs, scaled by the GPU's measured share of its peak.
@@ -170,19 +219,23 @@ std::string tiled_note(const ThroughputConstants& k, const ThroughputQuestion& q
          num(e->tile_rows) + " rows: at least " + num(tiled_s * 1e3) + " ms for its matmuls";
 }
 
-std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
+std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q, bool decode) {
   const InferenceEngine* e = engine_of(k, q);
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
   std::string note;
   if (e && e->step_overhead_ms > 0)
-    note += "; + " + num(e->step_overhead_ms) + " ms of " + e->name + " host work per step";
+    note += "; + " + num(e->step_overhead_ms / steps) + " ms of " + e->name + " host work per step" +
+            (steps > 1 ? " (once per " + num(steps) + " steps)" : "");
   if (const double us = layer_overhead_us(k, q); us > 0)
     note += "; + " + num(us) + " us per layer per step on " + q.device.vendor + " devices";
   return note;
 }
 
 // Where the GPU's measured shares of peak scale the calibrated efficiencies, say by how much.
-std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q) {
-  const double flops = relative_share(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "");
+// `peak`: the matmul FLOPS the pass reaches at most (matmul_peak), `tp` its GPUs.
+std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q, double peak, double tp) {
+  const double full = peak_tflops(q.device, q.compute) * 1e12 * tp;
+  const double flops = full > 0 ? peak / full : 1;
   const double bytes = relative_share(k.bandwidth_efficiency, q.device.name, "");
   if (flops == 1 && bytes == 1) return "";
   return "; " + q.device.name + " peaks x" + num(flops) + " (FLOPS) and x" + num(bytes) +
@@ -201,7 +254,6 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double peak = matmul_peak(k, q, tp);
   const double bw = stream_bandwidth(k, q, tp);
   const double weights = q.weight_bytes;
   const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
@@ -214,7 +266,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double pool = !engine || !engine->has_pool ? memory * k.serving_kv_fraction - weights
                       : engine->kv_of_free_memory  ? (memory - weights) * engine->kv_fraction
                                                    : memory * engine->kv_fraction - weights;
-  const double host = step_overhead_s(k, q);
+  const double host = step_overhead_s(k, q, false);
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
@@ -226,6 +278,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Prefill: every prompt token through every matmul, causal attention over the prompt.
   {
     const double tokens = batch * n;
+    const double peak = matmul_peak(k, q, tp, tokens);
     const double flops = 2 * matmul_params(a, q.params) * tokens + 2 * layers * q_dim * n * n * batch;
     // GEMM efficiency follows the rows of the pass: every prompt token of the batch.
     const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
@@ -238,11 +291,12 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
+                      tiled_note(k, q, tiled) + host_note(k, q, false) + share_note(k, q, peak, tp);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
+    const double peak = matmul_peak(k, q, tp, batch);
     const double kv = batch * context * q.kv_bytes_per_token;
     const double bytes = decode_weight_bytes(q, batch) + kv;
     const double gemm = 2 * matmul_params(a, q.params) * batch, attn = 4 * layers * q_dim * context * batch;
@@ -252,19 +306,20 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double tiled = tiled_gemm_s(k, q, batch);
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
                                comm, tiled);
-    e.decode.seconds += host;
+    e.decode.seconds += step_overhead_s(k, q, true);
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
-                     host_note(k, q) + share_note(k, q);
+                     host_note(k, q, true) + share_note(k, q, peak, tp);
     const Phase one = single_stream_decode(k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
   // A request's own prompt: its time to first token (queueing behind other prompts not counted).
   {
     const double flops = 2 * matmul_params(a, q.params) * n + 2 * layers * q_dim * n * n;
+    const double peak = matmul_peak(k, q, tp, n);
     const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
@@ -274,7 +329,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(k, q, tiled) + host_note(k, q) + share_note(k, q);
+                          tiled_note(k, q, tiled) + host_note(k, q, false) + share_note(k, q, peak, tp);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -293,14 +348,14 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double peak = matmul_peak(k, q, tp);
+  const double peak = matmul_peak(k, q, tp, 1);
   const double bw = stream_bandwidth(k, q, tp);
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
   Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
                              4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
                              peak * k.decode_mfu, bw * eff,
                              2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(k, q, 1));
-  ph.seconds += step_overhead_s(k, q);
+  ph.seconds += step_overhead_s(k, q, true);
   return ph;
 }
 
@@ -328,7 +383,19 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   if (q.compute == "fp8" && wide > 0 && wide < peak)
     slow_flops = per_token - 6 * std::max(0.0, matmul_params(a, q.params) - output_params(a, q.params));
   const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
-  t.tokens_per_s_per_gpu = seconds > 0 && t.mfu > 0 ? t.mfu / seconds : 0;
+  // Tensor parallelism: each layer's two all-reduces in the forward pass and two in the backward
+  // (Megatron-LM's f and g operators, Shoeybi et al. 2019; sequence parallelism's reduce-scatter +
+  // all-gather moves as much), two more when full recomputation runs the forward again, each over
+  // one sequence's activations in 16 bits. They run between the layer's matmuls, not under them:
+  // every GPU of the group waits for them.
+  const double tp = std::max(1.0, q.tensor_parallel);
+  double comm_per_token = 0;
+  if (tp > 1 && q.sequence > 0) {
+    const double collectives = (q.full_recompute ? 6 : 4) * (a.layers + a.encoder_layers);
+    comm_per_token = collectives * allreduce_s(k, q.device, tp, q.sequence * a.hidden * 2) / q.sequence;
+  }
+  const double gpu_s_per_token = seconds > 0 && t.mfu > 0 ? seconds / t.mfu + tp * comm_per_token : 0;
+  t.tokens_per_s_per_gpu = gpu_s_per_token > 0 ? 1 / gpu_s_per_token : 0;
   t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
   t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
   if (q.dataset_tokens && t.tokens_per_s > 0) {
@@ -346,7 +413,10 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
                             : "") +
             (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
                                     num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
-                              : "");
+                              : "") +
+            (comm_per_token > 0 ? "; + " + num(q.full_recompute ? 6 : 4) + " tensor-parallel all-reduces per layer over " +
+                                      num(tp) + " GPUs: " + num(comm_per_token * 1e6) + " us per token"
+                                : "");
   return t;
 }
 

@@ -166,6 +166,23 @@ TEST_CASE("throughput cases each get a row: predicted, or skipped with a reason"
   CHECK_FALSE(one["cases"][0]["skipped"].get<std::string>().empty());
 }
 
+TEST_CASE("a vLLM case run with num_scheduler_steps pays its host step once per that many decode steps") {
+  Json azure;
+  for (const auto& c : case_file("throughput_cases_dev.json")) {
+    if (c["id"] == "AZ-MI-8B-128-128") azure = c;
+  }
+  REQUIRE(azure["runtime"]["settings"]["num_scheduler_steps"] == 10);
+  Json single = azure;
+  single["id"] = "single-step";
+  single["runtime"]["settings"].erase("num_scheduler_steps");
+  const Json r = accuracy(Json::array({azure, single}));
+  // 128 decode steps of 256 sequences: 3.6 ms less host time on each (4 ms once per 10 steps);
+  // the prompt pass is scheduled on its own.
+  const double multi_s = 256 * 128 / row(r, "AZ-MI-8B-128-128")["predicted"].get<double>();
+  const double single_s = 256 * 128 / row(r, "single-step")["predicted"].get<double>();
+  CHECK(single_s - multi_s == Approx(128 * 3.6e-3).epsilon(1e-3));
+}
+
 TEST_CASE("case files may be given as one array per file") {
   const Json memory_cases = case_file("memory_cases_dev.json");
   const Json throughput_cases = case_file("throughput_cases_dev.json");

@@ -81,11 +81,11 @@ TEST_CASE(
     "estimate: training throughput, time and cost follow 6N FLOPs per token at the GPU's MFU") {
   const Json r = estimate({{"model", {{"name", "llama-3.1-8b"}}},
                            {"weight_format", "bf16"},
-                           {"gpu", "H100"},
+                           {"instance", "p5.48xlarge"},
                            {"phase", "training"},
                            {"context", 2048},
                            {"dataset_tokens", 1e9},
-                           {"tensor_parallel", 8},
+                           {"tensor_parallel", 1},
                            {"gpus", 8}});
   const Json& t = r["training"];
   CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
@@ -94,6 +94,31 @@ TEST_CASE(
   CHECK(t["gpu_hours"].get<double>() ==
         Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
   CHECK(t["usd_on_demand"].get<double>() > 0);
+}
+
+TEST_CASE("training under tensor parallelism waits for four all-reduces per layer, six with full recomputation") {
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const ThroughputConstants& k = load.catalog->throughput;
+  ThroughputQuestion q;
+  q.arch = load.catalog->model("llama-3.1-70b")->arch;
+  q.params = count_parameters(q.arch);
+  q.device = load.catalog->device(*load.catalog->gpu("H100"));
+  q.compute = "bf16";
+  q.sequence = 8192;
+  const TrainingEstimate alone = estimate_training(k, q);
+  CHECK_THAT(alone.basis, !Catch::Contains("all-reduces"));
+  q.tensor_parallel = 8;
+  // One sequence's activations (8192 x 8192 x 2 bytes) in a ring over 8 GPUs on 450 GB/s NVLink.
+  const double allreduce_s = k.allreduce_latency_us * 1e-6 +
+                             2.0 * 7 / 8 * 8192 * 8192 * 2 / (450e9 * k.interconnect_efficiency);
+  for (const bool recompute : {false, true}) {
+    q.full_recompute = recompute;
+    const TrainingEstimate t = estimate_training(k, q);
+    const double per_token = (recompute ? 6 : 4) * 80 * allreduce_s / 8192;
+    CHECK(1 / t.tokens_per_s_per_gpu == Approx(1 / alone.tokens_per_s_per_gpu + 8 * per_token).epsilon(1e-9));
+    CHECK_THAT(t.basis, Catch::Contains(std::string(recompute ? "6" : "4") + " tensor-parallel all-reduces per layer"));
+  }
 }
 
 TEST_CASE("ranking by $ per 1M output tokens honours the latency target") {
@@ -150,19 +175,23 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
     return r["result"]["summary"]["throughput"];
   };
   // The issue's targets are median <= 10 % and p90 <= 25 %. Over all 88 cases the median is met
-  // (8.16 %) and the p90 is not (28.27 %): besides FP8 short prefill and static batching at batch
-  // 512-1024, long-context AWQ decode, MT-NLG's pipeline and MLPerf's batch, the 15 cases of
-  // platforms first measured here leave vLLM on MI300X at TP 8 with long contexts (+48 % to +90 %),
-  // Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 and 2D runs on 500 W H100s (+25 % to
-  // +73 %) above 25 %. The bounds hold the figures reached.
+  // (7.49 %) and so is the p90 (24.73 %): 8.16 % / 28.27 % before FP8 matmuls ran at their GPU's
+  // measured share of peak at their own size (7.82 % / 26.12 %), training under tensor
+  // parallelism waited for its all-reduces (7.99 % / 24.73 %: torchtitan's 70B FSDP x TP +73 ->
+  // +15 %; NeMo's 70B at TP 4 and Llama 3's 405B at TP 8 fall 10-13 points to -12 %) and vLLM's
+  // multi-step scheduling paid its host step once per num_scheduler_steps decode steps. Still above 25 %: FP8 short
+  // prefill (-47 %), long-context AWQ decode, MT-NLG's pipeline, MLPerf's offline batch (-28 %,
+  // -32 %), vLLM 0.6.0's 405B on MI300X (+39 %), Llama-2-13B on Trainium (-34 %) and torchtitan's
+  // Float8 8B runs on 500 W H100s (+25 %, +28 %). The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
   CHECK(all["n"].get<double>() == 88);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 8.2);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 28.3);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 7.5);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 24.8);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
-  // 256-sequence cap, 7.30 % / 24.34 % with them (the issue's p90 target met on them).
+  // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
+  // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -175,8 +204,8 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   const Json before = summary(earlier);
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
-  CHECK(before["median_abs_err_pct"].get<double>() <= 7.4);
-  CHECK(before["p90_abs_err_pct"].get<double>() <= 24.4);
+  CHECK(before["median_abs_err_pct"].get<double>() <= 7.1);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 23.2);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
@@ -462,6 +491,12 @@ TEST_CASE("vLLM's host work per step comes on top of every decode step and promp
   CHECK(vllm.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));
   CHECK(1000 / vllm.batch1_decode_tokens_per_s == Approx(1000 / trt.batch1_decode_tokens_per_s + host).epsilon(1e-9));
   CHECK_THAT(vllm.decode.basis, Catch::Contains("host work per step"));
+  // Multi-step scheduling: one host step for every num_scheduler_steps decode steps.
+  s.q.scheduler_steps = 10;
+  const InferenceEstimate multi = estimate_inference(k, s.q);
+  CHECK(multi.tpot_ms == Approx(trt.tpot_ms + host / 10).epsilon(1e-9));
+  CHECK(multi.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));  // a prompt is scheduled alone
+  CHECK_THAT(multi.decode.basis, Catch::Contains("once per 10 steps"));
 }
 
 TEST_CASE("AutoAWQ's GEMM kernel dequantizes its weights again for every 16 rows of a prompt") {
@@ -552,8 +587,43 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   REQUIRE(e.first_token.bound == "compute");
   const double flops = 2 * 2048 * (s.q.params.active - s.q.params.embedding) +
                        2 * s.q.arch.layers * s.q.arch.heads * s.q.arch.head_dim * 2048.0 * 2048;
-  CHECK(e.first_token.compute_s ==
-        Approx(flops / (2614.9e12 * k.prefill_mfu_long * fp8_share)).epsilon(1e-3));
+  // Its matmuls (2048 rows x a quarter of a layer's weights: a square GEMM of side about 7,500)
+  // run at the MI300X's share at that size (between the tables' 4096 and 8192 rows) over the
+  // H100's best-shape share, not at the best-shape ratio.
+  auto ratio = [&](const char* n) {
+    return k.matmul_efficiency.at(std::string("MI300X fp8 n=") + n) / k.matmul_efficiency.at("default fp8");
+  };
+  const double prompt_share = flops / (e.first_token.compute_s * 2614.9e12 * k.prefill_mfu_long);
+  CHECK(prompt_share > std::min(ratio("4096"), ratio("8192")));
+  CHECK(prompt_share < std::max(ratio("4096"), ratio("8192")));
+  CHECK(prompt_share != Approx(fp8_share).epsilon(0.01));
+  // 256 sequences' decode GEMMs are smaller (a side of about 2,600): a smaller share, below the
+  // ratio at 4096 rows and above that at 2048.
+  s.q.batch = 256;
+  const InferenceEstimate wide = estimate_inference(k, s.q);
+  REQUIRE(wide.decode.bound == "compute");
+  const double gemm = 2 * 256 * (s.q.params.active - s.q.params.embedding);
+  const double attn = 4 * s.q.arch.layers * s.q.arch.heads * s.q.arch.head_dim * (128 + 1024.0) * 256;
+  const double decode_share = (gemm + attn) / (wide.decode.compute_s * 2614.9e12 * k.decode_mfu);
+  CHECK(decode_share > ratio("2048"));
+  CHECK(decode_share < ratio("4096"));
+  CHECK(decode_share < prompt_share);
+  // The H100's own FP8 GEMMs follow its table the same way: 256 rows reach less than the best
+  // shape's share; 16-bit matmuls, with no sized rows, keep theirs.
+  Setup h100 = llama70b_fp8_h100();
+  h100.q.batch = 256;
+  h100.q.engine = "tensorrt-llm";
+  const InferenceEstimate hd = estimate_inference(k, h100.q);
+  REQUIRE(hd.decode.bound == "compute");
+  const double h_share = (gemm + attn) / (hd.decode.compute_s * 1979e12 * k.decode_mfu);
+  auto h_row = [&](const char* n) {
+    return k.matmul_efficiency.at(std::string("default fp8 n=") + n) / k.matmul_efficiency.at("default fp8");
+  };
+  CHECK(h_share > h_row("2048"));
+  CHECK(h_share < h_row("4096"));
+  h100.q.compute = "bf16";
+  const InferenceEstimate wide16 = estimate_inference(k, h100.q);
+  CHECK(wide16.decode.compute_s == Approx((gemm + attn) / (989.5e12 * k.decode_mfu)).epsilon(1e-3));
   // A GPU the tables do not name keeps the calibrated efficiencies.
   Setup h = llama70b_fp8_h100();
   h.q.batch = 1;
@@ -561,6 +631,8 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   const double h_bytes = h.q.weight_bytes + (128 + 1024) * h.q.kv_bytes_per_token;
   CHECK(estimate_inference(k, h.q).decode.memory_s ==
         Approx(h_bytes / (3350e9 * k.decode_bandwidth_efficiency)).epsilon(1e-6));
+  // (Its 16-bit matmuls, whose table has no sized rows: FP8 ones follow the H100's sized rows.)
+  h.q.compute = "bf16";
   CHECK_THAT(estimate_inference(k, h.q).decode.basis, !Catch::Contains("measured share of peak"));
 }
 

@@ -87,6 +87,7 @@ struct ThroughputQuestion {
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   double input_tokens = 512;
   double output_tokens = 128;
+  double scheduler_steps = 1;  // decode steps per scheduling of the engine (vLLM's num_scheduler_steps)
   bool explain = true;  // false: the figures without their basis texts (a search over settings)
   // Training.
   double sequence = 2048;
