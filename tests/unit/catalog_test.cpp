@@ -57,7 +57,7 @@ TEST_CASE("the shipped catalog loads with the nine seed families and all three p
   }
 }
 
-TEST_CASE("every accelerator family states its NVLink domain with a source and a date; a bad one is refused") {
+TEST_CASE("every accelerator family states its NVLink domain with a source and a date, a bad one is refused") {
   const Json doc = Json::parse(test::read_file(test::source_path("config/gpu_instances.json")));
   int families = 0;
   for (const auto& [key, family] : doc["gpu_instances"].items()) {
@@ -290,7 +290,7 @@ TEST_CASE("an analyzer over a broken catalog answers every question with the cat
   CHECK(r["errors"][0]["path"] == "/gpu_instances/P5/vcpus");
 }
 
-TEST_CASE("a catalog holds at most 1024 families and 4096 instance types; a plan at most 1000 workloads") {
+TEST_CASE("a catalog holds at most 1024 families and 4096 instance types, a plan at most 1000 workloads") {
   // The hardening probe's catalog of 49,052 instance types loaded and froze the page: now refused.
   auto many = [](int families, int sizes_each) {
     return edited(kGpuInstancesFile, [=](Json& doc) {

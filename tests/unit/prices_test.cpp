@@ -38,7 +38,7 @@ std::string edited_price_file(const std::string& name, const std::function<void(
 
 }  // namespace
 
-TEST_CASE("a region prices its provider's instances; the other providers keep their usual region") {
+TEST_CASE("a region prices its provider's instances, the other providers keep their usual region") {
   // Independent source: ../shared/data/prices/SOURCES.md's checks (g5.xlarge 1.006 us-east-1, 1.123
   // eu-west-1; a2-highgpu-1g us-central1 0.73948 + 2.93391).
   Json usual = cost(Json::object());
@@ -124,7 +124,7 @@ TEST_CASE("region fields are checked: unknown, both, empty, wrong type") {
   }
 }
 
-TEST_CASE("a price file's faults name the file and the path; no catalog is built from it") {
+TEST_CASE("a price file's faults name the file and the path, no catalog is built from it") {
   const std::string name = "prices/aws/eu-west-1.json";
   struct Case {
     std::function<void(Json&)> edit;

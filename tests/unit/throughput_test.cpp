@@ -403,7 +403,7 @@ Setup llama70b_fp8_h100() {
 
 }  // namespace
 
-TEST_CASE("a decode step adds its attention's KV reads to its matmuls; at one sequence it is their memory time") {
+TEST_CASE("a decode step adds its attention's KV reads to its matmuls, at one sequence it is their memory time") {
   Setup s = llama70b_fp8_h100();
   s.q.batch = 1;
   const InferenceEstimate one = estimate_inference(s.catalog->throughput, s.q);
@@ -636,7 +636,7 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   CHECK_THAT(estimate_inference(k, h.q).decode.basis, !Catch::Contains("measured share of peak"));
 }
 
-TEST_CASE("vLLM runs at most 256 sequences at once; other engines the serving block's cap") {
+TEST_CASE("vLLM runs at most 256 sequences at once, other engines the serving block's cap") {
   Setup s = llama70b_fp8_h100();
   const ThroughputConstants& k = s.catalog->throughput;
   const GpuSpec* mi300x = s.catalog->gpu("MI300X");

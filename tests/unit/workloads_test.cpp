@@ -41,7 +41,7 @@ TEST_CASE("workload inference_small_p5: significant cost savings with G6/G6e") {
 // Full fine-tuning needs about 16 bytes per parameter under the default recipe (bf16 weights and
 // gradients, fp32 master weights and Adam moments), 4-7x the seed's x1.5: the scenarios that train
 // on the seed's hardware no longer fit it, and the report says so and moves to what does.
-TEST_CASE("workload fine_tuning_medium_p5: 2 H100s cannot fine-tune 35B; the report moves to what can") {
+TEST_CASE("workload fine_tuning_medium_p5: 2 H100s cannot fine-tune 35B, the report moves to what can") {
   Json w = run("fine_tuning_medium_p5");
   const Json& current = w["report"]["current"];
   CHECK(current["runs"] == false);  // 560 GB of states on 2 x 80 GiB
@@ -56,7 +56,7 @@ TEST_CASE("workload fine_tuning_medium_p5: 2 H100s cannot fine-tune 35B; the rep
   CHECK(g6e_excluded);
 }
 
-TEST_CASE("workload training_large_p4d: 70B training does not fit one p4d (the seed's 61 %); P5/P6 train it faster per GPU") {
+TEST_CASE("workload training_large_p4d: 70B training does not fit one p4d (the seed's 61 %), P5/P6 train it faster per GPU") {
   Json w = run("training_large_p4d");
   CHECK(w["report"]["request"]["priority"] == "performance");
   CHECK(w["report"]["current"]["runs"] == false);  // 1,120 GB of states on 8 x 40 GiB
@@ -111,7 +111,7 @@ TEST_CASE("workload production_serving_g4dn: consolidate onto one T4") {
   CHECK(w["report"]["warnings"].empty());  // on-demand serving: nothing to warn about
 }
 
-TEST_CASE("workload research_training_g6e: 13B full training needs more than 4 L40S; the report says so") {
+TEST_CASE("workload research_training_g6e: 13B full training needs more than 4 L40S, the report says so") {
   Json w = run("research_training_g6e");
   // 13B x 16 bytes = 208 GB of states over 4 x 48 GiB: it does not fit; the seed's x1.5 said 39 GB.
   CHECK(w["report"]["current"]["runs"] == false);
