@@ -3,6 +3,8 @@
 #include "model_catalog.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include "fields.hpp"
 
@@ -316,6 +318,12 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
       out[key] = r.speed(*obj, key, p, true, 0.001, 1e5).value_or(0);
     }
   }
+  for (const auto& [key, share] : t.matmul_efficiency) {
+    const auto at = key.find(" n=");
+    const double side = at == std::string::npos ? 0 : std::atof(key.c_str() + at + 3);
+    if (side > 0 && share > 0) t.matmul_by_size[key.substr(0, at)].emplace_back(std::log(side), share);
+  }
+  for (auto& [_, points] : t.matmul_by_size) std::sort(points.begin(), points.end());
 }
 
 }  // namespace

@@ -75,17 +75,13 @@ double relative_share(const std::map<std::string, double>& table, const std::str
 // default's best-shape share, the one the efficiencies are calibrated at. A GPU without sized
 // rows follows the default's rows scaled by its best-shape ratio; with no default rows (16-bit),
 // the best-shape ratio alone.
-double relative_share_at(const std::map<std::string, double>& table, const std::string& gpu,
-                         const std::string& suffix, double log_side) {
+double relative_share_at(const ThroughputConstants& k, const std::string& gpu, const std::string& suffix,
+                         double log_side) {
+  const auto& table = k.matmul_efficiency;
   auto sized = [&](const std::string& who) {
-    std::vector<std::pair<double, double>> points;  // log side, share (the map orders keys as text)
-    const std::string prefix = who + suffix + " n=";
-    for (auto it = table.lower_bound(prefix); it != table.end() && it->first.rfind(prefix, 0) == 0; ++it) {
-      const double side = std::atof(it->first.c_str() + prefix.size());
-      if (side > 0 && it->second > 0) points.emplace_back(std::log(side), it->second);
-    }
-    std::sort(points.begin(), points.end());
-    if (points.empty()) return 0.0;
+    auto it = k.matmul_by_size.find(who + suffix);
+    if (it == k.matmul_by_size.end() || it->second.empty()) return 0.0;
+    const auto& points = it->second;
     if (log_side <= points.front().first) return points.front().second;
     for (std::size_t i = 1; i < points.size(); ++i) {
       if (log_side <= points[i].first) {
@@ -117,7 +113,7 @@ double log_gemm_side(const ThroughputQuestion& q, double rows, double tp) {
 // FLOPS, at the GEMMs' size where the tables give sizes).
 double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp, double rows) {
   return peak_tflops(q.device, q.compute) * 1e12 * tp *
-         relative_share_at(k.matmul_efficiency, q.device.name, q.compute == "fp8" ? " fp8" : "",
+         relative_share_at(k, q.device.name, q.compute == "fp8" ? " fp8" : "",
                            log_gemm_side(q, rows, tp));
 }
 

@@ -51,6 +51,9 @@ struct ThroughputConstants {
   // streams ("<GPU>"); "default" / "default fp8" are the GPUs the inference efficiencies were
   // calibrated on, so a GPU's efficiencies scale by its share over the default's.
   std::map<std::string, double> matmul_efficiency;
+  // matmul_efficiency's sized rows ("<GPU> fp8 n=2048"), read once: by "<GPU> fp8", the (log n,
+  // share) points in order of size.
+  std::map<std::string, std::vector<std::pair<double, double>>> matmul_by_size;
   std::map<std::string, double> bandwidth_efficiency;
   // Time each layer adds to every inference step on a platform (by GPU vendor), whatever the
   // engine: dispatching its kernels one by one, or its collectives, not hidden behind its reads.
