@@ -2,7 +2,8 @@
 // sees it in the first frame painted, before the WebAssembly core has loaded (static site
 // generation). The answer is the page's own: the staged site is opened in headless Chromium, the
 // core answers the default inputs from the staged catalog, and the tab list and the view are copied
-// into the HTML inside [data-prerendered] wrappers (inert: nothing in them can be used). The page's
+// into the HTML inside [data-prerendered] wrappers (inert: nothing in them can be used), as far
+// as the first screen at 1280 x 800 shows them. The page's
 // script removes them when its own first answer is on screen (web/app/main.js); a link with inputs
 // of its own never shows them (web/prerendered.js). tests/browser/prerendered.test.mjs checks
 // that the copy says what the live page says.
@@ -38,8 +39,10 @@ try {
   copies = await tab.evaluate(() => {
     const copy = (id) => {
       // What is not displayed (hidden inputs of other choices, empty alert regions, other views'
-      // panels) is left out.
-      const hidden = [...document.getElementById(id).querySelectorAll('*')].filter((el) => getComputedStyle(el).display === 'none');
+      // panels) is left out, and what lies below the first screen (the live page brings it a
+      // moment later, before anyone has scrolled to it).
+      const hidden = [...document.getElementById(id).querySelectorAll('*')]
+        .filter((el) => getComputedStyle(el).display === 'none' || el.getBoundingClientRect().top >= innerHeight);
       hidden.forEach((el) => el.setAttribute('data-not-shown', ''));
       const node = document.getElementById(id).cloneNode(true);
       hidden.forEach((el) => el.removeAttribute('data-not-shown'));
@@ -50,19 +53,23 @@ try {
         if (el.type === 'checkbox' || el.type === 'radio') el.toggleAttribute('checked', from.checked);
         else if (el.tagName === 'SELECT') {
           // Only the option shown: the copy cannot be opened, and the full lists are most of its bytes.
-          [...el.options].forEach((o, k) => (from.options[k]?.selected ? o.setAttribute('selected', '') : o.remove()));
+          const shown = [...el.options].filter((o, k) => from.options[k]?.selected);
+          shown.forEach((o) => o.setAttribute('selected', ''));
+          el.replaceChildren(...shown);
         } else if (el.tagName === 'TEXTAREA') el.textContent = from.value;
         else el.setAttribute('value', from.value);
       });
-      node.querySelectorAll('datalist').forEach((d) => d.replaceChildren());
+      // Tooltips and screen-reader text: nothing reads them in an inert copy.
+      node.querySelectorAll('datalist, svg title, .sr-only').forEach((d) => d.remove());
       node.querySelectorAll('[data-not-shown]').forEach((el) => el.remove());
-      // What only assistive technology, labels' clicks or scripts read: the copy is inert (out of
+      // What only assistive technology, labels' clicks, input checks or scripts read: the copy is inert (out of
       // the accessibility tree), and the style sheet reads none of them (it reads role and the
       // aria-selected/-busy/-invalid states, kept).
       const CSS_READS = new Set(['aria-selected', 'aria-busy', 'aria-invalid']);
       for (const el of node.querySelectorAll('*')) {
         for (const { name } of [...el.attributes]) {
-          if (['id', 'for', 'tabindex', 'name'].includes(name) || (name.startsWith('aria-') && !CSS_READS.has(name))) el.removeAttribute(name);
+          if (['id', 'for', 'tabindex', 'name', 'list', 'autocomplete', 'inputmode', 'novalidate', 'min', 'max', 'step', 'data-seq'].includes(name)
+            || (name.startsWith('aria-') && !CSS_READS.has(name))) el.removeAttribute(name);
         }
       }
       // A closed disclosure shows its summary only.
