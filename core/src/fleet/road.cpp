@@ -371,8 +371,17 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   }
   d.concurrency = lo;
   // A pool engine reserves its share of the device; the copy holds its sequences' KV cache of it.
-  if (d.memory && d.memory->kv_pool_bytes)
-    d.memory_per_gpu_bytes += lo * d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens);
+  // Its lines say the same: the KV line is what the sequences hold, of the pool.
+  if (d.memory && d.memory->kv_pool_bytes) {
+    const double held = lo * d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens);
+    d.memory_per_gpu_bytes += held;
+    for (auto& l : d.memory->lines) {
+      if (l.key != "kv_cache" || held >= l.bytes) continue;
+      l.basis = num(lo) + " sequences at " + num(dm.input_tokens + dm.output_tokens) + " tokens hold " + gb(held) +
+                " of the pool: " + l.basis;
+      l.bytes = held;
+    }
+  }
   q.explain = true;
   e = run(lo);
   const double pp = d.layout.pipeline_parallel;

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+import { startServer } from '../tests/browser/server.mjs';
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox'] });
+const page = await browser.newPage();
+await page.goto(server.origin + '/index.html?view=fit&model=llama-3.1-8b&instance=g6e.xlarge');
+await page.waitForSelector('html[data-ready="1"]');
+console.log(await page.evaluate(() => [...document.querySelectorAll('[data-testid=fit-memory-lines] tbody tr')].map(r => r.textContent).join(' | ')));
+console.log(await page.evaluate(() => document.querySelector('[data-testid=fit-dep-memory]').textContent));
+await browser.close(); await server.close();
