@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "fleet/queueing.hpp"
 #include "json_reader.hpp"
@@ -192,6 +193,18 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
   return q;
 }
 
+bool RoadMemo::MemoryKey::operator<(const MemoryKey& o) const {
+  return std::tie(tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch, gpus_linked, compute) <
+         std::tie(o.tensor_parallel, o.pipeline_parallel, o.gpus, o.capacity_bytes, o.batch, o.gpus_linked, o.compute);
+}
+
+bool RoadMemo::InferenceKey::operator<(const InferenceKey& o) const {
+  const DeviceSpec &a = device, &b = o.device;
+  return std::tie(tensor_parallel, batch, explain, a.memory_bytes, a.bandwidth_gb_per_s, a.link_gb_per_s, compute, a.name,
+                  a.vendor, a.tflops) < std::tie(o.tensor_parallel, o.batch, o.explain, b.memory_bytes, b.bandwidth_gb_per_s,
+                                                 b.link_gb_per_s, o.compute, b.name, b.vendor, b.tflops);
+}
+
 MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w) {
   const Precision* p = w.precision ? w.precision : catalog.precision("fp16");
   return memory_requirement(catalog, w.model, w.task, *p);
@@ -208,14 +221,14 @@ struct WholeModel {
 
 std::optional<WholeModel> whole_model(const Catalog& catalog, const Workload& w, const std::string& compute) {
   const std::string key = w.weight_format + "/" + w.kv_format + "/" + compute;
-  for (const auto& [k, cached] : w.whole_cache)
+  for (const auto& [k, cached] : w.memo.whole)
     if (k == key) return cached.first > 0 ? std::optional<WholeModel>(WholeModel{cached.first, cached.second}) : std::nullopt;
   MemoryQuestion q = memory_question(w, Layout{}, 1, 0, compute);
   q.mode = TrainMode::kLoadOnly;
   q.gpu_memory_bytes.reset();
   q.sharding = "none";
   const MemoryAnswer a = estimate_memory(catalog.memory, q);
-  w.whole_cache.emplace_back(key, a.estimate ? std::make_pair(a.estimate->weights_bytes, a.estimate->kv_bytes_per_token)
+  w.memo.whole.emplace_back(key, a.estimate ? std::make_pair(a.estimate->weights_bytes, a.estimate->kv_bytes_per_token)
                                                  : std::make_pair(0.0, 0.0));
   if (!a.estimate) return std::nullopt;
   return WholeModel{a.estimate->weights_bytes, a.estimate->kv_bytes_per_token};
@@ -246,6 +259,26 @@ void refuse(Deployment& d, std::string why, std::string way_out) {
   d.way_out = std::move(way_out);
 }
 
+// The memory model's answer, asked once per workload for each setup that varies between
+// candidates (memory_question's layout, GPUs and capacity; the link; the batch).
+const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const MemoryQuestion& q) {
+  RoadMemo::MemoryKey key{q.tensor_parallel, q.pipeline_parallel, q.gpus, q.gpu_memory_bytes.value_or(-1),
+                          q.batch, q.gpus_linked, q.compute};
+  auto it = w.memo.memory.find(key);
+  if (it == w.memo.memory.end()) it = w.memo.memory.emplace(std::move(key), estimate_memory(catalog.memory, q)).first;
+  return it->second;
+}
+
+// The throughput model's answer, asked once per workload for each device, precision, tensor
+// parallel degree and batch (throughput_question's inputs that vary between candidates).
+InferenceEstimate inference_of(const Catalog& catalog, const Workload& w, const ThroughputQuestion& q) {
+  RoadMemo::InferenceKey key{q.tensor_parallel, q.batch, q.explain, q.compute, q.device};
+  auto it = w.memo.inference.find(key);
+  if (it == w.memo.inference.end())
+    it = w.memo.inference.emplace(std::move(key), estimate_inference(catalog.throughput, q)).first;
+  return it->second;
+}
+
 // Fills the memory of a deployment; false (with the refusal) when it does not fit.
 bool size_memory(const Catalog& catalog, const Workload& w, const std::string& compute, Deployment& d) {
   const InstanceType& it = *d.instance;
@@ -253,12 +286,12 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   d.capacity_per_gpu_bytes = cap;
   MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
   q.gpus_linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
-  MemoryAnswer a = estimate_memory(catalog.memory, q);
+  const MemoryAnswer& a = memory_of(catalog, w, q);
   if (!a.estimate) {
     refuse(d, a.faults.empty() ? "the memory model cannot size this workload" : a.faults.front().second, "");
     return false;
   }
-  d.memory = std::move(a.estimate);
+  d.memory = a.estimate;
   const MemoryEstimate& e = *d.memory;
   const std::string where = num(d.layout.gpus_per_copy()) + " x " + it.gpu_type;
   const std::string one = device_name(it);
@@ -314,7 +347,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     // Engines that grow the cache with the batch: sequences until the device is full.
     MemoryQuestion two = q;
     two.batch = 2;
-    const MemoryAnswer b = estimate_memory(catalog.memory, two);
+    const MemoryAnswer& b = memory_of(catalog, w, two);
     const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
     d.memory_per_gpu_bytes = e.total_bytes;
     if (e.total_bytes > cap) {
@@ -348,7 +381,7 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   q.explain = false;
   auto run = [&](double batch) {
     q.batch = batch;
-    return estimate_inference(catalog.throughput, q);
+    return inference_of(catalog, w, q);
   };
   auto meets = [&](const InferenceEstimate& e) {
     return (!dm.max_ttft_ms || e.ttft_ms <= *dm.max_ttft_ms) && (!dm.max_tpot_ms || e.tpot_ms <= *dm.max_tpot_ms);
@@ -466,35 +499,24 @@ void size_training(const Catalog& catalog, const Workload& w, const WholeModel& 
   }
 }
 
-Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billing& billing,
-                         const InstanceType& it, double tp, double pp, std::optional<double> copies) {
-  Deployment d;
-  d.instance = &it;
-  d.layout.tensor_parallel = tp;
-  d.layout.pipeline_parallel = pp;
-  d.layout.replicas = copies.value_or(1);
-  d.link = tensor_link(it, tp);
-  d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
-  const double per_instance = std::max(1.0, it.gpus);
-  d.instance_count = static_cast<int>(std::ceil(d.gpus / per_instance - 1e-9));
-  d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
-  auto priced = [&](Deployment& x) {
-    Placement p{x.instance, x.gpus, std::max(1, x.instance_count), it.name, false};
-    x.cost = cost_of(catalog, p, billing, false);
-    return x;
-  };
+// Sizes a laid-out deployment on the road; false when it stops short of a speed estimate (a
+// refusal, or no figures to estimate with).
+bool size_layout(const Catalog& catalog, const Workload& w, const Billing& billing, std::optional<double> copies,
+                 Deployment& d) {
+  const InstanceType& it = *d.instance;
+  const double tp = d.layout.tensor_parallel, pp = d.layout.pipeline_parallel;
   if (it.accelerator_kind == "cpu") {
     refuse(d, it.name + " has no accelerator: the catalog gives no throughput figures for CPU inference or training of a transformer",
            "a GPU, Inferentia or Trainium instance");
-    return priced(d);
+    return false;
   }
   if (it.accelerator_kind == "inferentia" && w.trains()) {
     refuse(d, "Inferentia serves inference only", "Trainium or a GPU instance");
-    return priced(d);
+    return false;
   }
   if (!w.model.arch) {
     refuse(d, "the model has no architecture to size (the catalog names no generic shape)", "name a model of model_config.json");
-    return priced(d);
+    return false;
   }
   d.uncalibrated = neuron(it);
   if (d.uncalibrated)
@@ -502,30 +524,30 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   const FormatSupport fmt = format_support(catalog, w, it);
   if (!fmt.refusal.empty()) {
     refuse(d, fmt.refusal, fmt.way_out);
-    return priced(d);
+    return false;
   }
   if (!fmt.note.empty()) d.notes.push_back(fmt.note);
   d.compute_precision = fmt.compute;
   if (it.gpu_fraction < 1 && tp * pp > 1) {
     refuse(d, it.name + " is a fraction of one " + it.gpu_type + ": a partition cannot join tensor or pipeline parallelism",
            "a whole-GPU instance");
-    return priced(d);
+    return false;
   }
   if (tp > it.gpus) {
     refuse(d, "tensor parallelism " + num(tp) + " spans more than the " + num(it.gpus) + " " + device_name(it) + "(s) of one " + it.name +
                   ": it stays inside one instance's " + it.interconnect_type + " domain",
            "tensor parallelism up to " + num(it.gpus) + ", pipeline stages across instances");
-    return priced(d);
+    return false;
   }
   if ((pp > 1 || (w.trains() && d.instance_count > 1)) && !spans_instances(it)) {
     refuse(d, "one model copy spans " + num(std::max(pp, static_cast<double>(d.instance_count))) + " x " + it.name +
                   ": only NVSwitch-class families with a fast fabric are modelled across instances",
            "an 8-GPU NVSwitch instance (p4d, p5, a3, ND) or more memory per GPU");
-    return priced(d);
+    return false;
   }
   if (std::string why = tp_refusal(*w.model.arch, tp); !why.empty()) {
     refuse(d, why, "a tensor-parallel degree that divides the heads (powers of two for most models)");
-    return priced(d);
+    return false;
   }
   const auto whole = whole_model(catalog, w, fmt.compute);
   // Pruned before the memory model: the weights alone exceed the ranks' memory.
@@ -535,22 +557,37 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
     refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per " + device_name(it) + " over " + num(ranks) +
                   " x " + it.gpu_type + " (" + gb(it.memory_per_gpu_bytes) + " each)",
            "more " + device_name(it) + "s per model copy, a smaller weight format, or " + device_name(it) + "s with more memory");
-    return priced(d);
+    return false;
   }
-  if (!size_memory(catalog, w, fmt.compute, d)) return priced(d);
+  if (!size_memory(catalog, w, fmt.compute, d)) return false;
   const GpuSpec* spec = catalog.gpu(it.gpu_model);
   if (!whole || !spec || !spec->memory_bandwidth_gb_per_s || spec->tflops.empty() || !catalog.throughput.present) {
     d.notes.push_back("no speed estimate: the catalog has no bandwidth or TFLOPS for " + it.gpu_type);
     if (w.serving()) d.concurrency = std::min(1.0, d.max_concurrency_by_kv);
-    return priced(d);
+    return false;
   }
   if (w.serving()) {
     size_serving(catalog, w, billing, *whole, fmt.compute, copies, d);
   } else {
     size_training(catalog, w, *whole, fmt.compute, d);
   }
-  priced(d);
-  if (d.cost.usd_per_hour && d.runs()) {
+  return true;
+}
+
+Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billing& billing,
+                         const InstanceType& it, double tp, double pp, std::optional<double> copies) {
+  Deployment d;
+  d.instance = &it;
+  d.layout.tensor_parallel = tp;
+  d.layout.pipeline_parallel = pp;
+  d.layout.replicas = copies.value_or(1);
+  d.link = tensor_link(it, tp);
+  d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
+  d.instance_count = static_cast<int>(std::ceil(d.gpus / std::max(1.0, it.gpus) - 1e-9));
+  d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
+  const bool sized = size_layout(catalog, w, billing, copies, d);
+  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false}, billing, false);
+  if (sized && d.cost.usd_per_hour && d.runs()) {
     if (w.serving() && d.output_tokens_per_s > 0) {
       const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
       d.usd_per_million_output_tokens = *d.cost.usd_per_hour / (served * 3600) * 1e6;

@@ -4,6 +4,7 @@
 // architecture-aware memory model, the roofline throughput model, the replicas the demand needs
 // and the catalog's prices. A deployment that cannot run carries its refusal and a way out.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,38 @@ struct Recipe {
   double lora_rank = 0;  // 0: the memory model's default
 };
 
+// What the road computes once per workload for every candidate that asks the same (its sweeps
+// ask thousands of times; instance types of one GPU ask the same questions): the whole model's
+// bytes by compute precision, and the memory and throughput models' answers by what varies
+// between candidates. A copy starts empty: a copied workload may be changed before it is asked.
+struct RoadMemo {
+  struct MemoryKey {
+    double tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch;
+    bool gpus_linked;
+    std::string compute;
+    bool operator<(const MemoryKey& o) const;
+  };
+  struct InferenceKey {
+    double tensor_parallel, batch;
+    bool explain;
+    std::string compute;
+    DeviceSpec device;
+    bool operator<(const InferenceKey& o) const;
+  };
+  std::vector<std::pair<std::string, std::pair<double, double>>> whole;
+  std::map<MemoryKey, MemoryAnswer> memory;
+  std::map<InferenceKey, InferenceEstimate> inference;
+
+  RoadMemo() = default;
+  RoadMemo(const RoadMemo&) {}
+  RoadMemo& operator=(const RoadMemo&) {
+    whole.clear();
+    memory.clear();
+    inference.clear();
+    return *this;
+  }
+};
+
 struct Workload {
   ModelSpec model;
   WorkloadType task = WorkloadType::kInference;
@@ -57,9 +90,7 @@ struct Workload {
   // The share of each GPU's memory a deployment may use (reliability keeps 10 % free): serving
   // runs at the concurrency whose KV cache stays within it.
   double max_memory_share = 1.0;
-  // The whole model's weight and KV bytes per token by compute precision, computed once per
-  // workload for every candidate that asks (the road's sweeps ask thousands of times).
-  mutable std::vector<std::pair<std::string, std::pair<double, double>>> whole_cache;
+  mutable RoadMemo memo;
 
   bool serving() const { return task == WorkloadType::kInference || task == WorkloadType::kBatchInference; }
   bool trains() const { return !serving(); }
