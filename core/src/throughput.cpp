@@ -39,27 +39,20 @@ double matmul_params(const Architecture& a, const ParameterCount& p) {
   return std::max(0.0, p.active - p.embedding - p.lm_head + output_params(a, p));
 }
 
-// The engine of the question, when the catalog knows it.
-const InferenceEngine* engine_of(const ThroughputConstants& k, const ThroughputQuestion& q) {
-  auto it = k.engines.find(q.engine);
-  return it == k.engines.end() ? nullptr : &it->second;
-}
-
-// The platform's time per layer of each step (0 where the table names none).
-double layer_overhead_us(const ThroughputConstants& k, const ThroughputQuestion& q) {
-  auto it = k.layer_overhead_us.find(q.device.vendor);
-  return it == k.layer_overhead_us.end() ? 0 : it->second;
-}
-
-// Time per step that the device's streams and matmuls do not cover: the engine's host work per
-// step, and the per-layer time of platforms that dispatch or synchronise every layer.
-// Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
-// a prompt pass is scheduled on its own.
-double step_overhead_s(const ThroughputConstants& k, const ThroughputQuestion& q, bool decode) {
-  const InferenceEngine* e = engine_of(k, q);
-  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
-  return (e ? e->step_overhead_ms * 1e-3 / steps : 0) + q.arch.layers * layer_overhead_us(k, q) * 1e-6;
-}
+// What a question looks up in the constants, once: its engine, its platform's time per layer of
+// each step, the device's peak for its precision and its measured shares of peak.
+struct Lookups {
+  const InferenceEngine* engine = nullptr;  // when the catalog knows it
+  double layer_us = 0;                      // 0 where the table names none
+  double peak_flops = 0;                    // dense, one GPU
+  double bandwidth_share = 1;               // relative_share of memory streams
+  double matmul_share = 1;                  // relative_share of best-shape matmuls
+  // Sized matmul rows (see relative_share_at): the GPU's own, the default's, and the default's
+  // best-shape share they are taken over.
+  const std::vector<std::pair<double, double>>* own_sized = nullptr;
+  const std::vector<std::pair<double, double>>* default_sized = nullptr;
+  double default_best = 0;
+};
 
 // A GPU's measured share of its peak over that of the GPUs the efficiencies were calibrated on
 // (1 where the table has no figure for it).
@@ -70,33 +63,55 @@ double relative_share(const std::map<std::string, double>& table, const std::str
   return own->second / base->second;
 }
 
+Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  Lookups l;
+  if (auto it = k.engines.find(q.engine); it != k.engines.end()) l.engine = &it->second;
+  if (auto it = k.layer_overhead_us.find(q.device.vendor); it != k.layer_overhead_us.end()) l.layer_us = it->second;
+  l.peak_flops = peak_tflops(q.device, q.compute) * 1e12;
+  l.bandwidth_share = relative_share(k.bandwidth_efficiency, q.device.name, "");
+  const std::string suffix = q.compute == "fp8" ? " fp8" : "";
+  l.matmul_share = relative_share(k.matmul_efficiency, q.device.name, suffix);
+  auto sized = [&](const std::string& key) {
+    auto it = k.matmul_by_size.find(key);
+    return it == k.matmul_by_size.end() || it->second.empty() ? nullptr : &it->second;
+  };
+  l.own_sized = sized(q.device.name + suffix);
+  l.default_sized = sized("default" + suffix);
+  if (auto it = k.matmul_efficiency.find("default" + suffix); it != k.matmul_efficiency.end()) l.default_best = it->second;
+  return l;
+}
+
+// Time per step that the device's streams and matmuls do not cover: the engine's host work per
+// step, and the per-layer time of platforms that dispatch or synchronise every layer.
+// Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
+// a prompt pass is scheduled on its own.
+double step_overhead_s(const Lookups& l, const ThroughputQuestion& q, bool decode) {
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+  return (l.engine ? l.engine->step_overhead_ms * 1e-3 / steps : 0) + q.arch.layers * l.layer_us * 1e-6;
+}
+
 // A GPU's measured share of peak at square GEMMs of the size of a layer's matmuls ("<GPU> fp8
 // n=2048": m = n = k = 2048; interpolated in log size, held at the ends of the table) over the
 // default's best-shape share, the one the efficiencies are calibrated at. A GPU without sized
 // rows follows the default's rows scaled by its best-shape ratio; with no default rows (16-bit),
 // the best-shape ratio alone.
-double relative_share_at(const ThroughputConstants& k, const std::string& gpu, const std::string& suffix,
-                         double log_side) {
-  const auto& table = k.matmul_efficiency;
-  auto sized = [&](const std::string& who) {
-    auto it = k.matmul_by_size.find(who + suffix);
-    if (it == k.matmul_by_size.end() || it->second.empty()) return 0.0;
-    const auto& points = it->second;
-    if (log_side <= points.front().first) return points.front().second;
-    for (std::size_t i = 1; i < points.size(); ++i) {
-      if (log_side <= points[i].first) {
-        const auto& [x0, y0] = points[i - 1];
-        const auto& [x1, y1] = points[i];
+double relative_share_at(const Lookups& l, double log_side) {
+  auto at = [&](const std::vector<std::pair<double, double>>* points) {
+    if (!points) return 0.0;
+    if (log_side <= points->front().first) return points->front().second;
+    for (std::size_t i = 1; i < points->size(); ++i) {
+      if (log_side <= (*points)[i].first) {
+        const auto& [x0, y0] = (*points)[i - 1];
+        const auto& [x1, y1] = (*points)[i];
         return y0 + (y1 - y0) * (log_side - x0) / (x1 - x0);
       }
     }
-    return points.back().second;
+    return points->back().second;
   };
-  const double base = sized("default");
-  auto best = table.find("default" + suffix);
-  if (base <= 0 || best == table.end() || best->second <= 0) return relative_share(table, gpu, suffix);
-  const double own = sized(gpu);
-  return own > 0 ? own / best->second : relative_share(table, gpu, suffix) * base / best->second;
+  const double base = at(l.default_sized);
+  if (base <= 0 || l.default_best <= 0) return l.matmul_share;
+  const double own = at(l.own_sized);
+  return own > 0 ? own / l.default_best : l.matmul_share * base / l.default_best;
 }
 
 // Log of the side of the square GEMM with as many FLOPs as one of a layer's matmuls on one GPU:
@@ -111,21 +126,19 @@ double log_gemm_side(const ThroughputQuestion& q, double rows, double tp) {
 // Dense matmul FLOPS the engine's GEMMs reach at most for `rows` input rows: the precision's peak x
 // tensor-parallel GPUs, scaled by the GPU's measured share of peak (its matmul library's achievable
 // FLOPS, at the GEMMs' size where the tables give sizes).
-double matmul_peak(const ThroughputConstants& k, const ThroughputQuestion& q, double tp, double rows) {
-  return peak_tflops(q.device, q.compute) * 1e12 * tp *
-         relative_share_at(k, q.device.name, q.compute == "fp8" ? " fp8" : "",
-                           log_gemm_side(q, rows, tp));
+double matmul_peak(const Lookups& l, const ThroughputQuestion& q, double tp, double rows) {
+  return l.peak_flops * tp * relative_share_at(l, log_gemm_side(q, rows, tp));
 }
 
 // Memory bandwidth of the tensor-parallel GPUs, scaled by the GPU's measured share of its peak.
-double stream_bandwidth(const ThroughputConstants& k, const ThroughputQuestion& q, double tp) {
-  return q.device.bandwidth_gb_per_s * 1e9 * tp * relative_share(k.bandwidth_efficiency, q.device.name, "");
+double stream_bandwidth(const Lookups& l, const ThroughputQuestion& q, double tp) {
+  return q.device.bandwidth_gb_per_s * 1e9 * tp * l.bandwidth_share;
 }
 
 // The least time the engine's weight-only kernel takes for `rows` input rows: it dequantizes every
 // linear weight again for each tile of rows (0 when the engine has no such kernel for the format).
-double tiled_gemm_s(const ThroughputConstants& k, const ThroughputQuestion& q, double rows) {
-  const InferenceEngine* e = engine_of(k, q);
+double tiled_gemm_s(const Lookups& l, const ThroughputQuestion& q, double rows) {
+  const InferenceEngine* e = l.engine;
   if (!e || e->tile_rows <= 0 || e->tile_weights_per_s <= 0 || e->tiled_format != q.weight_format) return 0;
   const double tp = std::max(1.0, q.tensor_parallel);
   return q.params.linear / tp * std::ceil(rows / e->tile_rows) / e->tile_weights_per_s;
@@ -208,34 +221,52 @@ double with_tiled_gemm(Phase& ph, double tiled_s, double gemm_s) {
   return tiled_s;
 }
 
-std::string tiled_note(const ThroughputConstants& k, const ThroughputQuestion& q, double tiled_s) {
-  const InferenceEngine* e = engine_of(k, q);
+std::string tiled_note(const Lookups& l, const ThroughputQuestion& q, double tiled_s) {
+  const InferenceEngine* e = l.engine;
   if (!e || tiled_s <= 0) return "";
   return "; " + e->name + "'s " + q.weight_format + " kernel dequantizes the weights again for every " +
          num(e->tile_rows) + " rows: at least " + num(tiled_s * 1e3) + " ms for its matmuls";
 }
 
-std::string host_note(const ThroughputConstants& k, const ThroughputQuestion& q, bool decode) {
-  const InferenceEngine* e = engine_of(k, q);
+std::string host_note(const Lookups& l, const ThroughputQuestion& q, bool decode) {
+  const InferenceEngine* e = l.engine;
   const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
   std::string note;
   if (e && e->step_overhead_ms > 0)
     note += "; + " + num(e->step_overhead_ms / steps) + " ms of " + e->name + " host work per step" +
             (steps > 1 ? " (once per " + num(steps) + " steps)" : "");
-  if (const double us = layer_overhead_us(k, q); us > 0)
+  if (const double us = l.layer_us; us > 0)
     note += "; + " + num(us) + " us per layer per step on " + q.device.vendor + " devices";
   return note;
 }
 
 // Where the GPU's measured shares of peak scale the calibrated efficiencies, say by how much.
 // `peak`: the matmul FLOPS the pass reaches at most (matmul_peak), `tp` its GPUs.
-std::string share_note(const ThroughputConstants& k, const ThroughputQuestion& q, double peak, double tp) {
-  const double full = peak_tflops(q.device, q.compute) * 1e12 * tp;
+std::string share_note(const Lookups& l, const ThroughputQuestion& q, double peak, double tp) {
+  const double full = l.peak_flops * tp;
   const double flops = full > 0 ? peak / full : 1;
-  const double bytes = relative_share(k.bandwidth_efficiency, q.device.name, "");
+  const double bytes = l.bandwidth_share;
   if (flops == 1 && bytes == 1) return "";
   return "; " + q.device.name + " peaks x" + num(flops) + " (FLOPS) and x" + num(bytes) +
          " (bandwidth): its measured share of peak over the calibration GPUs'";
+}
+
+// One stream's decode step at `context` tokens (the public single_stream_decode, with the
+// question's lookups done).
+Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const ThroughputQuestion& q,
+                           double context) {
+  const Architecture& a = q.arch;
+  const double tp = std::max(1.0, q.tensor_parallel);
+  const double q_dim = query_width(a);
+  const double peak = matmul_peak(l, q, tp, 1);
+  const double bw = stream_bandwidth(l, q, tp);
+  const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
+  Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
+                             4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
+                             peak * k.decode_mfu, bw * eff,
+                             2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(l, q, 1));
+  ph.seconds += step_overhead_s(l, q, true);
+  return ph;
 }
 
 }  // namespace
@@ -250,19 +281,20 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
   const double q_dim = query_width(a);
-  const double bw = stream_bandwidth(k, q, tp);
+  const Lookups l = look_up(k, q);
+  const double bw = stream_bandwidth(l, q, tp);
   const double weights = q.weight_bytes;
   const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
 
   // Batch: as given, or as many sequences as the KV-cache pool holds at full length. The pool is
   // a share of the device less the weights (vLLM's gpu_memory_utilization), or a share of what the
   // weights leave free (TensorRT-LLM's kv_cache_free_gpu_mem_fraction).
-  const InferenceEngine* engine = engine_of(k, q);
+  const InferenceEngine* engine = l.engine;
   const double memory = q.device.memory_bytes * tp;
   const double pool = !engine || !engine->has_pool ? memory * k.serving_kv_fraction - weights
                       : engine->kv_of_free_memory  ? (memory - weights) * engine->kv_fraction
                                                    : memory * engine->kv_fraction - weights;
-  const double host = step_overhead_s(k, q, false);
+  const double host = step_overhead_s(l, q, false);
   const double per_seq = q.kv_bytes_per_token * (n + out);
   e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
@@ -274,58 +306,58 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // Prefill: every prompt token through every matmul, causal attention over the prompt.
   {
     const double tokens = batch * n;
-    const double peak = matmul_peak(k, q, tp, tokens);
+    const double peak = matmul_peak(l, q, tp, tokens);
     const double flops = 2 * matmul_params(a, q.params) * tokens + 2 * layers * q_dim * n * n * batch;
     // GEMM efficiency follows the rows of the pass: every prompt token of the batch.
     const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, tokens * comm_bytes_per_token);
     e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
-    const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(k, q, tokens),
+    const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(l, q, tokens),
                                          2 * matmul_params(a, q.params) * tokens / (peak * mfu));
     e.prefill.seconds += host;
     if (q.explain)
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(k, q, tiled) + host_note(k, q, false) + share_note(k, q, peak, tp);
+                      tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
     const double context = n + out / 2;
-    const double peak = matmul_peak(k, q, tp, batch);
+    const double peak = matmul_peak(l, q, tp, batch);
     const double kv = batch * context * q.kv_bytes_per_token;
     const double bytes = decode_weight_bytes(q, batch) + kv;
     const double gemm = 2 * matmul_params(a, q.params) * batch, attn = 4 * layers * q_dim * context * batch;
     const double flops = gemm + attn;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
-    const double tiled = tiled_gemm_s(k, q, batch);
+    const double tiled = tiled_gemm_s(l, q, batch);
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
                                comm, tiled);
-    e.decode.seconds += step_overhead_s(k, q, true);
+    e.decode.seconds += step_overhead_s(l, q, true);
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
-                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(k, q, tiled) +
-                     host_note(k, q, true) + share_note(k, q, peak, tp);
-    const Phase one = single_stream_decode(k, q, context);
+                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(l, q, tiled) +
+                     host_note(l, q, true) + share_note(l, q, peak, tp);
+    const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
   // A request's own prompt: its time to first token (queueing behind other prompts not counted).
   {
     const double flops = 2 * matmul_params(a, q.params) * n + 2 * layers * q_dim * n * n;
-    const double peak = matmul_peak(k, q, tp, n);
+    const double peak = matmul_peak(l, q, tp, n);
     const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
-    const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(k, q, n),
+    const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(l, q, n),
                                          2 * matmul_params(a, q.params) * n / (peak * mfu));
     e.first_token.seconds += host;
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(k, q, tiled) + host_note(k, q, false) + share_note(k, q, peak, tp);
+                          tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.tpot_ms = e.decode.seconds * 1e3;
@@ -341,18 +373,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
 
 Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestion& q,
                            double context) {
-  const Architecture& a = q.arch;
-  const double tp = std::max(1.0, q.tensor_parallel);
-  const double q_dim = query_width(a);
-  const double peak = matmul_peak(k, q, tp, 1);
-  const double bw = stream_bandwidth(k, q, tp);
-  const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
-  Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
-                             4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
-                             peak * k.decode_mfu, bw * eff,
-                             2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(k, q, 1));
-  ph.seconds += step_overhead_s(k, q, true);
-  return ph;
+  return single_stream_decode(look_up(k, q), k, q, context);
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
