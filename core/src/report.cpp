@@ -214,7 +214,7 @@ Json deployment(const Deployment& d, bool details) {
       Json basis = object(4);
       add(basis, "prefill", d.inference->first_token.basis);
       add(basis, "decode", d.inference->decode.basis);
-      add(basis, "link", d.link.basis);
+      add(basis, "link", tensor_link(*d.instance, d.layout.tensor_parallel).basis);
       add(basis, "queueing",
           "p95 time to first token = own prefill " + short_number(round_to(d.inference->ttft_ms, 1)) +
               " ms + p95 wait " + short_number(round_to(d.queue_wait_ms, 1)) +

@@ -209,6 +209,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
     asked.w.max_memory_share = 0.9;
   }
   Workload& w = asked.w;
+  w.explain = false;  // a candidate's figures are shown without the basis of its estimates
   for (const Family& family : catalog.families) {
     const InstanceType& sample = catalog.instances[family.instances.front()];
     if (!wanted(asked, family, sample.accelerator_kind, rec.excluded)) continue;

@@ -122,7 +122,7 @@ FormatSupport format_support(const Catalog& catalog, const Workload& w, const In
   FormatSupport s;
   const std::string& f = w.weight_format;
   const GpuSpec* spec = catalog.gpu(it.gpu_model);
-  const std::string gpu = it.gpu_type + (it.arch.empty() ? "" : " (" + it.arch + ")");
+  auto gpu = [&] { return it.gpu_type + (it.arch.empty() ? "" : " (" + it.arch + ")"); };
   if (!spec || spec->tflops.empty()) {
     s.compute = f;  // no datasheet: nothing to check against
     return s;
@@ -132,11 +132,11 @@ FormatSupport format_support(const Catalog& catalog, const Workload& w, const In
   if (peak(spec, f) > 0) {
     s.compute = f;
   } else if (!quantized(catalog, f) || !has16) {
-    s.refusal = f + " does not run on " + gpu + ": its tensor cores have no " + f + " mode";
+    s.refusal = f + " does not run on " + gpu() + ": its tensor cores have no " + f + " mode";
     s.way_out = f == "bf16" ? "use fp16 (same memory) on this GPU, or an Ampere or newer GPU for bf16"
                             : "use a format it runs (" + sixteen + ") or a newer GPU";
   } else if (w.trains() && !(w.task == WorkloadType::kQlora)) {
-    s.refusal = f + " is a storage format here: " + gpu + " cannot train in it";
+    s.refusal = f + " is a storage format here: " + gpu() + " cannot train in it";
     s.way_out = "train in " + sixteen + ", or use qlora for 4-bit base weights";
   } else if (neuron(it) && f != "fp8" && f != "int8") {
     s.refusal = f + " kernels are CUDA kernels: the Neuron SDK does not run them";
@@ -144,14 +144,14 @@ FormatSupport format_support(const Catalog& catalog, const Workload& w, const In
   } else if (f == "fp8" && peak(spec, "bf16") <= 0) {
     // Weight-only fp8 (Marlin kernels) needs Ampere's instructions (compute capability 8.0).
     s.refusal = "fp8 weights need Ampere or newer (weight-only fp8 kernels) or Ada/Hopper/Blackwell (fp8 compute); " +
-                gpu + " has neither";
+                gpu() + " has neither";
     s.way_out = "use fp16 or int8 on this GPU, or fp8 on L4, L40S, H100 or newer";
   } else if (f == "awq_int4" && peak(spec, "int8") <= 0) {
-    s.refusal = "AWQ kernels need compute capability 7.5 (Turing) or newer; " + gpu + " is older";
+    s.refusal = "AWQ kernels need compute capability 7.5 (Turing) or newer; " + gpu() + " is older";
     s.way_out = "use gptq_int4 or fp16 on this GPU";
   } else {
     s.compute = sixteen;
-    s.note = f + " on " + gpu + " is weight-only: weights are stored in " + f +
+    s.note = f + " on " + gpu() + " is weight-only: weights are stored in " + f +
              " and dequantized to " + sixteen + " for the matmuls";
   }
   if (w.trains() && w.task == WorkloadType::kQlora && s.refusal.empty()) s.compute = sixteen;
@@ -196,13 +196,6 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
 bool RoadMemo::MemoryKey::operator<(const MemoryKey& o) const {
   return std::tie(tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch, gpus_linked, compute) <
          std::tie(o.tensor_parallel, o.pipeline_parallel, o.gpus, o.capacity_bytes, o.batch, o.gpus_linked, o.compute);
-}
-
-bool RoadMemo::InferenceKey::operator<(const InferenceKey& o) const {
-  const DeviceSpec &a = device, &b = o.device;
-  return std::tie(tensor_parallel, batch, explain, a.memory_bytes, a.bandwidth_gb_per_s, a.link_gb_per_s, compute, a.name,
-                  a.vendor, a.tflops) < std::tie(o.tensor_parallel, o.batch, o.explain, b.memory_bytes, b.bandwidth_gb_per_s,
-                                                 b.link_gb_per_s, o.compute, b.name, b.vendor, b.tflops);
 }
 
 MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w) {
@@ -269,14 +262,17 @@ const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const M
   return it->second;
 }
 
-// The throughput model's answer, asked once per workload for each device, precision, tensor
-// parallel degree and batch (throughput_question's inputs that vary between candidates).
-InferenceEstimate inference_of(const Catalog& catalog, const Workload& w, const ThroughputQuestion& q) {
-  RoadMemo::InferenceKey key{q.tensor_parallel, q.batch, q.explain, q.compute, q.device};
-  auto it = w.memo.inference.find(key);
-  if (it == w.memo.inference.end())
-    it = w.memo.inference.emplace(std::move(key), estimate_inference(catalog.throughput, q)).first;
-  return it->second;
+// The throughput model's answers for the question's device, precision and tensor-parallel degree
+// (throughput_question's inputs that vary between candidates), kept for the workload.
+RoadMemo::InferenceSetup& inference_setup(const Workload& w, const ThroughputQuestion& q) {
+  for (auto& s : w.memo.inference) {
+    const DeviceSpec &a = s.device, &b = q.device;
+    if (s.tensor_parallel == q.tensor_parallel && a.memory_bytes == b.memory_bytes &&
+        a.bandwidth_gb_per_s == b.bandwidth_gb_per_s && a.link_gb_per_s == b.link_gb_per_s && s.compute == q.compute &&
+        a.name == b.name && a.vendor == b.vendor && a.tflops == b.tflops)
+      return s;
+  }
+  return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{q.device, q.compute, q.tensor_parallel, {}});
 }
 
 // Fills the memory of a deployment; false (with the refusal) when it does not fit.
@@ -379,21 +375,23 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, d.layout.tensor_parallel);
   q.device.memory_bytes *= d.layout.pipeline_parallel;
   q.explain = false;
-  auto run = [&](double batch) {
+  RoadMemo::InferenceSetup& setup = inference_setup(w, q);
+  auto run = [&](double batch) -> const InferenceEstimate& {
+    auto found = setup.by_batch.find({batch, q.explain});
+    if (found != setup.by_batch.end()) return found->second;
     q.batch = batch;
-    return inference_of(catalog, w, q);
+    return setup.by_batch.emplace(std::make_pair(batch, q.explain), estimate_inference(catalog.throughput, q)).first->second;
   };
   auto meets = [&](const InferenceEstimate& e) {
     return (!dm.max_ttft_ms || e.ttft_ms <= *dm.max_ttft_ms) && (!dm.max_tpot_ms || e.tpot_ms <= *dm.max_tpot_ms);
   };
   const double cap = std::max(1.0, std::min(d.max_concurrency_by_kv, serving_max_batch(catalog.throughput, q.engine)));
-  InferenceEstimate e = run(1);
-  if (!meets(e)) {
+  if (const InferenceEstimate& one = run(1); !meets(one)) {
     refuse(d, "misses the latency target even at one sequence: time to first token " +
-                  num(report::round_to(e.ttft_ms, 1)) + " ms, time per output token " +
-                  num(report::round_to(e.tpot_ms, 2)) + " ms",
+                  num(report::round_to(one.ttft_ms, 1)) + " ms, time per output token " +
+                  num(report::round_to(one.tpot_ms, 2)) + " ms",
            "more tensor parallelism, a faster GPU or a smaller weight format");
-    d.inference = e;
+    d.inference = one;
     return;
   }
   double lo = 1, hi = cap + 1;
@@ -415,8 +413,8 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
       l.bytes = held;
     }
   }
-  q.explain = true;
-  e = run(lo);
+  q.explain = w.explain;
+  InferenceEstimate e = run(lo);
   const double pp = d.layout.pipeline_parallel;
   const double copy_tps = e.output_tokens_per_s * pp;  // stages pipeline pp batches
   const double copy_rps = copy_tps / dm.output_tokens;
@@ -581,7 +579,6 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.layout.tensor_parallel = tp;
   d.layout.pipeline_parallel = pp;
   d.layout.replicas = copies.value_or(1);
-  d.link = tensor_link(it, tp);
   d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
   d.instance_count = static_cast<int>(std::ceil(d.gpus / std::max(1.0, it.gpus) - 1e-9));
   d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;

@@ -56,16 +56,17 @@ struct RoadMemo {
     std::string compute;
     bool operator<(const MemoryKey& o) const;
   };
-  struct InferenceKey {
-    double tensor_parallel, batch;
-    bool explain;
-    std::string compute;
+  // One device, precision and tensor-parallel degree the throughput model is asked about, with
+  // its answers by batch and by whether they carry their basis texts.
+  struct InferenceSetup {
     DeviceSpec device;
-    bool operator<(const InferenceKey& o) const;
+    std::string compute;
+    double tensor_parallel;
+    std::map<std::pair<double, bool>, InferenceEstimate> by_batch;
   };
   std::vector<std::pair<std::string, std::pair<double, double>>> whole;
   std::map<MemoryKey, MemoryAnswer> memory;
-  std::map<InferenceKey, InferenceEstimate> inference;
+  std::vector<InferenceSetup> inference;
 
   RoadMemo() = default;
   RoadMemo(const RoadMemo&) {}
@@ -90,6 +91,9 @@ struct Workload {
   // The share of each GPU's memory a deployment may use (reliability keeps 10 % free): serving
   // runs at the concurrency whose KV cache stays within it.
   double max_memory_share = 1.0;
+  // false: the road's figures without the basis texts of their estimates (answers that list
+  // candidates show none of them).
+  bool explain = true;
   mutable RoadMemo memo;
 
   bool serving() const { return task == WorkloadType::kInference || task == WorkloadType::kBatchInference; }
@@ -124,7 +128,6 @@ struct Deployment {
   std::vector<std::string> notes;  // format fallbacks, uncalibrated devices, assumptions
   bool uncalibrated = false;       // Neuron devices: datasheet peaks, GPU efficiencies
   std::string compute_precision;
-  TensorLink link;  // what the layout's tensor-parallel all-reduces run over
   // Memory of the fullest GPU.
   double capacity_per_gpu_bytes = 0;
   double memory_per_gpu_bytes = 0;
