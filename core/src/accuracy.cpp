@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "gpufleet/throughput.hpp"
+#include "decimal.hpp"
 #include "json_reader.hpp"
 #include "memory_answers.hpp"
 #include "report.hpp"
@@ -576,9 +577,9 @@ Json answer_accuracy(const Catalog& catalog, Session& s, const Json& req) {
     const Json& item = (*cases)[i];
     if (item.is_array()) {
       for (std::size_t j = 0; j < item.size(); ++j)
-        flat.emplace_back(&item[j], "/cases/" + std::to_string(i) + "/" + std::to_string(j));
+        flat.emplace_back(&item[j], "/cases/" + decimal::whole(i) + "/" + decimal::whole(j));
     } else {
-      flat.emplace_back(&item, "/cases/" + std::to_string(i));
+      flat.emplace_back(&item, "/cases/" + decimal::whole(i));
     }
   }
   std::vector<CaseOutcome> outcomes;

@@ -14,6 +14,7 @@
 #include "fleet/decide.hpp"
 #include "fleet/recommend.hpp"
 #include "fleet/road.hpp"
+#include "decimal.hpp"
 #include "fleet_answers.hpp"
 #include "memory_answers.hpp"
 #include "guarded.hpp"
@@ -200,7 +201,7 @@ Json cost_by_region(const Catalog& catalog, Session& s, const Json& req, const P
   if (!list || !billed || !r.ok() || (!w && !(task && precision))) return nullptr;
   std::vector<Placement> placements;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    const std::string path = "/instances/" + std::to_string(i);
+    const std::string path = "/instances/" + decimal::whole(i);
     if (!r.expect_object((*list)[i], path)) return nullptr;
     detail::fields::check_fields(r, (*list)[i], path, "placement");
     auto p = s.placement((*list)[i], path);
@@ -249,7 +250,7 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   std::vector<std::string> families = r.strings(req, "families", "", false);
   for (std::size_t i = 0; i < families.size(); ++i) {
     if (!catalog.family(families[i])) {
-      r.fail("unknown_name", "/families/" + std::to_string(i),
+      r.fail("unknown_name", "/families/" + decimal::whole(i),
              "expected an instance family of gpu_instances.json, got \"" + families[i] + "\"");
       return nullptr;
     }
@@ -699,8 +700,8 @@ std::string Analyzer::analyze_json(const std::string& request, int indent) const
   std::string text = response.dump(indent, ' ', false, Json::error_handler_t::replace);
   if (text.size() > kMaxAnswerBytes) {
     return errors_response({{"too_large", kRequest, "",
-                             "the answer would be " + std::to_string(text.size()) + " bytes, over the limit of " +
-                                 std::to_string(kMaxAnswerBytes) + ": ask for less (a limit, fewer models or rows, a narrower catalog)"}})
+                             "the answer would be " + decimal::whole(text.size()) + " bytes, over the limit of " +
+                                 decimal::whole(kMaxAnswerBytes) + ": ask for less (a limit, fewer models or rows, a narrower catalog)"}})
         .dump(indent);
   }
   return text;

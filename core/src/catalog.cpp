@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "decimal.hpp"
 #include "fields.hpp"
 #include "json_guard.hpp"
 #include "json_reader.hpp"
@@ -319,7 +320,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
     if (flagship.name != key && !claim(flagship.name, Reader::child(path, "instance_type"))) continue;
     std::vector<InstanceType> members{flagship};
     if (++types > kMaxInstanceTypes) {
-      r.fail("too_large", path, "expected at most " + std::to_string(kMaxInstanceTypes) + " instance types in the catalog");
+      r.fail("too_large", path, "expected at most " + decimal::whole(kMaxInstanceTypes) + " instance types in the catalog");
       return;
     }
 
@@ -329,7 +330,7 @@ void read_instances(const Reader& r, const Json& doc, Catalog& catalog) {
         if (!r.expect_object(size_value, size_path)) continue;
         detail::fields::check_fields(r, size_value, size_path, "size");
         if (++types > kMaxInstanceTypes) {
-          r.fail("too_large", size_path, "expected at most " + std::to_string(kMaxInstanceTypes) + " instance types in the catalog");
+          r.fail("too_large", size_path, "expected at most " + decimal::whole(kMaxInstanceTypes) + " instance types in the catalog");
           return;
         }
         InstanceType size = flagship;
@@ -467,7 +468,7 @@ void read_workloads(const Reader& r, const Json& doc, Catalog& catalog) {
       std::vector<std::string> members = r.strings(*sets, id, "/workload_sets", true);
       for (std::size_t i = 0; i < members.size(); ++i) {
         if (!catalog.workload(members[i])) {
-          r.fail("unknown_name", path + "/" + std::to_string(i),
+          r.fail("unknown_name", path + "/" + decimal::whole(i),
                  "expected a workload id defined under \"workloads\", got \"" + members[i] + "\"");
         }
       }

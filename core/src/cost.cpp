@@ -63,7 +63,7 @@ std::vector<CommitmentCost> ways_for(const Catalog& catalog, const ProviderTerms
 }  // namespace
 
 std::string way_name(const WayToPay& w) {
-  return w.name + ", " + std::to_string(w.term_years) + " year" + (w.term_years > 1 ? "s" : "") + ", " +
+  return w.name + ", " + decimal::whole(w.term_years) + " year" + (w.term_years > 1 ? "s" : "") + ", " +
          (w.upfront == "none" ? "no upfront" : w.upfront == "all" ? "all upfront" : "partial upfront");
 }
 
@@ -236,7 +236,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
                             (terms && !terms->notes.empty() ? " (" + terms->notes + ")" : ""));
         }
       } else if (!found->usd_per_month) {
-        on_demand_instead(found->way->name + ", " + std::to_string(found->way->term_years) + " year" +
+        on_demand_instead(found->way->name + ", " + decimal::whole(found->way->term_years) + " year" +
                           (found->way->term_years > 1 ? "s" : "") + " on " + it.family_key + ": " + found->note());
       } else {
         const CommitmentCost& x = *found;

@@ -8,6 +8,17 @@
 namespace gpufleet::decimal {
 namespace {
 
+// A whole number's decimal digits.
+std::string digits_of(std::uint64_t u) {
+  char text[20];
+  char* p = text + sizeof text;
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u);
+  return std::string(p, text + sizeof text);
+}
+
 // The exact value of |x| (finite) as decimal digits and how many of them follow the point:
 // x = m * 2^e, so m << e when e >= 0 and m * 5^-e / 10^-e otherwise, in base-1e9 limbs.
 struct Exact {
@@ -150,7 +161,7 @@ std::string fixed(double x, int decimals) {
   decimals = decimals < 0 ? 0 : decimals > 40 ? 40 : decimals;
   std::string text(std::signbit(x) ? 1 : 0, '-');
   if (std::uint64_t q = 0; scaled(x, decimals, q)) {
-    std::string digits = std::to_string(q);
+    std::string digits = digits_of(q);
     if (digits.size() <= static_cast<std::size_t>(decimals)) digits.insert(0, static_cast<std::size_t>(decimals) + 1 - digits.size(), '0');
     text.append(digits, 0, digits.size() - static_cast<std::size_t>(decimals));
     if (decimals > 0) text.append(1, '.').append(digits, digits.size() - static_cast<std::size_t>(decimals), std::string::npos);
@@ -194,8 +205,15 @@ std::string general(double x, int precision) {
   const int magnitude = exponent < 0 ? -exponent : exponent;
   text.append(exponent < 0 ? "e-" : "e+");
   if (magnitude < 10) text.append(1, '0');
-  text.append(std::to_string(magnitude));
+  text.append(whole(magnitude));
   return text;
+}
+
+std::string whole(long long n) {
+  const auto u = static_cast<std::uint64_t>(n);
+  if (n >= 0) return digits_of(u);
+  std::string text(1, '-');
+  return text.append(digits_of(0 - u));
 }
 
 }  // namespace gpufleet::decimal

@@ -13,4 +13,7 @@ std::string fixed(double x, int decimals);
 // removed, the exponent form ("1.5e+20") where printf uses it.
 std::string general(double x, int precision = 6);
 
+// A whole number, as std::to_string writes it (without libc++'s digit tables beside nlohmann's).
+std::string whole(long long n);
+
 }  // namespace gpufleet::decimal

@@ -5,6 +5,7 @@
 #include "fleet/decide.hpp"
 #include "gpufleet/placement.hpp"
 #include "gpufleet/plan.hpp"
+#include "decimal.hpp"
 
 namespace gpufleet::detail {
 
@@ -24,7 +25,7 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
   constexpr std::size_t kMaxPlanWorkloads = 1000;
   std::size_t rows = 0;
   for (std::size_t i = 0; i < envs->size(); ++i) {
-    const std::string ep = "/plan/environments/" + std::to_string(i);
+    const std::string ep = "/plan/environments/" + decimal::whole(i);
     const Json& e = (*envs)[i];
     if (!r.expect_object(e, ep)) return nullptr;
     PlanEnvironment env;
@@ -36,9 +37,9 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
       return nullptr;
     }
     for (std::size_t j = 0; j < list->size(); ++j) {
-      const std::string wp = ep + "/workloads/" + std::to_string(j);
+      const std::string wp = ep + "/workloads/" + decimal::whole(j);
       if (++rows > kMaxPlanWorkloads) {  // docs/api.md, "Limits"
-        r.fail("too_large", wp, "expected at most " + std::to_string(kMaxPlanWorkloads) + " workloads in a plan");
+        r.fail("too_large", wp, "expected at most " + decimal::whole(kMaxPlanWorkloads) + " workloads in a plan");
         return nullptr;
       }
       const Json& w = (*list)[j];
@@ -116,7 +117,7 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
   }
   std::vector<ModelLoad> models;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    const std::string mp = "/models/" + std::to_string(i);
+    const std::string mp = "/models/" + decimal::whole(i);
     const Json& m = (*list)[i];
     if (!r.expect_object(m, mp)) return nullptr;
     ModelLoad load;

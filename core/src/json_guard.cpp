@@ -1,5 +1,6 @@
 #include "json_guard.hpp"
 
+#include "decimal.hpp"
 #include "guarded.hpp"
 
 #include <vector>
@@ -24,9 +25,9 @@ class Guard : public nlohmann::json_sax<Json> {
   bool number_float(number_float_t x, const string_t&) override { return put(x); }
   bool string(string_t& text) override {
     if (text.size() > limits_.max_string_bytes) {
-      return fail("too_large", "a string of " + std::to_string(text.size()) +
+      return fail("too_large", "a string of " + decimal::whole(text.size()) +
                                    " bytes; expected at most " +
-                                   std::to_string(limits_.max_string_bytes));
+                                   decimal::whole(limits_.max_string_bytes));
     }
     return put(std::move(text));
   }
@@ -72,7 +73,7 @@ class Guard : public nlohmann::json_sax<Json> {
         if (key && container == open_.back()) out.append("/").append(pointer_token(*key));
         else if (!members.empty()) out.append("/").append(pointer_token(members.back().first));
       } else if (const auto* array = container->get_ptr<const Json::array_t*>(); !array->empty()) {
-        out.append("/").append(std::to_string(array->size() - 1));
+        out.append("/").append(decimal::whole(array->size() - 1));
       }
     }
     return out;
@@ -102,10 +103,10 @@ class Guard : public nlohmann::json_sax<Json> {
   }
   bool open(Json::value_t kind) {
     if (static_cast<int>(open_.size()) >= limits_.max_depth) {
-      error = {"too_deep", "", path(), "nesting deeper than " + std::to_string(limits_.max_depth) +
-                                           " levels; expected at most " + std::to_string(limits_.max_depth)};
+      error = {"too_deep", "", path(), "nesting deeper than " + decimal::whole(limits_.max_depth) +
+                                           " levels; expected at most " + decimal::whole(limits_.max_depth)};
       // The element that would open the level too many, in an array: the next one.
-      if (const auto* array = open_.back()->get_ptr<const Json::array_t*>()) error.path.append("/").append(std::to_string(array->size()));
+      if (const auto* array = open_.back()->get_ptr<const Json::array_t*>()) error.path.append("/").append(decimal::whole(array->size()));
       return false;
     }
     open_.push_back(place(kind));
@@ -137,8 +138,8 @@ std::optional<Json> parse_checked(const std::string& text, const std::string& fi
                                   const ParseLimits& limits, Errors& errors) {
   if (text.size() > limits.max_bytes) {
     errors.push_back({"too_large", file, "",
-                      "the text is " + std::to_string(text.size()) + " bytes; expected at most " +
-                          std::to_string(limits.max_bytes)});
+                      "the text is " + decimal::whole(text.size()) + " bytes; expected at most " +
+                          decimal::whole(limits.max_bytes)});
     return std::nullopt;
   }
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {

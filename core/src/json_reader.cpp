@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-
 #include "decimal.hpp"
+
 
 namespace gpufleet {
 
@@ -105,7 +105,7 @@ std::optional<double> Reader::number(const Json& obj, std::string_view key,
 
 bool Reader::at_most(const Json& container, const std::string& path, std::size_t most, const char* what) const {
   if (container.size() <= most) return true;
-  fail("too_large", path, "expected at most " + std::to_string(most) + " " + what + ", got " + std::to_string(container.size()));
+  fail("too_large", path, "expected at most " + decimal::whole(most) + " " + what + ", got " + decimal::whole(container.size()));
   return false;
 }
 
@@ -155,7 +155,7 @@ std::vector<std::string> Reader::strings(const Json& obj, std::string_view key,
   for (std::size_t i = 0; i < value->size(); ++i) {
     const Json& item = (*value)[i];
     if (!item.is_string()) {
-      fail("wrong_type", child(path, key) + "/" + std::to_string(i),
+      fail("wrong_type", child(path, key) + "/" + decimal::whole(i),
            "expected a string, got " + describe(item));
       continue;
     }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <utility>
 
+#include "decimal.hpp"
 #include "fields.hpp"
 #include "fleet/road.hpp"
 #include "report.hpp"
@@ -386,7 +387,7 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
   Json rows = Json::array();
   for (std::size_t i = 0; i < models->size(); ++i) {
     const Json& item = (*models)[i];
-    const std::string path = "/models/" + std::to_string(i);
+    const std::string path = "/models/" + decimal::whole(i);
     if (!r.expect_object(item, path)) return nullptr;
     const std::vector<std::string> allowed = words(kMemoryFields);
     for (const auto& [key, value] : item.items()) {

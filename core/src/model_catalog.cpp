@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "decimal.hpp"
 #include "fields.hpp"
 
 namespace gpufleet::detail {
@@ -72,7 +73,7 @@ void read_pool_shares(const Reader& r, const Json& v, const std::string& p, Engi
   if (!steps->is_array() || !r.at_most(*steps, path, 16, "steps")) return;
   for (std::size_t i = 0; i < steps->size(); ++i) {
     const Json& s = (*steps)[i];
-    const std::string sp = path + "/" + std::to_string(i);
+    const std::string sp = path + "/" + decimal::whole(i);
     if (!r.expect_object(s, sp)) continue;
     fields::check_fields(r, s, sp, "pool_share_step");
     const double from = r.number(s, "from_tensor_parallel", sp, true, {1, 1024}).value_or(1);
@@ -99,7 +100,7 @@ void read_profile_bands(const Reader& r, const Json& v, const std::string& p, En
   if (!r.at_most(*bands, path, 32, "release bands")) return;
   for (std::size_t i = 0; i < bands->size(); ++i) {
     const Json& b = (*bands)[i];
-    const std::string bp = path + "/" + std::to_string(i);
+    const std::string bp = path + "/" + decimal::whole(i);
     if (!r.expect_object(b, bp)) continue;
     fields::check_fields(r, b, bp, "profile_band");
     ProfileBand band;
@@ -137,7 +138,7 @@ void read_generic_decoder(const Reader& r, const Json& doc, Catalog& catalog) {
   catalog.generic_shapes_source = r.string(*block, "source", "/generic_decoder", true).value_or("");
   for (std::size_t i = 0; i < catalog.generic_shapes.size(); ++i) {
     if (!catalog.model(catalog.generic_shapes[i]))
-      r.fail("unknown_name", "/generic_decoder/shapes_from/" + std::to_string(i),
+      r.fail("unknown_name", "/generic_decoder/shapes_from/" + decimal::whole(i),
              "expected a model of \"models\", got \"" + catalog.generic_shapes[i] + "\"");
   }
 }
@@ -340,7 +341,7 @@ void read_measured_error(const Reader& r, const Json& doc, Catalog& catalog) {
   }
   if (!r.at_most(*kinds, "/measured_error/kinds", 256, "kinds")) return;
   for (std::size_t i = 0; i < kinds->size(); ++i) {
-    const std::string p = "/measured_error/kinds/" + std::to_string(i);
+    const std::string p = "/measured_error/kinds/" + decimal::whole(i);
     const Json& k = (*kinds)[i];
     if (!r.expect_object(k, p)) continue;
     fields::check_fields(r, k, p, "measured_error_kind");

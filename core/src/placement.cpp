@@ -1,4 +1,5 @@
 #include "gpufleet/placement.hpp"
+#include "decimal.hpp"
 #include "small_sort.hpp"
 
 #include <algorithm>
@@ -43,7 +44,7 @@ Packing pack(const InstanceType& instance, int instance_count, const std::vector
         if (static_cast<int>(free.size()) >= need) {
           for (int k = 0; k < need; ++k) {
             free[k]->used_bytes = m->bytes / need;
-            free[k]->models.push_back(m->name + " (" + std::to_string(k + 1) + "/" + std::to_string(need) + ")");
+            free[k]->models.push_back(m->name + " (" + decimal::whole(k + 1) + "/" + decimal::whole(need) + ")");
           }
           placed = true;
         }

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <set>
 
+#include "decimal.hpp"
 #include "fields.hpp"
 #include "json_guard.hpp"
-#include "decimal.hpp"
 #include "json_reader.hpp"
 #include "small_sort.hpp"
 
@@ -85,7 +85,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
           r.fail("wrong_type", path + "/anomalies", "expected an array of {code, detail}, got " + Reader::describe(*anomalies));
         } else if (r.at_most(*anomalies, path + "/anomalies", 16, "anomalies")) {
           for (std::size_t i = 0; i < anomalies->size(); ++i) {
-            const std::string ap = path + "/anomalies/" + std::to_string(i);
+            const std::string ap = path + "/anomalies/" + decimal::whole(i);
             if (!r.expect_object((*anomalies)[i], ap)) continue;
             fields::check_fields(r, (*anomalies)[i], ap, "anomaly");
             r.string((*anomalies)[i], "code", ap, true);
@@ -132,7 +132,7 @@ InstanceType offer_of(const InstanceType& type, const LoadedFile& f, const std::
       const Json& a = (*anomalies)[i];
       o.price_flags.push_back(a["code"].get<std::string>());
       catalog.warnings.push_back({a["code"].get<std::string>(), f.snapshot.file,
-                                  o.json_path + "/anomalies/" + std::to_string(i),
+                                  o.json_path + "/anomalies/" + decimal::whole(i),
                                   type.name + " in " + o.region + ": " + a["detail"].get<std::string>()});
     }
   }
@@ -154,7 +154,7 @@ std::string list_regions(const std::vector<std::string>& regions) {
   std::string out;
   const std::size_t shown = std::min<std::size_t>(regions.size(), 6);
   for (std::size_t i = 0; i < shown; ++i) out += (i ? ", " : "") + regions[i];
-  if (regions.size() > shown) out += " and " + std::to_string(regions.size() - shown) + " more";
+  if (regions.size() > shown) out += " and " + decimal::whole(regions.size() - shown) + " more";
   return out;
 }
 
@@ -199,7 +199,7 @@ std::vector<InstanceType> choose(const Catalog& catalog, const RegionChoice& cho
       chosen.push_back(*best);
       if (asked > 1 && priced(*best)) {
         std::string& notes = chosen.back().price_notes;
-        notes = "cheapest of " + std::to_string(asked) + " regions asked (" + money(low) + " to " + money(high) +
+        notes = "cheapest of " + decimal::whole(asked) + " regions asked (" + money(low) + " to " + money(high) +
                 "/h)" + (notes.empty() ? "" : "; " + notes);
       }
     } else {
@@ -223,7 +223,7 @@ void read_price_files(const std::vector<PriceFile>& files, Catalog& catalog, Err
   std::vector<LoadedFile> loaded;
   if (files.size() > kMaxPriceFiles) {
     errors.push_back({"too_large", files[kMaxPriceFiles].name, "",
-                      "expected at most " + std::to_string(kMaxPriceFiles) + " price files"});
+                      "expected at most " + decimal::whole(kMaxPriceFiles) + " price files"});
     return;
   }
   std::size_t offers = 0;
@@ -244,7 +244,7 @@ void read_price_files(const std::vector<PriceFile>& files, Catalog& catalog, Err
     }
     if ((offers += f->offer_keys.size()) > kMaxOffers) {
       errors.push_back({"too_large", file.name, "/offers",
-                        "expected at most " + std::to_string(kMaxOffers) + " offers over all price files"});
+                        "expected at most " + decimal::whole(kMaxOffers) + " offers over all price files"});
       return;
     }
     loaded.push_back(std::move(*f));
@@ -328,7 +328,7 @@ std::optional<RegionChoice> read_region_choice(const Catalog& catalog, const Jso
     choice.all = true;
   } else if (request["regions"].is_array() && r.at_most(request["regions"], "/regions", 256, "regions")) {
     const auto list = r.strings(request, "regions", "", true);
-    for (std::size_t i = 0; i < list.size(); ++i) named.emplace_back(list[i], "/regions/" + std::to_string(i));
+    for (std::size_t i = 0; i < list.size(); ++i) named.emplace_back(list[i], "/regions/" + decimal::whole(i));
     if (list.empty() && request["regions"].empty()) r.fail("out_of_range", "/regions", "expected at least one region, or \"all\"");
   } else if (!request["regions"].is_array()) {
     r.fail("wrong_type", "/regions", "expected a list of regions or \"all\", got " + Reader::describe(request["regions"]));

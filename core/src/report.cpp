@@ -2,8 +2,8 @@
 
 #include <cmath>
 #include <utility>
-
 #include "decimal.hpp"
+
 
 namespace gpufleet::report {
 
@@ -27,7 +27,7 @@ std::string short_number(double value) {
   const double rounded = round_to(value, 3);
   // Whole numbers (GPU, token and sequence counts) are most of them and need no printf.
   if (rounded == std::floor(rounded) && std::fabs(rounded) < 1e15) {
-    return std::to_string(static_cast<long long>(rounded));
+    return decimal::whole(static_cast<long long>(rounded));
   }
   std::string text = decimal::fixed(rounded, 3);
   text.erase(text.find_last_not_of('0') + 1);
@@ -67,7 +67,7 @@ Json placement(const Placement& p) {
   if (p.resolved_from_family) {
     add(j, "note", "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
                 short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") +
-                (p.instance_count > 1 ? " (x" + std::to_string(p.instance_count) + " instances)" : ""));
+                (p.instance_count > 1 ? " (x" + decimal::whole(p.instance_count) + " instances)" : ""));
   }
   add(j, "source", it.source);
   add(j, "source_date", it.source_date);
@@ -111,7 +111,7 @@ Json cost(const Cost& c, bool ways) {
     add(way, "way", w.id);
     add(way, "kind", w.kind);
     add(way, "name", w.name);
-    add(way, "term", std::to_string(w.term_years) + "y");
+    add(way, "term", decimal::whole(w.term_years) + "y");
     add(way, "upfront", w.upfront);
     add(way, "discount_pct", report_optional(x.discount_pct, 1));
     if (w.up_to_pct) add(way, "up_to_pct", round_to(*w.up_to_pct, 1));
@@ -369,7 +369,7 @@ Json migration(const MigrationReport& r, const Question& q) {
     rec["performance_ratio"] = report_optional(c.performance_ratio, 3);
     rec["risk_level"] = c.risk_level;
     rec["migration_complexity"] = c.migration_complexity;
-    std::string summary = "move to " + std::to_string(c.d.instance_count) + " x " + c.d.instance->name;
+    std::string summary = "move to " + decimal::whole(c.d.instance_count) + " x " + c.d.instance->name;
     if (c.savings_pct) {
       summary += std::string(*c.savings_pct >= 0 ? ", saving " : ", costing ") + usd(std::fabs(*c.savings_usd_per_month)) +
                  "/month (" + short_number(round_to(std::fabs(*c.savings_pct), 1)) + "%" + (*c.savings_pct >= 0 ? "" : " more") + ")";

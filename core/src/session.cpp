@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "decimal.hpp"
 #include "fields.hpp"
 
 namespace gpufleet::detail {
@@ -318,7 +319,7 @@ std::vector<std::string> Session::providers(const Json& obj, const std::string& 
     bool known = catalog_.providers.count(list[i]) > 0;
     for (const auto& f : catalog_.families) known = known || f.provider == list[i];
     if (!known) {
-      r_.fail("unknown_name", path + "/providers/" + std::to_string(i),
+      r_.fail("unknown_name", path + "/providers/" + decimal::whole(i),
               "expected a provider of the catalog (aws, gcp, azure), got \"" + list[i] + "\"");
     }
   }
@@ -334,7 +335,7 @@ std::optional<Question> Session::question(bool with_priority) {
   for (std::size_t i = 0; i < q.kinds.size(); ++i) {
     static const std::vector<std::string> kKinds{"gpu", "trainium", "inferentia", "cpu"};
     if (std::find(kKinds.begin(), kKinds.end(), q.kinds[i]) == kKinds.end()) {
-      r_.fail("unknown_name", "/kinds/" + std::to_string(i), "expected one of " + names_of(kKinds) + ", got \"" + q.kinds[i] + "\"");
+      r_.fail("unknown_name", "/kinds/" + decimal::whole(i), "expected one of " + names_of(kKinds) + ", got \"" + q.kinds[i] + "\"");
     }
   }
   if (with_priority) {

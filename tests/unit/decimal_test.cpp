@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <climits>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -54,5 +55,15 @@ TEST_CASE("decimal: random values of every magnitude") {
     // Prices, percentages and counts as the catalogs write them, and exact binary fractions (ties).
     same_as_printf(static_cast<double>(random() % 100000000) / std::pow(10.0, static_cast<int>(random() % 9)));
     same_as_printf(-static_cast<double>(random() % 2000000) / static_cast<double>(1 << (random() % 12)));
+  }
+}
+
+TEST_CASE("decimal: whole numbers as std::to_string writes them") {
+  std::mt19937_64 random(20261125);
+  for (long long n : {0LL, 1LL, -1LL, 9LL, 10LL, -10LL, 4096LL, LLONG_MAX, LLONG_MIN}) CHECK(gpufleet::decimal::whole(n) == std::to_string(n));
+  for (int i = 0; i < 20000; ++i) {
+    const auto n = static_cast<long long>(random() >> (random() % 64));
+    CHECK(gpufleet::decimal::whole(n) == std::to_string(n));
+    if (n != LLONG_MIN) CHECK(gpufleet::decimal::whole(-n) == std::to_string(-n));
   }
 }

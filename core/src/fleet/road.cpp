@@ -193,9 +193,9 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
   return q;
 }
 
-bool RoadMemo::MemoryKey::operator<(const MemoryKey& o) const {
-  return std::tie(tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch, gpus_linked, compute) <
-         std::tie(o.tensor_parallel, o.pipeline_parallel, o.gpus, o.capacity_bytes, o.batch, o.gpus_linked, o.compute);
+bool RoadMemo::MemoryKey::operator==(const MemoryKey& o) const {
+  return tensor_parallel == o.tensor_parallel && pipeline_parallel == o.pipeline_parallel && gpus == o.gpus &&
+         capacity_bytes == o.capacity_bytes && batch == o.batch && gpus_linked == o.gpus_linked && compute == o.compute;
 }
 
 MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w) {
@@ -257,9 +257,9 @@ void refuse(Deployment& d, std::string why, std::string way_out) {
 const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const MemoryQuestion& q) {
   RoadMemo::MemoryKey key{q.tensor_parallel, q.pipeline_parallel, q.gpus, q.gpu_memory_bytes.value_or(-1),
                           q.batch, q.gpus_linked, q.compute};
-  auto it = w.memo.memory.find(key);
-  if (it == w.memo.memory.end()) it = w.memo.memory.emplace(std::move(key), estimate_memory(catalog.memory, q)).first;
-  return it->second;
+  for (const auto& [k, answer] : w.memo.memory)
+    if (k == key) return answer;
+  return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;
 }
 
 // The throughput model's answers for the question's device, precision and tensor-parallel degree
@@ -272,7 +272,7 @@ RoadMemo::InferenceSetup& inference_setup(const Workload& w, const ThroughputQue
         a.name == b.name && a.vendor == b.vendor && a.tflops == b.tflops)
       return s;
   }
-  return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{q.device, q.compute, q.tensor_parallel, {}});
+  return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{q.device, q.compute, q.tensor_parallel, {}, {}});
 }
 
 // Fills the memory of a deployment; false (with the refusal) when it does not fit.
@@ -376,11 +376,13 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   q.device.memory_bytes *= d.layout.pipeline_parallel;
   q.explain = false;
   RoadMemo::InferenceSetup& setup = inference_setup(w, q);
+  // A reference into the memo: valid until the next run.
   auto run = [&](double batch) -> const InferenceEstimate& {
-    auto found = setup.by_batch.find({batch, q.explain});
-    if (found != setup.by_batch.end()) return found->second;
+    std::vector<InferenceEstimate>& known = q.explain ? setup.explained : setup.figures;
+    for (const auto& e : known)
+      if (e.batch == batch) return e;
     q.batch = batch;
-    return setup.by_batch.emplace(std::make_pair(batch, q.explain), estimate_inference(catalog.throughput, q)).first->second;
+    return known.emplace_back(estimate_inference(catalog.throughput, q));
   };
   auto meets = [&](const InferenceEstimate& e) {
     return (!dm.max_ttft_ms || e.ttft_ms <= *dm.max_ttft_ms) && (!dm.max_tpot_ms || e.tpot_ms <= *dm.max_tpot_ms);

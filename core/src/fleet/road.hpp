@@ -4,7 +4,6 @@
 // architecture-aware memory model, the roofline throughput model, the replicas the demand needs
 // and the catalog's prices. A deployment that cannot run carries its refusal and a way out.
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,18 +53,18 @@ struct RoadMemo {
     double tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch;
     bool gpus_linked;
     std::string compute;
-    bool operator<(const MemoryKey& o) const;
+    bool operator==(const MemoryKey& o) const;
   };
   // One device, precision and tensor-parallel degree the throughput model is asked about, with
-  // its answers by batch and by whether they carry their basis texts.
+  // its answers (each at its batch), without and with their basis texts.
   struct InferenceSetup {
     DeviceSpec device;
     std::string compute;
     double tensor_parallel;
-    std::map<std::pair<double, bool>, InferenceEstimate> by_batch;
+    std::vector<InferenceEstimate> figures, explained;
   };
   std::vector<std::pair<std::string, std::pair<double, double>>> whole;
-  std::map<MemoryKey, MemoryAnswer> memory;
+  std::vector<std::pair<MemoryKey, MemoryAnswer>> memory;
   std::vector<InferenceSetup> inference;
 
   RoadMemo() = default;
