@@ -166,7 +166,8 @@ std::string way_elsewhere(const Catalog& catalog, const std::string& id) {
 }
 }  // namespace
 
-Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way) {
+Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way,
+             bool explain) {
   Cost c;
   const InstanceType& it = *placement.instance;
   const double n = placement.instance_count;
@@ -194,7 +195,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
     c.spot_savings_pct = 100.0 * (1.0 - *c.spot_usd_per_hour / *c.on_demand_usd_per_hour);
   }
   const std::string hours_text = number_text(hours, hours == std::floor(hours) ? 0 : 1) + " h";
-  const std::string count = number_text(n, 0) + " x " + it.name + " x ";
+  auto count = [&] { return number_text(n, 0) + " x " + it.name + " x "; };
   auto unpriced = [&](const std::string& what) {
     c.pricing = "unknown";
     c.note = "no public " + what + " price for " + it.name +
@@ -217,7 +218,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
         c.usd_per_hour = c.on_demand_usd_per_hour;
         c.usd_per_month = c.on_demand_usd_per_month;
         c.note = why + "; on-demand price used";
-        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
+        if (explain) c.basis = count() + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
                   " = " + usd(*c.usd_per_month);
       };
       if (!it.on_demand_usd_per_hour) {
@@ -245,11 +246,11 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
         c.way = w.id;
         c.usd_per_month = x.usd_per_month;
         c.usd_per_hour = x.usd_per_hour;
-        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " + pct_text(*x.discount_pct) + " " + way_name(w) +
+        if (explain) c.basis = count() + usd_rate(*it.on_demand_usd_per_hour) + "/h x (1 - " + pct_text(*x.discount_pct) + " " + way_name(w) +
                   ") x 730 h (billed whether used or not) = " + usd(*x.usd_per_month);
-        if (w.upfront == "all") {
+        if (explain && w.upfront == "all") {
           c.basis += " a month over the term, all paid upfront: " + usd(*x.upfront_usd);
-        } else if (w.upfront == "partial") {
+        } else if (explain && w.upfront == "partial") {
           c.basis += " a month over the term: " + usd(*x.upfront_usd) + " upfront + " +
                      usd(*x.recurring_usd_per_month) + "/month";
         }
@@ -271,20 +272,20 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
         c.usd_per_hour = c.on_demand_usd_per_hour;
         c.usd_per_month = c.on_demand_usd_per_month;
         c.note = "no spot price known for " + it.name + "; on-demand price used";
-        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
+        if (explain) c.basis = count() + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
                   " = " + usd(*c.usd_per_month);
       } else if (share == 1.0) {
         c.pricing = "spot";
         c.usd_per_hour = c.spot_usd_per_hour;
         c.usd_per_month = c.spot_usd_per_month;
-        c.basis = count + usd_rate(*it.spot_usd_per_hour) + "/h (spot) x " + hours_text + " = " +
+        if (explain) c.basis = count() + usd_rate(*it.spot_usd_per_hour) + "/h (spot) x " + hours_text + " = " +
                   usd(*c.usd_per_month);
       } else {
         c.pricing = "mixed";
         const double rate = share * *it.spot_usd_per_hour + (1 - share) * *it.on_demand_usd_per_hour;
         c.usd_per_hour = rate * n;
         c.usd_per_month = *c.usd_per_hour * hours;
-        c.basis = count + "(" + number_text(100 * share, 0) + "% x " + usd_rate(*it.spot_usd_per_hour) +
+        if (explain) c.basis = count() + "(" + number_text(100 * share, 0) + "% x " + usd_rate(*it.spot_usd_per_hour) +
                   " spot + " + number_text(100 * (1 - share), 0) + "% x " +
                   usd_rate(*it.on_demand_usd_per_hour) + " on-demand)/h x " + hours_text + " = " +
                   usd(*c.usd_per_month);
@@ -298,7 +299,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
         c.pricing = "on_demand";
         c.usd_per_hour = c.on_demand_usd_per_hour;
         c.usd_per_month = c.on_demand_usd_per_month;
-        c.basis = count + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
+        if (explain) c.basis = count() + usd_rate(*it.on_demand_usd_per_hour) + "/h (on-demand) x " + hours_text +
                   " = " + usd(*c.usd_per_month);
       }
       break;

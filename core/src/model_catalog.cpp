@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
 #include "decimal.hpp"
 #include "fields.hpp"
+#include "small_sort.hpp"
 
 namespace gpufleet::detail {
 namespace {
@@ -80,7 +82,7 @@ void read_pool_shares(const Reader& r, const Json& v, const std::string& p, Engi
     const double share = r.number(s, "share", sp, true, {0.05, 1}).value_or(0.9);
     e.share_by_tp.emplace_back(from, share);
   }
-  std::sort(e.share_by_tp.begin(), e.share_by_tp.end());
+  detail::small_stable_sort(e.share_by_tp.begin(), e.share_by_tp.end(), std::less<>());
 }
 
 void read_profile_bands(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
@@ -324,7 +326,7 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
     const double side = at == std::string::npos ? 0 : std::atof(key.c_str() + at + 3);
     if (side > 0 && share > 0) t.matmul_by_size[key.substr(0, at)].emplace_back(std::log(side), share);
   }
-  for (auto& [_, points] : t.matmul_by_size) std::sort(points.begin(), points.end());
+  for (auto& [_, points] : t.matmul_by_size) detail::small_stable_sort(points.begin(), points.end(), std::less<>());
 }
 
 }  // namespace

@@ -89,7 +89,9 @@ struct Cost {
 
 // every_way: price every way to pay the provider offers (Cost::commitments, which a fit or cost
 // answer lists); false prices only the way the billing asks for (the road's many candidates).
-Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way = true);
+// explain: false leaves `basis` empty (candidates a sweep compares and drops).
+Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way = true,
+             bool explain = true);
 
 std::string usd(double amount);       // "$4,953.60"
 std::string usd_rate(double amount);  // "$6.88", "$10.4926": up to 4 decimals for hourly rates

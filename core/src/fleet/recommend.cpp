@@ -253,9 +253,15 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       if (current && it.name == current->d.instance->name && d.instance_count == current->d.instance_count &&
           d.gpus == current->d.gpus)
         continue;  // the same deployment as today
-      Candidate c = as_candidate(catalog, asked, std::move(d));
-      if (current) compare_with_current(catalog, *current, c);
+      Candidate c;
+      c.d = std::move(d);
       if (!best || better(asked, asked.priority, c, *best)) best = std::move(c);
+    }
+    if (best) {
+      // The family's pick, explained: its price's basis, its reasons, its comparison with today.
+      price(catalog, asked.billing, true, best->d);
+      best = as_candidate(catalog, asked, std::move(best->d));
+      if (current) compare_with_current(catalog, *current, *best);
     }
     if (!best) {
       if (refused) {

@@ -259,7 +259,9 @@ const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const M
                           q.batch, q.gpus_linked, q.compute};
   for (const auto& [k, answer] : w.memo.memory)
     if (k == key) return answer;
-  return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;
+  MemoryAnswer a = estimate_memory(catalog.memory, q);
+  if (a.estimate && !w.explain) a.estimate->lines.clear();  // each deployment copies the estimate
+  return w.memo.memory.emplace_back(std::move(key), std::move(a)).second;
 }
 
 // The throughput model's answers for the question's device, precision and tensor-parallel degree
@@ -289,12 +291,14 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   }
   d.memory = a.estimate;
   const MemoryEstimate& e = *d.memory;
-  const std::string where = num(d.layout.gpus_per_copy()) + " x " + it.gpu_type;
-  const std::string one = device_name(it);
-  const std::string more = "more " + one + "s per model copy (tensor parallelism within " +
-                           (neuron(it) ? "one instance" : "an NVLink instance") +
-                           std::string(w.serving() ? ")" : ", data-parallel sharding)") +
-                           ", a smaller weight format, or " + one + "s with more memory";
+  // Texts of the refusals only (a sweep sizes many layouts that fit).
+  auto where = [&] { return num(d.layout.gpus_per_copy()) + " x " + it.gpu_type; };
+  auto one = [&] { return device_name(it); };
+  auto more = [&] {
+    return "more " + one() + "s per model copy (tensor parallelism within " +
+           (neuron(it) ? "one instance" : "an NVLink instance") + std::string(w.serving() ? ")" : ", data-parallel sharding)") +
+           ", a smaller weight format, or " + one() + "s with more memory";
+  };
   if (w.seed_memory) {
     const MemoryRequirement need = seed_requirement(catalog, w);
     const double ranks = w.serving() ? d.layout.gpus_per_copy() : d.gpus;
@@ -302,8 +306,8 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     d.memory_per_gpu_bytes = fit.per_gpu_bytes;
     if (!fit.fits) {
       refuse(d, "does not fit (rule of thumb): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
-                    " GB over " + num(ranks) + " " + one + "(s) is " + gb(fit.per_gpu_bytes) + " per " + one + ", " + it.gpu_type +
-                    " has " + gb(cap), more);
+                    " GB over " + num(ranks) + " " + one() + "(s) is " + gb(fit.per_gpu_bytes) + " per " + one() + ", " + it.gpu_type +
+                    " has " + gb(cap), more());
       return false;
     }
     if (w.serving()) d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(1);
@@ -320,14 +324,14 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
         d.max_concurrency_by_kv = std::min(d.max_concurrency_by_kv,
                                            std::floor((w.max_memory_share * cap - d.memory_per_gpu_bytes) / per_seq));
       if (d.max_concurrency_by_kv < 1 && e.max_concurrent_sequences.value_or(0) >= 1) {
-        refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per " + one + " even at one sequence",
-               more);
+        refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per " + one() + " even at one sequence",
+               more());
         return false;
       }
       if (d.max_concurrency_by_kv < 1) {
-        refuse(d, "does not fit: the KV cache left on " + where + " (" + gb(*e.kv_pool_bytes) +
+        refuse(d, "does not fit: the KV cache left on " + where() + " (" + gb(*e.kv_pool_bytes) +
                       ") holds no whole " + num(w.demand.input_tokens + w.demand.output_tokens) +
-                      "-token sequence (" + gb(per_seq) + ")", more);
+                      "-token sequence (" + gb(per_seq) + ")", more());
         return false;
       }
       return true;
@@ -335,9 +339,9 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     const auto engine = catalog.memory.engines.find(q.engine);
     if (!e.kv_pool_bytes && engine != catalog.memory.engines.end() &&
         engine->second.kv_policy == "pool") {
-      refuse(d, "does not fit: " + where + " (" + gb(cap) + " each) cannot hold the weights (" +
-                    gb(e.weights_per_gpu_bytes) + " per " + one + ") and the engine's activations with room for a KV cache",
-             more);
+      refuse(d, "does not fit: " + where() + " (" + gb(cap) + " each) cannot hold the weights (" +
+                    gb(e.weights_per_gpu_bytes) + " per " + one() + ") and the engine's activations with room for a KV cache",
+             more());
       return false;
     }
     // Engines that grow the cache with the batch: sequences until the device is full.
@@ -347,8 +351,8 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
     d.memory_per_gpu_bytes = e.total_bytes;
     if (e.total_bytes > cap) {
-      refuse(d, "does not fit: one sequence needs " + gb(e.total_bytes) + " per " + one + " on " + where + ", " +
-                    it.gpu_type + " has " + gb(cap), more);
+      refuse(d, "does not fit: one sequence needs " + gb(e.total_bytes) + " per " + one() + " on " + where() + ", " +
+                    it.gpu_type + " has " + gb(cap), more());
       return false;
     }
     const double room = w.max_memory_share * cap - e.total_bytes;
@@ -357,10 +361,10 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   }
   d.memory_per_gpu_bytes = e.total_bytes;
   if (e.total_bytes > cap) {
-    refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per " + one + " over " + num(d.gpus) + " x " +
+    refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per " + one() + " over " + num(d.gpus) + " x " +
                   it.gpu_type + " (" + gb(cap) + " each; weights, gradients and optimizer states " +
-                  (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " " + one + "s") + ")",
-           "more " + one + "s to shard over, LoRA or QLoRA instead of full fine-tuning, or " + one + "s with more memory");
+                  (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " " + one() + "s") + ")",
+           "more " + one() + "s to shard over, LoRA or QLoRA instead of full fine-tuning, or " + one() + "s with more memory");
     return false;
   }
   return true;
@@ -585,7 +589,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.instance_count = static_cast<int>(std::ceil(d.gpus / std::max(1.0, it.gpus) - 1e-9));
   d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
   const bool sized = size_layout(catalog, w, billing, copies, d);
-  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false}, billing, false);
+  price(catalog, billing, w.explain, d);
   if (sized && d.cost.usd_per_hour && d.runs()) {
     if (w.serving() && d.output_tokens_per_s > 0) {
       const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
@@ -609,6 +613,11 @@ bool cheaper(const Workload& w, const Deployment& a, const Deployment& b) {
 }
 
 }  // namespace
+
+void price(const Catalog& catalog, const Billing& billing, bool explain, Deployment& d) {
+  const InstanceType& it = *d.instance;
+  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false}, billing, false, explain);
+}
 
 Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it,
                   const Layout& layout, int count) {

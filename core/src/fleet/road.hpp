@@ -171,6 +171,9 @@ FormatSupport format_support(const Catalog& catalog, const Workload& w, const In
 MemoryQuestion memory_question(const Workload& w, const Layout& layout, double gpus,
                                double capacity_bytes, const std::string& compute);
 
+// The deployment's cost as the billing asks (`explain`: with its basis).
+void price(const Catalog& catalog, const Billing& billing, bool explain, Deployment& d);
+
 // The workload on `count` x `it` with `layout`, at the demand (or at one copy without one).
 Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing,
                   const InstanceType& it, const Layout& layout, int count);
