@@ -555,7 +555,8 @@ const WayToPay* ProviderTerms::way(const std::string& id) const {
 }
 
 const ProviderTerms* Catalog::provider(const std::string& key) const {
-  auto it = providers.find(detail::lower(key));
+  auto it = providers.find(key);  // catalog keys are lower case: the sizing loop's case
+  if (it == providers.end()) it = providers.find(detail::lower(key));
   return it == providers.end() ? nullptr : &it->second;
 }
 
@@ -622,6 +623,7 @@ bool Catalog::gpu_has_nvlink(const std::string& gpu_key) const {
 const GpuSpec* Catalog::gpu(const std::string& name) const {
   // Exact key first, then a GPU whose key starts with the name ("H100" -> "H100-SXM-80GB").
   if (name.empty()) return nullptr;  // an empty name is no GPU, not a prefix of every GPU
+  if (auto exact = gpus.find(name); exact != gpus.end()) return &exact->second;  // the sizing loop's case
   for (const auto& [key, spec] : gpus) {
     if (detail::iequals(key, name)) return &spec;
   }
