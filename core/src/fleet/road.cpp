@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 #include "fleet/queueing.hpp"
 #include "json_reader.hpp"
@@ -503,24 +502,24 @@ void size_training(const Catalog& catalog, const Workload& w, const WholeModel& 
   }
 }
 
-// Sizes a laid-out deployment on the road; false when it stops short of a speed estimate (a
-// refusal, or no figures to estimate with).
-bool size_layout(const Catalog& catalog, const Workload& w, const Billing& billing, std::optional<double> copies,
+// Sizes a laid-out deployment on the road, as far as it goes: a refusal, or no figures to
+// estimate its speed with, stops it.
+void size_layout(const Catalog& catalog, const Workload& w, const Billing& billing, std::optional<double> copies,
                  Deployment& d) {
   const InstanceType& it = *d.instance;
   const double tp = d.layout.tensor_parallel, pp = d.layout.pipeline_parallel;
   if (it.accelerator_kind == "cpu") {
     refuse(d, it.name + " has no accelerator: the catalog gives no throughput figures for CPU inference or training of a transformer",
            "a GPU, Inferentia or Trainium instance");
-    return false;
+    return;
   }
   if (it.accelerator_kind == "inferentia" && w.trains()) {
     refuse(d, "Inferentia serves inference only", "Trainium or a GPU instance");
-    return false;
+    return;
   }
   if (!w.model.arch) {
     refuse(d, "the model has no architecture to size (the catalog names no generic shape)", "name a model of model_config.json");
-    return false;
+    return;
   }
   d.uncalibrated = neuron(it);
   if (d.uncalibrated)
@@ -528,30 +527,30 @@ bool size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
   const FormatSupport fmt = format_support(catalog, w, it);
   if (!fmt.refusal.empty()) {
     refuse(d, fmt.refusal, fmt.way_out);
-    return false;
+    return;
   }
   if (!fmt.note.empty()) d.notes.push_back(fmt.note);
   d.compute_precision = fmt.compute;
   if (it.gpu_fraction < 1 && tp * pp > 1) {
     refuse(d, it.name + " is a fraction of one " + it.gpu_type + ": a partition cannot join tensor or pipeline parallelism",
            "a whole-GPU instance");
-    return false;
+    return;
   }
   if (tp > it.gpus) {
     refuse(d, "tensor parallelism " + num(tp) + " spans more than the " + num(it.gpus) + " " + device_name(it) + "(s) of one " + it.name +
                   ": it stays inside one instance's " + it.interconnect_type + " domain",
            "tensor parallelism up to " + num(it.gpus) + ", pipeline stages across instances");
-    return false;
+    return;
   }
   if ((pp > 1 || (w.trains() && d.instance_count > 1)) && !spans_instances(it)) {
     refuse(d, "one model copy spans " + num(std::max(pp, static_cast<double>(d.instance_count))) + " x " + it.name +
                   ": only NVSwitch-class families with a fast fabric are modelled across instances",
            "an 8-GPU NVSwitch instance (p4d, p5, a3, ND) or more memory per GPU");
-    return false;
+    return;
   }
   if (std::string why = tp_refusal(*w.model.arch, tp); !why.empty()) {
     refuse(d, why, "a tensor-parallel degree that divides the heads (powers of two for most models)");
-    return false;
+    return;
   }
   const auto whole = whole_model(catalog, w, fmt.compute);
   // Pruned before the memory model: the weights alone exceed the ranks' memory.
@@ -561,21 +560,20 @@ bool size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
     refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per " + device_name(it) + " over " + num(ranks) +
                   " x " + it.gpu_type + " (" + gb(it.memory_per_gpu_bytes) + " each)",
            "more " + device_name(it) + "s per model copy, a smaller weight format, or " + device_name(it) + "s with more memory");
-    return false;
+    return;
   }
-  if (!size_memory(catalog, w, fmt.compute, d)) return false;
+  if (!size_memory(catalog, w, fmt.compute, d)) return;
   const GpuSpec* spec = catalog.gpu(it.gpu_model);
   if (!whole || !spec || !spec->memory_bandwidth_gb_per_s || spec->tflops.empty() || !catalog.throughput.present) {
     d.notes.push_back("no speed estimate: the catalog has no bandwidth or TFLOPS for " + it.gpu_type);
     if (w.serving()) d.concurrency = std::min(1.0, d.max_concurrency_by_kv);
-    return false;
+    return;
   }
   if (w.serving()) {
     size_serving(catalog, w, billing, *whole, fmt.compute, copies, d);
   } else {
     size_training(catalog, w, *whole, fmt.compute, d);
   }
-  return true;
 }
 
 Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billing& billing,
@@ -588,9 +586,9 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
   d.instance_count = static_cast<int>(std::ceil(d.gpus / std::max(1.0, it.gpus) - 1e-9));
   d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
-  const bool sized = size_layout(catalog, w, billing, copies, d);
+  size_layout(catalog, w, billing, copies, d);
   price(catalog, billing, w.explain, d);
-  if (sized && d.cost.usd_per_hour && d.runs()) {
+  if (d.cost.usd_per_hour && d.runs()) {
     if (w.serving() && d.output_tokens_per_s > 0) {
       const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
       d.usd_per_million_output_tokens = *d.cost.usd_per_hour / (served * 3600) * 1e6;
