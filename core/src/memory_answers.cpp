@@ -548,6 +548,43 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     double tp, usd, tps;
   };
   std::vector<Ranked> ranked;
+  // At each tensor-parallel degree, the largest concurrency that meets the latency targets (time
+  // per token grows with the batch), searched once per device (offers of one type in every region
+  // share it).
+  struct Searched {
+    const InstanceType* instance;
+    double tp;
+    InferenceEstimate estimate;
+    bool meets;
+  };
+  std::vector<Searched> searched;
+  auto search = [&](const InstanceType& it, const GpuSpec& gpu, double tp) -> const Searched& {
+    for (const Searched& s : searched)
+      if (s.tp == tp && same_device(*s.instance, it, tp)) return s;
+    // One question per layout; the search changes only its batch and reads no basis text.
+    ThroughputQuestion question = throughput_question(catalog, mq, gpu, tp, t, weights, kv);
+    question.device = instance_device(catalog, it, tp);  // its own link: PCIe A100s are not NVLink ones
+    question.explain = false;
+    auto run = [&](double batch) {
+      question.batch = batch;
+      return estimate_inference(catalog.throughput, question);
+    };
+    auto meets = [&](const InferenceEstimate& e) {
+      return (!t.max_ttft_ms || e.ttft_ms <= *t.max_ttft_ms) && (!t.max_tpot_ms || e.tpot_ms <= *t.max_tpot_ms);
+    };
+    InferenceEstimate e = run(t.concurrency);
+    if (!meets(e) && t.concurrency <= 0) {
+      // Bisect the concurrency between 1 and what the KV cache holds.
+      double lo = 0, hi = e.batch;
+      while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        (meets(run(mid)) ? lo : hi) = mid;
+      }
+      if (lo >= 1) e = run(lo);
+    }
+    const bool met = meets(e);
+    return searched.emplace_back(Searched{&it, tp, std::move(e), met});
+  };
   Json excluded = Json::array();
   for (const auto& it : catalog.instances) {
     // GPUs and the Neuron accelerators (Inferentia, Trainium), whose datasheets give the figures.
@@ -561,38 +598,17 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
       continue;
     }
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
-    // weights with room for one full sequence; at each, the largest concurrency that meets the
-    // latency targets (time per token grows with the batch); the layout with the lowest $ per
-    // token wins.
+    // weights with room for one full sequence, at its searched concurrency; the layout with the
+    // lowest $ per token wins.
     const double cap = it.memory_per_gpu_bytes * catalog.throughput.serving_kv_fraction;
     const double price = *it.on_demand_usd_per_hour;
     std::optional<Ranked> best;
     std::optional<InferenceEstimate> missed;  // a layout that fits but misses the targets
     for (double tp = 1; tp <= it.gpus; tp *= 2) {
       if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
-      // One question per layout; the search changes only its batch and reads no basis text.
-      ThroughputQuestion question = throughput_question(catalog, mq, *gpu, tp, t, weights, kv);
-      question.device = instance_device(catalog, it, tp);  // its own link: PCIe A100s are not NVLink ones
-      question.explain = false;
-      auto run = [&](double batch) {
-        question.batch = batch;
-        return estimate_inference(catalog.throughput, question);
-      };
-      auto meets = [&](const InferenceEstimate& e) {
-        return (!t.max_ttft_ms || e.ttft_ms <= *t.max_ttft_ms) &&
-               (!t.max_tpot_ms || e.tpot_ms <= *t.max_tpot_ms);
-      };
-      InferenceEstimate e = run(t.concurrency);
-      if (!meets(e) && t.concurrency <= 0) {
-        // Bisect the concurrency between 1 and what the KV cache holds.
-        double lo = 0, hi = e.batch;
-        while (hi - lo > 1) {
-          const double mid = std::floor((lo + hi) / 2);
-          (meets(run(mid)) ? lo : hi) = mid;
-        }
-        if (lo >= 1) e = run(lo);
-      }
-      if (!meets(e)) {
+      const Searched& found = search(it, *gpu, tp);
+      const InferenceEstimate& e = found.estimate;
+      if (!found.meets) {
         missed = e;
         continue;
       }

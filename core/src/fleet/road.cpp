@@ -117,6 +117,13 @@ DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it, doubl
   return d;
 }
 
+bool same_device(const InstanceType& a, const InstanceType& b, double tp) {
+  return &a == &b ||
+         (a.memory_per_gpu_bytes == b.memory_per_gpu_bytes && a.memory_bandwidth_gb_per_s == b.memory_bandwidth_gb_per_s &&
+          a.gpu_fraction == b.gpu_fraction && a.gpu_model == b.gpu_model && a.gpu_type == b.gpu_type &&
+          link_figures(a, tp).gb_per_s == link_figures(b, tp).gb_per_s);
+}
+
 FormatSupport format_support(const Catalog& catalog, const Workload& w, const InstanceType& it) {
   FormatSupport s;
   const std::string& f = w.weight_format;
@@ -263,17 +270,18 @@ const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const M
   return w.memo.memory.emplace_back(std::move(key), std::move(a)).second;
 }
 
-// The throughput model's answers for the question's device, precision and tensor-parallel degree
-// (throughput_question's inputs that vary between candidates), kept for the workload.
-RoadMemo::InferenceSetup& inference_setup(const Workload& w, const ThroughputQuestion& q) {
+// The throughput model's setup for `it`'s device at the precision, tensor-parallel degree and
+// pipeline stages (what throughput_question's answer varies by between candidates), its question
+// made on first use and kept for the workload.
+RoadMemo::InferenceSetup& inference_setup(const Catalog& catalog, const Workload& w, const InstanceType& it,
+                                          const WholeModel& whole, const std::string& compute, double tp, double pp) {
   for (auto& s : w.memo.inference) {
-    const DeviceSpec &a = s.device, &b = q.device;
-    if (s.tensor_parallel == q.tensor_parallel && a.memory_bytes == b.memory_bytes &&
-        a.bandwidth_gb_per_s == b.bandwidth_gb_per_s && a.link_gb_per_s == b.link_gb_per_s && s.compute == q.compute &&
-        a.name == b.name && a.vendor == b.vendor && a.tflops == b.tflops)
+    if (s.tensor_parallel == tp && s.pipeline_parallel == pp && s.compute == compute && same_device(*s.instance, it, tp))
       return s;
   }
-  return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{q.device, q.compute, q.tensor_parallel, {}, {}});
+  ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, tp);
+  q.device.memory_bytes *= pp;
+  return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{&it, compute, tp, pp, std::move(q), {}, {}});
 }
 
 // Fills the memory of a deployment; false (with the refusal) when it does not fit.
@@ -375,16 +383,17 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
                   const std::string& compute, std::optional<double> fixed_copies, Deployment& d) {
   const InstanceType& it = *d.instance;
   const Demand& dm = w.demand;
-  ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, d.layout.tensor_parallel);
-  q.device.memory_bytes *= d.layout.pipeline_parallel;
-  q.explain = false;
-  RoadMemo::InferenceSetup& setup = inference_setup(w, q);
+  RoadMemo::InferenceSetup& setup =
+      inference_setup(catalog, w, it, whole, compute, d.layout.tensor_parallel, d.layout.pipeline_parallel);
+  ThroughputQuestion& q = setup.question;
+  bool explain = false;
   // A reference into the memo: valid until the next run.
   auto run = [&](double batch) -> const InferenceEstimate& {
-    std::vector<InferenceEstimate>& known = q.explain ? setup.explained : setup.figures;
+    std::vector<InferenceEstimate>& known = explain ? setup.explained : setup.figures;
     for (const auto& e : known)
       if (e.batch == batch) return e;
     q.batch = batch;
+    q.explain = explain;
     return known.emplace_back(estimate_inference(catalog.throughput, q));
   };
   auto meets = [&](const InferenceEstimate& e) {
@@ -418,7 +427,7 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
       l.bytes = held;
     }
   }
-  q.explain = w.explain;
+  explain = w.explain;
   InferenceEstimate e = run(lo);
   const double pp = d.layout.pipeline_parallel;
   const double copy_tps = e.output_tokens_per_s * pp;  // stages pipeline pp batches
@@ -476,8 +485,10 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
 void size_training(const Catalog& catalog, const Workload& w, const WholeModel& whole,
                    const std::string& compute, Deployment& d) {
   const InstanceType& it = *d.instance;
-  ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, d.layout.tensor_parallel);
+  // The workload's question on this device, at this layout's GPUs and tokens.
+  ThroughputQuestion& q = inference_setup(catalog, w, it, whole, compute, d.layout.tensor_parallel, 1).question;
   q.gpus = d.gpus;
+  q.explain = true;
   const Demand& dm = w.demand;
   if (dm.dataset_tokens) q.dataset_tokens = *dm.dataset_tokens * dm.epochs;
   TrainingEstimate t = estimate_training(catalog.throughput, q);
@@ -504,8 +515,8 @@ void size_training(const Catalog& catalog, const Workload& w, const WholeModel& 
 
 // Sizes a laid-out deployment on the road, as far as it goes: a refusal, or no figures to
 // estimate its speed with, stops it.
-void size_layout(const Catalog& catalog, const Workload& w, const Billing& billing, std::optional<double> copies,
-                 Deployment& d) {
+void size_layout(const Catalog& catalog, const Workload& w, const Billing& billing, const FormatSupport& fmt,
+                 std::optional<double> copies, Deployment& d) {
   const InstanceType& it = *d.instance;
   const double tp = d.layout.tensor_parallel, pp = d.layout.pipeline_parallel;
   if (it.accelerator_kind == "cpu") {
@@ -524,7 +535,6 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
   d.uncalibrated = neuron(it);
   if (d.uncalibrated)
     d.notes.push_back(it.gpu_type + ": datasheet peaks with the GPU efficiency factors, not calibrated on Neuron measurements");
-  const FormatSupport fmt = format_support(catalog, w, it);
   if (!fmt.refusal.empty()) {
     refuse(d, fmt.refusal, fmt.way_out);
     return;
@@ -576,8 +586,9 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
   }
 }
 
-Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billing& billing,
-                         const InstanceType& it, double tp, double pp, std::optional<double> copies) {
+// `fmt`: format_support of the workload on `it` (the same for every layout of it).
+Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it,
+                         const FormatSupport& fmt, double tp, double pp, std::optional<double> copies) {
   Deployment d;
   d.instance = &it;
   d.layout.tensor_parallel = tp;
@@ -586,7 +597,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.gpus = d.layout.gpus_per_copy() * d.layout.replicas;
   d.instance_count = static_cast<int>(std::ceil(d.gpus / std::max(1.0, it.gpus) - 1e-9));
   d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
-  size_layout(catalog, w, billing, copies, d);
+  size_layout(catalog, w, billing, fmt, copies, d);
   price(catalog, billing, w.explain, d);
   if (d.cost.usd_per_hour && d.runs()) {
     if (w.serving() && d.output_tokens_per_s > 0) {
@@ -622,16 +633,18 @@ Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& bill
   const std::optional<double> copies =
       w.trains() ? std::optional<double>(layout.replicas)
                  : count > 0 ? std::optional<double>(layout.replicas) : std::nullopt;
-  return deploy_layout(catalog, w, billing, it, layout.tensor_parallel, layout.pipeline_parallel, copies);
+  return deploy_layout(catalog, w, billing, it, format_support(catalog, w, it), layout.tensor_parallel,
+                       layout.pipeline_parallel, copies);
 }
 
 Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billing& billing,
                           const InstanceType& it, double gpus) {
+  const FormatSupport fmt = format_support(catalog, w, it);
   std::optional<Deployment> best, refused;
   auto consider = [&](double tp, double pp) {
     const double copies = gpus / (tp * pp);
     if (copies < 1 || std::fabs(copies - std::round(copies)) > 1e-9) return;
-    Deployment d = deploy_layout(catalog, w, billing, it, tp, pp, std::round(copies));
+    Deployment d = deploy_layout(catalog, w, billing, it, fmt, tp, pp, std::round(copies));
     if (!d.runs()) {
       if (!refused || tp * pp >= refused->layout.gpus_per_copy()) refused = std::move(d);
     } else if (!best || (w.serving() ? d.output_tokens_per_s > best->output_tokens_per_s
@@ -645,11 +658,12 @@ Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billi
   if (gpus > per_instance && w.serving()) consider(per_instance, std::round(gpus / per_instance));
   if (best) return *best;
   if (refused) return *refused;
-  Deployment d = deploy_layout(catalog, w, billing, it, gpus, 1, 1);
+  Deployment d = deploy_layout(catalog, w, billing, it, fmt, gpus, 1, 1);
   return d;
 }
 
 Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it) {
+  const FormatSupport fmt = format_support(catalog, w, it);
   std::optional<Deployment> best, refused;
   auto keep = [&](Deployment d) {
     if (!d.runs()) {
@@ -665,16 +679,16 @@ Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& bil
   const double per_instance = std::max(1.0, it.gpus);
   if (w.serving()) {
     bool any = false;
-    for (double tp = 1; tp <= per_instance; tp *= 2) any = keep(deploy_layout(catalog, w, billing, it, tp, 1, std::nullopt)) || any;
+    for (double tp = 1; tp <= per_instance; tp *= 2) any = keep(deploy_layout(catalog, w, billing, it, fmt, tp, 1, std::nullopt)) || any;
     if (!any && spans_instances(it) && (!refused || refused->refusal.rfind("does not fit", 0) == 0)) {
       for (double pp = 2; pp <= 8 && !any; pp *= 2)
-        any = keep(deploy_layout(catalog, w, billing, it, per_instance, pp, std::nullopt));
+        any = keep(deploy_layout(catalog, w, billing, it, fmt, per_instance, pp, std::nullopt));
     }
   } else {
     const int most = spans_instances(it) ? kMaxInstances : 1;
     for (int n = 1; n <= most && !best; n *= 2) {
       for (double tp = 1; tp <= per_instance; tp *= 2)
-        keep(deploy_layout(catalog, w, billing, it, tp, 1, n * per_instance / tp));
+        keep(deploy_layout(catalog, w, billing, it, fmt, tp, 1, n * per_instance / tp));
       // A refusal no count of instances lifts ends the search.
       if (!best && refused && refused->refusal.rfind("does not fit", 0) != 0 &&
           refused->refusal.rfind("misses the deadline", 0) != 0)

@@ -55,12 +55,14 @@ struct RoadMemo {
     std::string compute;
     bool operator==(const MemoryKey& o) const;
   };
-  // One device, precision and tensor-parallel degree the throughput model is asked about, with
-  // its answers (each at its batch), without and with their basis texts.
+  // One device, precision and tensor-parallel degree the throughput model is asked about (found
+  // by what an instance type's question is made of, before it is made), its question, and its
+  // answers (each at its batch), without and with their basis texts.
   struct InferenceSetup {
-    DeviceSpec device;
+    const InstanceType* instance;  // the first asked; others with the same device share it
     std::string compute;
-    double tensor_parallel;
+    double tensor_parallel, pipeline_parallel;
+    ThroughputQuestion question;
     std::vector<InferenceEstimate> figures, explained;
   };
   std::vector<std::pair<std::string, std::pair<double, double>>> whole;
@@ -157,6 +159,9 @@ TensorLink tensor_link(const InstanceType& it, double tp);
 // The device a throughput question sees on one instance: its memory, its share of the GPU, and
 // the link its `tp` tensor-parallel ranks use on that instance, not the GPU model's own link.
 DeviceSpec instance_device(const Catalog& catalog, const InstanceType& it, double tp);
+// Whether the throughput model sees the same device on `a` and `b` at `tp` (offers of one type in
+// several regions, sizes of one family): their estimates are the same.
+bool same_device(const InstanceType& a, const InstanceType& b, double tp);
 
 // Whether `it` runs the weight format for the workload: the compute precision, or a refusal.
 struct FormatSupport {
