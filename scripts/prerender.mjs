@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from '../tests/browser/server.mjs';
+import { startServer } from './site-server.mjs';
 
 const site = path.resolve(process.argv[2] ?? '');
 const page = path.join(site, 'index.html');

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 packages=(
   cmake g++ make ninja-build pkg-config
   nlohmann-json3-dev catch2 libcli11-dev
-  emscripten python3
+  emscripten python3 zopfli
   clang libclang-rt-14-dev libbenchmark-dev
   chromium
 )

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from '../browser/server.mjs';
+import { startServer } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
@@ -22,10 +22,12 @@ try {
   await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
   await page.waitForSelector('[data-testid="fit-per-gpu-gb"]');
   await page.waitForLoadState('networkidle');
-  // Every file the page downloaded (the document and each resource it requested), for the size
+  // Every file the page downloaded (the document and each resource it requested) and the bytes
+  // the server sent for it (gzip-encoded where the site holds a compressed copy), for the size
   // budget: what a visitor's browser fetches, not every file staged beside it.
-  const loadedFiles = await page.evaluate(() => [location.pathname, ...performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)]
-    .map((p) => (p.endsWith('/') ? `${p}index.html` : p).replace(/^\//, '')));
+  const loadedFiles = await page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+    .map((e) => [new URL(e.name).pathname, e.encodedBodySize])
+    .map(([p, bytes]) => [(p.endsWith('/') ? `${p}index.html` : p).replace(/^\//, ''), bytes]));
   const recompute = await page.evaluate(async () => {
     // The weight format changes the memory per GPU (the GPU count alone need not: on the road
     // a second GPU can be a second model copy of the same size).
@@ -114,7 +116,7 @@ try {
     browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
     browser_sweep_ms: median(sweepMs),
-    browser_loaded_files: [...new Set(loadedFiles)].sort(),
+    browser_loaded_files: Object.fromEntries(loadedFiles),
   }));
 } finally {
   await browser.close();

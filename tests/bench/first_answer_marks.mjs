@@ -7,7 +7,7 @@
 // each cold load of each is alternated with the others and the table has a column per site.
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from '../browser/server.mjs';
+import { startServer } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 
 const runs = Number(process.argv[2] ?? 7);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setup, cli, text, screenshot, ROOT, SITE_DIR } from './helpers.mjs';
-import { startServer } from './server.mjs';
+import { startServer } from '../../scripts/site-server.mjs';
 import { VIEWS, OLD_VIEWS } from '../../web/app/views.js';
 
 // The page's views, and the earlier views' ids that links and embeds still name (each opens the

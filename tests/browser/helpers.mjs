@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { startServer, ROOT, SITE_DIR } from './server.mjs';
+import { startServer, ROOT, SITE_DIR } from '../../scripts/site-server.mjs';
 
 export { ROOT, SITE_DIR };
 export const CLI = process.env.GPUFLEET_CLI ?? path.join(ROOT, 'build/core/cli/gpufleet');
