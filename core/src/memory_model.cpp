@@ -238,9 +238,13 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       sharding == "zero3" || sharding == "fsdp" || sharding == "fsdp_full_shard";
   const bool grads_sharded = full_shard || sharding == "zero2";
   const bool states_sharded = grads_sharded || sharding == "zero1";
-  auto add = [&](const std::string& key, const std::string& label, double bytes,
-                 const std::string& basis) {
-    if (bytes > 0) e.lines.push_back({key, label, bytes, basis});
+  const bool explain = q.explain;
+  double listed_bytes = 0;  // the lines' bytes, also when they are not listed
+  // A line of the estimate, listed with its basis (made by `basis()`) when the answer explains.
+  auto add = [&](const char* key, const char* label, double bytes, const auto& basis) {
+    if (bytes <= 0) return;
+    listed_bytes += bytes;
+    if (explain) e.lines.push_back({key, label, bytes, basis()});
   };
 
   // ---- Weights -------------------------------------------------------------------------------
@@ -254,18 +258,20 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   const double checkpoint_bytes = weights_all;
   if (upcast) weights_all = p.total * 4;
   e.weights_bytes = weights_all;
-  std::string wbasis = fmt.whole_model
+  std::string wbasis;
+  if (explain)
+    wbasis = fmt.whole_model
                            ? num(p.total / 1e9) + " B parameters x " + num(fmt.linear_bits) +
                                  " bits (" + fmt.basis + ")"
                            : num(p.linear / 1e9) + " B linear-layer parameters x " +
                                  num(fmt.linear_bits) + " bits + " + num(unquantized / 1e9) +
                                  " B others (embeddings, head, norms, biases) x " +
                                  num(fmt.other_bytes) + " bytes (" + fmt.basis + ")";
-  if (upcast)
+  if (upcast && explain)
     wbasis = num(p.total / 1e9) + " B parameters x 4 bytes: " + eng.name +
              " keeps the parameters in fp32 and casts each weight to the input's type per call";
   double weights_gpu = weights_all / (tp * pp);
-  if (tp * pp > 1) wbasis += "; split over " + num(tp * pp) + " GPUs (tensor x pipeline parallel)";
+  if (tp * pp > 1 && explain) wbasis += "; split over " + num(tp * pp) + " GPUs (tensor x pipeline parallel)";
   const double bytes_per_param = weights_all / std::max(1.0, p.total);
   const double layer_params = p.linear / std::max(1.0, a.layers + a.encoder_layers);
   if (full_shard) {
@@ -277,7 +283,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double live = std::min(p.total, k.zero3_max_live_parameters);
       const double vocab_matrices = a.vocab * a.hidden * 2;
       weights_gpu = (live + vocab_matrices) * bytes_per_param;
-      wbasis += "; ZeRO-3 with parameters offloaded to the CPU: up to " + num(live / 1e9) +
+      if (explain)
+        wbasis += "; ZeRO-3 with parameters offloaded to the CPU: up to " + num(live / 1e9) +
                 " B gathered parameters stay resident (stage3_max_live_parameters), plus the "
                 "gathered embedding and output matrices (" +
                 gib(vocab_matrices * bytes_per_param) + ")";
@@ -286,13 +293,14 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       // next.
       const double unit = std::max(layer_params, p.embedding) * bytes_per_param;
       weights_gpu = 2 * unit;
-      wbasis +=
+      if (explain)
+        wbasis +=
           "; sharded and offloaded to the CPU: the GPU holds the gathered unit being computed and "
           "the one prefetched (2 x " +
           gib(unit) + ")";
     } else {
       weights_gpu = weights_gpu / dp + 2 * layer_params * bytes_per_param;
-      wbasis += "; sharded over " + num(dp) + " data-parallel GPUs, plus two gathered layers";
+      if (explain) wbasis += "; sharded over " + num(dp) + " data-parallel GPUs, plus two gathered layers";
     }
   }
   if (eng.layer_split == "sequential" && pp > 1 && q.gpu_memory_bytes) {
@@ -303,17 +311,18 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     const double budget = std::max(0.0, *q.gpu_memory_bytes - context - largest);
     const double first = std::min(weights_all, budget);
     weights_gpu = std::max(first, weights_all - first);
-    wbasis = wbasis.substr(0, wbasis.find(';')) +
+    if (explain)
+      wbasis = wbasis.substr(0, wbasis.find(';')) +
              "; layers fill GPU 0 up to its free memory less the largest module (" + gib(budget) +
              "), the rest go to the next GPU; the fuller GPU is shown";
   }
-  add("weights", "Weights", weights_gpu, wbasis);
+  add("weights", "Weights", weights_gpu, [&] { return wbasis; });
   e.weights_per_gpu_bytes = weights_gpu;
   if (eng.checkpoint_on_device && !training)
-    add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp),
-        "the checkpoint is read onto the GPU before the model is built; PyTorch's caching "
-        "allocator keeps its blocks after it is freed (" +
-            eng.name + ")");
+    add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp), [&] {
+      return "the checkpoint is read onto the GPU before the model is built; PyTorch's caching "
+             "allocator keeps its blocks after it is freed (" + eng.name + ")";
+    });
 
   // ---- Trainable parameters, gradients, optimizer states, master weights -----------------------
   const bool adapters = q.mode == TrainMode::kLora || q.mode == TrainMode::kQlora;
@@ -353,16 +362,16 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     // 16-bit training 2 bytes.
     const double grad_bytes = adapters || bytes_per_param >= 4 ? 4 : 2;
     double grads = trainable * grad_bytes / (tp * pp);
-    std::string gbasis =
-        num(trainable / 1e6) + " M trainable parameters x " + num(grad_bytes) + " bytes";
+    std::string gbasis;
+    if (explain) gbasis = num(trainable / 1e6) + " M trainable parameters x " + num(grad_bytes) + " bytes";
     if (q.optimizer_in_backward && !adapters) {
       grads = std::max(p.embedding, p.lm_head) * grad_bytes;
-      gbasis =
-          "optimizer step fused into backward: one parameter's gradient at a time (the largest, " +
-          gib(grads) + ")";
+      if (explain)
+        gbasis = "optimizer step fused into backward: one parameter's gradient at a time (the largest, " +
+                 gib(grads) + ")";
     } else if (grads_sharded) {
       grads /= dp;
-      gbasis += " / " + num(dp) + " (sharded)";
+      if (explain) gbasis += " / " + num(dp) + " (sharded)";
     }
     if (q.cpu_offload && states_sharded && !adapters) {
       // Offloaded gradients live on the host, but FSDP computes each unit's gradient on the GPU,
@@ -371,11 +380,11 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const bool fsdp = sharding == "fsdp" || sharding == "fsdp_full_shard";
       const double unit = std::max({layer_params, p.embedding, p.lm_head}) * grad_bytes / (tp * pp);
       grads = fsdp ? unit : 0;
-      gbasis = fsdp ? "offloaded to the host; the largest unit's unsharded gradient (" + gib(unit) +
-                          ") is on the GPU before it is reduce-scattered and copied out"
-                    : gbasis;
+      if (fsdp && explain)
+        gbasis = "offloaded to the host; the largest unit's unsharded gradient (" + gib(unit) +
+                 ") is on the GPU before it is reduce-scattered and copied out";
     }
-    add("gradients", "Gradients", grads, gbasis);
+    add("gradients", "Gradients", grads, [&] { return gbasis; });
     double states = trainable * opt->bytes_per_parameter;
     // Adafactor: a row and a column statistic per matrix (about 2 x trainable / width), and full
     // states for the vectors and embeddings it does not factor, when they are trained.
@@ -390,19 +399,19 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
           states;  // placed after everything else: they stay on the GPU only while there is room
     } else {
       add("optimizer", "Optimizer states", states,
-          opt->basis + (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : ""));
+          [&] { return opt->basis + (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : ""); });
     }
     if (q.master_weights && bytes_per_param < 4 && !adapters &&
         !(q.cpu_offload && states_sharded)) {
       add("master_weights", "FP32 master weights", trainable * 4 / (tp * pp * shard),
-          "mixed precision keeps an fp32 copy of the trainable weights");
+          [] { return "mixed precision keeps an fp32 copy of the trainable weights"; });
     }
     // Under a fully sharded data-parallel run the 16-bit copies are the gathered units (FSDP's
     // MixedPrecisionPolicy casts in the all-gather), already counted with the weights.
     if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4 && !full_shard) {
-      add("weight_casts", "16-bit weight copies (autocast)", p.linear * 2 / (tp * pp),
-          "autocast casts each linear weight to 16 bits in the forward pass and keeps the copy for "
-          "backward");
+      add("weight_casts", "16-bit weight copies (autocast)", p.linear * 2 / (tp * pp), [] {
+        return "autocast casts each linear weight to 16 bits in the forward pass and keeps the copy for backward";
+      });
     }
   }
 
@@ -430,7 +439,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double enc = a.source_positions > 0 ? a.source_positions : q.sequence;
       const double cross_copies = eng.cross_cache_per_beam ? seqs : q.batch;
       kv = kv_layer_token * layers_here * (seqs * dec + cross_copies * enc);
-      basis = num(seqs) + " sequences x " + num(dec) + " decoder tokens + " + num(cross_copies) +
+      if (explain)
+        basis = num(seqs) + " sequences x " + num(dec) + " decoder tokens + " + num(cross_copies) +
               " x " + num(enc) + " cross-attention tokens, " +
               num(kv_layer_token * layers_here / 1024) + " KiB per token";
     } else {
@@ -443,7 +453,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       };
       kv = seqs * per_seq(tokens);
       if (eng.kv_policy == "dynamic") kv_generated = kv - seqs * per_seq(q.sequence);
-      basis =
+      if (explain)
+        basis =
           num(seqs) + " sequences x " + num(tokens) + " tokens x " +
           num(kv_layer_token * layers_here / 1024) + " KiB per token (" +
           num(kv_elements_per_token_per_layer(a)) + " elements per layer" +
@@ -455,7 +466,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
           ")";
     }
     e.kv_cache_bytes = kv;
-    add("kv_cache", "KV cache", kv, basis);
+    add("kv_cache", "KV cache", kv, [&] { return basis; });
   }
 
   // ---- Activations and logits ----------------------------------------------------------------
@@ -491,20 +502,20 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
           encdec ? "Activations (encoder peak beyond the KV cache)"
           : kv_generated > 0 ? "Activations (prefill peak beyond the generated tokens' cache)"
                              : "Activations (prefill peak)",
-          peak / pp,
-          "max of one layer's intermediates over " + num(tokens) + " tokens" +
-              (scores > 0 ? " + materialised attention scores (" + gib(scores) + ")" : "") +
-              " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
-              " vocabulary (" + gib(logits) + ", 16-bit + fp32)" +
-              (kv_generated > 0 ? ", less the cache the generated tokens add later (" +
-                                      gib(kv_generated) + ")"
-                                : ""));
+          peak / pp, [&] {
+            return "max of one layer's intermediates over " + num(tokens) + " tokens" +
+                   (scores > 0 ? " + materialised attention scores (" + gib(scores) + ")" : "") +
+                   " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) + " vocabulary (" +
+                   gib(logits) + ", 16-bit + fp32)" +
+                   (kv_generated > 0 ? ", less the cache the generated tokens add later (" + gib(kv_generated) + ")"
+                                     : "");
+          });
     }
     if (fmt.linear_bits < 8 && !fmt.whole_model && generates) {
       const double largest = a.hidden * active_width * (compute == "fp32" ? 4 : 2);
       transient += largest;
       add("dequantization", "Dequantized weight (transient)", largest,
-          "the largest linear layer dequantized to the compute type for its matmul");
+          [] { return "the largest linear layer dequantized to the compute type for its matmul"; });
     }
   } else {
     const double s = q.sequence, b = q.batch;
@@ -531,7 +542,8 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double saved =
           (h + kept + (flash ? qw : 0)) * act + (flash ? a.heads * 4 : 0);  // + logsumexp (fp32)
       acts = b * s * (saved * all_layers / pp + 2 * per_token);
-      basis = "selective (op) checkpointing: each layer keeps its input, " +
+      if (explain)
+        basis = "selective (op) checkpointing: each layer keeps its input, " +
               std::string(compute == "fp8" ? "no matmul output (fp8 matmuls are recomputed)"
                                            : "every second matmul's output") +
               (flash ? " and the attention output" : "") + " (" + num(saved) +
@@ -543,16 +555,19 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double every = std::max(1.0, std::floor(std::atof(sac.c_str())));
       const double layers = all_layers / pp, ckpt = std::floor(layers / every);
       acts = b * s * (ckpt * a.hidden * act + (layers - ckpt) * per_token + (ckpt > 0 ? per_token : 0));
-      basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
+      if (explain)
+        basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
               " layers keep only their input, " + num(layers - ckpt) + " keep " + num(per_token) +
               " bytes per token, + one layer recomputed";
     } else if (q.gradient_checkpointing) {
       acts = b * s * (a.hidden * act * all_layers / pp + 2 * per_token);
-      basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
+      if (explain)
+        basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
               num(act) + " bytes) + one layer recomputed and its backward";
     } else {
       acts = b * s * per_token * all_layers / pp;
-      basis = "b x s x " + num(per_token) + " bytes per token per layer x " + num(all_layers / pp) +
+      if (explain)
+        basis = "b x s x " + num(per_token) + " bytes per token per layer x " + num(all_layers / pp) +
               " layers (Korthikanti et al. 2022" +
               (flash ? ", no score matrix with fused attention" : ", score matrix materialised") +
               ")";
@@ -562,29 +577,30 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       // (Korthikanti et al. 2022, section 4.2.2: sbh(34/t + 5as/ht)), and a vocabulary-parallel loss
       // splits the logits (torchtitan apply_tp: SequenceParallel norms, loss_parallel).
       acts /= tp;
-      basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
+      if (explain) basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
     }
     transient += acts;
-    add("activations", "Activations", acts, basis);
+    add("activations", "Activations", acts, [&] { return basis; });
     const double vocab_rows = b * s;
     const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + 4 + 4) /
                           (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
     if (a.kind != ArchKind::kEncoder) {
       transient += logits;
-      add("logits", "Logits and loss", logits,
-          num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
-              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
-                              : num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"));
+      add("logits", "Logits and loss", logits, [&] {
+        return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
+               (q.chunked_loss ? num(act) + " bytes (chunked loss)"
+                               : num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)");
+      });
     }
     if (q.mode == TrainMode::kQlora) {
       const double largest = a.hidden * active_width * act;
       transient += largest;
       add("dequantization", "Dequantized weight (transient)", largest,
-          "the largest 4-bit linear layer dequantized for its matmul");
+          [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
     }
   }
 
-  for (const auto& line : e.lines) e.tensor_bytes += line.bytes;
+  e.tensor_bytes = listed_bytes;
   if (paged_states > 0) {
     // Paged optimizer states (unified memory) are evicted to host memory only under pressure: on
     // a device of known size they occupy what the rest leaves free.
@@ -593,43 +609,45 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
                             ? std::max(0.0, *q.gpu_memory_bytes - e.tensor_bytes - context_guess)
                             : paged_states;
     const double resident = std::min(paged_states, room);
-    add("optimizer", "Optimizer states (paged)", resident,
-        opt->basis + "; " + gib(resident) + " of " + gib(paged_states) + " resident on the GPU" +
-            (resident < paged_states ? ", the rest paged to host memory" : ""));
+    add("optimizer", "Optimizer states (paged)", resident, [&] {
+      return opt->basis + "; " + gib(resident) + " of " + gib(paged_states) + " resident on the GPU" +
+             (resident < paged_states ? ", the rest paged to host memory" : "");
+    });
     e.tensor_bytes += resident;
   }
 
   // ---- Runtime --------------------------------------------------------------------------------
   const double context = context_bytes(k, eng, q);
   double runtime = 0;
-  auto add_runtime = [&](const std::string& key, const std::string& label, double bytes,
-                         const std::string& basis) {
+  auto add_runtime = [&](const char* key, const char* label, double bytes, const auto& basis) {
     if (bytes <= 0) return;
     runtime += bytes;
     add(key, label, bytes, basis);
   };
-  add_runtime("cuda_context", "CUDA context", context,
-              eng.pytorch ? (q.cuda_eager_loading
-                                 ? "PyTorch with every CUDA module loaded at start (CUDA < 11.7)"
-                                 : "PyTorch with lazy CUDA module loading (CUDA >= 11.7)")
-              : q.cuda_eager_loading && eng.eager_context_mib != eng.context_mib
-                  ? eng.name + " runtime with every library kernel loaded at start (CUDA < 12.2)"
-                  : eng.name + " runtime");
+  add_runtime("cuda_context", "CUDA context", context, [&]() -> std::string {
+    return eng.pytorch ? (q.cuda_eager_loading ? "PyTorch with every CUDA module loaded at start (CUDA < 11.7)"
+                                               : "PyTorch with lazy CUDA module loading (CUDA >= 11.7)")
+           : q.cuda_eager_loading && eng.eager_context_mib != eng.context_mib
+               ? eng.name + " runtime with every library kernel loaded at start (CUDA < 12.2)"
+               : eng.name + " runtime";
+  });
   add_runtime("compute_buffers", "Compute buffers", eng.compute_buffer_mib * kMiB,
-              eng.name + " scratch buffers");
-  add_runtime("allocator_reserve", "Allocator reserve", eng.allocator_reserve * transient,
-              num(eng.allocator_reserve * 100) +
-                  " % of the transient memory stays cached by the allocator (" + eng.name + ")");
+              [&] { return eng.name + " scratch buffers"; });
+  add_runtime("allocator_reserve", "Allocator reserve", eng.allocator_reserve * transient, [&] {
+    return num(eng.allocator_reserve * 100) + " % of the transient memory stays cached by the allocator (" +
+           eng.name + ")";
+  });
 
   // A pool that fits: its bytes and tokens, and how many sequences of the longest length it holds.
-  auto place_pool = [&](double pool, const std::string& how) {
+  auto place_pool = [&](double pool, const auto& how) {
     e.kv_pool_bytes = pool;
     e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
     const double max_len = q.max_model_len.value_or(q.sequence + q.new_tokens);
     if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
-    add("kv_cache", "KV cache pool", pool,
-        how + " = " + gib(pool) + " = " + num(*e.kv_pool_tokens) + " tokens at " +
-            num(e.kv_bytes_per_token / 1024) + " KiB each");
+    add("kv_cache", "KV cache pool", pool, [&] {
+      return how() + " = " + gib(pool) + " = " + num(*e.kv_pool_tokens) + " tokens at " +
+             num(e.kv_bytes_per_token / 1024) + " KiB each";
+    });
     e.kv_cache_bytes = pool;
     e.tensor_bytes += pool;
   };
@@ -647,13 +665,13 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     const double free_before =
         q.free_before_load_bytes.value_or(*q.gpu_memory_bytes - context - non_torch);
     const double pool = share * free_before - weights_gpu;
-    const std::string how =
-        num(share) + " x " + gib(free_before) +
-        (q.free_before_load_bytes ? " free before loading (as logged)"
-                                  : " free before loading (" + gib(*q.gpu_memory_bytes) +
-                                        " less the CUDA context and " + num(non_torch / kMiB) +
-                                        " MiB of communication buffers)") +
-        " - weights";
+    auto how = [&] {
+      return num(share) + " x " + gib(free_before) +
+             (q.free_before_load_bytes ? " free before loading (as logged)"
+                                       : " free before loading (" + gib(*q.gpu_memory_bytes) + " less the CUDA context and " +
+                                             num(non_torch / kMiB) + " MiB of communication buffers)") +
+             " - weights";
+    };
     if (pool > 0 && e.kv_bytes_per_token > 0) {
       place_pool(pool, how);
     } else {
@@ -661,7 +679,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
                         num(share) + " x " + gib(free_before) + " = " + gib(share * free_before));
     }
     add_runtime("non_torch", "Non-torch memory", non_torch,
-                eng.name + " communication buffers outside PyTorch");
+                [&] { return eng.name + " communication buffers outside PyTorch"; });
   } else if (eng.kv_policy == "pool" && generates) {
     // The engine profiles one forward pass of its token budget and samples one token per dummy
     // request, then gives the rest of its share of the device to the KV-cache pool.
@@ -700,11 +718,11 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
                                                                        : eng.sampler_bytes_per_logit;
     const double sampler = rows * a.vocab * per_logit;
     const double profile = std::max(layer, tokens * a.hidden * act + sampler);
-    add("activations", "Activations (profiled peak)", profile,
-        "max of one layer's intermediates over " + num(tokens) +
-            " batched tokens and the sampler over " + num(rows) + " dummy requests x " +
-            num(a.vocab) + " vocabulary x " + num(per_logit) + " bytes" +
-            (band ? " (" + eng.name + " " + band->label + ")" : ""));
+    add("activations", "Activations (profiled peak)", profile, [&] {
+      return "max of one layer's intermediates over " + num(tokens) + " batched tokens and the sampler over " +
+             num(rows) + " dummy requests x " + num(a.vocab) + " vocabulary x " + num(per_logit) + " bytes" +
+             (band ? " (" + eng.name + " " + band->label + ")" : "");
+    });
     // Tensor-parallel ranks joined by NVLink hold communication buffers outside PyTorch's allocator.
     const double non_torch =
         (eng.non_torch_mib + (tp > 1 && q.gpus_linked ? eng.non_torch_tp_mib : 0)) * kMiB;
@@ -715,22 +733,22 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
       const double charged_context = band && band->charges_cuda_context ? context : 0;
       const double pool = budget - weights_gpu - profile - non_torch - charged_context;
       if (pool > 0 && e.kv_bytes_per_token > 0) {
-        place_pool(pool, num(util) + " x " + gib(*q.gpu_memory_bytes) +
-                             " - weights - profiled activations - " + num(non_torch / kMiB) +
-                             " MiB non-torch" +
-                             (charged_context > 0
-                                  ? " - the CUDA context (" + gib(charged_context) + ")"
-                                  : ""));
+        place_pool(pool, [&] {
+          return num(util) + " x " + gib(*q.gpu_memory_bytes) + " - weights - profiled activations - " +
+                 num(non_torch / kMiB) + " MiB non-torch" +
+                 (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")" : "");
+        });
       } else {
         e.notes.push_back("the weights (" + gib(weights_gpu) + ") and the profiled activations (" +
                           gib(profile) + ") leave no room for a KV cache in " + num(util) +
                           " x " + gib(*q.gpu_memory_bytes) + " = " + gib(budget));
       }
-      add_runtime("non_torch", "Non-torch memory", non_torch,
-                  eng.name + " NCCL/cuBLAS workspaces outside PyTorch" +
-                      (non_torch > eng.non_torch_mib * kMiB
-                           ? " (" + num(eng.non_torch_tp_mib) + " MiB more for the NVLink tensor-parallel group)"
-                           : ""));
+      add_runtime("non_torch", "Non-torch memory", non_torch, [&] {
+        return eng.name + " NCCL/cuBLAS workspaces outside PyTorch" +
+               (non_torch > eng.non_torch_mib * kMiB
+                    ? " (" + num(eng.non_torch_tp_mib) + " MiB more for the NVLink tensor-parallel group)"
+                    : "");
+      });
     }
   }
   e.total_bytes = e.tensor_bytes + runtime;

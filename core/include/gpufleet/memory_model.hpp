@@ -148,6 +148,7 @@ struct MemoryQuestion {
   bool offline_engine = false;           // vLLM's LLM class rather than `vllm serve`
   std::string gpu_name;                  // the device, where defaults depend on it
   bool gpus_linked = false;              // GPU-to-GPU NVLink / Infinity Fabric (peer access)
+  bool explain = true;  // false: the figures without their lines (a sweep's candidates show none)
 };
 
 struct MemoryLine {

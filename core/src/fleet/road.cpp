@@ -177,6 +177,7 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
   q.compute = compute == "fp32" || compute == "fp16" || compute == "bf16" || compute == "fp8" ? compute : "fp16";
   q.kv_format = w.kv_format;
   q.engine = w.engine_key();
+  q.explain = w.explain;
   q.tensor_parallel = layout.tensor_parallel;
   q.pipeline_parallel = layout.pipeline_parallel;
   q.gpus = std::max(gpus, layout.gpus_per_copy());
@@ -265,9 +266,7 @@ const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const M
                           q.batch, q.gpus_linked, q.compute};
   for (const auto& [k, answer] : w.memo.memory)
     if (k == key) return answer;
-  MemoryAnswer a = estimate_memory(catalog.memory, q);
-  if (a.estimate && !w.explain) a.estimate->lines.clear();  // each deployment copies the estimate
-  return w.memo.memory.emplace_back(std::move(key), std::move(a)).second;
+  return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;
 }
 
 // The throughput model's setup for `it`'s device at the precision, tensor-parallel degree and
