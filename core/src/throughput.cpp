@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <vector>
 
 #include "report.hpp"
@@ -13,8 +14,8 @@ std::string num(double x) { return report::short_number(x); }
 
 // Peak dense TFLOPS for the precision, falling back to 16-bit (quantized weights are dequantized
 // to 16 bits for their matmuls) and then to whatever the device lists.
-double peak_tflops(const DeviceSpec& d, const std::string& precision) {
-  for (const std::string& p : {precision, std::string("bf16"), std::string("fp16")}) {
+double peak_tflops(const DeviceSpec& d, std::string_view precision) {
+  for (std::string_view p : {precision, std::string_view("bf16"), std::string_view("fp16")}) {
     auto it = d.tflops.find(p);
     if (it != d.tflops.end() && it->second > 0) return it->second;
   }

@@ -43,7 +43,7 @@ struct GpuSpec {
   double memory_gb = 0;  // label, binary GiB per DESIGN
   std::optional<double> usable_memory_mib;
   std::optional<double> memory_bandwidth_gb_per_s;
-  std::map<std::string, double> tflops;  // per precision, dense
+  std::map<std::string, double, std::less<>> tflops;  // per precision, dense (found by any string)
   std::string source;
   std::string source_date;
   // What a process can allocate: the cloud-reported MiB, else the label taken as GiB.

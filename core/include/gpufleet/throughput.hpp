@@ -72,7 +72,7 @@ struct DeviceSpec {
   std::string vendor;  // nvidia, amd, apple, aws ... ("" unknown)
   double memory_bytes = 0;
   double bandwidth_gb_per_s = 0;
-  std::map<std::string, double> tflops;  // dense, by precision
+  std::map<std::string, double, std::less<>> tflops;  // dense, by precision (found by any string)
   double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = unknown: kUnknownLinkGbPerS)
 };
 

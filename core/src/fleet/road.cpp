@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "fleet/queueing.hpp"
 #include "json_reader.hpp"
@@ -11,6 +12,9 @@ namespace gpufleet {
 namespace {
 
 constexpr int kMaxInstances = 128;
+// Room for the setups one workload's sweep asks about (a recommendation over every region: about
+// 40 GPU x layout setups), so that the memos grow without moving what they hold.
+constexpr std::size_t kSetupsKept = 64;
 
 std::string num(double x) { return report::short_number(x); }
 std::string gb(double bytes) { return num(report::round_to(bytes / 1e9, 2)) + " GB"; }
@@ -53,7 +57,7 @@ bool quantized(const Catalog& catalog, const std::string& format) {
   return f != catalog.memory.weight_formats.end() && (f->second.linear_bits < 16 || f->second.whole_model);
 }
 
-double peak(const GpuSpec* spec, const std::string& precision) {
+double peak(const GpuSpec* spec, std::string_view precision) {
   if (!spec) return 0;
   auto t = spec->tflops.find(precision);
   return t != spec->tflops.end() ? t->second : 0;
@@ -164,6 +168,13 @@ FormatSupport format_support(const Catalog& catalog, const Workload& w, const In
   return s;
 }
 
+namespace {
+// Data-parallel copies of the model over `gpus` (at least one copy's ranks).
+double data_parallel(const Layout& layout, double gpus) {
+  return std::max(gpus, layout.gpus_per_copy()) / layout.gpus_per_copy();
+}
+}  // namespace
+
 MemoryQuestion memory_question(const Workload& w, const Layout& layout, double gpus,
                                double capacity_bytes, const std::string& compute) {
   MemoryQuestion q;
@@ -194,8 +205,7 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
     q.master_weights = w.recipe.master_weights && w.task != WorkloadType::kLora && w.task != WorkloadType::kQlora;
     q.gradient_checkpointing = w.recipe.gradient_checkpointing;
     q.lora_rank = w.recipe.lora_rank;
-    const double dp = q.gpus / layout.gpus_per_copy();
-    q.sharding = dp > 1 ? w.recipe.sharding : "none";
+    q.sharding = data_parallel(layout, gpus) > 1 ? w.recipe.sharding : "none";
   }
   return q;
 }
@@ -259,13 +269,21 @@ void refuse(Deployment& d, std::string why, std::string way_out) {
   d.way_out = std::move(way_out);
 }
 
-// The memory model's answer, asked once per workload for each setup that varies between
-// candidates (memory_question's layout, GPUs and capacity; the link; the batch).
-const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const MemoryQuestion& q) {
-  RoadMemo::MemoryKey key{q.tensor_parallel, q.pipeline_parallel, q.gpus, q.gpu_memory_bytes.value_or(-1),
-                          q.batch, q.gpus_linked, q.compute};
+// The memory model's answer for the deployment's layout, GPUs, capacity and link at `batch`
+// sequences (training: micro-batch), asked once per workload for each such setup: the question
+// is made only then.
+const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const Deployment& d,
+                              const std::string& compute, double batch) {
+  const InstanceType& it = *d.instance;
+  const bool linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
+  RoadMemo::MemoryKey key{d.layout.tensor_parallel, d.layout.pipeline_parallel, d.gpus, it.memory_per_gpu_bytes,
+                          batch, linked, compute};
   for (const auto& [k, answer] : w.memo.memory)
     if (k == key) return answer;
+  MemoryQuestion q = memory_question(w, d.layout, d.gpus, it.memory_per_gpu_bytes, compute);
+  q.gpus_linked = linked;
+  q.batch = batch;
+  if (w.memo.memory.empty()) w.memo.memory.reserve(kSetupsKept);
   return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;
 }
 
@@ -280,6 +298,7 @@ RoadMemo::InferenceSetup& inference_setup(const Catalog& catalog, const Workload
   }
   ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, tp);
   q.device.memory_bytes *= pp;
+  if (w.memo.inference.empty()) w.memo.inference.reserve(kSetupsKept);
   return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{&it, compute, tp, pp, std::move(q), {}, {}});
 }
 
@@ -288,9 +307,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   const InstanceType& it = *d.instance;
   const double cap = it.memory_per_gpu_bytes;
   d.capacity_per_gpu_bytes = cap;
-  MemoryQuestion q = memory_question(w, d.layout, d.gpus, cap, compute);
-  q.gpus_linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
-  const MemoryAnswer& a = memory_of(catalog, w, q);
+  const MemoryAnswer& a = memory_of(catalog, w, d, compute, w.serving() ? 1 : w.recipe.micro_batch);
   if (!a.estimate) {
     refuse(d, a.faults.empty() ? "the memory model cannot size this workload" : a.faults.front().second, "");
     return false;
@@ -342,7 +359,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
       }
       return true;
     }
-    const auto engine = catalog.memory.engines.find(q.engine);
+    const auto engine = catalog.memory.engines.find(w.engine_key());
     if (!e.kv_pool_bytes && engine != catalog.memory.engines.end() &&
         engine->second.kv_policy == "pool") {
       refuse(d, "does not fit: " + where() + " (" + gb(cap) + " each) cannot hold the weights (" +
@@ -351,9 +368,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
       return false;
     }
     // Engines that grow the cache with the batch: sequences until the device is full.
-    MemoryQuestion two = q;
-    two.batch = 2;
-    const MemoryAnswer& b = memory_of(catalog, w, two);
+    const MemoryAnswer& b = memory_of(catalog, w, d, compute, 2);
     const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
     d.memory_per_gpu_bytes = e.total_bytes;
     if (e.total_bytes > cap) {
@@ -369,7 +384,9 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   if (e.total_bytes > cap) {
     refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per " + one() + " over " + num(d.gpus) + " x " +
                   it.gpu_type + " (" + gb(cap) + " each; weights, gradients and optimizer states " +
-                  (q.sharding == "none" ? "not sharded" : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " " + one() + "s") + ")",
+                  (data_parallel(d.layout, d.gpus) <= 1 || w.recipe.sharding == "none"
+                       ? "not sharded"
+                       : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " " + one() + "s") + ")",
            "more " + one() + "s to shard over, LoRA or QLoRA instead of full fine-tuning, or " + one() + "s with more memory");
     return false;
   }
