@@ -544,7 +544,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   struct Ranked {
     const InstanceType* it;
     const GpuSpec* gpu;
-    InferenceEstimate e;
+    std::size_t searched;  // its layout's estimate: searched[i].estimate
     double tp, usd, tps;
   };
   std::vector<Ranked> ranked;
@@ -558,9 +558,9 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     bool meets;
   };
   std::vector<Searched> searched;
-  auto search = [&](const InstanceType& it, const GpuSpec& gpu, double tp) -> const Searched& {
-    for (const Searched& s : searched)
-      if (s.tp == tp && same_device(*s.instance, it, tp)) return s;
+  auto search = [&](const InstanceType& it, const GpuSpec& gpu, double tp) -> std::size_t {
+    for (std::size_t i = 0; i < searched.size(); ++i)
+      if (searched[i].tp == tp && same_device(*searched[i].instance, it, tp)) return i;
     // One question per layout; the search changes only its batch and reads no basis text.
     ThroughputQuestion question = throughput_question(catalog, mq, gpu, tp, t, weights, kv);
     question.device = instance_device(catalog, it, tp);  // its own link: PCIe A100s are not NVLink ones
@@ -583,7 +583,8 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
       if (lo >= 1) e = run(lo);
     }
     const bool met = meets(e);
-    return searched.emplace_back(Searched{&it, tp, std::move(e), met});
+    searched.push_back(Searched{&it, tp, std::move(e), met});
+    return searched.size() - 1;
   };
   Json excluded = Json::array();
   for (const auto& it : catalog.instances) {
@@ -603,19 +604,19 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     const double cap = it.memory_per_gpu_bytes * catalog.throughput.serving_kv_fraction;
     const double price = *it.on_demand_usd_per_hour;
     std::optional<Ranked> best;
-    std::optional<InferenceEstimate> missed;  // a layout that fits but misses the targets
+    std::optional<std::size_t> missed;  // a layout that fits but misses the targets (in searched)
     for (double tp = 1; tp <= it.gpus; tp *= 2) {
       if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
-      const Searched& found = search(it, *gpu, tp);
-      const InferenceEstimate& e = found.estimate;
-      if (!found.meets) {
-        missed = e;
+      const std::size_t found = search(it, *gpu, tp);
+      const InferenceEstimate& e = searched[found].estimate;
+      if (!searched[found].meets) {
+        missed = found;
         continue;
       }
       const double copies = std::max(1.0, std::floor(it.gpus / tp));
       const double tps = e.output_tokens_per_s * copies;
       const double usd = tps > 0 ? price / (tps * 3600) * 1e6 : 0;
-      if (tps > 0 && (!best || usd < best->usd)) best = Ranked{&it, gpu, e, tp, usd, tps};
+      if (tps > 0 && (!best || usd < best->usd)) best = Ranked{&it, gpu, found, tp, usd, tps};
     }
     if (best) {
       ranked.push_back(std::move(*best));
@@ -624,9 +625,9 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
     Json out = report::object(2);
     report::add(out, "instance", it.name);
     report::add(out, "reason", missed ? "misses the latency target at every concurrency (time to first token " +
-                                 report::short_number(round_to(missed->ttft_ms, 1)) +
+                                 report::short_number(round_to(searched[*missed].estimate.ttft_ms, 1)) +
                                  " ms, time per output token " +
-                                 report::short_number(round_to(missed->tpot_ms, 2)) + " ms)"
+                                 report::short_number(round_to(searched[*missed].estimate.tpot_ms, 2)) + " ms)"
                            : "the weights do not fit its " + report::short_number(it.gpus) + " GPU(s)");
     excluded.push_back(std::move(out));
   }
@@ -639,7 +640,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   for (const Ranked& x : ranked) {
     if (rows.size() >= static_cast<std::size_t>(limit)) break;  // a limit of 2.5 keeps 2 rows
     const InstanceType& it = *x.it;
-    const InferenceEstimate& e = x.e;
+    const InferenceEstimate& e = searched[x.searched].estimate;
     const double price = *it.on_demand_usd_per_hour;
     Json row = report::object(17);
     report::add(row, "instance", it.name);

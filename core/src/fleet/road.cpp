@@ -444,7 +444,8 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
     }
   }
   explain = w.explain;
-  InferenceEstimate e = run(lo);
+  d.inference = run(lo);
+  const InferenceEstimate& e = *d.inference;
   const double pp = d.layout.pipeline_parallel;
   const double copy_tps = e.output_tokens_per_s * pp;  // stages pipeline pp batches
   const double copy_rps = copy_tps / dm.output_tokens;
@@ -483,7 +484,6 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   d.instance_count = static_cast<int>(pp > 1 ? pp * copies : std::ceil(copies / per_instance - 1e-9));
   d.output_tokens_per_s = copy_tps * copies;
   d.bound = e.limit;
-  d.inference = std::move(e);
   if (demand_rps) {
     d.utilization = *demand_rps * dm.output_tokens / d.output_tokens_per_s;
     if (d.utilization > 1 + 1e-9)
@@ -672,8 +672,8 @@ Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billi
   for (double tp = 1; tp <= std::min(gpus, per_instance); tp *= 2) consider(tp, 1);
   if (gpus <= per_instance && std::fmod(std::log2(gpus), 1) != 0) consider(gpus, 1);
   if (gpus > per_instance && w.serving()) consider(per_instance, std::round(gpus / per_instance));
-  if (best) return *best;
-  if (refused) return *refused;
+  if (best) return std::move(*best);
+  if (refused) return std::move(*refused);
   Deployment d = deploy_layout(catalog, w, billing, it, fmt, gpus, 1, 1);
   return d;
 }
@@ -711,8 +711,8 @@ Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& bil
         break;
     }
   }
-  if (best) return *best;
-  return *refused;
+  if (best) return std::move(*best);
+  return std::move(*refused);
 }
 
 ModelSpec size_class_model(const Catalog& catalog, const ModelSize& size) {
