@@ -366,7 +366,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   const double total_s = e.prefill.seconds + out * e.decode.seconds;
   e.output_tokens_per_s = total_s > 0 ? batch * out / total_s : 0;
   e.output_tokens_per_s_per_gpu = e.output_tokens_per_s / tp;
-  e.limit = e.decode.bound + " in decode" +
+  e.limit = std::string(e.decode.bound) + " in decode" +
             (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");
   return e;
 }

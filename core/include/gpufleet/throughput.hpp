@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpufleet/architecture.hpp"
@@ -101,7 +102,7 @@ struct ThroughputQuestion {
 struct Phase {
   double seconds = 0;
   double compute_s = 0, memory_s = 0, comm_s = 0;
-  std::string bound;  // compute | memory bandwidth | interconnect
+  std::string_view bound;  // compute | memory bandwidth | interconnect (a literal: copied for free)
   std::string basis;
 };
 
