@@ -34,6 +34,15 @@ export function assertSiteStaged(dir = SITE_DIR) {
   }
 }
 
+/** Whether an Accept-Encoding header accepts gzip: a `gzip` (or `*`) coding whose q is above 0. */
+export function acceptsGzip(header = '') {
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
 /** Starts the server; resolves {origin, close()}. `extra` maps URL paths to files outside the
  *  site that the same server also serves (the benchmark's blank page); `port` 0 takes a free one. */
 export function startServer(dir = SITE_DIR, { extra = {}, port = 0 } = {}) {
@@ -45,12 +54,13 @@ export function startServer(dir = SITE_DIR, { extra = {}, port = 0 } = {}) {
     try {
       rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     } catch { notFound(); return; }
+    if (rel.includes('\0')) { notFound(); return; }  // no file name holds one (fs would throw)
     if (rel.endsWith('/')) rel += 'index.html';
     const file = extra[rel] ?? path.resolve(dir, `.${rel}`);
     if (!extra[rel] && !file.startsWith(dir + path.sep)) { notFound(); return; }
     const type = TYPES[path.extname(file).toLowerCase()];
     if (!type) { notFound(); return; }
-    const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+    const gzip = acceptsGzip(req.headers['accept-encoding']);
     const send = (sent, encoding) => fs.stat(sent, (err, st) => {
       if (err || !st.isFile()) {
         if (encoding) send(file, null);

@@ -13,6 +13,10 @@ if [ ! -x "$esbuild" ]; then
   echo "stage-site: $esbuild is missing; run scripts/setup.sh (npm ci) first" >&2
   exit 1
 fi
+if ! command -v zopfli >/dev/null 2>&1; then
+  echo "stage-site: zopfli is missing (it compresses the staged files); run scripts/setup.sh first" >&2
+  exit 1
+fi
 "$root/scripts/build-wasm.sh"
 rm -rf "$site"
 mkdir -p "$site/app" "$site/gpufleet" "$site/config"

@@ -561,7 +561,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   auto search = [&](const InstanceType& it, const GpuSpec& gpu, double tp) -> std::size_t {
     for (std::size_t i = 0; i < searched.size(); ++i)
       if (searched[i].tp == tp && same_device(*searched[i].instance, it, tp)) return i;
-    // One question per layout; the search changes only its batch and reads no basis text.
+    // One question per device and layout; the search changes only its batch and reads no basis text.
     ThroughputQuestion question = throughput_question(catalog, mq, gpu, tp, t, weights, kv);
     question.device = instance_device(catalog, it, tp);  // its own link: PCIe A100s are not NVLink ones
     question.explain = false;

@@ -242,7 +242,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   double listed_bytes = 0;  // the lines' bytes, also when they are not listed
   // A line of the estimate, listed with its basis (made by `basis()`) when the answer explains.
   auto add = [&](const char* key, const char* label, double bytes, const auto& basis) {
-    if (bytes <= 0) return;
+    if (!(bytes > 0)) return;  // NaN included: a line the figures cannot hold is left out
     listed_bytes += bytes;
     if (explain) e.lines.push_back({key, label, bytes, basis()});
   };

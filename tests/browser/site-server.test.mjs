@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
+import { startServer, acceptsGzip, SITE_DIR } from '../../scripts/site-server.mjs';
 import { setup } from './helpers.mjs';
 
 let server;
@@ -44,6 +44,17 @@ test('every staged page file has a gzip copy that decompresses to it, smaller th
   }
 });
 
+test('Accept-Encoding: gzip or * with a q above 0 accepts gzip', () => {
+  assert.equal(acceptsGzip('gzip, deflate, br'), true);
+  assert.equal(acceptsGzip('br;q=1.0, GZIP;q=0.5'), true);
+  assert.equal(acceptsGzip('*'), true);
+  assert.equal(acceptsGzip('gzip;q=0'), false);
+  assert.equal(acceptsGzip('gzip;q=0.000, *;q=0'), false);
+  assert.equal(acceptsGzip('deflate, br'), false);
+  assert.equal(acceptsGzip(undefined), false);
+  assert.equal(acceptsGzip('x-gzip-like'), false);
+});
+
 test('a browser that accepts gzip gets the compressed copy, with the file\'s own type', async () => {
   const rel = 'gpufleet/gpufleet_core.wasm';
   const res = await get(rel, { 'accept-encoding': 'gzip, deflate, br' });
@@ -62,6 +73,13 @@ test('a client without gzip gets the file as staged; .gz paths and files outside
   assert.deepEqual(plain.body, fs.readFileSync(path.join(SITE_DIR, 'index.html')));
   assert.equal((await get('index.html.gz', { 'accept-encoding': 'gzip' })).status, 404);
   assert.equal((await get('..%2FCMakeLists.txt', { 'accept-encoding': 'gzip' })).status, 404);
+  // A NUL byte in the path is no file (and does not stop the server).
+  assert.equal((await get('%00.html')).status, 404);
+  assert.equal((await get('index.html')).status, 200);
+  // gzip refused with q=0 is not sent.
+  const refused = await get('index.html', { 'accept-encoding': 'gzip;q=0, identity' });
+  assert.equal(refused.headers['content-encoding'], undefined);
+  assert.deepEqual(refused.body, fs.readFileSync(path.join(SITE_DIR, 'index.html')));
   // A file without a compressed copy is sent as it is, even to a browser that accepts gzip.
   const dir = fs.mkdtempSync(path.join(SITE_DIR, '..', 'site-server-test-'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<p>plain</p>');
@@ -83,6 +101,7 @@ test('the page in Chromium receives its module and catalogs compressed and answe
     await page.getByTestId('fit-per-gpu-gb').waitFor();
     const entries = await page.evaluate(() => performance.getEntriesByType('resource')
       .map((e) => ({ path: new URL(e.name).pathname, encoded: e.encodedBodySize, decoded: e.decodedBodySize })));
+    env.checkClean();
     for (const rel of ['/gpufleet/gpufleet_core.wasm', '/config/page/catalog.pack']) {
       const e = entries.find((x) => x.path === rel);
       assert.ok(e, `the page loaded ${rel}`);

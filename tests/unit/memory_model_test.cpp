@@ -504,3 +504,48 @@ TEST_CASE("every model in every mode and weight format answers with finite numbe
   }
   CHECK(answered == static_cast<int>(c.models.size() * modes.size() * formats.size()));
 }
+
+TEST_CASE("an estimate without its lines (a sweep's candidates) has the same figures as the explained one") {
+  const Catalog& c = *test::shipped().catalog();
+  std::vector<MemoryQuestion> questions;
+  MemoryQuestion serve;  // vLLM's pool on one 80 GB GPU
+  serve.arch = named("llama-3.1-8b").arch;
+  serve.mode = TrainMode::kInference;
+  serve.engine = "vllm";
+  serve.gpu_memory_bytes = 80 * kGiB;
+  serve.sequence = 1000;
+  serve.new_tokens = 200;
+  questions.push_back(serve);
+  MemoryQuestion dynamic = serve;  // transformers' growing cache at batch 4
+  dynamic.engine = "transformers";
+  dynamic.batch = 4;
+  questions.push_back(dynamic);
+  MemoryQuestion train;  // full fine-tuning sharded over 8 GPUs, checkpointed, AdamW
+  train.arch = named("llama-3.1-8b").arch;
+  train.mode = TrainMode::kFullFinetune;
+  train.engine = "transformers";
+  train.compute = "bf16";
+  train.gpus = 8;
+  train.sharding = "zero3";
+  train.master_weights = true;
+  train.gradient_checkpointing = true;
+  train.sequence = 2048;
+  questions.push_back(train);
+  for (const MemoryQuestion& q : questions) {
+    INFO(q.engine << " mode " << static_cast<int>(q.mode));
+    MemoryQuestion plain = q;
+    plain.explain = false;
+    const MemoryAnswer full = estimate_memory(c.memory, q), bare = estimate_memory(c.memory, plain);
+    REQUIRE(full.estimate);
+    REQUIRE(bare.estimate);
+    CHECK(full.estimate->lines.size() >= 3);
+    CHECK(bare.estimate->lines.empty());
+    CHECK(bare.estimate->total_bytes == full.estimate->total_bytes);
+    CHECK(bare.estimate->tensor_bytes == full.estimate->tensor_bytes);
+    CHECK(bare.estimate->reserved_bytes == full.estimate->reserved_bytes);
+    CHECK(bare.estimate->weights_per_gpu_bytes == full.estimate->weights_per_gpu_bytes);
+    CHECK(bare.estimate->kv_cache_bytes == full.estimate->kv_cache_bytes);
+    CHECK(bare.estimate->kv_pool_bytes == full.estimate->kv_pool_bytes);
+    CHECK(bare.estimate->max_concurrent_sequences == full.estimate->max_concurrent_sequences);
+  }
+}

@@ -373,3 +373,34 @@ TEST_CASE("a tensor-parallel deployment's memory summary splits the weights per 
   CHECK(m["weights_gb"].get<double>() == Approx(141.1 / 8).epsilon(0.005));
   CHECK(m["weights_gb"].get<double>() + m["overhead_gb"].get<double>() == Approx(m["total_gb"].get<double>()).margin(0.02));
 }
+
+TEST_CASE("same_device: a type's offers in every region share its estimates, another link or memory does not") {
+  const Catalog& c = *test::shipped().catalog();
+  REQUIRE(c.offers != nullptr);
+  // Every offer of an instance type presents the device its catalog entry does.
+  int shared = 0;
+  for (const auto& offer : *c.offers) {
+    const InstanceType* home = c.instance(offer.name);
+    if (!home || home == &offer || offer.accelerator_kind == "cpu") continue;
+    INFO(offer.name << " in " << offer.region);
+    CHECK(same_device(*home, offer, 1));
+    ++shared;
+  }
+  CHECK(shared > 500);  // every region's prices are loaded
+  // The A100 80GB on NVSwitch and on PCIe cards: a tensor-parallel pair is not the same device
+  // (300 GB/s NVLink against 32 GB/s PCIe), and a copy of the NVSwitch type at one GPU is.
+  const InstanceType& nvswitch = *c.instance("Standard_ND96amsr_A100_v4");
+  const InstanceType& pcie = *c.instance("Standard_NC96ads_A100_v4");
+  REQUIRE(nvswitch.gpu_model == pcie.gpu_model);
+  CHECK_FALSE(same_device(nvswitch, pcie, 2));
+  const InstanceType copy = nvswitch;
+  CHECK(same_device(nvswitch, copy, 1));
+  CHECK(same_device(nvswitch, copy, 8));
+  // Less memory per GPU is another device (the memory holds the KV cache the batch depends on).
+  InstanceType smaller = nvswitch;
+  smaller.memory_per_gpu_bytes /= 2;
+  CHECK_FALSE(same_device(nvswitch, smaller, 1));
+  InstanceType quarter = nvswitch;
+  quarter.gpu_fraction = 0.25;
+  CHECK_FALSE(same_device(nvswitch, quarter, 1));
+}

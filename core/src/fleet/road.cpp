@@ -12,8 +12,8 @@ namespace gpufleet {
 namespace {
 
 constexpr int kMaxInstances = 128;
-// Room for the setups one workload's sweep asks about (a recommendation over every region: about
-// 40 GPU x layout setups), so that the memos grow without moving what they hold.
+// Room for the setups one workload's sweep usually asks about (a recommendation over every region:
+// about 40 GPU x layout setups): the memos seldom move what they hold as they grow.
 constexpr std::size_t kSetupsKept = 64;
 
 std::string num(double x) { return report::short_number(x); }
@@ -169,9 +169,10 @@ FormatSupport format_support(const Catalog& catalog, const Workload& w, const In
 }
 
 namespace {
-// Data-parallel copies of the model over `gpus` (at least one copy's ranks).
-double data_parallel(const Layout& layout, double gpus) {
-  return std::max(gpus, layout.gpus_per_copy()) / layout.gpus_per_copy();
+// How training shards its states over `gpus`: the recipe's sharding when they hold more than one
+// copy's ranks (data-parallel copies), else none.
+std::string sharding_of(const Workload& w, const Layout& layout, double gpus) {
+  return std::max(gpus, layout.gpus_per_copy()) / layout.gpus_per_copy() > 1 ? w.recipe.sharding : "none";
 }
 }  // namespace
 
@@ -205,7 +206,7 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
     q.master_weights = w.recipe.master_weights && w.task != WorkloadType::kLora && w.task != WorkloadType::kQlora;
     q.gradient_checkpointing = w.recipe.gradient_checkpointing;
     q.lora_rank = w.recipe.lora_rank;
-    q.sharding = data_parallel(layout, gpus) > 1 ? w.recipe.sharding : "none";
+    q.sharding = sharding_of(w, layout, gpus);
   }
   return q;
 }
@@ -384,7 +385,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   if (e.total_bytes > cap) {
     refuse(d, "does not fit: training needs " + gb(e.total_bytes) + " per " + one() + " over " + num(d.gpus) + " x " +
                   it.gpu_type + " (" + gb(cap) + " each; weights, gradients and optimizer states " +
-                  (data_parallel(d.layout, d.gpus) <= 1 || w.recipe.sharding == "none"
+                  (sharding_of(w, d.layout, d.gpus) == "none"
                        ? "not sharded"
                        : "sharded over " + num(d.gpus / d.layout.gpus_per_copy()) + " " + one() + "s") + ")",
            "more " + one() + "s to shard over, LoRA or QLoRA instead of full fine-tuning, or " + one() + "s with more memory");

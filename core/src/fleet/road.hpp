@@ -55,9 +55,9 @@ struct RoadMemo {
     std::string compute;
     bool operator==(const MemoryKey& o) const;
   };
-  // One device, precision and tensor-parallel degree the throughput model is asked about (found
-  // by what an instance type's question is made of, before it is made), its question, and its
-  // answers (each at its batch), without and with their basis texts.
+  // One device, precision, tensor-parallel degree and pipeline depth the throughput model is
+  // asked about (found by what an instance type's question is made of, before it is made), its
+  // question, and its answers (each at its batch), without and with their basis texts.
   struct InferenceSetup {
     const InstanceType* instance;  // the first asked; others with the same device share it
     std::string compute;
