@@ -46,12 +46,13 @@ fi
 # fuzzer finds every throw that would abort the module in a browser; with the native accuracy
 # harness (GPUFLEET_ACCURACY) so that every question kind is fuzzed.
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-       -fno-exceptions -DJSON_NOEXCEPTION -DGPUFLEET_ACCURACY=1 -I "$core"/include -I "$core"/src)
+       -fno-exceptions -DJSON_NOEXCEPTION -DGPUFLEET_ACCURACY=1 -I "$core"/include -I "$core"/src -I "$core")
 mkdir -p "$objdir"
 
 # Build: one object per source (2 at a time), relinked only when a source or header changed.
-sources=("$core"/src/*.cpp "$core"/src/*/*.cpp tests/fuzz/fuzz_analyzer.cpp)
-newest_header=$(ls -t "$core"/include/gpufleet/*.hpp "$core"/src/*.hpp "$core"/src/*/*.hpp | head -n 1)
+mapfile -t sources < <(find "$core"/src "$core"/tools -name '*.cpp' | sort)
+sources+=(tests/fuzz/fuzz_analyzer.cpp)
+newest_header=$(find "$core"/include "$core"/src "$core"/tools -name '*.hpp' -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d" " -f2-)
 stale=()
 objects=()
 for src in "${sources[@]}"; do

@@ -1,6 +1,6 @@
 // snprintf for the WebAssembly module, in place of the C library's (which the linker then leaves
 // out, with its printf engine: about 3 KB gzipped of the module, docs/performance.md). The core
-// formats its numbers itself (core/src/decimal.cpp); the only callers left are nlohmann_json's
+// formats its numbers itself (core/src/support/decimal.cpp); the only callers left are nlohmann_json's
 // string escapes ("\\u%04x", "\\u%04x\\u%04x" for control characters) and its parse errors' names of
 // bytes ("<U+%.4X>"). Reads literal text, "%%" and integer conversions (d, u, x, X; zero padding, a
 // width or a precision, h/hh/l modifiers); any other conversion is a programming error and traps,

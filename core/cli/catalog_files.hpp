@@ -5,7 +5,8 @@
 #include <cstddef>
 #include <string>
 
-#include "gpufleet/catalog.hpp"
+#include "gpufleet/analyzer.hpp"
+#include "json.hpp"
 
 namespace gpufleet::cli {
 

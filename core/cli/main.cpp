@@ -206,7 +206,7 @@ std::optional<Json> read_value(const std::string& file) {
 // One raw request against the catalogs of config_dir: the answer text, or the file errors.
 std::string ask_raw(const std::string& config_dir, const std::string& request) {
   auto files = gpufleet::cli::read_catalog_dir(config_dir);
-  if (!files.errors.empty()) return gpufleet::errors_response(files.errors).dump(2);
+  if (!files.errors.empty()) return gpufleet::errors_json(files.errors, 2);
   return gpufleet::Analyzer(files.sources).analyze_json(request, 2);
 }
 
@@ -546,9 +546,8 @@ int main(int argc, char** argv) {
   if (format == "json") as_json = true;
   const auto location = gpufleet::cli::find_catalog_dir(config_dir, argv[0]);
   if (location.dir.empty()) {
-    const Json response = gpufleet::errors_response({{"missing_file", "", "", gpufleet::cli::describe(location)}});
     if (as_json) {
-      std::cout << response.dump(2) << "\n";
+      std::cout << gpufleet::errors_json({{"missing_file", "", "", gpufleet::cli::describe(location)}}, 2) << "\n";
     } else {
       std::cerr << "gpufleet: " << gpufleet::cli::describe(location) << "\n";
     }
@@ -744,7 +743,7 @@ int main(int argc, char** argv) {
   auto files = gpufleet::cli::read_catalog_dir(config_dir);
   Json response;
   if (!files.errors.empty()) {
-    response = gpufleet::errors_response(files.errors);
+    response = Json::parse(gpufleet::errors_json(files.errors));
   } else {
     // Through the same text door as every other: the request limits and the answer cap apply.
     gpufleet::Analyzer analyzer(files.sources);

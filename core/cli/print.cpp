@@ -576,7 +576,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
         regions.push_back({cell(x["region"]), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
                            compared ? usd(x["difference_usd_per_month"]) : quantity(Json(), 0),
                            compared ? quantity(x["difference_pct"], 1, "%") : quantity(Json(), 0),
-                           x.contains("suspect") ? cell("suspect price: " + price_flag_name(text(x["suspect"][0])), {"suspect price: " + price_flag_name(text(x["suspect"][0]))})
+                           x.contains("suspect") ? cell("suspect price: " + text(x["suspect_reason"]), {"suspect price: " + text(x["suspect_reason"])})
                                                  : cell(x.value("note", Json("")))});
       }
       out << "By region (against " << text(b["reference_region"]) << "):\n";

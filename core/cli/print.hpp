@@ -3,7 +3,8 @@
 
 #include <ostream>
 
-#include "gpufleet/catalog.hpp"
+#include "gpufleet/analyzer.hpp"
+#include "json.hpp"
 
 namespace gpufleet::cli {
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpufleet/analyzer.hpp"
+#include "api/analyzer_access.hpp"
 
 namespace {
 
@@ -113,8 +114,8 @@ void BM_ScaleCurve(benchmark::State& state) {
     return;
   }
   for (auto _ : state) benchmark::DoNotOptimize(a.analyze_json(request));
-  state.counters["instance_types"] = static_cast<double>(a.catalog()->instances.size());
-  state.counters["offers"] = static_cast<double>(a.catalog()->offers->size());
+  state.counters["instance_types"] = static_cast<double>(catalog_of(a)->instances.size());
+  state.counters["offers"] = static_cast<double>(catalog_of(a)->offers->size());
 }
 BENCHMARK(BM_ScaleCurve)->Arg(1)->Arg(4)->Arg(16)->Unit(benchmark::kMillisecond);
 

@@ -47,8 +47,9 @@
 #include <nlohmann/json.hpp>
 
 #include "gpufleet/analyzer.hpp"
-#include "gpufleet/catalog.hpp"
-#include "json_guard.hpp"
+#include "api/analyzer_access.hpp"
+#include "catalog/catalog.hpp"
+#include "support/json_guard.hpp"
 
 namespace {
 
@@ -145,7 +146,7 @@ void check_answer_text(const std::string& request, const std::string& answer) {
 void ask(const gpufleet::Analyzer& analyzer, const std::string& request, bool entry_point) {
   gpufleet::Errors errors;
   auto parsed = gpufleet::detail::parse_checked(request, "request", gpufleet::detail::kRequestLimits, errors);
-  const gpufleet::Json response = parsed ? analyzer.analyze(*parsed) : gpufleet::errors_response(errors);
+  const gpufleet::Json response = parsed ? analyze(analyzer, *parsed) : gpufleet::errors_response(errors);
   const std::string answer = response.dump(-1, ' ', false, gpufleet::Json::error_handler_t::replace);
   std::string where;
   if (find_non_finite(response, where)) {

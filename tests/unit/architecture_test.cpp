@@ -1,7 +1,8 @@
 // Architectures read from Hugging Face config.json objects, and the parameter counts and KV-cache
 // sizes that follow: the shipped catalog against its published figures, the measurement cases of
 // tests/data/cases against their exact safetensors totals, and bad configs named by JSON path.
-#include "gpufleet/architecture.hpp"
+#include "model/architecture.hpp"
+#include "catalog/architecture_reader.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
@@ -52,7 +54,7 @@ Architecture from_config(const Json& config) {
 }
 
 const NamedModel& named(const std::string& key) {
-  const NamedModel* m = test::shipped().catalog()->model(key);
+  const NamedModel* m = catalog_of(test::shipped())->model(key);
   INFO(key);
   REQUIRE(m);
   return *m;
@@ -67,7 +69,7 @@ Json llama_3_8b_config() {
 }  // namespace
 
 TEST_CASE("every catalog model's computed parameters match its published figure") {
-  const auto& models = test::shipped().catalog()->models;
+  const auto& models = catalog_of(test::shipped())->models;
   REQUIRE(models.size() >= 30);
   for (const auto& m : models) {
     INFO(m.key << ": computed " << m.params.total << ", published " << m.published_parameters);

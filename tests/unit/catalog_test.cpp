@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include "gpufleet/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "support.hpp"
+#include "pricing/prices.hpp"
 
 using namespace gpufleet;
 using test::config_sources;

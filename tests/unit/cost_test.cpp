@@ -2,8 +2,9 @@
 
 #include <cmath>
 
-#include "gpufleet/cost.hpp"
+#include "pricing/cost.hpp"
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
@@ -45,7 +46,7 @@ TEST_CASE("a catalog holding the seed's prices reproduces its monthly cost table
 }
 
 TEST_CASE("N GPUs are served by whole instances") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   auto two = place(c, "P5", 2);
   REQUIRE(two);
   CHECK(two->instance->name == "p5.48xlarge");  // the smallest P5 size with >= 2 GPUs
@@ -63,14 +64,14 @@ TEST_CASE("N GPUs are served by whole instances") {
 }
 
 TEST_CASE("a family resolves to a priced size before an unpriced one") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   auto p = place(c, "P5e", 8);
   REQUIRE(p);
   CHECK(p->instance->name == "p5en.48xlarge");  // p5e.48xlarge has no public price
 }
 
 TEST_CASE("spot falls back to on-demand, and says so, where no spot price is known") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   Billing spot;
   spot.mode = PaymentMode::kSpot;
   Cost cost = cost_of(c, *place(c, "p5.4xlarge", 1), spot);  // no zone of us-east-1 prices it on spot
@@ -83,7 +84,7 @@ TEST_CASE("spot falls back to on-demand, and says so, where no spot price is kno
 }
 
 TEST_CASE("an unpriced instance has no monthly figure and explains why") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   Cost cost = cost_of(c, *place(c, "p5e.48xlarge", 8), Billing{});
   CHECK(cost.pricing == "unknown");
   CHECK_FALSE(cost.usd_per_month.has_value());

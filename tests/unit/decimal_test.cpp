@@ -11,7 +11,7 @@
 #include <random>
 #include <string>
 
-#include "decimal.hpp"
+#include "support/decimal.hpp"
 
 namespace {
 

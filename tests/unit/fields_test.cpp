@@ -6,10 +6,11 @@
 
 #include <map>
 
-#include "fields.hpp"
-#include "gpufleet/catalog.hpp"
+#include "catalog/fields.hpp"
+#include "catalog/catalog.hpp"
 #include "gpufleet/schema.hpp"
 #include "support.hpp"
+#include "pricing/prices.hpp"
 
 using namespace gpufleet;
 namespace fields = gpufleet::detail::fields;

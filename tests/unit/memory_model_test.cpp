@@ -7,6 +7,7 @@
 #include <random>
 
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
@@ -32,7 +33,7 @@ double line(const Json& result, const std::string& key) {
 }
 
 const NamedModel& named(const std::string& key) {
-  const NamedModel* m = test::shipped().catalog()->model(key);
+  const NamedModel* m = catalog_of(test::shipped())->model(key);
   INFO(key);
   REQUIRE(m);
   return *m;
@@ -89,7 +90,7 @@ TEST_CASE("the KV cache grows linearly with batch and context") {
 
 TEST_CASE(
     "grouped-query attention caches less than the same model with as many KV heads as heads") {
-  Json gqa = test::shipped().catalog()->model_config_doc["models"]["llama-3-8b"]["config"];
+  Json gqa = catalog_of(test::shipped())->model_config_doc["models"]["llama-3-8b"]["config"];
   Json mha = gqa;
   mha["num_key_value_heads"] = mha["num_attention_heads"];
   const Json a = memory({{"model", {{"hf_config", gqa}}}, {"context", 4096}});
@@ -231,7 +232,7 @@ TEST_CASE("vLLM on an A100-40GB reports its KV-cache pool and concurrent sequenc
 }
 
 TEST_CASE("vLLM releases: a version string picks the band of its profile run") {
-  const EngineProfile& vllm = test::shipped().catalog()->memory.engines.at("vllm");
+  const EngineProfile& vllm = catalog_of(test::shipped())->memory.engines.at("vllm");
   CHECK(parse_engine_version("0.6.4-0.6.5 (main with PR #10511, 2024-12)") == 6004);
   CHECK(parse_engine_version("V1 engine, ~0.9.2-0.10 (2025-07)") == 9002);
   CHECK(parse_engine_version("~0.6.x") == 6000);
@@ -323,13 +324,13 @@ TEST_CASE("vLLM under tensor parallelism holds NCCL buffers outside PyTorch on N
   const Json tp2 = memory({{"engine", "vllm"}, {"gpu", "H100-SXM-80GB"}, {"max_model_len", 8192},
                            {"tensor_parallel", 2}});
   const double weights = line(tp2, "weights"), acts = line(tp2, "activations");
-  const double budget = 0.9 * test::shipped().catalog()->gpu("H100-SXM-80GB")->usable_bytes();
+  const double budget = 0.9 * catalog_of(test::shipped())->gpu("H100-SXM-80GB")->usable_bytes();
   CHECK(line(tp2, "kv_cache") == Approx(budget - weights - acts - line(tp2, "non_torch")).epsilon(1e-6));
 }
 
 TEST_CASE("SGLang keeps its static share of the memory free before loading, less the weights") {
   const double mib = 1024.0 * 1024;
-  const double device = test::shipped().catalog()->gpu("H100-SXM-80GB")->usable_bytes();
+  const double device = catalog_of(test::shipped())->gpu("H100-SXM-80GB")->usable_bytes();
   auto serve = [](const char* gpu, int tp, double share = 0) {
     Json req = {{"engine", "sglang"}, {"gpu", gpu}, {"max_model_len", 8192}, {"tensor_parallel", tp}};
     if (share > 0) req["gpu_memory_utilization"] = share;
@@ -418,7 +419,7 @@ TEST_CASE("largest batch and largest context are the last that fit") {
 }
 
 TEST_CASE("a Hugging Face config in the request answers like the named model") {
-  const Json config = test::shipped().catalog()->model_config_doc["models"]["llama-3-8b"]["config"];
+  const Json config = catalog_of(test::shipped())->model_config_doc["models"]["llama-3-8b"]["config"];
   const Json settings = {
       {"context", 8192}, {"batch", 2}, {"gpu", "A100-40GB"}, {"mode", "full_finetune"}};
   Json by_name = settings, by_config = settings;
@@ -452,14 +453,14 @@ TEST_CASE("bad memory requests name the field") {
   CHECK(has_error(error_of({{"batch", 0}}), "out_of_range", "/batch"));
   CHECK(has_error(error_of({{"context", -5}}), "out_of_range", "/context"));
   CHECK(has_error(error_of({{"batch", "4"}}), "wrong_type", "/batch"));
-  Json config = test::shipped().catalog()->model_config_doc["models"]["llama-3-8b"]["config"];
+  Json config = catalog_of(test::shipped())->model_config_doc["models"]["llama-3-8b"]["config"];
   config["num_hidden_layers"] = -1;
   CHECK(has_error(error_of({{"model", {{"hf_config", config}}}}), "out_of_range",
                   "/model/hf_config/num_hidden_layers"));
 }
 
 TEST_CASE("every model in every mode and weight format answers with finite numbers only") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   std::vector<std::string> formats, engines, gpus;
   for (const auto& [key, _] : c.memory.weight_formats) formats.push_back(key);
   for (const auto& [key, _] : c.memory.engines) engines.push_back(key);
@@ -494,7 +495,7 @@ TEST_CASE("every model in every mode and weight format answers with finite numbe
                           {"gpu", pick(gpus)}});
         }
         INFO(request.dump());
-        const Json answer = test::shipped().analyze(request);
+        const Json answer = analyze(test::shipped(), request);
         REQUIRE(answer["ok"] == true);
         REQUIRE(test::non_finite_numbers(answer) == 0);
         CHECK(answer["result"]["total_bytes"].get<double>() > 0);
@@ -506,7 +507,7 @@ TEST_CASE("every model in every mode and weight format answers with finite numbe
 }
 
 TEST_CASE("an estimate without its lines (a sweep's candidates) has the same figures as the explained one") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   std::vector<MemoryQuestion> questions;
   MemoryQuestion serve;  // vLLM's pool on one 80 GB GPU
   serve.arch = named("llama-3.1-8b").arch;

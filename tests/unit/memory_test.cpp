@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <map>
 
-#include "gpufleet/memory.hpp"
+#include "fleet/seed_memory.hpp"
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
@@ -28,7 +29,7 @@ TEST_CASE("a parameter count works like a size class") {
 }
 
 TEST_CASE("fine-tuning and inference overheads follow the seed's memory planning") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   ModelSpec small{"small", std::string("small"), 13e9, 1.5};
   const Precision& fp16 = *c.precision("fp16");
   // Seed 004: inference = model size x 1.2, training = model size x 1.5.
@@ -39,7 +40,7 @@ TEST_CASE("fine-tuning and inference overheads follow the seed's memory planning
 }
 
 TEST_CASE("fit uses usable memory and counts the GPUs needed") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   ModelSpec small{"small", std::string("small"), 13e9, 1.5};
   auto need = memory_requirement(c, small, WorkloadType::kInference, *c.precision("fp16"));  // 31.2 GB
   const InstanceType& l4 = *c.instance("g6.xlarge");  // 22,888 MiB = 24.0 GB usable

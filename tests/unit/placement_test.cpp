@@ -1,13 +1,14 @@
 // Several models on one instance (seed 000: Whisper + TTS + a custom model on a 4-GPU g5.12xlarge).
 #include <catch2/catch.hpp>
 
-#include "gpufleet/placement.hpp"
+#include "fleet/placement.hpp"
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
 TEST_CASE("first-fit-decreasing places whole models onto GPUs by memory") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   const InstanceType& g5 = *c.instance("g5.12xlarge");  // 4 x A10G, 22,888 MiB usable each
   std::vector<ModelLoad> models{{"whisper", 10e9, ""}, {"tts", 2e9, ""}, {"custom", 16.8e9, ""}};
   Packing p = pack(g5, 1, models);
@@ -47,7 +48,7 @@ TEST_CASE("placement finds the cheapest single instance and the cheapest split")
   CHECK(split <= single);
   // Independent check of the single pick: no priced accelerator instance that holds the three
   // models is cheaper (CPU instances are never offered for GPU models).
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   const double custom = res["models"][2]["memory_gb"].get<double>() * 1e9;
   for (const auto& it : c.instances) {
     if (!it.on_demand_usd_per_hour || !it.price_flags.empty() || it.accelerator_kind == "cpu") continue;

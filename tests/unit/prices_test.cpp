@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gpufleet/analyzer.hpp"
+#include "api/analyzer_access.hpp"
 #include "support.hpp"
 
 using namespace gpufleet;
@@ -77,7 +78,7 @@ TEST_CASE("regions all: every recommended candidate is priced in its type's chea
                            {"precision", "bf16"}, {"regions", "all"}});
   REQUIRE(r["ok"] == true);
   REQUIRE(r["result"]["candidates"].size() >= 5);
-  const Catalog& c = *shipped().catalog();
+  const Catalog& c = *catalog_of(shipped());
   std::set<std::string> regions;
   for (const auto& cand : r["result"]["candidates"]) {
     INFO(cand["instance"]);
@@ -158,7 +159,7 @@ TEST_CASE("prices of a provider or an instance the catalog lacks are not used, a
   Analyzer a(s);
   REQUIRE(a.catalog_ok());
   std::set<std::string> warned;
-  for (const auto& w : a.catalog()->warnings) warned.insert(w.code + " " + w.file + " " + w.path);
+  for (const auto& w : catalog_of(a)->warnings) warned.insert(w.code + " " + w.file + " " + w.path);
   CHECK(warned.count("unknown_name prices/azure/eastus.json /provider") == 1);
   CHECK(warned.count("unknown_name prices/aws/extra.json /offers/not-an-instance") == 1);
 }

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
@@ -52,7 +53,7 @@ TEST_CASE("a 1-year commitment bills 730 h at the discounted rate and states its
 }
 
 TEST_CASE("mixed spot share blends the two rates") {
-  const double spot = *test::shipped().catalog()->instance("p5.48xlarge")->spot_usd_per_hour;
+  const double spot = *catalog_of(test::shipped())->instance("p5.48xlarge")->spot_usd_per_hour;
   Json c = cost({{"pricing", "mixed"}, {"spot_share", 0.5}, {"hours_per_month", 730}});
   CHECK(c["pricing"] == "mixed");
   CHECK(c["usd_per_month"].get<double>() == Approx((0.5 * spot + 0.5 * 55.04) * 730).epsilon(1e-6));
@@ -277,7 +278,7 @@ TEST_CASE("Fargate is covered by Compute Savings Plans only") {
   CHECK(reserved["pricing"] == "on_demand");
   CHECK_THAT(reserved["note"].get<std::string>(), Catch::Contains("EC2 instances only"));
   // Fargate's offer: 4 vCPU x 0.04048 + 16 GB x 0.004445 = 0.23304 USD/h (config/prices/overrides.json).
-  CHECK(*test::shipped().catalog()->instance("fargate-4vcpu-16gb")->on_demand_usd_per_hour == Approx(0.23304));
+  CHECK(*catalog_of(test::shipped())->instance("fargate-4vcpu-16gb")->on_demand_usd_per_hour == Approx(0.23304));
 }
 
 TEST_CASE("GCP committed use: A2's figure on A2 machines, other families listed without a figure") {

@@ -6,12 +6,13 @@
 #include <random>
 
 #include "support.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
 TEST_CASE("random valid requests never produce NaN or infinity") {
   const Analyzer& analyzer = test::shipped();
-  const Catalog& c = *analyzer.catalog();
+  const Catalog& c = *catalog_of(analyzer);
   std::mt19937 rng(20261122);
   auto pick = [&](const auto& items) { return items[std::uniform_int_distribution<std::size_t>(0, items.size() - 1)(rng)]; };
   auto log_uniform = [&](double lo, double hi) {
@@ -49,7 +50,7 @@ TEST_CASE("random valid requests never produce NaN or infinity") {
       if (q == "migrate") request.update({{"priority", pick(priorities)}, {"current", {{"instance", pick(instances)}, {"gpus", gpus}}}});
     }
     INFO(request.dump());
-    const Json answer = analyzer.analyze(request);
+    const Json answer = analyze(analyzer, request);
     REQUIRE(answer["ok"] == true);
     REQUIRE(test::non_finite_numbers(answer) == 0);
     ++answered;
@@ -104,7 +105,7 @@ TEST_CASE("random catalogs at the edges of their ranges never produce NaN or inf
     REQUIRE(analyzer.catalog_ok());
     ++catalogs;
     for (const Json& request : requests) {
-      const Json answer = analyzer.analyze(request);
+      const Json answer = analyze(analyzer, request);
       INFO(request.dump());
       CHECK(test::non_finite_numbers(answer) == 0);
       answers += answer["ok"] == true;

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 
 #include "fleet/road.hpp"
-#include "gpufleet/catalog.hpp"
-#include "report.hpp"
+#include "catalog/catalog.hpp"
+#include "api/answers.hpp"
 #include "support.hpp"
+#include "pricing/prices.hpp"
+#include "api/analyzer_access.hpp"
 
 using namespace gpufleet;
 
@@ -375,7 +377,7 @@ TEST_CASE("a tensor-parallel deployment's memory summary splits the weights per 
 }
 
 TEST_CASE("same_device: a type's offers in every region share its estimates, another link or memory does not") {
-  const Catalog& c = *test::shipped().catalog();
+  const Catalog& c = *catalog_of(test::shipped());
   REQUIRE(c.offers != nullptr);
   // Every offer of an instance type presents the device its catalog entry does.
   int shared = 0;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpufleet/analyzer.hpp"
+#include "support/json.hpp"
 
 namespace gpufleet::test {
 

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "support.hpp"
+#include "pricing/prices.hpp"
 
 using namespace gpufleet;
 

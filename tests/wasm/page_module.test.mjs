@@ -1,5 +1,5 @@
 // The page's module (build-wasm/wasm/page/, staged as the site's gpufleet/) is built without the
-// questions no view of the page asks (kPageLeavesOut in core/src/analyzer.cpp): every other golden
+// questions no view of the page asks (kPageLeavesOut in core/src/api/analyzer.cpp): every other golden
 // case it answers byte for byte as the full module does, the left-out ones it refuses saying where
 // to ask them, and every question the page's code asks is one it answers.
 import { test } from 'node:test';

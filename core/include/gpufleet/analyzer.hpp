@@ -8,12 +8,11 @@
 // docs/api.md lists every question and field.
 
 #include <cstddef>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
+#include <vector>
 
-#include "gpufleet/catalog.hpp"
+#include "gpufleet/errors.hpp"
 
 namespace gpufleet {
 
@@ -24,30 +23,48 @@ inline constexpr std::size_t kMaxCatalogBytes = 16 << 20;
 // The largest answer analyze_json returns; a larger one is refused (too_large) instead.
 inline constexpr std::size_t kMaxAnswerBytes = 8 << 20;
 
+// One region's prices (config/prices/<provider>/<region>.json), named as the door found it.
+struct PriceFile {
+  std::string name;  // "prices/aws/us-east-1.json": the file of its errors
+  std::string text;
+};
+
+// The text of the three catalog files and of the price files loaded (the core does no file I/O).
+struct CatalogSources {
+  std::string gpu_instances_json;
+  std::string model_config_json;
+  std::string workloads_json;
+  std::vector<PriceFile> price_files;
+};
+
+// The catalog files, as their errors name them.
+inline constexpr const char* kGpuInstancesFile = "gpu_instances.json";
+inline constexpr const char* kModelConfigFile = "model_config.json";
+inline constexpr const char* kWorkloadsFile = "workloads.json";
+
 class Analyzer {
  public:
   explicit Analyzer(const CatalogSources& sources);
+  ~Analyzer();
+  Analyzer(const Analyzer&) = delete;
+  Analyzer& operator=(const Analyzer&) = delete;
 
   // Answers one request. Never throws; every fault comes back as {"ok": false, ...}. The answer is
   // compact JSON; an indent of 0 or more pretty-prints it (the CLI's `analyze`, the golden files).
   std::string analyze_json(const std::string& request, int indent = -1) const;
-  Json analyze(const Json& request) const;
 
-  bool catalog_ok() const { return catalog_ != nullptr; }
-  const Errors& catalog_errors() const { return catalog_errors_; }
-  const Catalog* catalog() const { return catalog_.get(); }
+  bool catalog_ok() const;
+  const Errors& catalog_errors() const;
+
+  struct State;  // the catalog and its regional views (core/src/api/analyzer_access.hpp)
 
  private:
-  Json answer(const Json& request, Errors& errors) const;
-  std::shared_ptr<const Catalog> view(const RegionChoice& choice) const;
-
-  std::shared_ptr<const Catalog> catalog_;
-  Errors catalog_errors_;
-  // The catalog priced in the regions recent questions named, built once per choice.
-  mutable std::mutex views_mutex_;
-  mutable std::map<std::string, std::shared_ptr<const Catalog>> views_;
+  std::unique_ptr<State> state_;
+  friend const State& state_of(const Analyzer& analyzer);
 };
 
-Json errors_response(const Errors& errors);
+// {"ok": false, "errors": [...]} as the analyzer answers it, for faults a door finds itself
+// (a missing catalog folder, an unreadable file).
+std::string errors_json(const Errors& errors, int indent = -1);
 
 }  // namespace gpufleet

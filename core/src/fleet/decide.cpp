@@ -4,7 +4,6 @@
 
 #include <utility>
 
-#include "report.hpp"
 
 namespace gpufleet {
 namespace {
@@ -105,63 +104,51 @@ std::optional<Candidate> cheapest_of_kind(const Catalog& catalog, const Decision
 
 }  // namespace
 
-Json decide(const Catalog& catalog, const DecisionInput& in) {
+Decision decide(const Catalog& catalog, const DecisionInput& in) {
   const Branch pick = choose(in);
-  Json options = Json::array();
+  Decision out{pick.tree, pick.branch, pick.kind, pick.families, {}, {}};
   std::optional<double> tree_usd;
   std::string cheapest_kind;
   double cheapest_usd = 0;
   for (const std::string kind : {"gpu", "trainium", "inferentia", "cpu"}) {
     const KindProfile prof = profile(kind);
-    Json option;
-    option["kind"] = kind;
-    option["name"] = prof.name;
-    std::vector<std::string> reasons = prof.notes;
-    bool suitable = true;
+    DecisionOption option;
+    option.kind = kind;
+    option.name = prof.name;
+    option.reasons = prof.notes;
     if ((kind == "trainium" || kind == "inferentia") && !neuron_framework(in.framework)) {
-      suitable = false;
-      reasons.insert(reasons.begin(), in.framework + " is not supported by the Neuron SDK per the Compute Resource Selection guide (PyTorch and TensorFlow only)");
+      option.suitable = false;
+      option.reasons.insert(option.reasons.begin(), in.framework + " is not supported by the Neuron SDK per the Compute Resource Selection guide (PyTorch and TensorFlow only)");
     }
     if (kind == "trainium" && in.w.serving()) {
-      suitable = false;
-      reasons.insert(reasons.begin(), "Trainium is built for training; Inferentia is its inference counterpart");
+      option.suitable = false;
+      option.reasons.insert(option.reasons.begin(), "Trainium is built for training; Inferentia is its inference counterpart");
     }
     if (kind == "cpu" && in.latency_ms && *in.latency_ms <= 10) {
-      suitable = false;
-      reasons.insert(reasons.begin(), "a sub-10 ms latency target needs an accelerator (the Compute Resource Selection guide)");
+      option.suitable = false;
+      option.reasons.insert(option.reasons.begin(), "a sub-10 ms latency target needs an accelerator (the Compute Resource Selection guide)");
     }
     std::string why;
-    std::optional<Candidate> best = cheapest_of_kind(catalog, in, kind, why);
-    if (!best) {
-      suitable = false;
-      reasons.insert(reasons.begin(), why);
+    option.cheapest = cheapest_of_kind(catalog, in, kind, why);
+    if (!option.cheapest) {
+      option.suitable = false;
+      option.reasons.insert(option.reasons.begin(), why);
     }
-    const std::optional<double> usd = best ? best->d.cost.usd_per_month : std::nullopt;
-    if (suitable && usd && (cheapest_kind.empty() || *usd < cheapest_usd)) {
+    const std::optional<double> usd_month = option.cheapest ? option.cheapest->d.cost.usd_per_month : std::nullopt;
+    if (option.suitable && usd_month && (cheapest_kind.empty() || *usd_month < cheapest_usd)) {
       cheapest_kind = kind;
-      cheapest_usd = *usd;
+      cheapest_usd = *usd_month;
     }
-    if (kind == pick.kind && usd) tree_usd = usd;
-    option["suitable"] = suitable;
-    option["migration_complexity"] = kind == "gpu" ? "low" : prof.complexity;
-    option["risk_level"] = prof.risk;
-    option["cheapest_instance"] = best ? report::candidate(*best) : Json(nullptr);
-    option["reasons"] = std::move(reasons);
-    option["recommended"] = kind == pick.kind;
-    options.push_back(option);
+    if (kind == pick.kind && usd_month) tree_usd = usd_month;
+    option.migration_complexity = kind == "gpu" ? "low" : prof.complexity;
+    option.risk_level = prof.risk;
+    option.recommended = kind == pick.kind;
+    out.options.push_back(std::move(option));
   }
-  Json out;
-  out["decision_tree"] = pick.tree;
-  out["branch"] = pick.branch;
-  out["recommended_kind"] = pick.kind;
-  out["recommended_families"] = pick.families;
-  out["request"] = report::workload(in.w);
-  out["options"] = std::move(options);
   if (!cheapest_kind.empty() && cheapest_kind != pick.kind) {
-    out["prices_disagree"] = "the tree picks " + pick.kind + (tree_usd ? " (" + usd(*tree_usd) + "/month)" : std::string(" (no valid deployment)")) +
-                             ", but the cheapest valid deployment is " + cheapest_kind + " at " + usd(cheapest_usd) + "/month";
+    out.prices_disagree = "the tree picks " + pick.kind + (tree_usd ? " (" + usd(*tree_usd) + "/month)" : std::string(" (no valid deployment)")) +
+                          ", but the cheapest valid deployment is " + cheapest_kind + " at " + usd(cheapest_usd) + "/month";
   }
-  out["source"] = "the Compute Resource Selection guide's decision trees for training and inference; prices and fit computed for this workload";
   return out;
 }
 

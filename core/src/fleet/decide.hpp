@@ -7,9 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "fleet/recommend.hpp"
 #include "fleet/road.hpp"
-#include "gpufleet/catalog.hpp"
-#include "gpufleet/cost.hpp"
+#include "catalog/catalog.hpp"
+#include "pricing/cost.hpp"
 
 namespace gpufleet {
 
@@ -25,6 +26,23 @@ struct DecisionInput {
   Billing billing;
 };
 
-Json decide(const Catalog& catalog, const DecisionInput& input);
+// One kind of hardware for the workload: whether it suits, why, and its cheapest valid deployment.
+struct DecisionOption {
+  std::string kind, name;
+  bool suitable = true;
+  std::string migration_complexity, risk_level;
+  std::vector<std::string> reasons;
+  std::optional<Candidate> cheapest;
+  bool recommended = false;
+};
+
+struct Decision {
+  std::string tree, branch, kind;     // the guide's decision tree, its line, the kind it picks
+  std::vector<std::string> families;  // the guide's pick, in preference order
+  std::vector<DecisionOption> options;
+  std::string prices_disagree;  // empty when the cheapest suitable kind is the tree's
+};
+
+Decision decide(const Catalog& catalog, const DecisionInput& input);
 
 }  // namespace gpufleet

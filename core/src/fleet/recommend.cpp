@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "json_reader.hpp"
-#include "report.hpp"
-#include "small_sort.hpp"
+#include "support/json_reader.hpp"
+#include "support/text.hpp"
+#include "support/small_sort.hpp"
 
 namespace gpufleet {
 namespace {
 
-std::string num(double x) { return report::short_number(x); }
+std::string num(double x) { return text::short_number(x); }
 std::string pct(double x) { return num(std::round(x)) + "%"; }
 int level(const std::string& name) { return name == "high" ? 2 : name == "medium" ? 1 : 0; }
 const char* level_name(int level) { return level >= 2 ? "high" : level == 1 ? "medium" : "low"; }
@@ -119,7 +119,7 @@ bool wanted(const Question& q, const Family& family, const std::string& kind, st
 std::optional<std::string> unreliable(const Question& q, const Deployment& d) {
   if (q.priority != Priority::kReliability) return std::nullopt;
   if (d.memory_per_gpu_bytes > 0.9 * d.capacity_per_gpu_bytes)
-    return "less than 10 % memory headroom per GPU (" + num(report::round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1)) + " % used)";
+    return "less than 10 % memory headroom per GPU (" + num(text::round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1)) + " % used)";
   return std::nullopt;
 }
 
@@ -163,8 +163,8 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
   int risk = 0;
   if (d.runs()) {
     const double share = d.capacity_per_gpu_bytes > 0 ? d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes : 0;
-    c.reasons.push_back("fits: " + num(report::round_to(d.memory_per_gpu_bytes / 1e9, 2)) + " GB per " + device_name(it) + " of " +
-                        num(report::round_to(d.capacity_per_gpu_bytes / 1e9, 2)) + " GB (" + pct(100 * share) + ") on " +
+    c.reasons.push_back("fits: " + num(text::round_to(d.memory_per_gpu_bytes / 1e9, 2)) + " GB per " + device_name(it) + " of " +
+                        num(text::round_to(d.capacity_per_gpu_bytes / 1e9, 2)) + " GB (" + pct(100 * share) + ") on " +
                         num(d.gpus) + " x " + it.gpu_type);
     if (share > 0.9) {
       risk = 1;

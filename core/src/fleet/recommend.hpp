@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "fleet/road.hpp"
-#include "gpufleet/catalog.hpp"
-#include "gpufleet/cost.hpp"
+#include "catalog/catalog.hpp"
+#include "pricing/cost.hpp"
 
 namespace gpufleet {
 

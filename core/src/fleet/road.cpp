@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string_view>
 
-#include "fleet/queueing.hpp"
-#include "json_reader.hpp"
-#include "report.hpp"
+#include "model/queueing.hpp"
+#include "support/json_reader.hpp"
+#include "support/text.hpp"
 
 namespace gpufleet {
 namespace {
@@ -16,8 +16,8 @@ constexpr int kMaxInstances = 128;
 // about 40 GPU x layout setups): the memos seldom move what they hold as they grow.
 constexpr std::size_t kSetupsKept = 64;
 
-std::string num(double x) { return report::short_number(x); }
-std::string gb(double bytes) { return num(report::round_to(bytes / 1e9, 2)) + " GB"; }
+std::string num(double x) { return text::short_number(x); }
+std::string gb(double bytes) { return num(text::round_to(bytes / 1e9, 2)) + " GB"; }
 
 bool neuron(const InstanceType& it) {
   return it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia";
@@ -329,7 +329,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     const Fit fit = fit_on(it, ranks, need);
     d.memory_per_gpu_bytes = fit.per_gpu_bytes;
     if (!fit.fits) {
-      refuse(d, "does not fit (rule of thumb): " + num(report::round_to(need.total_bytes / 1e9, 2)) +
+      refuse(d, "does not fit (rule of thumb): " + num(text::round_to(need.total_bytes / 1e9, 2)) +
                     " GB over " + num(ranks) + " " + one() + "(s) is " + gb(fit.per_gpu_bytes) + " per " + one() + ", " + it.gpu_type +
                     " has " + gb(cap), more());
       return false;
@@ -419,8 +419,8 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   const double cap = std::max(1.0, std::min(d.max_concurrency_by_kv, serving_max_batch(catalog.throughput, q.engine)));
   if (const InferenceEstimate& one = run(1); !meets(one)) {
     refuse(d, "misses the latency target even at one sequence: time to first token " +
-                  num(report::round_to(one.ttft_ms, 1)) + " ms, time per output token " +
-                  num(report::round_to(one.tpot_ms, 2)) + " ms",
+                  num(text::round_to(one.ttft_ms, 1)) + " ms, time per output token " +
+                  num(text::round_to(one.tpot_ms, 2)) + " ms",
            "more tensor parallelism, a faster GPU or a smaller weight format");
     d.inference = one;
     return;
@@ -488,13 +488,13 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   if (demand_rps) {
     d.utilization = *demand_rps * dm.output_tokens / d.output_tokens_per_s;
     if (d.utilization > 1 + 1e-9)
-      d.notes.push_back("serves " + num(report::round_to(d.output_tokens_per_s / dm.output_tokens, 2)) +
+      d.notes.push_back("serves " + num(text::round_to(d.output_tokens_per_s / dm.output_tokens, 2)) +
                         " requests/s, below the demand of " + num(*demand_rps) + ": needs " +
                         num(std::ceil(*demand_rps / copy_rps / dm.target_utilization)) + " model copies");
     if (d.queue_wait_ms >= 1e11)
       d.notes.push_back("requests arrive faster than the copies prefill them: the queue grows without bound");
     else if (dm.max_ttft_ms && d.p95_ttft_ms > *dm.max_ttft_ms)
-      d.notes.push_back("p95 time to first token " + num(report::round_to(d.p95_ttft_ms, 0)) +
+      d.notes.push_back("p95 time to first token " + num(text::round_to(d.p95_ttft_ms, 0)) +
                         " ms is above the target of " + num(*dm.max_ttft_ms) + " ms at this rate");
   }
 }
@@ -524,7 +524,7 @@ void size_training(const Catalog& catalog, const Workload& w, const WholeModel& 
   }
   d.training = std::move(t);
   if (d.run_hours && dm.deadline_days && *d.run_hours > *dm.deadline_days * 24) {
-    refuse(d, "misses the deadline: " + num(report::round_to(*d.run_hours / 24, 2)) + " days on " +
+    refuse(d, "misses the deadline: " + num(text::round_to(*d.run_hours / 24, 2)) + " days on " +
                   num(d.gpus) + " x " + it.gpu_type + ", the deadline is " + num(*dm.deadline_days) + " days",
            "more instances, or faster GPUs");
   }
@@ -744,7 +744,7 @@ std::optional<Architecture> generic_decoder(const Catalog& catalog, double param
   const double per_layer = (p.total - p.embedding - p.lm_head) / std::max(1.0, a.layers);
   a.layers = std::max(1.0, std::round((parameters - p.embedding - p.lm_head) / per_layer));
   a.model_type = "llama";
-  basis = "a generic dense decoder of " + num(report::round_to(parameters / 1e9, 3)) + " B parameters: " +
+  basis = "a generic dense decoder of " + num(text::round_to(parameters / 1e9, 3)) + " B parameters: " +
           nearest->name + "'s width (" + num(a.hidden) + "), heads (" + num(a.heads) + ", " + num(a.kv_heads) +
           " KV heads) and vocabulary, " + num(a.layers) + " layers to reach the size (" +
           catalog.generic_shapes_source + ")";

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "gpufleet/catalog.hpp"
-#include "gpufleet/cost.hpp"
-#include "gpufleet/memory.hpp"
-#include "gpufleet/memory_model.hpp"
-#include "gpufleet/throughput.hpp"
+#include "catalog/catalog.hpp"
+#include "pricing/cost.hpp"
+#include "fleet/seed_memory.hpp"
+#include "model/memory_model.hpp"
+#include "model/throughput.hpp"
 
 namespace gpufleet {
 

@@ -1,0 +1,375 @@
+#include "api/answers.hpp"
+
+#include <cmath>
+#include <utility>
+#include "support/decimal.hpp"
+
+
+namespace gpufleet::report {
+
+Json object(std::size_t members) {
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(members);
+  return j;
+}
+
+Json gb(double bytes) { return round_to(bytes / 1e9, 2); }
+
+Json report_optional(const std::optional<double>& value, int decimals) {
+  return value ? Json(round_to(*value, decimals)) : Json(nullptr);
+}
+
+namespace {
+// Which instance an answer speaks of: the members every placement and deployment starts with.
+void add_instance(Json& j, const InstanceType& it) {
+  add(j, "instance", it.name);
+  add(j, "family", it.family_key);
+  add(j, "provider", it.provider);
+  add(j, "region", it.region);
+  add(j, "accelerator_kind", it.accelerator_kind);
+}
+}  // namespace
+
+Json placement(const Placement& p) {
+  const InstanceType& it = *p.instance;
+  Json j = object(18);
+  add(j, "requested", p.requested);
+  add_instance(j, it);
+  add(j, "resolved_from_family", p.resolved_from_family);
+  add(j, "gpu_type", it.gpu_type);
+  add(j, "gpus_used", round_to(p.gpus, 3));
+  add(j, "gpus_per_instance", round_to(it.gpus, 3));
+  if (it.gpu_fraction < 1) add(j, "gpu_fraction", round_to(it.gpu_fraction, 3));
+  add(j, "instance_count", p.instance_count);
+  add(j, "memory_per_gpu_gb", gb(it.memory_per_gpu_bytes));
+  add(j, "memory_per_gpu_basis", it.memory_is_usable_figure ? "usable memory as the cloud reports it"
+                                 : "rated memory, " + short_number(it.gpu_memory_gb) + " GiB as the cloud lists it");
+  if (p.resolved_from_family) {
+    add(j, "note", "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
+                short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") +
+                (p.instance_count > 1 ? " (x" + decimal::whole(p.instance_count) + " instances)" : ""));
+  }
+  add(j, "source", it.source);
+  add(j, "source_date", it.source_date);
+  return j;
+}
+
+Json memory(const MemoryRequirement& need) {
+  Json j = object(8);
+  j["weights_gb"] = gb(need.weights_bytes);
+  j["overhead_gb"] = gb(need.overhead_bytes);
+  j["overhead_covers"] = need.overhead_label;
+  j["multiplier"] = round_to(need.multiplier, 3);
+  j["multiplier_source"] = need.multiplier_basis;
+  j["total_gb"] = gb(need.total_bytes);
+  j["total_bytes"] = round_to(need.total_bytes, 0);
+  j["basis"] = "weights " + short_number(need.weights_bytes / 1e9) + " GB x " +
+               short_number(need.multiplier) + " = " + short_number(need.total_bytes / 1e9) + " GB";
+  return j;
+}
+
+Json cost(const Cost& c, bool ways) {
+  Json j = object(18);
+  add(j, "provider", c.provider);
+  add(j, "region", c.region);
+  add(j, "pricing", c.pricing);
+  if (!c.way.empty()) add(j, "way", c.way);
+  add(j, "usd_per_hour", report_optional(c.usd_per_hour, 4));
+  add(j, "monthly_hours", round_to(c.monthly_hours, 2));
+  add(j, "schedule", c.schedule_basis);
+  add(j, "usd_per_month", report_optional(c.usd_per_month, 2));
+  add(j, "on_demand_usd_per_hour", report_optional(c.on_demand_usd_per_hour, 4));
+  add(j, "spot_usd_per_hour", report_optional(c.spot_usd_per_hour, 4));
+  add(j, "on_demand_usd_per_month", report_optional(c.on_demand_usd_per_month, 2));
+  add(j, "spot_usd_per_month", report_optional(c.spot_usd_per_month, 2));
+  add(j, "spot_savings_pct", report_optional(c.spot_savings_pct, 1));
+  add(j, "spot_interruption_notice_s", report_optional(c.spot_interruption_notice_s, 0));
+  Json commitments = Json::array();
+  for (const auto& x : ways ? c.commitments : std::vector<CommitmentCost>{}) {
+    const WayToPay& w = *x.way;
+    Json way = object(18);
+    add(way, "way", w.id);
+    add(way, "kind", w.kind);
+    add(way, "name", w.name);
+    add(way, "term", decimal::whole(w.term_years) + "y");
+    add(way, "upfront", w.upfront);
+    add(way, "discount_pct", report_optional(x.discount_pct, 1));
+    if (w.up_to_pct) add(way, "up_to_pct", round_to(*w.up_to_pct, 1));
+    add(way, "usd_per_hour", report_optional(x.usd_per_hour, 4));
+    add(way, "usd_per_month", report_optional(x.usd_per_month, 2));
+    add(way, "recurring_usd_per_month", report_optional(x.recurring_usd_per_month, 2));
+    add(way, "upfront_usd", report_optional(x.upfront_usd, 2));
+    add(way, "break_even_utilization_pct", report_optional(x.break_even_utilization_pct, 1));
+    if (const std::string note = x.note(); !note.empty()) add(way, "note", note);
+    if (!x.estimates().empty()) add(way, "estimates", x.estimates());
+    add(way, "source", x.source());
+    add(way, "source_date", x.source_date());
+    commitments.push_back(std::move(way));
+  }
+  if (ways) add(j, "commitments", std::move(commitments));
+  add(j, "basis", c.basis);
+  if (!c.note.empty()) add(j, "note", c.note);
+  return j;
+}
+
+Json excluded(const Excluded& e) {
+  Json j = object(3);
+  add(j, "family", e.family);
+  add(j, "reason", e.reason);
+  add(j, "way_out", e.way_out);
+  return j;
+}
+
+namespace {
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+Json gib(double bytes) { return round_to(bytes / kGiB, 2); }
+}  // namespace
+
+Json memory_lines(const MemoryEstimate& e) {
+  Json lines = Json::array();
+  for (const auto& l : e.lines) {
+    Json line = object(4);
+    add(line, "key", l.key);
+    add(line, "label", l.label);
+    add(line, "gib", gib(l.bytes));
+    add(line, "basis", l.basis);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+Json deployment(const Deployment& d, bool details) {
+  const InstanceType& it = *d.instance;
+  Json j = object(40);
+  add_instance(j, it);
+  add(j, "gpu_type", it.gpu_type);
+  add(j, "instance_count", d.instance_count);
+  add(j, "gpus", round_to(d.gpus, 3));
+  Json layout = object(3);
+  add(layout, "tensor_parallel", d.layout.tensor_parallel);
+  add(layout, "pipeline_parallel", d.layout.pipeline_parallel);
+  add(layout, "replicas", d.layout.replicas);
+  add(j, "layout", std::move(layout));
+  add(j, "runs", d.runs());
+  if (!d.runs()) {
+    add(j, "refusal", d.refusal);
+    add(j, "way_out", d.way_out);
+  }
+  add(j, "compute_precision", d.compute_precision);
+  add(j, "memory_per_gpu_gb", gb(d.memory_per_gpu_bytes));
+  add(j, "memory_per_gpu_gib", gib(d.memory_per_gpu_bytes));
+  add(j, "capacity_per_gpu_gib", gib(d.capacity_per_gpu_bytes));
+  add(j, "capacity_per_gpu_gb", gb(d.capacity_per_gpu_bytes));
+  add(j, "memory_utilization_pct",
+      d.capacity_per_gpu_bytes > 0 ? Json(round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1)) : Json(nullptr));
+  if (d.inference) {
+    const InferenceEstimate& e = *d.inference;
+    add(j, "concurrency_per_replica", d.concurrency);
+    add(j, "max_concurrency_by_kv_cache", d.max_concurrency_by_kv);
+    add(j, "time_to_first_token_ms", round_to(e.ttft_ms, 2));
+    add(j, "p95_time_to_first_token_ms", round_to(d.p95_ttft_ms, 2));
+    add(j, "time_per_output_token_ms", round_to(e.tpot_ms, 3));
+    add(j, "output_tokens_per_s", round_to(d.output_tokens_per_s, 1));
+    add(j, "utilization_pct", d.utilization > 0 ? Json(round_to(100 * d.utilization, 1)) : Json(nullptr));
+    add(j, "usd_per_million_output_tokens", report_optional(d.usd_per_million_output_tokens, 4));
+  }
+  if (d.training) {
+    const TrainingEstimate& t = *d.training;
+    add(j, "tokens_per_s", round_to(d.output_tokens_per_s, 1));
+    add(j, "tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1));
+    add(j, "mfu", t.mfu);
+    add(j, "run_hours", report_optional(d.run_hours, 2));
+    add(j, "run_days", d.run_hours ? Json(round_to(*d.run_hours / 24, 2)) : Json(nullptr));
+    add(j, "usd_per_run", report_optional(d.usd_per_run, 2));
+  }
+  add(j, "usd_per_hour", report_optional(d.cost.usd_per_hour, 4));
+  add(j, "usd_per_month", report_optional(d.cost.usd_per_month, 2));
+  add(j, "bound", d.bound);
+  add(j, "uncalibrated", d.uncalibrated);
+  add(j, "notes", d.notes);
+  if (details) {
+    add(j, "cost", cost(d.cost));
+    if (d.memory) add(j, "memory_per_gpu", memory_lines(*d.memory));
+    if (d.inference) {
+      Json basis = object(4);
+      add(basis, "prefill", d.inference->first_token.basis);
+      add(basis, "decode", d.inference->decode.basis);
+      add(basis, "link", tensor_link(*d.instance, d.layout.tensor_parallel).basis);
+      add(basis, "queueing",
+          "p95 time to first token = own prefill " + short_number(round_to(d.inference->ttft_ms, 1)) +
+              " ms + p95 wait " + short_number(round_to(d.queue_wait_ms, 1)) +
+              " ms (Erlang C for a free sequence slot, M/M/c with c = the concurrency; M/D/1 mean wait behind other prompts' prefill)");
+      add(j, "basis", std::move(basis));
+    }
+    if (d.training) add(j, "basis", d.training->basis);
+  }
+  return j;
+}
+
+Json candidate(const Candidate& c) {
+  Json j = deployment(c.d, false);
+  add(j, "sizing", c.sizing);
+  // The page's and the seed report's shapes: fit, cost and performance objects.
+  Json fit = object(5);
+  add(fit, "fits", c.d.runs());
+  add(fit, "gpus", round_to(c.d.gpus, 3));
+  add(fit, "per_gpu_gb", gb(c.d.memory_per_gpu_bytes));
+  add(fit, "capacity_per_gpu_gb", gb(c.d.capacity_per_gpu_bytes));
+  add(fit, "utilization_pct", c.d.capacity_per_gpu_bytes > 0 ? round_to(100 * c.d.memory_per_gpu_bytes / c.d.capacity_per_gpu_bytes, 1) : 0.0);
+  add(j, "fit", std::move(fit));
+  add(j, "cost", cost(c.d.cost));
+  Json perf = object(6);
+  const bool serving = c.d.inference.has_value();
+  add(perf, "score", round_to(serving ? c.d.output_tokens_per_s : c.d.output_tokens_per_s, 1));
+  add(perf, "unit", serving ? "output tokens/s" : "training tokens/s");
+  add(perf, "bound", c.d.bound);
+  add(perf, "ratio_to_current", report_optional(c.performance_ratio, 3));
+  add(perf, "usd_per_million_tokens", report_optional(usd_per_million_tokens(c.d), 4));
+  add(perf, "time_per_output_token_ms", serving ? Json(round_to(c.d.inference->tpot_ms, 2)) : Json(nullptr));
+  add(j, "performance", std::move(perf));
+  add(j, "savings_pct", report_optional(c.savings_pct, 1));
+  add(j, "savings_usd_per_month", report_optional(c.savings_usd_per_month, 2));
+  add(j, "risk_level", c.risk_level);
+  add(j, "migration_complexity", c.migration_complexity);
+  add(j, "reasons", c.reasons);
+  return j;
+}
+
+Json ways_out(const WaysOut& w) {
+  Json j = object(4);
+  add(j, "formats", w.formats);
+  add(j, "more_gpus", w.more_gpus ? deployment(*w.more_gpus, false) : Json(nullptr));
+  Json others = Json::array();
+  for (const auto& d : w.other_families) others.push_back(deployment(d, false));
+  add(j, "other_families", others);
+  std::string text;
+  if (w.more_gpus) {
+    text += short_number(w.more_gpus->gpus) + " x " + w.more_gpus->instance->gpu_type + " (" +
+            short_number(w.more_gpus->instance_count) + " x " + w.more_gpus->instance->name + ")";
+  }
+  if (!w.formats.empty()) text += (text.empty() ? "" : ", or ") + w.formats.front() + " on the same GPUs";
+  if (!w.other_families.empty()) {
+    text += std::string(text.empty() ? "" : ", or ") + "another family (";
+    for (std::size_t i = 0; i < w.other_families.size(); ++i) text += (i ? ", " : "") + w.other_families[i].instance->name;
+    text += ")";
+  }
+  add(j, "summary", text.empty() ? "no instance in the catalog runs this workload" : text);
+  return j;
+}
+
+Json workload(const Workload& w) {
+  Json j = object(12);
+  Json model = object(5);
+  add(model, "label", w.model.label);
+  if (w.model.size) add(model, "size", *w.model.size);
+  if (w.model.named) add(model, "key", w.model.named->key);
+  add(model, "parameters_billion", round_to(w.model.parameters / 1e9, 3));
+  add(model, "shape", w.model.shape_basis);
+  add(j, "model", std::move(model));
+  add(j, "workload", to_string(w.task));
+  add(j, "weight_format", w.weight_format);
+  add(j, "precision", w.weight_format);
+  add(j, "kv_cache_format", w.kv_format.empty() ? "16-bit (the compute precision)" : w.kv_format);
+  add(j, "engine", w.engine_key());
+  add(j, "memory_method", w.seed_memory ? "seed" : "architecture");
+  const Demand& d = w.demand;
+  Json demand = object(10);
+  if (w.serving()) {
+    add(demand, "requests_per_s", report_optional(d.requests_per_s, 4));
+    add(demand, "input_tokens", d.input_tokens);
+    add(demand, "output_tokens", d.output_tokens);
+    add(demand, "max_ttft_ms", report_optional(d.max_ttft_ms, 2));
+    add(demand, "max_tpot_ms", report_optional(d.max_tpot_ms, 3));
+    add(demand, "target_utilization", d.target_utilization);
+    add(demand, "tokens_per_month", report_optional(d.tokens_per_month, 0));
+    if (w.task == WorkloadType::kBatchInference) {
+      add(demand, "dataset_tokens", report_optional(d.dataset_tokens, 0));
+      add(demand, "deadline_days", report_optional(d.deadline_days, 2));
+    }
+  } else {
+    add(demand, "dataset_tokens", report_optional(d.dataset_tokens, 0));
+    add(demand, "epochs", d.epochs);
+    add(demand, "deadline_days", report_optional(d.deadline_days, 2));
+  }
+  add(j, "demand", std::move(demand));
+  if (w.trains()) {
+    Json recipe = object(7);
+    add(recipe, "optimizer", w.recipe.optimizer);
+    add(recipe, "master_weights", w.recipe.master_weights);
+    add(recipe, "gradient_checkpointing", w.recipe.gradient_checkpointing);
+    add(recipe, "sharding", w.recipe.sharding + " over the data-parallel GPUs");
+    add(recipe, "micro_batch", w.recipe.micro_batch);
+    add(recipe, "sequence_length", w.recipe.sequence);
+    add(j, "recipe", std::move(recipe));
+  }
+  return j;
+}
+
+Json question(const Question& q) {
+  Json j = workload(q.w);
+  j["monthly_hours"] = round_to(q.billing.hours_per_month, 2);
+  j["schedule"] = q.billing.schedule_basis;
+  j["pricing"] = q.billing.pricing();
+  if (q.billing.mode == PaymentMode::kMixed) j["spot_share"] = round_to(q.billing.spot_share, 3);
+  j["use_spot"] = q.billing.uses_spot();
+  if (!q.providers.empty()) j["providers"] = q.providers;
+  j["priority"] = to_string(q.priority);
+  return j;
+}
+
+Json migration(const MigrationReport& r, const Question& q) {
+  Json j;
+  j["request"] = question(q);
+  j["current"] = candidate(r.current);
+  j["assessment"] = r.assessment;
+  if (r.ways_out) j["ways_out"] = ways_out(*r.ways_out);
+  Json alternatives = Json::array();
+  for (const auto& c : r.options.ranked) alternatives.push_back(candidate(c));
+  j["alternatives"] = std::move(alternatives);
+  Json excluded = Json::array();
+  for (const auto& e : r.options.excluded) excluded.push_back(report::excluded(e));
+  j["excluded"] = std::move(excluded);
+  Json best = Json::object();
+  for (const auto& pick : r.best_by_priority) best[to_string(pick.priority)] = r.options.ranked[pick.index].d.instance->name;
+  j["best_by_priority"] = best;
+  Json rec;
+  rec["priority"] = to_string(q.priority);
+  if (r.recommended) {
+    const Candidate& c = r.options.ranked[*r.recommended];
+    rec["action"] = "migrate";
+    rec["instance"] = c.d.instance->name;
+    rec["family"] = c.d.instance->family_key;
+    rec["instance_count"] = c.d.instance_count;
+    rec["gpus_used"] = round_to(c.d.gpus, 3);
+    rec["layout"] = {{"tensor_parallel", c.d.layout.tensor_parallel}, {"pipeline_parallel", c.d.layout.pipeline_parallel}, {"replicas", c.d.layout.replicas}};
+    rec["pricing"] = c.d.cost.pricing;
+    rec["usd_per_month"] = report_optional(c.d.cost.usd_per_month, 2);
+    rec["savings_pct"] = report_optional(c.savings_pct, 1);
+    rec["savings_usd_per_month"] = report_optional(c.savings_usd_per_month, 2);
+    rec["performance_ratio"] = report_optional(c.performance_ratio, 3);
+    rec["risk_level"] = c.risk_level;
+    rec["migration_complexity"] = c.migration_complexity;
+    std::string summary = "move to " + decimal::whole(c.d.instance_count) + " x " + c.d.instance->name;
+    if (c.savings_pct) {
+      summary += std::string(*c.savings_pct >= 0 ? ", saving " : ", costing ") + usd(std::fabs(*c.savings_usd_per_month)) +
+                 "/month (" + short_number(round_to(std::fabs(*c.savings_pct), 1)) + "%" + (*c.savings_pct >= 0 ? "" : " more") + ")";
+    }
+    const auto now = usd_per_million_tokens(r.current.d), then = usd_per_million_tokens(c.d);
+    rec["usd_per_million_tokens"] = report_optional(then, 4);
+    rec["current_usd_per_million_tokens"] = report_optional(now, 4);
+    if (c.performance_ratio) summary += " at " + short_number(round_to(*c.performance_ratio, 2)) + "x the speed";
+    if (then && now)
+      summary += ", $" + short_number(round_to(*then, 2)) + " per 1M tokens against $" + short_number(round_to(*now, 2)) + " today";
+    rec["summary"] = summary;
+  } else {
+    rec["action"] = r.options.ranked.empty() ? "none_fits" : "stay";
+    rec["instance"] = r.current.d.instance->name;
+    rec["summary"] = r.options.ranked.empty() ? "no instance in the catalog runs this workload"
+                                              : "the current deployment is already the best for the " + to_string(q.priority) + " priority";
+  }
+  j["recommendation"] = rec;
+  j["warnings"] = r.warnings;
+  return j;
+}
+
+}  // namespace gpufleet::report

@@ -1,0 +1,46 @@
+#pragma once
+// Turns analysis results into the response JSON. Numbers are rounded here, once, so that every
+// door prints the same digits; no NaN or infinity can reach the output.
+
+#include "catalog/catalog.hpp"
+#include "support/text.hpp"
+#include "pricing/cost.hpp"
+#include "fleet/seed_memory.hpp"
+#include "fleet/recommend.hpp"
+
+namespace gpufleet::report {
+
+// An empty object with room for `members`: ordered_json keeps members in a vector whose growth
+// copies every member built so far, nested objects included (a pair with a const key cannot be
+// moved), so the answers' large objects are made with their room. Rows built member by member
+// this way also cost a fraction of an initializer list, which builds every pair as an array.
+Json object(std::size_t members);
+// Appends a member to an object built here, whose keys are distinct literals: operator[] would
+// first compare the key with every member already there and copy it twice.
+inline void add(Json& object, const char* key, Json value) {
+  object.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
+}
+
+using text::round_to;
+using text::short_number;
+Json gb(double bytes);  // decimal GB, 2 decimals
+Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null  // "13", "0.25", "1.5": at most 3 decimals, no trailing zeros
+
+Json placement(const Placement& p);
+Json memory(const MemoryRequirement& need);
+// `ways`: with `commitments`, every way to pay the provider offers for the instance with its
+// source (the cost and fit answers); elsewhere the chosen way is in `way` and `basis`.
+Json cost(const Cost& cost, bool ways = false);
+Json memory_lines(const MemoryEstimate& e);
+// A deployment of the road: the fields scripts rely on (instance, instance_count, gpus, layout,
+// memory_per_gpu_gb, usd_per_month, usd_per_million_output_tokens, output_tokens_per_s, ...);
+// `details` adds the cost, the memory breakdown and the bases.
+Json deployment(const Deployment& d, bool details);
+Json candidate(const Candidate& c);
+Json excluded(const Excluded& e);
+Json ways_out(const WaysOut& w);
+Json migration(const MigrationReport& report, const Question& q);
+Json workload(const Workload& w);  // the workload as understood, with its stated defaults
+Json question(const Question& q);
+
+}  // namespace gpufleet::report

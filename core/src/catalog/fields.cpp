@@ -1,0 +1,873 @@
+// The field definitions (fields.hpp): every object of gpu_instances.json, model_config.json,
+// workloads.json, the price files and a request's nested objects. Ranges and values are the ones
+// the readers check (catalog.cpp, model_catalog.cpp, prices.cpp, session.cpp); the unit test
+// fields_test.cpp mutates the shipped files field by field to prove that the core and this table
+// agree.
+
+#include "catalog/fields.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <iterator>
+#include <vector>
+
+namespace gpufleet::detail::fields {
+namespace {
+
+using T = Type;
+constexpr double kMaxPrice = 10000;  // USD per hour, as catalog.cpp and prices.cpp check
+constexpr double kMaxTokens = 1e7;
+
+#define KIND_FIELDS(array) array, std::size(array)
+
+constexpr Field field(const char* name, Type type, unsigned flags, const char* doc) {
+  return Field{name, type, flags, nullptr, 0, 0, nullptr, doc};
+}
+constexpr Field str(const char* name, unsigned flags, const char* doc, const char* values = nullptr) {
+  return Field{name, T::kString, flags, nullptr, 0, 0, values, doc};
+}
+constexpr Field num(const char* name, unsigned flags, double min, double max, const char* doc) {
+  return Field{name, T::kNumber, flags, nullptr, min, max, nullptr, doc};
+}
+constexpr Field boolean(const char* name, unsigned flags, const char* doc) { return field(name, T::kBoolean, flags, doc); }
+constexpr Field obj(const char* name, unsigned flags, const char* of, const char* doc) {
+  return Field{name, T::kObject, flags, of, 0, 0, nullptr, doc};
+}
+// An array of objects; min and max bound its length.
+constexpr Field objects(const char* name, unsigned flags, const char* of, double min, double max, const char* doc) {
+  return Field{name, T::kObjects, flags, of, min, max, nullptr, doc};
+}
+
+// ---- gpu_instances.json ----------------------------------------------------------------------
+
+constexpr Field kGpuInstancesFile[] = {
+    str("$schema", kInfo, FIELD_DOC("the JSON Schema of this file, for editors (./schemas/gpu_instances.schema.json)")),
+    obj("catalog_info", 0, "catalog_info", FIELD_DOC("the catalog's name, version and date, shown in every answer")),
+    obj("gpus", 0, "gpus", FIELD_DOC("accelerator specifications by name; instances refer to them with gpu_model")),
+    obj("providers", 0, "providers", FIELD_DOC("each provider's usual region, spot notice and commitment discounts")),
+    obj("gpu_instances", kRequired, "families", FIELD_DOC("instance families by key, each with its flagship instance and its sizes")),
+};
+
+constexpr Field kCatalogInfo[] = {
+    str("name", kInfo, FIELD_DOC("the catalog's name")),
+    str("version", kInfo, FIELD_DOC("the catalog's version")),
+    str("date", kInfo, FIELD_DOC("the catalog's date, YYYY-MM-DD")),
+    str("dates_note", kInfo, FIELD_DOC("how the dates of the entries are to be read")),
+    obj("field_notes", kInfo, "field_notes", FIELD_DOC("what each field of the catalog means, by field name")),
+    str("generated_by", kInfo, FIELD_DOC("the script that wrote the file, if one did")),
+    str("price_unit", kInfo, FIELD_DOC("the unit of the prices")),
+    str("provider", kInfo, FIELD_DOC("the provider the catalog began with")),
+    str("region", kInfo, FIELD_DOC("the region the catalog's own prices are for")),
+    field("sources", T::kStrings, kInfo, FIELD_DOC("where the catalog's figures come from")),
+};
+constexpr Field kAnyString = str("*", 0, FIELD_DOC("free text"));
+
+constexpr Field kGpu[] = {
+    str("vendor", 0, FIELD_DOC("the maker: NVIDIA, AMD, AWS, ...")),
+    str("arch", 0, FIELD_DOC("the architecture (hopper, ampere, ...), matched against precision_formats' native_architectures")),
+    num("memory_gb", kRequired, 0.1, 4096, FIELD_DOC("the memory label in GiB, as the datasheet gives it")),
+    num("usable_memory_mib", 0, 64, 4194304, FIELD_DOC("the memory the driver reports (nvidia-smi), MiB; used while memory_gb matches the instance's label")),
+    num("memory_bandwidth_gb_per_s", 0, 1, 1e6, FIELD_DOC("memory bandwidth, GB/s")),
+    obj("tflops", 0, "tflops", FIELD_DOC("dense tensor TFLOPS by precision; a precision listed here runs natively")),
+    str("compute_capability", kInfo, FIELD_DOC("CUDA compute capability")),
+    str("confidence", kInfo, FIELD_DOC("how sure the figures are, where not from a datasheet")),
+    str("interconnect", kInfo, FIELD_DOC("the GPU's links, as text")),
+    str("memory_type", kInfo, FIELD_DOC("HBM3, GDDR6, ...")),
+    field("precisions_native", T::kStrings, kInfo, FIELD_DOC("the precisions the datasheet lists, as text")),
+    str("spec_notes", kInfo, FIELD_DOC("notes on the specification")),
+    str("usable_memory_source", kInfo, FIELD_DOC("where usable_memory_mib was measured")),
+    str("usable_memory_source_date", kInfo, FIELD_DOC("when usable_memory_mib was measured")),
+};
+constexpr Field kTflopsValue = num("*", kZeroOr, 0.001, 1e6, FIELD_DOC("dense TFLOPS at this precision (0: unknown)"));
+
+constexpr Field kProvider[] = {
+    str("name", 0, FIELD_DOC("the provider's name as shown")),
+    str("region", 0, FIELD_DOC("the usual region: the one priced when a request names none")),
+    num("spot_interruption_notice_seconds", 0, 0, 86400, FIELD_DOC("warning before a spot instance is reclaimed, seconds")),
+    num("spot_training_restart_overhead_pct", 0, 0, 100, FIELD_DOC("share of a training run lost to spot interruptions, %")),
+    str("commitment_notes", 0, FIELD_DOC("how the provider's commitments work")),
+    obj("ways_to_pay", 0, "ways_to_pay", FIELD_DOC("the ways to pay with a commitment, by id (a value of a request's pricing)")),
+    obj("default_ways", 0, "default_ways", FIELD_DOC("the ways reserved_1y and reserved_3y mean")),
+    obj("sustained_use", kInfo, "sustained_use", FIELD_DOC("automatic discounts for running most of a month (recorded, not applied)")),
+};
+
+constexpr Field kSustainedUse[] = {
+    field("applies_to_series", T::kStrings, kInfo, FIELD_DOC("machine series the discount applies to")),
+    num("max_discount_pct", kInfo, 0, 95, FIELD_DOC("the largest discount, for a full month, %")),
+    str("not_for", kInfo, FIELD_DOC("what gets no discount")),
+    boolean("priced", kInfo, FIELD_DOC("whether answers apply it")),
+};
+
+constexpr Field kWayToPay[] = {
+    str("kind", kRequired, FIELD_DOC("savings_plan_compute, savings_plan_ec2_instance, reserved_standard, committed_use, reservation, savings_plan, ...")),
+    str("name", 0, FIELD_DOC("the way's name as shown")),
+    num("term_years", kRequired, 1, 5, FIELD_DOC("1 or 3")),
+    str("upfront", kRequired, FIELD_DOC("how much is paid at the start"), "none partial all"),
+    num("upfront_share", 0, 0, 1, FIELD_DOC("share of the term's cost paid upfront (required with partial)")),
+    num("discount_pct", 0, 0, 95, FIELD_DOC("discount on the on-demand price, % (absent: no public figure, not priced)")),
+    num("up_to_pct", 0, 0, 95, FIELD_DOC("the provider's published \"up to\" discount, %")),
+    field("range_pct", T::kNumbers, kInfo, FIELD_DOC("the quoted range the discount was taken from, %")),
+    obj("families", 0, "way_families", FIELD_DOC("figures for instance families or series (A2), by key")),
+};
+
+constexpr Field kWayFamily[] = {
+    boolean("offered", 0, FIELD_DOC("false: the way is not sold for this family (say why in reason)")),
+    num("discount_pct", 0, 0, 95, FIELD_DOC("the family's discount, %")),
+    str("reason", 0, FIELD_DOC("why it is not offered")),
+};
+
+constexpr Field kDefaultWays[] = {
+    str("reserved_1y", 0, FIELD_DOC("the way pricing reserved_1y means: a key of ways_to_pay")),
+    str("reserved_3y", 0, FIELD_DOC("the way pricing reserved_3y means: a key of ways_to_pay")),
+};
+
+// Fields a family's flagship and its sizes share; a size inherits what it leaves out.
+#define INSTANCE_FIELDS(gpus_flags, vcpus_flags, memory_flags)                                                   \
+  num("gpus_per_instance", gpus_flags, 0.01, 64,                                                                 \
+      FIELD_DOC("accelerators per instance; a fraction is a partition (1/8 of an L4); 0 for a CPU family")),     \
+      num("vcpus", vcpus_flags, 0, 4096, FIELD_DOC("vCPUs per instance")),           \
+      num("ram_gib", 0, 0, 65536, FIELD_DOC("host memory, GiB (required for a CPU family: the model lives there)")), \
+      str("gpu_model", 0, FIELD_DOC("the name of an entry of \"gpus\"")),                          \
+      num("gpu_memory_gb", memory_flags, 0.1, 4096,                                                              \
+          FIELD_DOC("memory per accelerator as the cloud labels it, GiB; 0 for a CPU family")),                  \
+      num("usable_memory_mib", 0, 64, 4194304, FIELD_DOC("memory per accelerator the driver reports, MiB")), \
+      num("on_demand_cost_per_hour", 0, 0, kMaxPrice,                                                            \
+          FIELD_DOC("USD per instance-hour on demand in the family's region (price files price the others)")),   \
+      num("spot_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on spot")), \
+      str("price_notes", 0, FIELD_DOC("what the price covers")),                                   \
+      num("nvlink_domain_gpus", 0, 1, 576,                                                                       \
+          FIELD_DOC("accelerators one NVLink / NVSwitch domain joins (1: PCIe only); a size with fewer joins those it has")), \
+      str("nvlink_domain_source", kInfo, FIELD_DOC("where nvlink_domain_gpus comes from, and what is inferred")), \
+      str("nvlink_domain_source_date", kInfo, FIELD_DOC("when nvlink_domain_gpus was taken, YYYY-MM-DD")),      \
+      str("source", 0, FIELD_DOC("where the figures come from")),                                  \
+      str("source_date", 0, FIELD_DOC("when they were taken, YYYY-MM-DD"))
+
+constexpr Field kFamily[] = {
+    str("name", kRequired, FIELD_DOC("the family's name as shown")),
+    str("family", kRequired, FIELD_DOC("the family's kind, as seed 004 names it (GPU_INFERENCE, ...)")),
+    str("gpu_type", kRequired, FIELD_DOC("the accelerator as shown (H100, A10G, ...)")),
+    str("provider", 0, FIELD_DOC("aws (default), gcp, azure: a key of \"providers\"")),
+    str("region", 0, FIELD_DOC("the region of the family's own prices (default us-east-1)")),
+    str("accelerator_kind", 0, FIELD_DOC("what the accelerators are (default gpu)"), "gpu trainium inferentia cpu"),
+    str("instance_type", 0, FIELD_DOC("the flagship's instance type (default: the family's key)")),
+    INSTANCE_FIELDS(kRequired, kRequired, kRequired),
+    num("compute_tflops", kRequired | kZeroOr, 0.001, 1e6, FIELD_DOC("dense tensor TFLOPS per accelerator (0: unknown)")),
+    str("interconnect_type", kRequired, FIELD_DOC("PCIe, NVLink, NVSwitch, EFA, ... as text")),
+    num("interconnect_bandwidth_gbps", kRequired | kZeroOr, 0.001, 1e6, FIELD_DOC("accelerator-to-accelerator bandwidth, GB/s (0: unknown)")),
+    num("interconnect_multiplier", kRequired, 0, 1, FIELD_DOC("share of linear scaling several accelerators reach (seed 004)")),
+    num("memory_bandwidth_factor", kRequired | kZeroOr, 1e-4, 10, FIELD_DOC("memory bandwidth relative to 8,000 GB/s (seed 004; a GPU's memory_bandwidth_gb_per_s wins)")),
+    obj("sizes", 0, "sizes", FIELD_DOC("the family's other instance types by name; each inherits what it leaves out")),
+    str("spec_source", kInfo, FIELD_DOC("where the specification comes from")),
+};
+// A CPU family: no accelerators, the model in host memory.
+constexpr Field kCpuFamily[] = {
+    num("gpus_per_instance", kRequired, 0, 64, FIELD_DOC("0 for a CPU family")),
+    num("ram_gib", kRequired, 0.5, 65536, FIELD_DOC("host memory, GiB: the model lives there")),
+    num("gpu_memory_gb", kRequired, 0, 4096, FIELD_DOC("0 for a CPU family")),
+};
+
+constexpr Field kSize[] = {
+    INSTANCE_FIELDS(0, 0, 0),
+};
+
+// ---- model_config.json -----------------------------------------------------------------------
+
+constexpr Field kModelConfigFile[] = {
+    str("$schema", kInfo, FIELD_DOC("the JSON Schema of this file, for editors (./schemas/model_config.schema.json)")),
+    obj("model_sizes", kRequired, "model_sizes", FIELD_DOC("size classes (seed 004): small, medium, large, ...")),
+    obj("precision_formats", kRequired, "precision_formats", FIELD_DOC("the seed's precisions: bytes per parameter and native architectures")),
+    obj("memory_planning", kRequired, "memory_planning", FIELD_DOC("the seed's memory rule: weights x multiplier")),
+    obj("models", 0, "models", FIELD_DOC("concrete models by key, each with its Hugging Face config.json")),
+    obj("generic_decoder", 0, "generic_decoder", FIELD_DOC("the models whose shapes size a model given by its parameter count")),
+    obj("memory_model", 0, "memory_model", FIELD_DOC("the memory model's constants: formats, optimizers, engines, runtime")),
+    obj("throughput_model", 0, "throughput_model", FIELD_DOC("the throughput model's constants: efficiencies, MFU, links")),
+    obj("measured_error", 0, "measured_error", FIELD_DOC("the error of each kind of figure over the measurement cases, written by scripts/accuracy-doc.sh")),
+};
+
+constexpr Field kMeasuredError[] = {
+    str("generated_by", kInfo, FIELD_DOC("the script that writes this block")),
+    field("case_files", T::kStrings, kInfo, FIELD_DOC("the measurement case files it summarizes")),
+    objects("kinds", kRequired, "measured_error_kind", 0, 256, FIELD_DOC("one summary per quantity x phase x engine")),
+};
+
+constexpr Field kMeasuredErrorKind[] = {
+    str("quantity", kRequired, FIELD_DOC("memory or throughput")),
+    str("phase", kRequired, FIELD_DOC("inference or training")),
+    str("engine", kRequired, FIELD_DOC("the engine (a key of memory_model.engines) or the framework the cases name")),
+    str("vendor", 0, FIELD_DOC("the vendor of the cases' GPUs (nvidia, amd, aws; empty when unknown)")),
+    num("n", kRequired, 1, 1e6, FIELD_DOC("high- and medium-confidence cases predicted")),
+    num("median_abs_err_pct", kRequired, 0, 1e6, FIELD_DOC("median absolute error, %")),
+    num("p90_abs_err_pct", kRequired, 0, 1e6, FIELD_DOC("90th percentile absolute error, %")),
+};
+
+constexpr Field kModelSize[] = {
+    str("name", kRequired, FIELD_DOC("the size class as shown")),
+    num("parameter_count_billion", kRequired | kMinExclusive, 0, 100000, FIELD_DOC("parameters, billions")),
+    num("memory_overhead_multiplier", kRequired, 1, 100, FIELD_DOC("the seed's training memory: weights x this")),
+    field("typical_use_cases", T::kStrings, 0, FIELD_DOC("what models of this size are used for")),
+    field("examples", T::kStrings, 0, FIELD_DOC("models of this size")),
+};
+
+constexpr Field kPrecisionFormat[] = {
+    str("name", kRequired, FIELD_DOC("the precision as shown")),
+    num("bytes_per_parameter", kRequired | kMinExclusive, 0, 16, FIELD_DOC("bytes per weight")),
+    field("native_architectures", T::kStrings, 0, FIELD_DOC("architectures (prefixes of a GPU's arch) that run it natively")),
+};
+
+constexpr Field kMemoryPlanning[] = {
+    num("training_multiplier", kRequired, 1, 100, FIELD_DOC("training memory = weights x this (seed 004: 1.5)")),
+    num("fine_tuning_multiplier", kRequired, 1, 100, FIELD_DOC("fine-tuning memory = weights x this")),
+    num("inference_multiplier", kRequired, 1, 100, FIELD_DOC("inference memory = weights x this (seed 004: 1.2)")),
+};
+
+constexpr Field kModel[] = {
+    str("name", kRequired, FIELD_DOC("the model's name as shown")),
+    str("hf_id", 0, FIELD_DOC("its Hugging Face id (a request may name the model by it)")),
+    field("aliases", T::kStrings, 0, FIELD_DOC("other names a request may use")),
+    str("source", kRequired, FIELD_DOC("where the config.json comes from")),
+    num("published_parameters", 0, 0, 1e14, FIELD_DOC("the parameter count its makers publish")),
+    num("published_active_parameters", 0, 0, 1e14, FIELD_DOC("active parameters per token (mixture of experts)")),
+    obj("config", kRequired, nullptr, FIELD_DOC("the Hugging Face config.json; the architecture reader takes the fields it knows and checks them")),
+    num("computed_parameters", kInfo, 0, 0, FIELD_DOC("the count computed from config, for comparison")),
+    num("computed_active_parameters", kInfo, 0, 0, FIELD_DOC("active parameters computed from config")),
+    str("published_parameters_source", kInfo, FIELD_DOC("where published_parameters comes from")),
+    boolean("verified", kInfo, FIELD_DOC("config checked against the published count")),
+};
+
+constexpr Field kGenericDecoder[] = {
+    field("shapes_from", T::kStrings, kRequired, FIELD_DOC("keys of \"models\" whose shapes are interpolated")),
+    str("source", kRequired, FIELD_DOC("why these models")),
+};
+
+constexpr Field kMemoryModel[] = {
+    obj("weight_formats", kRequired, "weight_formats", FIELD_DOC("weight formats by key (fp16, nf4, gguf_q4_k_m, ...)")),
+    obj("kv_cache_formats", kRequired, "kv_cache_formats", FIELD_DOC("KV-cache formats by key")),
+    obj("optimizers", kRequired, "optimizers", FIELD_DOC("optimizers by key")),
+    obj("engines", kRequired, "engines", FIELD_DOC("serving and training engines by key")),
+    obj("cuda_context", kRequired, "cuda_context", FIELD_DOC("the CUDA context's memory")),
+    obj("deepspeed_zero3", kRequired, "deepspeed_zero3", FIELD_DOC("DeepSpeed ZeRO-3's live parameters")),
+    obj("lora", kRequired, "lora", FIELD_DOC("LoRA defaults")),
+};
+
+constexpr Field kWeightFormat[] = {
+    num("bits_per_weight", kRequired, 0.5, 64, FIELD_DOC("bits per quantized (linear-layer) weight")),
+    num("unquantized_bytes_per_parameter", 0, 0.5, 8, FIELD_DOC("bytes per weight left unquantized (default 2)")),
+    boolean("whole_model_average", 0, FIELD_DOC("bits_per_weight is the whole model's average")),
+    str("basis", kRequired, FIELD_DOC("how the figure is derived")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kKvCacheFormat[] = {
+    num("bytes_per_element", kRequired, 0.1, 8, FIELD_DOC("bytes per cached element")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kOptimizer[] = {
+    num("bytes_per_parameter", kRequired, 0, 64, FIELD_DOC("optimizer state bytes per trained parameter")),
+    boolean("factored", 0, FIELD_DOC("factored second moments (Adafactor)")),
+    boolean("paged", 0, FIELD_DOC("paged to host memory")),
+    str("basis", kRequired, FIELD_DOC("how the figure is derived")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kEngine[] = {
+    str("name", kRequired, FIELD_DOC("the engine as shown")),
+    field("matches", T::kStrings, 0, FIELD_DOC("names of measured cases that used this engine")),
+    boolean("pytorch", kRequired, FIELD_DOC("runs on PyTorch (its CUDA context and allocator)")),
+    num("cuda_context_mib", 0, 0, 65536, FIELD_DOC("CUDA context, MiB (required when pytorch is false)")),
+    num("eager_cuda_context_mib", 0, 0, 65536, FIELD_DOC("CUDA context with eager module loading, MiB")),
+    boolean("fp32_parameters", 0, FIELD_DOC("keeps fp32 parameters")),
+    boolean("checkpoint_on_device", 0, FIELD_DOC("keeps a checkpoint copy on the device")),
+    num("allocator_reserve_fraction", 0, 0, 4, FIELD_DOC("allocator reserve as a share of live memory")),
+    num("compute_buffer_mib", 0, 0, 65536, FIELD_DOC("compute buffers, MiB")),
+    str("kv_cache", 0, FIELD_DOC("how the KV cache is allocated (default dynamic)"), "dynamic full_context pool"),
+    boolean("logits_for_every_prompt_token", 0, FIELD_DOC("computes logits for every prompt token")),
+    boolean("materialized_attention", 0, FIELD_DOC("materializes the attention matrix (default true)")),
+    num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("share of GPU memory the pool takes (required with kv_cache pool)")),
+    str("pool_sizing", 0, FIELD_DOC("how a pool is sized: what a profiled forward pass leaves of the share (default), or the share of the memory free before loading less the weights"), "profile static"),
+    objects("share_by_tensor_parallel", 0, "pool_share_step", 1, 16, FIELD_DOC("the default share from a tensor-parallel size on (static pools)")),
+    str("share_source", kInfo, FIELD_DOC("where the shares come from")),
+    num("non_torch_mib", 0, 0, 65536, FIELD_DOC("memory outside PyTorch's allocator, MiB")),
+    num("non_torch_tp_mib", 0, 0, 65536, FIELD_DOC("non-torch memory added per GPU under tensor parallelism over NVLink, MiB")),
+    str("non_torch_tp_source", kInfo, FIELD_DOC("where non_torch_tp_mib comes from")),
+    str("default_version", 0, FIELD_DOC("the release a request without engine_version means (required with profile_bands)")),
+    num("sampler_bytes_per_logit", 0, 0, 256, FIELD_DOC("bytes per sampled logit in the profile run's sampler (required with profile_bands)")),
+    str("sampler_source", 0, FIELD_DOC("where sampler_bytes_per_logit comes from (required with profile_bands)")),
+    objects("profile_bands", 0, "profile_band", 1, 32, FIELD_DOC("the profile run's defaults by release band (required with kv_cache pool)")),
+    str("layer_split", 0, FIELD_DOC("how pipeline stages split the layers (default balanced)")),
+    boolean("chunked_loss", 0, FIELD_DOC("computes the loss in chunks")),
+    boolean("softmax_fp32", 0, FIELD_DOC("softmax in fp32 (default true)")),
+    str("cross_attention_cache", 0, FIELD_DOC("per_beam (default) or per_input")),
+    str("source", kRequired, FIELD_DOC("where the figures come from")),
+    str("eager_cuda_context_estimate", kInfo, FIELD_DOC("how eager_cuda_context_mib was estimated")),
+};
+
+constexpr Field kProfileBand[] = {
+    str("label", kRequired, FIELD_DOC("the band as shown")),
+    str("generation", kRequired, FIELD_DOC("the engine generation (v0, v1)")),
+    str("from_version", kRequired, FIELD_DOC("the first release of the band")),
+    num("max_num_seqs", kRequired, 1, 1e6, FIELD_DOC("dummy sequences the profile run samples")),
+    num("chunked_prefill_above_tokens", 0, 0, 1e7, FIELD_DOC("chunked prefill is on by default above this max_model_len")),
+    num("unchunked_min_tokens", 0, 0, 1e7, FIELD_DOC("without chunked prefill, at least these tokens per step")),
+    num("serve_batched_tokens", kRequired, 1, 1e7, FIELD_DOC("max_num_batched_tokens of the server")),
+    num("offline_batched_tokens", kRequired, 1, 1e7, FIELD_DOC("max_num_batched_tokens of the offline LLM class")),
+    num("large_gpu_serve_batched_tokens", 0, 0, 1e7, FIELD_DOC("the server's on large GPUs")),
+    num("large_gpu_offline_batched_tokens", 0, 0, 1e7, FIELD_DOC("the offline class's on large GPUs")),
+    num("large_gpu_max_num_seqs", 0, 0, 1e6, FIELD_DOC("max_num_seqs on large GPUs")),
+    boolean("charges_cuda_context", 0, FIELD_DOC("the pool is sized from free device memory, so the CUDA context counts against it")),
+    num("sampler_bytes_per_logit", 0, 0, 256, FIELD_DOC("the band's sampler bytes per sampled logit (default: the engine's)")),
+    str("source", kRequired, FIELD_DOC("where the band's defaults come from")),
+};
+
+constexpr Field kPoolShareStep[] = {
+    num("from_tensor_parallel", kRequired, 1, 1024, FIELD_DOC("the smallest tensor-parallel size the share applies to")),
+    num("share", kRequired, 0.05, 1, FIELD_DOC("the share of the memory free before loading")),
+};
+
+constexpr Field kCudaContext[] = {
+    num("pytorch_eager_module_loading_mib", kRequired, 0, 65536, FIELD_DOC("PyTorch's CUDA context with eager module loading, MiB")),
+    num("pytorch_lazy_module_loading_mib", kRequired, 0, 65536, FIELD_DOC("PyTorch's CUDA context with lazy module loading, MiB")),
+    str("source", kRequired, FIELD_DOC("where the figures come from")),
+};
+
+constexpr Field kDeepspeedZero3[] = {
+    num("stage3_max_live_parameters", kRequired, 0, 1e13, FIELD_DOC("DeepSpeed's stage3_max_live_parameters default")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kLora[] = {
+    num("default_rank", kRequired, 1, 65536, FIELD_DOC("LoRA rank when a request gives none")),
+    obj("default_target_modules", kRequired, "lora_target_modules", FIELD_DOC("the modules LoRA adapts, by model type")),
+    str("source", kRequired, FIELD_DOC("where they come from")),
+};
+constexpr Field kTargetModules = field("*", T::kStrings, 0, FIELD_DOC("module names adapted for this model type"));
+
+constexpr Field kThroughputModel[] = {
+    obj("decode_bandwidth_efficiency", kRequired, "efficiency", FIELD_DOC("share of memory bandwidth decode reaches on one GPU")),
+    obj("decode_bandwidth_efficiency_tensor_parallel", kRequired, "efficiency", FIELD_DOC("the same with tensor parallelism")),
+    obj("prefill_mfu", kRequired, "prefill_mfu", FIELD_DOC("model FLOPS utilization of prefill")),
+    obj("decode_mfu", kRequired, "efficiency", FIELD_DOC("model FLOPS utilization of decode")),
+    obj("tensor_parallel", kRequired, "tensor_parallel", FIELD_DOC("all-reduce latency and link efficiency")),
+    obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
+    obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
+    obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
+    obj("matmul_efficiency", 0, "matmul_efficiency", FIELD_DOC("measured share of peak dense-matmul FLOPS by GPU (\"<GPU> fp8\" for FP8), \"default\" the calibration GPUs'")),
+    obj("bandwidth_efficiency", 0, "bandwidth_efficiency", FIELD_DOC("measured share of peak memory bandwidth by GPU, \"default\" the calibration GPUs'")),
+    obj("layer_overhead_us", 0, "layer_overhead_us", FIELD_DOC("time each layer adds to every inference step, microseconds, by GPU vendor")),
+    obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool, its host time per step, its tiled kernels")),
+};
+
+constexpr Field kInferenceEngine[] = {
+    str("name", kRequired, FIELD_DOC("the engine as shown")),
+    field("matches", T::kStrings, 0, FIELD_DOC("names of measured cases that used this engine")),
+    str("kv_cache_share_of", 0, FIELD_DOC("what the KV pool is a share of: the device's memory, or what the weights leave free (absent: the serving block's pool)"), "device free_memory"),
+    num("kv_memory_fraction", 0, 0.05, 1, FIELD_DOC("the share the KV pool takes (with kv_cache_share_of)")),
+    num("step_overhead_ms", 0, 0, 1000, FIELD_DOC("host time per engine step the device waits for (scheduling, inputs, outputs)")),
+    str("step_overhead_source", 0, FIELD_DOC("where step_overhead_ms comes from")),
+    num("max_batch", 0, 1, 1e6, FIELD_DOC("the scheduler's default cap on running sequences")),
+    str("max_batch_source", 0, FIELD_DOC("where max_batch comes from")),
+    obj("tiled_kernel", 0, "tiled_kernel", FIELD_DOC("a weight-only kernel that dequantizes the weights again for every tile of input rows")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kTiledKernel[] = {
+    str("format", kRequired, FIELD_DOC("the weight format the kernel runs (a key of memory_model.weight_formats)")),
+    num("tile_rows", kRequired, 1, 1e6, FIELD_DOC("input rows per tile: the weights are dequantized once per tile")),
+    num("weights_per_s", kRequired, 1e6, 1e18, FIELD_DOC("weights dequantized and multiplied per second, per GPU")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kEfficiency[] = {
+    num("value", kRequired, 0.01, 1, FIELD_DOC("the share reached")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kPrefillMfu[] = {
+    num("short_prompt", kRequired, 0.01, 1, FIELD_DOC("MFU of a short prompt")),
+    num("long_prompt", kRequired, 0.01, 1, FIELD_DOC("MFU of a long prompt")),
+    num("long_prompt_tokens", kRequired, 1, 1e7, FIELD_DOC("where a prompt counts as long, tokens")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kTensorParallel[] = {
+    num("allreduce_latency_us", kRequired, 0, 1e4, FIELD_DOC("latency of one all-reduce, microseconds")),
+    num("interconnect_efficiency", kRequired, 0.01, 1, FIELD_DOC("share of link bandwidth reached")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kServing[] = {
+    num("max_batch", kRequired, 1, 1e6, FIELD_DOC("largest batch an engine runs")),
+    num("kv_memory_fraction", kRequired, 0.05, 1, FIELD_DOC("share of free memory the KV cache takes")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+// A table keyed by GPU names beside its source: every member but these two is a figure.
+constexpr Field kByGpu[] = {
+    str("source", kRequired, FIELD_DOC("where the figures come from")),
+    str("source_date", kInfo, FIELD_DOC("when they were taken")),
+};
+constexpr Field kByGpuValue = num("*", kZeroOr, 0.001, 1e5, FIELD_DOC("the figure for this GPU (0: unknown)"));
+
+// ---- workloads.json --------------------------------------------------------------------------
+
+constexpr Field kWorkloadsFile[] = {
+    str("$schema", kInfo, FIELD_DOC("the JSON Schema of this file, for editors (./schemas/workloads.schema.json)")),
+    obj("workloads", kRequired, "workloads", FIELD_DOC("scenarios by id (seed 004), at most 256")),
+    obj("workload_sets", 0, "workload_sets", FIELD_DOC("lists of workload ids by set id, at most 64")),
+};
+constexpr Field kWorkloadSet = field("*", T::kStrings, 0, FIELD_DOC("ids of entries of \"workloads\""));
+
+constexpr Field kWorkload[] = {
+    str("name", kRequired, FIELD_DOC("the scenario as shown")),
+    str("expected_outcome", 0, FIELD_DOC("what the report should conclude")),
+    field("tags", T::kStrings, 0, FIELD_DOC("labels")),
+    obj("scenario", kRequired, "scenario", FIELD_DOC("the deployment today and what matters")),
+};
+
+constexpr Field kScenario[] = {
+    str("current_instance", kRequired, FIELD_DOC("an instance family or type of gpu_instances.json")),
+    num("current_gpu_count", kRequired | kMinExclusive, 0, 4096, FIELD_DOC("GPUs in use today")),
+    str("workload_type", kRequired, FIELD_DOC("INFERENCE, FINE_TUNING or TRAINING (any case; lora, qlora, batch_inference too)")),
+    str("model_size", kRequired, FIELD_DOC("a key of model_sizes in model_config.json (any case)")),
+    num("monthly_hours", kMinExclusive, 0, 744, FIELD_DOC("hours a month (default 720)")),
+    boolean("use_spot", 0, FIELD_DOC("spot pricing (default false)")),
+    str("precision", 0, FIELD_DOC("a key of precision_formats (default fp16; any case)")),
+    str("priority", 0, FIELD_DOC("cost (default), performance or balanced (any case)")),
+};
+
+// ---- price files (config/prices/<provider>/<region>.json) -------------------------------------
+
+constexpr Field kPriceFile[] = {
+    str("$schema", kInfo, FIELD_DOC("the JSON Schema of this file, for editors")),
+    str("provider", kRequired, FIELD_DOC("a key of \"providers\" of gpu_instances.json")),
+    str("region", kRequired, FIELD_DOC("the region priced (not empty)")),
+    obj("snapshot", kRequired, "snapshot", FIELD_DOC("the upstream snapshot the prices come from")),
+    str("spot_statistic", 0, FIELD_DOC("how the spot price was taken from the zones' prices")),
+    obj("offers", kRequired, "offers", FIELD_DOC("prices by instance type, at most 4096")),
+};
+
+constexpr Field kSnapshot[] = {
+    str("source", kRequired, FIELD_DOC("the upstream repository or page")),
+    str("path", 0, FIELD_DOC("the file within it")),
+    str("commit", 0, FIELD_DOC("its commit")),
+    str("date", kRequired, FIELD_DOC("YYYY-MM-DD, or \"unknown\"")),
+    str("date_source", 0, FIELD_DOC("how the date is known")),
+};
+
+constexpr Field kOffer[] = {
+    num("on_demand_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on demand")),
+    obj("on_demand_parts", 0, "on_demand_parts", FIELD_DOC("the on-demand price's parts, where the provider prices them apart")),
+    num("spot_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on spot (spot_statistic)")),
+    num("spot_median_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("the zones' median spot price")),
+    num("zones", 0, 0, 1000, FIELD_DOC("zones offering the type")),
+    num("spot_zones", 0, 0, 1000, FIELD_DOC("zones with a spot price")),
+    objects("anomalies", 0, "anomaly", 0, 16, FIELD_DOC("faults found in the upstream rows, at most 16: the offer is flagged and left out of rankings")),
+    str("notes", 0, FIELD_DOC("what the price covers")),
+    str("source", 0, FIELD_DOC("where the price comes from, when not the snapshot")),
+    str("source_date", 0, FIELD_DOC("its date, when not the snapshot's")),
+};
+
+constexpr Field kOnDemandParts[] = {
+    num("host", 0, 0, kMaxPrice, FIELD_DOC("the host VM, USD per hour")),
+    num("accelerators", 0, 0, kMaxPrice, FIELD_DOC("the accelerators, USD per hour")),
+};
+
+constexpr Field kAnomaly[] = {
+    str("code", kRequired, FIELD_DOC("cross_region_price, marked_anomaly, sentinel_price, ...")),
+    str("detail", kRequired, FIELD_DOC("what is wrong")),
+};
+
+// ---- requests (docs/api.md): the fields questions share, and the nested objects ---------------
+
+constexpr double kMaxGpus = 4096;
+
+constexpr Field kRequestFields[] = {
+    str("question", kRequired, FIELD_DOC("what is asked")),
+    obj("model", 0, "request_model", FIELD_DOC("the model, in exactly one of four forms")),
+    str("workload", 0, FIELD_DOC("inference, batch_inference, fine_tuning, lora, qlora, training (any case)")),
+    str("precision", 0, FIELD_DOC("a weight format (the seed's name; or weight_format, not both); default fp16")),
+    str("weight_format", 0, FIELD_DOC("a key of memory_model.weight_formats")),
+    str("kv_cache_format", 0, FIELD_DOC("a key of memory_model.kv_cache_formats")),
+    str("engine", 0, FIELD_DOC("a key of memory_model.engines")),
+    str("memory_method", 0, FIELD_DOC("architecture (default) or seed (any case)")),
+    obj("demand", 0, "demand", FIELD_DOC("what the deployment must serve or train")),
+    obj("recipe", 0, "recipe", FIELD_DOC("how a training job runs")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e7, FIELD_DOC("time per output token, ms (as demand.max_tpot_ms)")),
+    str("instance", 0, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
+    num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1); served by whole instances")),
+    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (default 720); or schedule, not both")),
+    obj("schedule", 0, "schedule", FIELD_DOC("hours a month as a schedule")),
+    boolean("use_spot", 0, FIELD_DOC("spot where a spot price is known; or pricing, not both")),
+    str("pricing", 0, FIELD_DOC("the way of paying: on_demand, spot, mixed, reserved_1y, reserved_3y, or a key of a provider's ways_to_pay (the catalog's menus list them)")),
+    num("spot_share", 0, 0, 1, FIELD_DOC("share on spot with \"pricing\": \"mixed\" (default 0.5)")),
+    field("providers", T::kStrings, 0, FIELD_DOC("only these providers (aws, gcp, azure)")),
+    field("kinds", T::kStrings, 0, FIELD_DOC("accelerator kinds: gpu, trainium, inferentia, cpu")),
+    str("region", 0, FIELD_DOC("a region with prices loaded; or regions, not both")),
+    field("regions", T::kStringOrStrings, 0, FIELD_DOC("a list of regions with prices loaded, or \"all\"")),
+    str("priority", 0, FIELD_DOC("cost (default), performance, balanced (cost_per_token), reliability")),
+    field("families", T::kStrings, 0, FIELD_DOC("instance families of gpu_instances.json to rank")),
+    num("max_usd_per_month", kMinExclusive, 0, 1e9, FIELD_DOC("budget, USD a month")),
+    num("min_gpus", 0, 0, kMaxGpus, FIELD_DOC("at least this many GPUs")),
+    num("limit", 0, 1, 1000, FIELD_DOC("at most this many rows")),
+    obj("current", 0, "placement", FIELD_DOC("the deployment today")),
+    objects("instances", 0, "placement", 1, 64, FIELD_DOC("1 to 64 setups to compare")),
+    str("id", 0, FIELD_DOC("a workload or workload set id of workloads.json")),
+    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files (any case)")),
+    obj("plan", 0, nullptr, FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
+    objects("models", 0, nullptr, 1, 64, FIELD_DOC("the models to place or right-size, at most 64")),
+    num("max_instances", 0, 1, 16, FIELD_DOC("instances a split placement may use (default 4)")),
+    field("cases", T::kArray, 0, FIELD_DOC("measured cases, or arrays of them, one per case file (docs/accuracy.md)")),
+};
+
+// Fields whose meaning differs in one question.
+constexpr Field kDecideRequest[] = {
+    str("framework", 0, FIELD_DOC("pytorch, tensorflow, jax, other")),
+    str("model_kind", 0, FIELD_DOC("transformer, cnn, mixed, simple")),
+    str("goal", 0, FIELD_DOC("cost, performance, balanced, flexibility, experimentation")),
+    num("latency_ms", kMinExclusive, 0, 3.6e6, FIELD_DOC("per-request latency target, ms")),
+    boolean("edge", 0, FIELD_DOC("an edge deployment")),
+    boolean("batch", 0, FIELD_DOC("batch processing")),
+};
+
+#define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
+constexpr Field kMemoryRequest[] = {
+    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    str("mode", 0, FIELD_DOC("inference (default), full_finetune, lora, qlora, pretraining")),
+    str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
+    str("optimizer", 0, FIELD_DOC("a key of memory_model.optimizers (default adamw)")),
+    num("batch", 0, 1, 1e6, FIELD_DOC("sequences at once (default 1)")),
+    TOKENS("context", 1, "tokens per sequence"),
+    TOKENS("new_tokens", 0, "tokens generated"),
+    num("beams", 0, 1, 64, FIELD_DOC("beams (default 1)")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
+    boolean("flash_attention", 0, FIELD_DOC("fused attention (default true)")),
+    boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
+    boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights")),
+    obj("lora", 0, nullptr, FIELD_DOC("LoRA settings (rank, targets)")),
+    num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
+    num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
+    num("pipeline_parallel", 0, 1, kMaxGpus, FIELD_DOC("pipeline-parallel degree")),
+    str("sharding", 0, FIELD_DOC("none (default), zero1, zero2, zero3, fsdp")),
+    boolean("cpu_offload", 0, FIELD_DOC("optimizer states offloaded to the host")),
+    boolean("cuda_eager_loading", 0, FIELD_DOC("CUDA modules loaded eagerly")),
+    num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("a serving engine's share of GPU memory (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)")),
+    TOKENS("max_model_len", 1, "the engine's context limit, tokens"),
+    str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
+};
+
+constexpr Field kEstimateRequest[] = {
+    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    str("phase", 0, FIELD_DOC("inference (default) or training")),
+    str("compute_precision", 0, FIELD_DOC("the precision computed in")),
+    str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
+    num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs")),
+    num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
+    TOKENS("input_tokens", 1, "prompt tokens (default 1000)"),
+    TOKENS("output_tokens", 1, "output tokens (default 1000)"),
+    num("concurrency", 0, 0, 1e6, FIELD_DOC("streams at once (0: the largest that fits)")),
+    TOKENS("context", 1, "training sequence length"),
+    num("dataset_tokens", 0, 1, 1e16, FIELD_DOC("training tokens")),
+    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
+    num("batch", 0, 1, 1e6, FIELD_DOC("sequences per step")),
+    boolean("rank", 0, FIELD_DOC("rank instance types for the model")),
+    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time to first token target, ms (with rank)")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token target, ms (with rank)")),
+    num("limit", 0, 1, 1000, FIELD_DOC("ranked rows (with rank)")),
+};
+
+constexpr Field kRightSizeRequest[] = {
+    num("hours_per_month", 0, 1, 744, FIELD_DOC("hours a month (default 720)")),
+};
+
+constexpr Field kRequestModel[] = {
+    str("name", 0, FIELD_DOC("a model of model_config.json (key, alias or Hugging Face id)")),
+    obj("hf_config", 0, nullptr, FIELD_DOC("a Hugging Face config.json object")),
+    str("size", 0, FIELD_DOC("a size class of model_config.json (small, medium, large, massive)")),
+    num("params_b", kMinExclusive, 0, 100000, FIELD_DOC("billions of parameters")),
+};
+
+// memory and estimate size a concrete model: by name or by its config.json.
+constexpr Field kMemoryRequestModel[] = {
+    str("name", 0, FIELD_DOC("a model of model_config.json (key, alias or Hugging Face id)")),
+    obj("hf_config", 0, nullptr, FIELD_DOC("a Hugging Face config.json object")),
+};
+
+constexpr Field kDemand[] = {
+    num("requests_per_s", kMinExclusive, 0, 1e7, FIELD_DOC("requests a second")),
+    TOKENS("input_tokens", 1, "prompt tokens per request (default 500)"),
+    TOKENS("output_tokens", 1, "output tokens per request (default 200)"),
+    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("p95 time to first token, ms")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token, ms")),
+    num("target_utilization", kMinExclusive, 0, 1, FIELD_DOC("share of capacity the demand may use (default 0.7)")),
+    num("tokens_per_month", kMinExclusive, 0, 1e18, FIELD_DOC("batch inference: output tokens a month")),
+    num("dataset_tokens", kMinExclusive, 0, 1e16, FIELD_DOC("training: tokens in the dataset")),
+    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset (default 1)")),
+    num("deadline_days", kMinExclusive, 0, 36500, FIELD_DOC("days the run may take")),
+};
+
+constexpr Field kRecipe[] = {
+    str("optimizer", 0, FIELD_DOC("a key of memory_model.optimizers (default adamw)")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward (default true)")),
+    str("sharding", 0, FIELD_DOC("none, zero1, zero2, zero3 (default), fsdp (any case)")),
+    num("micro_batch", 0, 1, 1e5, FIELD_DOC("sequences per GPU step (default 1)")),
+    TOKENS("sequence_length", 1, "tokens per sequence (default 2048)"),
+    num("lora_rank", 0, 1, 65536, FIELD_DOC("LoRA rank")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default true)")),
+};
+
+constexpr Field kSchedule[] = {
+    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (with always_on: 672 to 744)")),
+    num("hours_per_day", kMinExclusive, 0, 24, FIELD_DOC("hours a day")),
+    num("hours_per_week", kMinExclusive, 0, 168, FIELD_DOC("hours a week")),
+    boolean("always_on", 0, FIELD_DOC("24/7: true")),
+    num("off_hours_per_day", 0, 0, 24, FIELD_DOC("hours a day scaled to zero (fewer than 24)")),
+    num("days_per_month", kMinExclusive, 0, 31, FIELD_DOC("days a month (default 30.4)")),
+    num("weeks_per_month", kMinExclusive, 0, 31.0 / 7, FIELD_DOC("weeks a month (default 4.35)")),
+};
+
+constexpr Field kPlacement[] = {
+    str("instance", kRequired, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
+    num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1)")),
+};
+
+constexpr Field kMapOfGpus = obj("*", 0, "gpu", nullptr);
+constexpr Field kMapOfProviders = obj("*", 0, "provider", nullptr);
+constexpr Field kMapOfWays = obj("*", 0, "way_to_pay", nullptr);
+constexpr Field kMapOfWayFamilies = obj("*", 0, "way_family", nullptr);
+constexpr Field kMapOfFamilies = obj("*", 0, "family", nullptr);
+constexpr Field kMapOfSizes = obj("*", 0, "size", nullptr);
+constexpr Field kMapOfModelSizes = obj("*", 0, "model_size", nullptr);
+constexpr Field kMapOfPrecisions = obj("*", 0, "precision_format", nullptr);
+constexpr Field kMapOfModels = obj("*", 0, "model", nullptr);
+constexpr Field kMapOfWeightFormats = obj("*", 0, "weight_format", nullptr);
+constexpr Field kMapOfKvFormats = obj("*", 0, "kv_cache_format", nullptr);
+constexpr Field kMapOfOptimizers = obj("*", 0, "optimizer", nullptr);
+constexpr Field kMapOfEngines = obj("*", 0, "engine", nullptr);
+constexpr Field kMapOfInferenceEngines = obj("*", 0, "inference_engine", nullptr);
+constexpr Field kMapOfWorkloads = obj("*", 0, "workload", nullptr);
+constexpr Field kMapOfOffers = obj("*", 0, "offer", nullptr);
+
+#define MAP(name, what, rest, text) Kind{name, what, nullptr, 0, 0, &rest, nullptr, nullptr, nullptr, 0, FIELD_DOC(text)}
+
+constexpr Kind kKinds[] = {
+    // gpu_instances.json
+    Kind{"gpu_instances_file", "gpu_instances.json", KIND_FIELDS(kGpuInstancesFile), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("gpu_instances.json: accelerators, providers and instance families")},
+    Kind{"catalog_info", "\"catalog_info\"", KIND_FIELDS(kCatalogInfo), kCatalog | kOpen, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("free metadata about the catalog; name, version and date are shown in every answer")},
+    MAP("field_notes", "\"field_notes\"", kAnyString, "what each field means, by name"),
+    MAP("gpus", "\"gpus\"", kMapOfGpus, "accelerator specifications by name"),
+    Kind{"gpu", "a GPU", KIND_FIELDS(kGpu), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an accelerator's datasheet figures")},
+    MAP("tflops", "\"tflops\"", kTflopsValue, "dense tensor TFLOPS by precision (fp16, bf16, fp8, int8, ...)"),
+    MAP("providers", "\"providers\"", kMapOfProviders, "providers by key (aws, gcp, azure)"),
+    Kind{"provider", "a provider", KIND_FIELDS(kProvider), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a provider's terms")},
+    MAP("ways_to_pay", "\"ways_to_pay\"", kMapOfWays, "ways to pay with a commitment, by id"),
+    Kind{"way_to_pay", "a way to pay", KIND_FIELDS(kWayToPay), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a commitment a provider sells: its term, upfront payment and discount")},
+    MAP("way_families", "\"families\" of a way to pay", kMapOfWayFamilies, "a way's figures by instance family or series"),
+    Kind{"way_family", "a family's figure", KIND_FIELDS(kWayFamily), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a way to pay for one family or series")},
+    Kind{"sustained_use", "\"sustained_use\"", KIND_FIELDS(kSustainedUse), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a provider's sustained use discount")},
+    Kind{"default_ways", "\"default_ways\"", KIND_FIELDS(kDefaultWays), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the ways reserved_1y and reserved_3y mean")},
+    MAP("families", "\"gpu_instances\"", kMapOfFamilies, "instance families by key"),
+    Kind{"family", "an instance family", KIND_FIELDS(kFamily), kCatalog, nullptr, "accelerator_kind", "cpu", KIND_FIELDS(kCpuFamily),
+     FIELD_DOC("an instance family: its flagship instance type's fields, and its sizes")},
+    MAP("sizes", "\"sizes\"", kMapOfSizes, "instance types of the family by name"),
+    Kind{"size", "an instance size", KIND_FIELDS(kSize), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an instance type of a family; what it leaves out is the flagship's")},
+    // model_config.json
+    Kind{"model_config_file", "model_config.json", KIND_FIELDS(kModelConfigFile), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("model_config.json: size classes, precisions, concrete models and the models' constants")},
+    MAP("model_sizes", "\"model_sizes\"", kMapOfModelSizes, "size classes by key"),
+    Kind{"model_size", "a model size", KIND_FIELDS(kModelSize), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a size class (seed 004)")},
+    MAP("precision_formats", "\"precision_formats\"", kMapOfPrecisions, "precisions by key"),
+    Kind{"precision_format", "a precision format", KIND_FIELDS(kPrecisionFormat), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a precision (seed 004)")},
+    Kind{"memory_planning", "\"memory_planning\"", KIND_FIELDS(kMemoryPlanning), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the seed's memory multipliers")},
+    MAP("models", "\"models\"", kMapOfModels, "concrete models by key, at most 1024"),
+    Kind{"model", "a model", KIND_FIELDS(kModel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a concrete model and its config.json")},
+    Kind{"generic_decoder", "\"generic_decoder\"", KIND_FIELDS(kGenericDecoder), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("shapes for a model given by its size")},
+    Kind{"memory_model", "\"memory_model\"", KIND_FIELDS(kMemoryModel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the memory model's constants")},
+    MAP("weight_formats", "\"weight_formats\"", kMapOfWeightFormats, "weight formats by key"),
+    Kind{"weight_format", "a weight format", KIND_FIELDS(kWeightFormat), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("bits per weight of a format")},
+    MAP("kv_cache_formats", "\"kv_cache_formats\"", kMapOfKvFormats, "KV-cache formats by key"),
+    Kind{"kv_cache_format", "a KV-cache format", KIND_FIELDS(kKvCacheFormat), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("bytes per KV-cache element")},
+    MAP("optimizers", "\"optimizers\"", kMapOfOptimizers, "optimizers by key"),
+    Kind{"optimizer", "an optimizer", KIND_FIELDS(kOptimizer), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an optimizer's state")},
+    MAP("engines", "\"engines\"", kMapOfEngines, "engines by key"),
+    Kind{"engine", "an engine", KIND_FIELDS(kEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's runtime memory")},
+    Kind{"measured_error", "\"measured_error\"", KIND_FIELDS(kMeasuredError), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the measured error of each kind of figure")},
+    Kind{"measured_error_kind", "a kind of figure", KIND_FIELDS(kMeasuredErrorKind), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the measured error of one quantity x phase x engine")},
+    Kind{"pool_share_step", "a pool share step", KIND_FIELDS(kPoolShareStep), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a static pool's default share from one tensor-parallel size on")},
+    Kind{"profile_band", "a release band", KIND_FIELDS(kProfileBand), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a pool engine's profile-run defaults from one release on")},
+    Kind{"cuda_context", "\"cuda_context\"", KIND_FIELDS(kCudaContext), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("PyTorch's CUDA context")},
+    Kind{"deepspeed_zero3", "\"deepspeed_zero3\"", KIND_FIELDS(kDeepspeedZero3), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("DeepSpeed ZeRO-3 defaults")},
+    Kind{"lora", "\"lora\"", KIND_FIELDS(kLora), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("LoRA defaults")},
+    MAP("lora_target_modules", "\"default_target_modules\"", kTargetModules, "module names by model type"),
+    Kind{"throughput_model", "\"throughput_model\"", KIND_FIELDS(kThroughputModel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the throughput model's constants")},
+    Kind{"efficiency", "an efficiency", KIND_FIELDS(kEfficiency), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a share reached, with its source")},
+    Kind{"prefill_mfu", "\"prefill_mfu\"", KIND_FIELDS(kPrefillMfu), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("prefill MFU by prompt length")},
+    Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
+    MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
+    Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},
+    Kind{"tiled_kernel", "a tiled weight-only kernel", KIND_FIELDS(kTiledKernel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's weight-only matmul kernel that dequantizes per tile of rows")},
+    Kind{"serving", "\"serving\"", KIND_FIELDS(kServing), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a serving engine's limits")},
+    Kind{"training_mfu", "\"training_mfu\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("training MFU by GPU name, with its source")},
+    Kind{"link_gb_per_s", "\"link_gb_per_s\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("GPU-to-GPU link GB/s by GPU name, with its source")},
+    Kind{"matmul_efficiency", "\"matmul_efficiency\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("measured share of peak matmul FLOPS by GPU, with its source")},
+    Kind{"bandwidth_efficiency", "\"bandwidth_efficiency\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("measured share of peak memory bandwidth by GPU, with its source")},
+    Kind{"layer_overhead_us", "\"layer_overhead_us\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("time per layer per step by GPU vendor, with its source")},
+    // workloads.json
+    Kind{"workloads_file", "workloads.json", KIND_FIELDS(kWorkloadsFile), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("workloads.json: scenarios and sets (seed 004)")},
+    MAP("workloads", "\"workloads\"", kMapOfWorkloads, "scenarios by id"),
+    Kind{"workload", "a workload", KIND_FIELDS(kWorkload), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scenario: today's deployment and what matters")},
+    Kind{"scenario", "a scenario", KIND_FIELDS(kScenario), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the deployment today")},
+    MAP("workload_sets", "\"workload_sets\"", kWorkloadSet, "lists of workload ids by set id"),
+    // price files
+    Kind{"price_file", "a price file", KIND_FIELDS(kPriceFile), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("one region's prices (config/prices/<provider>/<region>.json, written by scripts/update-prices)")},
+    Kind{"snapshot", "\"snapshot\"", KIND_FIELDS(kSnapshot), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the upstream snapshot")},
+    MAP("offers", "\"offers\"", kMapOfOffers, "prices by instance type"),
+    Kind{"offer", "an offer", KIND_FIELDS(kOffer), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an instance type's prices in the region")},
+    Kind{"on_demand_parts", "\"on_demand_parts\"", KIND_FIELDS(kOnDemandParts), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the parts of an on-demand price")},
+    Kind{"anomaly", "an anomaly", KIND_FIELDS(kAnomaly), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a fault found in the upstream rows")},
+    // requests
+    Kind{"request", "a request", KIND_FIELDS(kRequestFields), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the fields questions share (docs/api.md)")},
+    Kind{"request.decide", "\"decide\"", KIND_FIELDS(kDecideRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("decide's own fields")},
+    Kind{"request.memory", "\"memory\"", KIND_FIELDS(kMemoryRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("memory's own fields")},
+    Kind{"request.estimate", "\"estimate\"", KIND_FIELDS(kEstimateRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("estimate's own fields")},
+    Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},
+    Kind{"request_model", "\"model\"", KIND_FIELDS(kRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model: exactly one of name, hf_config, size, params_b")},
+    Kind{"memory_request_model", "\"model\"", KIND_FIELDS(kMemoryRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a concrete model: exactly one of name, hf_config")},
+    Kind{"demand", "a demand", KIND_FIELDS(kDemand), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("what the deployment must serve or train")},
+    Kind{"recipe", "a recipe", KIND_FIELDS(kRecipe), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how a training job runs")},
+    Kind{"schedule", "a schedule", KIND_FIELDS(kSchedule), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("exactly one of hours_per_month, hours_per_day, hours_per_week, always_on, off_hours_per_day")},
+    Kind{"placement", "an instance", KIND_FIELDS(kPlacement), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("instances of one type")},
+};
+
+constexpr Kind kMissing{"", "an object", nullptr, 0};
+
+bool type_matches(Type type, const Json& value) {
+  switch (type) {
+    case T::kString: return value.is_string();
+    case T::kNumber: return value.is_number();
+    case T::kBoolean: return value.is_boolean();
+    case T::kObject: return value.is_object();
+    case T::kStrings:
+      return value.is_array() && std::all_of(value.begin(), value.end(), [](const Json& x) { return x.is_string(); });
+    case T::kNumbers:
+      return value.is_array() && std::all_of(value.begin(), value.end(), [](const Json& x) { return x.is_number(); });
+    case T::kObjects: return value.is_array();
+    case T::kStringOrStrings: return value.is_string() || type_matches(T::kStrings, value);
+    case T::kArray: return value.is_array();
+    case T::kAny: return true;
+  }
+  return true;
+}
+
+const char* type_text(Type type) {
+  switch (type) {
+    case T::kString: return "a string";
+    case T::kNumber: return "a number";
+    case T::kBoolean: return "true or false";
+    case T::kObject: return "an object";
+    case T::kStrings: return "an array of strings";
+    case T::kNumbers: return "an array of numbers";
+    case T::kObjects: return "an array of objects";
+    case T::kStringOrStrings: return "a string or an array of strings";
+    case T::kArray: return "an array";
+    case T::kAny: return "a value";
+  }
+  return "a value";
+}
+
+// Edit distance, for "did you mean": names are short, so the quadratic table is small.
+std::size_t distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+const Kind* kinds_begin() { return std::begin(kKinds); }
+const Kind* kinds_end() { return std::end(kKinds); }
+
+const Kind& kind(std::string_view name) {
+  for (const Kind& k : kKinds) {
+    if (name == k.name) return k;
+  }
+  return kMissing;
+}
+
+const Field* find(const Kind& kind, std::string_view name) {
+  for (std::size_t i = 0; i < kind.count; ++i) {
+    if (name == kind.fields[i].name) return &kind.fields[i];
+  }
+  return nullptr;
+}
+
+bool is_free_text(const Kind& kind, std::string_view name) {
+  if (!(kind.flags & kCatalog)) return false;
+  for (const char* text : kFreeText) {
+    if (name == text) return true;
+  }
+  return name.size() > kFreeTextSuffix.size() && name.substr(name.size() - kFreeTextSuffix.size()) == kFreeTextSuffix;
+}
+
+std::string names(const Kind& kind) {
+  std::string out;
+  for (std::size_t i = 0; i < kind.count; ++i) out += (i ? ", " : "") + std::string(kind.fields[i].name);
+  return out;
+}
+
+bool check_fields(const Reader& r, const Json& obj, const std::string& path, const Kind& kind) {
+  if (!obj.is_object()) return true;  // the reader says what it expected
+  bool good = true;
+  const bool catalog = kind.flags & kCatalog;
+  for (const auto& item : obj.items()) {
+    const std::string& key = item.key();
+    const Json& value = item.value();
+    const Field* field = find(kind, key);
+    if (field || kind.rest || (kind.flags & kOpen)) {
+      if (!field) continue;  // the reader of the table checks its members
+      if (value.is_null() && (kind.flags & kNoNull)) {
+        // A price file says what it means: null is not "no price" (a request's reader says the same of its fields).
+        r.fail("wrong_type", Reader::child(path, key), "expected a value, got null; leave \"" + key + "\" out");
+        good = false;
+      } else if ((field->flags & kInfo) && !value.is_null() && !type_matches(field->type, value)) {
+        r.fail("wrong_type", Reader::child(path, key), std::string("expected ") + type_text(field->type) + ", got " + Reader::describe(value));
+        good = false;
+      }
+      continue;
+    }
+    if (is_free_text(kind, key)) {
+      if (!value.is_string() && !value.is_null()) {
+        r.fail("wrong_type", Reader::child(path, key), "expected a string (free text), got " + Reader::describe(value));
+        good = false;
+      }
+      continue;
+    }
+    std::string message = "expected one of " + names(kind) + " (the fields of " + kind.what + ")";
+    if (catalog) message += ", or free text (description, notes, note, source, source_date, estimate, estimates, about, *_notes)";
+    message += "; got \"" + key + "\"";
+    const Field* best = nullptr;
+    std::size_t best_distance = 0;
+    for (std::size_t i = 0; i < kind.count; ++i) {
+      const std::size_t d = distance(key, kind.fields[i].name);
+      if (!best || d < best_distance) {
+        best = &kind.fields[i];
+        best_distance = d;
+      }
+    }
+    if (best && best_distance <= std::max<std::size_t>(2, key.size() / 4)) message += "; did you mean \"" + std::string(best->name) + "\"?";
+    r.fail("unknown_field", Reader::child(path, key), message);
+    good = false;
+  }
+  return good;
+}
+
+}  // namespace gpufleet::detail::fields

@@ -1,0 +1,115 @@
+#pragma once
+// Field definitions in one place: every object the catalog files, the price files and a request's
+// nested objects hold, each field with its JSON type, whether it is required, the range or the
+// values its reader checks, and a line of description. The readers reject a member no definition
+// names (check_fields: unknown_field with file and JSON path); the schema emitter (schema.cpp,
+// native builds only) turns the same table into JSON Schema (config/schemas/, docs/api.md
+// "Schemas"). The table is data, not code per field: a few KB of strings in the WebAssembly module
+// (the descriptions are left out of it, FIELD_DOC below).
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/json_reader.hpp"
+
+#if defined(__EMSCRIPTEN__)
+#define FIELD_DOC(text) nullptr
+#else
+#define FIELD_DOC(text) text
+#endif
+
+namespace gpufleet::detail::fields {
+
+enum class Type : unsigned char {
+  kString,
+  kNumber,
+  kBoolean,
+  kObject,           // an object of the kind `of`
+  kStrings,          // an array of strings
+  kNumbers,          // an array of numbers
+  kObjects,          // an array of objects of the kind `of`
+  kStringOrStrings,  // a string or an array of strings
+  kArray,            // an array of any values
+  kAny,              // any JSON value (a Hugging Face config.json: the architecture reader says what it reads)
+};
+
+enum Flags : unsigned {
+  kRequired = 1,
+  kMinExclusive = 2,  // the range's minimum is not allowed
+  kZeroOr = 4,        // 0 (unknown) or a number in the range: a speed
+  kInfo = 8,          // kept but not read by a reader (documentation, metadata): check_fields checks its type
+};
+
+struct Field {
+  const char* name;
+  Type type;
+  unsigned flags = 0;
+  const char* of = nullptr;      // kObject, kObjects: the kind's name
+  double min = 0, max = 0;       // kNumber, kNumbers: the range the reader checks (none when min == max)
+  const char* values = nullptr;  // kString: the allowed values, space-separated (none: any string)
+  const char* doc = nullptr;     // one line (FIELD_DOC)
+};
+
+enum KindFlags : unsigned {
+  kCatalog = 1,   // a catalog object: null means "unknown" for an optional field, and the free-text
+                  // fields (kFreeText, "*_notes") are allowed beside the definitions
+  kOpen = 2,      // any other member is allowed too (free metadata)
+  kExactlyOne = 4,  // exactly one of the fields (a request's "model")
+  kNoNull = 8,      // null is no value here (a price file): wrong_type
+};
+
+// A kind whose `when_field` equals `when_value` has `when_fields` in place of the base
+// definitions of the same names (a CPU family: no accelerators, RAM required).
+struct Kind {
+  const char* name;  // "family", "gpu", ... (the schema's $defs name)
+  const char* what;  // for messages: "an instance family"
+  const Field* fields;
+  std::size_t count;
+  unsigned flags = 0;
+  const Field* rest = nullptr;  // the definition of every other member (a table keyed by names)
+  const char* when_field = nullptr;
+  const char* when_value = nullptr;
+  const Field* when_fields = nullptr;
+  std::size_t when_count = 0;
+  const char* doc = nullptr;
+};
+
+// The free-text fields every catalog object may hold beside its definitions (strings the core never
+// reads; the shipped files use each of them), and the suffix that makes a name free text too.
+inline constexpr const char* kFreeText[] = {"description", "notes", "note", "source", "source_date",
+                                            "estimate", "estimates", "about"};
+inline constexpr std::string_view kFreeTextSuffix = "_notes";
+
+// Every kind, and one by name (a kind the table lacks is a programming error: an empty kind).
+const Kind* kinds_begin();
+const Kind* kinds_end();
+const Kind& kind(std::string_view name);
+const Field* find(const Kind& kind, std::string_view name);
+bool is_free_text(const Kind& kind, std::string_view name);
+
+// Fails with unknown_field for every member of `obj` that `kind` does not define; for a kNoNull
+// kind, with wrong_type for a null member; and for kInfo fields (which no reader
+// reads) with wrong_type for a value of another type. True when nothing was wrong.
+bool check_fields(const Reader& r, const Json& obj, const std::string& path, const Kind& kind);
+inline bool check_fields(const Reader& r, const Json& obj, const std::string& path, std::string_view name) {
+  return check_fields(r, obj, path, kind(name));
+}
+
+// The names a kind defines, comma-separated, for messages.
+std::string names(const Kind& kind);
+
+}  // namespace gpufleet::detail::fields
+
+#if !defined(__EMSCRIPTEN__)
+namespace gpufleet::detail {
+// Every question and the request fields it takes, space-separated (analyzer.cpp's table), for the
+// request schema.
+struct QuestionFields {
+  const char* name;
+  const char* fields;
+};
+std::vector<QuestionFields> question_fields();
+}  // namespace gpufleet::detail
+#endif

@@ -1,0 +1,371 @@
+// Reads the concrete models ("models") and the memory model's constants ("memory_model") of
+// model_config.json. Both blocks are optional, so a catalog written as seed 004 shows still loads.
+#include "catalog/model_catalog.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+
+#include "support/decimal.hpp"
+#include "catalog/architecture_reader.hpp"
+#include "catalog/fields.hpp"
+#include "support/small_sort.hpp"
+
+namespace gpufleet::detail {
+namespace {
+
+void read_models(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* models = r.object(doc, "models", "", false);
+  if (!models || !r.at_most(*models, "/models", 1024, "models")) return;  // docs/api.md, "Limits"
+  for (const auto& [key, value] : models->items()) {
+    const std::string path = Reader::child("/models", key);
+    if (!r.expect_object(value, path)) continue;
+    fields::check_fields(r, value, path, "model");
+    NamedModel m;
+    m.key = lower(key);
+    m.json_path = path;
+    m.name = r.string(value, "name", path, true).value_or(key);
+    m.hf_id = r.string(value, "hf_id", path, false).value_or("");
+    m.aliases = r.strings(value, "aliases", path, false);
+    m.source = r.string(value, "source", path, true).value_or("");
+    m.published_parameters =
+        r.number(value, "published_parameters", path, false, {0, 1e14}).value_or(0);
+    m.published_active_parameters =
+        r.number(value, "published_active_parameters", path, false, {0, 1e14}).value_or(0);
+    const Json* config = r.member(value, "config", path, true);
+    if (!config) continue;
+    Errors errors;
+    auto arch = read_architecture(*config, kModelConfigFile, Reader::child(path, "config"), errors);
+    for (auto& e : errors) r.fail(e.code, e.path, e.message);
+    if (!arch) continue;
+    m.arch = *arch;
+    m.params = count_parameters(m.arch);
+    catalog.models.push_back(std::move(m));
+  }
+}
+
+template <class T, class Fill>
+void read_table(const Reader& r, const Json& block, const std::string& parent, const char* name,
+                const char* kind, std::map<std::string, T>& out, Fill fill) {
+  const Json* table = r.object(block, name, parent, true);
+  if (!table) return;
+  const fields::Kind& fields_of = fields::kind(kind);
+  for (const auto& [key, value] : table->items()) {
+    const std::string path = Reader::child(Reader::child(parent, name), key);
+    if (!r.expect_object(value, path)) continue;
+    fields::check_fields(r, value, path, fields_of);
+    T item;
+    item.key = lower(key);
+    fill(item, value, path);
+    out[item.key] = item;
+  }
+}
+
+// A pool engine's profile run: the sampler's bytes per logit and the defaults of each release band.
+// A static pool's default shares by tensor-parallel size, from the smallest size up.
+void read_pool_shares(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
+  e.pool_sizing = r.string(v, "pool_sizing", p, false).value_or("profile");
+  if (e.pool_sizing != "profile" && e.pool_sizing != "static") {
+    r.fail("unknown_name", Reader::child(p, "pool_sizing"),
+           "expected profile or static, got \"" + e.pool_sizing + "\"");
+  }
+  const Json* steps = r.member(v, "share_by_tensor_parallel", p, false);
+  if (!steps) return;
+  const std::string path = Reader::child(p, "share_by_tensor_parallel");
+  if (!steps->is_array() || !r.at_most(*steps, path, 16, "steps")) return;
+  for (std::size_t i = 0; i < steps->size(); ++i) {
+    const Json& s = (*steps)[i];
+    const std::string sp = path + "/" + decimal::whole(i);
+    if (!r.expect_object(s, sp)) continue;
+    fields::check_fields(r, s, sp, "pool_share_step");
+    const double from = r.number(s, "from_tensor_parallel", sp, true, {1, 1024}).value_or(1);
+    const double share = r.number(s, "share", sp, true, {0.05, 1}).value_or(0.9);
+    e.share_by_tp.emplace_back(from, share);
+  }
+  detail::small_stable_sort(e.share_by_tp.begin(), e.share_by_tp.end(), std::less<>());
+}
+
+void read_profile_bands(const Reader& r, const Json& v, const std::string& p, EngineProfile& e) {
+  const Json* bands =
+      r.member(v, "profile_bands", p, e.kv_policy == "pool" && e.pool_sizing == "profile");
+  e.sampler_bytes_per_logit =
+      r.number(v, "sampler_bytes_per_logit", p, bands != nullptr, {0, 256}).value_or(0);
+  r.string(v, "sampler_source", p, bands != nullptr);
+  const std::string version = r.string(v, "default_version", p, bands != nullptr).value_or("");
+  if (!bands) return;
+  e.default_version = parse_engine_version(version);
+  const std::string path = Reader::child(p, "profile_bands");
+  if (!bands->is_array() || bands->empty()) {
+    r.fail("wrong_type", path, "expected a non-empty array of release bands");
+    return;
+  }
+  if (!r.at_most(*bands, path, 32, "release bands")) return;
+  for (std::size_t i = 0; i < bands->size(); ++i) {
+    const Json& b = (*bands)[i];
+    const std::string bp = path + "/" + decimal::whole(i);
+    if (!r.expect_object(b, bp)) continue;
+    fields::check_fields(r, b, bp, "profile_band");
+    ProfileBand band;
+    band.label = r.string(b, "label", bp, true).value_or("");
+    band.generation = lower(r.string(b, "generation", bp, true).value_or(""));
+    band.from_version = parse_engine_version(r.string(b, "from_version", bp, true).value_or(""));
+    const Range tokens{0, 1e7};
+    band.max_num_seqs = r.number(b, "max_num_seqs", bp, true, {1, 1e6}).value_or(256);
+    band.chunked_prefill_above_tokens =
+        r.number(b, "chunked_prefill_above_tokens", bp, false, tokens).value_or(0);
+    band.unchunked_min_tokens = r.number(b, "unchunked_min_tokens", bp, false, tokens).value_or(0);
+    band.serve_batched_tokens =
+        r.number(b, "serve_batched_tokens", bp, true, {1, 1e7}).value_or(2048);
+    band.offline_batched_tokens =
+        r.number(b, "offline_batched_tokens", bp, true, {1, 1e7}).value_or(8192);
+    band.large_gpu_serve_batched_tokens =
+        r.number(b, "large_gpu_serve_batched_tokens", bp, false, tokens).value_or(0);
+    band.large_gpu_offline_batched_tokens =
+        r.number(b, "large_gpu_offline_batched_tokens", bp, false, tokens).value_or(0);
+    band.large_gpu_max_num_seqs =
+        r.number(b, "large_gpu_max_num_seqs", bp, false, {0, 1e6}).value_or(0);
+    band.charges_cuda_context = r.boolean(b, "charges_cuda_context", bp, false).value_or(false);
+    band.sampler_bytes_per_logit =
+        r.number(b, "sampler_bytes_per_logit", bp, false, {0, 256}).value_or(0);
+    band.basis = r.string(b, "source", bp, true).value_or("");
+    e.bands.push_back(std::move(band));
+  }
+}
+
+void read_generic_decoder(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "generic_decoder", "", false);
+  if (!block) return;
+  fields::check_fields(r, *block, "/generic_decoder", "generic_decoder");
+  catalog.generic_shapes = r.strings(*block, "shapes_from", "/generic_decoder", true);
+  catalog.generic_shapes_source = r.string(*block, "source", "/generic_decoder", true).value_or("");
+  for (std::size_t i = 0; i < catalog.generic_shapes.size(); ++i) {
+    if (!catalog.model(catalog.generic_shapes[i]))
+      r.fail("unknown_name", "/generic_decoder/shapes_from/" + decimal::whole(i),
+             "expected a model of \"models\", got \"" + catalog.generic_shapes[i] + "\"");
+  }
+}
+
+void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "memory_model", "", false);
+  if (!block) return;
+  const std::string root = "/memory_model";
+  fields::check_fields(r, *block, root, "memory_model");
+  MemoryConstants& k = catalog.memory;
+  k.present = true;
+  read_table(r, *block, root, "weight_formats", "weight_format", k.weight_formats,
+             [&](WeightFormat& f, const Json& v, const std::string& p) {
+               f.linear_bits = r.number(v, "bits_per_weight", p, true, {0.5, 64}).value_or(16);
+               f.other_bytes =
+                   r.number(v, "unquantized_bytes_per_parameter", p, false, {0.5, 8}).value_or(2);
+               f.whole_model = r.boolean(v, "whole_model_average", p, false).value_or(false);
+               f.basis = r.string(v, "basis", p, true).value_or("");
+               r.string(v, "source", p, true);
+             });
+  if (const Json* kv = r.object(*block, "kv_cache_formats", root, true)) {
+    for (const auto& [key, value] : kv->items()) {
+      const std::string p = Reader::child(root + "/kv_cache_formats", key);
+      if (!r.expect_object(value, p)) continue;
+      fields::check_fields(r, value, p, "kv_cache_format");
+      k.kv_bytes[lower(key)] = r.number(value, "bytes_per_element", p, true, {0.1, 8}).value_or(2);
+      r.string(value, "source", p, true);
+    }
+  }
+  read_table(
+      r, *block, root, "optimizers", "optimizer", k.optimizers,
+      [&](OptimizerSpec& o, const Json& v, const std::string& p) {
+        o.bytes_per_parameter = r.number(v, "bytes_per_parameter", p, true, {0, 64}).value_or(0);
+        o.factored = r.boolean(v, "factored", p, false).value_or(false);
+        o.paged = r.boolean(v, "paged", p, false).value_or(false);
+        o.basis = r.string(v, "basis", p, true).value_or("");
+        r.string(v, "source", p, true);
+      });
+  read_table(
+      r, *block, root, "engines", "engine", k.engines,
+      [&](EngineProfile& e, const Json& v, const std::string& p) {
+        e.name = r.string(v, "name", p, true).value_or(e.key);
+        e.matches = r.strings(v, "matches", p, false);
+        for (auto& m : e.matches) m = lower(m);
+        e.pytorch = r.boolean(v, "pytorch", p, true).value_or(true);
+        e.context_mib = r.number(v, "cuda_context_mib", p, !e.pytorch, {0, 65536}).value_or(0);
+        e.eager_context_mib =
+            r.number(v, "eager_cuda_context_mib", p, false, {0, 65536}).value_or(e.context_mib);
+        e.fp32_parameters = r.boolean(v, "fp32_parameters", p, false).value_or(false);
+        e.checkpoint_on_device = r.boolean(v, "checkpoint_on_device", p, false).value_or(false);
+        e.allocator_reserve =
+            r.number(v, "allocator_reserve_fraction", p, false, {0, 4}).value_or(0);
+        e.compute_buffer_mib = r.number(v, "compute_buffer_mib", p, false, {0, 65536}).value_or(0);
+        e.kv_policy = r.string(v, "kv_cache", p, false).value_or("dynamic");
+        if (e.kv_policy != "dynamic" && e.kv_policy != "full_context" && e.kv_policy != "pool") {
+          r.fail("unknown_name", Reader::child(p, "kv_cache"),
+                 "expected dynamic, full_context or pool, got \"" + e.kv_policy + "\"");
+        }
+        e.logits_all_prompt_tokens =
+            r.boolean(v, "logits_for_every_prompt_token", p, false).value_or(false);
+        e.materialized_attention = r.boolean(v, "materialized_attention", p, false).value_or(true);
+        e.gpu_memory_utilization =
+            r.number(v, "gpu_memory_utilization", p, e.kv_policy == "pool", {0.05, 1})
+                .value_or(0.9);
+        e.non_torch_mib = r.number(v, "non_torch_mib", p, false, {0, 65536}).value_or(0);
+        e.non_torch_tp_mib = r.number(v, "non_torch_tp_mib", p, false, {0, 65536}).value_or(0);
+        read_pool_shares(r, v, p, e);
+        read_profile_bands(r, v, p, e);
+        e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
+        e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);
+        e.softmax_fp32 = r.boolean(v, "softmax_fp32", p, false).value_or(true);
+        e.cross_cache_per_beam =
+            r.string(v, "cross_attention_cache", p, false).value_or("per_beam") != "per_input";
+        e.basis = r.string(v, "source", p, true).value_or("");
+      });
+  if (const Json* cuda = r.object(*block, "cuda_context", root, true)) {
+    const std::string p = root + "/cuda_context";
+    fields::check_fields(r, *cuda, p, "cuda_context");
+    k.cuda_context_eager_mib =
+        r.number(*cuda, "pytorch_eager_module_loading_mib", p, true, {0, 65536}).value_or(0);
+    k.cuda_context_lazy_mib =
+        r.number(*cuda, "pytorch_lazy_module_loading_mib", p, true, {0, 65536}).value_or(0);
+    r.string(*cuda, "source", p, true);
+  }
+  if (const Json* ds = r.object(*block, "deepspeed_zero3", root, true)) {
+    const std::string p = root + "/deepspeed_zero3";
+    fields::check_fields(r, *ds, p, "deepspeed_zero3");
+    k.zero3_max_live_parameters =
+        r.number(*ds, "stage3_max_live_parameters", p, true, {0, 1e13}).value_or(1e9);
+    r.string(*ds, "source", p, true);
+  }
+  if (const Json* lora = r.object(*block, "lora", root, true)) {
+    const std::string p = root + "/lora";
+    fields::check_fields(r, *lora, p, "lora");
+    k.lora_default_rank = r.number(*lora, "default_rank", p, true, {1, 65536}).value_or(8);
+    if (const Json* targets = r.object(*lora, "default_target_modules", p, true)) {
+      for (const auto& [type, value] : targets->items()) {
+        k.lora_default_targets[lower(type)] =
+            r.strings(*targets, type, p + "/default_target_modules", true);
+      }
+    }
+    r.string(*lora, "source", p, true);
+  }
+}
+
+void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "throughput_model", "", false);
+  if (!block) return;
+  const std::string root = "/throughput_model";
+  // Each of the block's objects once, as the table defines it (the values below read several twice).
+  const fields::Kind& kind = fields::kind("throughput_model");
+  fields::check_fields(r, *block, root, kind);
+  for (std::size_t i = 0; i < kind.count; ++i) {
+    const auto member = block->find(kind.fields[i].name);
+    if (member != block->end() && member->is_object())
+      fields::check_fields(r, *member, root + "/" + kind.fields[i].name, kind.fields[i].of);
+  }
+  ThroughputConstants& t = catalog.throughput;
+  t.present = true;
+  auto value = [&](const char* key, const char* field, Range range) {
+    const std::string p = root + "/" + key;
+    const Json* obj = r.object(*block, key, root, true);
+    if (!obj) return 0.0;
+    r.string(*obj, "source", p, true);
+    return r.number(*obj, field, p, true, range).value_or(0);
+  };
+  t.decode_bandwidth_efficiency = value("decode_bandwidth_efficiency", "value", {0.01, 1});
+  t.decode_bandwidth_efficiency_multi =
+      value("decode_bandwidth_efficiency_tensor_parallel", "value", {0.01, 1});
+  t.prefill_mfu_short = value("prefill_mfu", "short_prompt", {0.01, 1});
+  t.prefill_mfu_long = value("prefill_mfu", "long_prompt", {0.01, 1});
+  t.long_prompt_tokens = value("prefill_mfu", "long_prompt_tokens", {1, 1e7});
+  t.decode_mfu = value("decode_mfu", "value", {0.01, 1});
+  t.allreduce_latency_us = value("tensor_parallel", "allreduce_latency_us", {0, 1e4});
+  t.interconnect_efficiency = value("tensor_parallel", "interconnect_efficiency", {0.01, 1});
+  t.serving_max_batch = value("serving", "max_batch", {1, 1e6});
+  t.serving_kv_fraction = value("serving", "kv_memory_fraction", {0.05, 1});
+  read_table(r, *block, root, "engines", "inference_engine", t.engines,
+             [&](InferenceEngine& e, const Json& v, const std::string& p) {
+               e.name = r.string(v, "name", p, true).value_or(e.key);
+               e.matches = r.strings(v, "matches", p, false);
+               for (auto& m : e.matches) m = lower(m);
+               const auto share = r.string(v, "kv_cache_share_of", p, false);
+               if (share && *share != "device" && *share != "free_memory")
+                 r.fail("unknown_name", Reader::child(p, "kv_cache_share_of"),
+                        "expected device or free_memory, got \"" + *share + "\"");
+               e.has_pool = share.has_value();
+               e.kv_of_free_memory = share == "free_memory";
+               e.kv_fraction = r.number(v, "kv_memory_fraction", p, e.has_pool, {0.05, 1}).value_or(0.9);
+               e.step_overhead_ms = r.number(v, "step_overhead_ms", p, false, {0, 1000}).value_or(0);
+               e.overhead_basis = r.string(v, "step_overhead_source", p, e.step_overhead_ms > 0).value_or("");
+               e.max_batch = r.number(v, "max_batch", p, false, {1, 1e6}).value_or(0);
+               e.max_batch_basis = r.string(v, "max_batch_source", p, e.max_batch > 0).value_or("");
+               if (const Json* tiled = r.object(v, "tiled_kernel", p, false)) {
+                 const std::string tp = Reader::child(p, "tiled_kernel");
+                 e.tiled_format = r.string(*tiled, "format", tp, true).value_or("");
+                 e.tile_rows = r.number(*tiled, "tile_rows", tp, true, {1, 1e6}).value_or(0);
+                 e.tile_weights_per_s = r.number(*tiled, "weights_per_s", tp, true, {1e6, 1e18}).value_or(0);
+                 e.tile_basis = r.string(*tiled, "source", tp, true).value_or("");
+               }
+               e.basis = r.string(v, "source", p, true).value_or("");
+             });
+  for (const char* table :
+       {"training_mfu", "link_gb_per_s", "matmul_efficiency", "bandwidth_efficiency", "layer_overhead_us"}) {
+    const std::string p = root + "/" + table;
+    const std::string name = table;
+    const bool required = name == "training_mfu" || name == "link_gb_per_s";
+    const Json* obj = r.object(*block, table, root, required);
+    if (!obj) continue;
+    r.string(*obj, "source", p, true);
+    auto& out = name == "training_mfu"      ? t.training_mfu
+                : name == "link_gb_per_s"   ? t.link_gb_per_s
+                : name == "matmul_efficiency" ? t.matmul_efficiency
+                : name == "bandwidth_efficiency" ? t.bandwidth_efficiency
+                                                 : t.layer_overhead_us;
+    for (const auto& [key, v] : obj->items()) {
+      if (key == "source" || key == "source_date") continue;
+      out[key] = r.speed(*obj, key, p, true, 0.001, 1e5).value_or(0);
+    }
+  }
+  for (const auto& [key, share] : t.matmul_efficiency) {
+    const auto at = key.find(" n=");
+    const double side = at == std::string::npos ? 0 : std::atof(key.c_str() + at + 3);
+    if (side > 0 && share > 0) t.matmul_by_size[key.substr(0, at)].emplace_back(std::log(side), share);
+  }
+  for (auto& [_, points] : t.matmul_by_size) detail::small_stable_sort(points.begin(), points.end(), std::less<>());
+}
+
+}  // namespace
+
+void read_measured_error(const Reader& r, const Json& doc, Catalog& catalog) {
+  const Json* block = r.object(doc, "measured_error", "", false);
+  if (!block) return;
+  fields::check_fields(r, *block, "/measured_error", "measured_error");
+  const Json* kinds = r.member(*block, "kinds", "/measured_error", true);
+  if (!kinds) return;
+  if (!kinds->is_array()) {
+    r.fail("wrong_type", "/measured_error/kinds", "expected an array of kinds, got " + Reader::describe(*kinds));
+    return;
+  }
+  if (!r.at_most(*kinds, "/measured_error/kinds", 256, "kinds")) return;
+  for (std::size_t i = 0; i < kinds->size(); ++i) {
+    const std::string p = "/measured_error/kinds/" + decimal::whole(i);
+    const Json& k = (*kinds)[i];
+    if (!r.expect_object(k, p)) continue;
+    fields::check_fields(r, k, p, "measured_error_kind");
+    MeasuredError e;
+    e.quantity = r.string(k, "quantity", p, true).value_or("");
+    e.phase = r.string(k, "phase", p, true).value_or("");
+    e.engine = r.string(k, "engine", p, true).value_or("");
+    e.vendor = r.string(k, "vendor", p, false).value_or("");
+    e.n = r.number(k, "n", p, true, {1, 1e6}).value_or(0);
+    e.median_abs_err_pct = r.number(k, "median_abs_err_pct", p, true, {0, 1e6}).value_or(0);
+    e.p90_abs_err_pct = r.number(k, "p90_abs_err_pct", p, true, {0, 1e6}).value_or(0);
+    catalog.measured_error.push_back(std::move(e));
+  }
+}
+
+void read_model_catalog(const Reader& r, const Json& doc, Catalog& catalog) {
+  read_measured_error(r, doc, catalog);
+  read_models(r, doc, catalog);
+  read_memory_model(r, doc, catalog);
+  read_generic_decoder(r, doc, catalog);
+  read_throughput_model(r, doc, catalog);
+}
+
+}  // namespace gpufleet::detail

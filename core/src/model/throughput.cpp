@@ -1,0 +1,440 @@
+#include "model/throughput.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+#include "support/text.hpp"
+
+namespace gpufleet {
+namespace {
+
+std::string num(double x) { return text::short_number(x); }
+
+// Peak dense TFLOPS for the precision, falling back to 16-bit (quantized weights are dequantized
+// to 16 bits for their matmuls) and then to whatever the device lists.
+double peak_tflops(const DeviceSpec& d, std::string_view precision) {
+  for (std::string_view p : {precision, std::string_view("bf16"), std::string_view("fp16")}) {
+    auto it = d.tflops.find(p);
+    if (it != d.tflops.end() && it->second > 0) return it->second;
+  }
+  return 0;
+}
+
+// Width of the attention queries (and scores): MLA's per-head query is its no-RoPE and RoPE parts.
+double query_width(const Architecture& a) {
+  return a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
+}
+
+// The output layer's parameters: its own matrix, or the input embedding's when the two are tied
+// (the logits still take a vocabulary x width matmul). Encoders here end without one.
+double output_params(const Architecture& a, const ParameterCount& p) {
+  if (!a.tied_embeddings) return p.lm_head;
+  return a.kind == ArchKind::kEncoder ? 0 : a.vocab * a.hidden;
+}
+
+// Matmul parameters a token passes through (the input embedding is a lookup, not a matmul).
+double matmul_params(const Architecture& a, const ParameterCount& p) {
+  return std::max(0.0, p.active - p.embedding - p.lm_head + output_params(a, p));
+}
+
+// What a question looks up in the constants, once: its engine, its platform's time per layer of
+// each step, the device's peak for its precision and its measured shares of peak.
+struct Lookups {
+  const InferenceEngine* engine = nullptr;  // when the catalog knows it
+  double layer_us = 0;                      // 0 where the table names none
+  double peak_flops = 0;                    // dense, one GPU
+  double bandwidth_share = 1;               // relative_share of memory streams
+  double matmul_share = 1;                  // relative_share of best-shape matmuls
+  // Sized matmul rows (see relative_share_at): the GPU's own, the default's, and the default's
+  // best-shape share they are taken over.
+  const std::vector<std::pair<double, double>>* own_sized = nullptr;
+  const std::vector<std::pair<double, double>>* default_sized = nullptr;
+  double default_best = 0;
+};
+
+// A GPU's measured share of its peak over that of the GPUs the efficiencies were calibrated on
+// (1 where the table has no figure for it).
+double relative_share(const std::map<std::string, double>& table, const std::string& gpu,
+                      const std::string& suffix) {
+  auto own = table.find(gpu + suffix), base = table.find("default" + suffix);
+  if (own == table.end() || base == table.end() || own->second <= 0 || base->second <= 0) return 1;
+  return own->second / base->second;
+}
+
+Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  Lookups l;
+  if (auto it = k.engines.find(q.engine); it != k.engines.end()) l.engine = &it->second;
+  if (auto it = k.layer_overhead_us.find(q.device.vendor); it != k.layer_overhead_us.end()) l.layer_us = it->second;
+  l.peak_flops = peak_tflops(q.device, q.compute) * 1e12;
+  l.bandwidth_share = relative_share(k.bandwidth_efficiency, q.device.name, "");
+  const std::string suffix = q.compute == "fp8" ? " fp8" : "";
+  l.matmul_share = relative_share(k.matmul_efficiency, q.device.name, suffix);
+  auto sized = [&](const std::string& key) {
+    auto it = k.matmul_by_size.find(key);
+    return it == k.matmul_by_size.end() || it->second.empty() ? nullptr : &it->second;
+  };
+  l.own_sized = sized(q.device.name + suffix);
+  l.default_sized = sized("default" + suffix);
+  if (auto it = k.matmul_efficiency.find("default" + suffix); it != k.matmul_efficiency.end()) l.default_best = it->second;
+  return l;
+}
+
+// Time per step that the device's streams and matmuls do not cover: the engine's host work per
+// step, and the per-layer time of platforms that dispatch or synchronise every layer.
+// Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
+// a prompt pass is scheduled on its own.
+double step_overhead_s(const Lookups& l, const ThroughputQuestion& q, bool decode) {
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+  return (l.engine ? l.engine->step_overhead_ms * 1e-3 / steps : 0) + q.arch.layers * l.layer_us * 1e-6;
+}
+
+// A GPU's measured share of peak at square GEMMs of the size of a layer's matmuls ("<GPU> fp8
+// n=2048": m = n = k = 2048; interpolated in log size, held at the ends of the table) over the
+// default's best-shape share, the one the efficiencies are calibrated at. A GPU without sized
+// rows follows the default's rows scaled by its best-shape ratio; with no default rows (16-bit),
+// the best-shape ratio alone.
+double relative_share_at(const Lookups& l, double log_side) {
+  auto at = [&](const std::vector<std::pair<double, double>>* points) {
+    if (!points) return 0.0;
+    if (log_side <= points->front().first) return points->front().second;
+    for (std::size_t i = 1; i < points->size(); ++i) {
+      if (log_side <= (*points)[i].first) {
+        const auto& [x0, y0] = (*points)[i - 1];
+        const auto& [x1, y1] = (*points)[i];
+        return y0 + (y1 - y0) * (log_side - x0) / (x1 - x0);
+      }
+    }
+    return points->back().second;
+  };
+  const double base = at(l.default_sized);
+  if (base <= 0 || l.default_best <= 0) return l.matmul_share;
+  const double own = at(l.own_sized);
+  return own > 0 ? own / l.default_best : l.matmul_share * base / l.default_best;
+}
+
+// Log of the side of the square GEMM with as many FLOPs as one of a layer's matmuls on one GPU:
+// `rows` input rows through a quarter of its linear weights (a transformer layer runs four: the
+// attention's input and output projections, the MLP's input and output), sharded tp ways.
+double log_gemm_side(const ThroughputQuestion& q, double rows, double tp) {
+  const double layers = std::max(1.0, q.arch.layers + q.arch.encoder_layers);
+  const double per_matrix = matmul_params(q.arch, q.params) / layers / 4 / tp;
+  return std::log(std::max(1.0, rows) * std::max(1.0, per_matrix)) / 3;
+}
+
+// Dense matmul FLOPS the engine's GEMMs reach at most for `rows` input rows: the precision's peak x
+// tensor-parallel GPUs, scaled by the GPU's measured share of peak (its matmul library's achievable
+// FLOPS, at the GEMMs' size where the tables give sizes).
+double matmul_peak(const Lookups& l, const ThroughputQuestion& q, double tp, double rows) {
+  return l.peak_flops * tp * relative_share_at(l, log_gemm_side(q, rows, tp));
+}
+
+// Memory bandwidth of the tensor-parallel GPUs, scaled by the GPU's measured share of its peak.
+double stream_bandwidth(const Lookups& l, const ThroughputQuestion& q, double tp) {
+  return q.device.bandwidth_gb_per_s * 1e9 * tp * l.bandwidth_share;
+}
+
+// The least time the engine's weight-only kernel takes for `rows` input rows: it dequantizes every
+// linear weight again for each tile of rows (0 when the engine has no such kernel for the format).
+double tiled_gemm_s(const Lookups& l, const ThroughputQuestion& q, double rows) {
+  const InferenceEngine* e = l.engine;
+  if (!e || e->tile_rows <= 0 || e->tile_weights_per_s <= 0 || e->tiled_format != q.weight_format) return 0;
+  const double tp = std::max(1.0, q.tensor_parallel);
+  return q.params.linear / tp * std::ceil(rows / e->tile_rows) / e->tile_weights_per_s;
+}
+
+// Weight bytes one decode step reads for `batch` sequences: all of a dense model; of a mixture of
+// experts, the shared weights and the routed experts its tokens touch: with uniform routing of k
+// experts among E, a layer's tokens touch E (1 - (1 - k/E)^batch) of them (k at batch 1, nearly
+// all from a few dozen sequences). Expert bytes are taken in proportion to their parameters.
+double decode_weight_bytes(const ThroughputQuestion& q, double batch) {
+  const Architecture& a = q.arch;
+  if (!a.moe() || q.params.total <= 0) return q.weight_bytes;
+  const double routed = q.weight_bytes * q.params.expert_linear / q.params.total;
+  // (1 - k/E)^batch by squaring, batch a whole count of sequences (std::pow would bring 6 KB of
+  // tables into the WebAssembly core).
+  double untouched = 1, factor = 1 - std::min(1.0, a.experts_per_token / a.experts);
+  for (auto n = static_cast<long long>(std::max(1.0, std::round(batch))); n > 0; n >>= 1) {
+    if (n & 1) untouched *= factor;
+    factor *= factor;
+  }
+  return q.weight_bytes - routed * untouched;
+}
+
+// Ring all-reduce of `bytes` over tp GPUs: 2 (tp - 1) / tp of the data crosses each link.
+double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp, double bytes) {
+  if (tp <= 1) return 0;
+  const double link = d.link_gb_per_s > 0 ? d.link_gb_per_s : kUnknownLinkGbPerS;
+  return k.allreduce_latency_us * 1e-6 +
+         2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
+}
+
+// A decode step runs its kernels one after another: the matmuls stream the weights (compute-bound
+// once the batch is large), then attention streams each sequence's KV cache (memory-bound at any
+// batch: a cached token's K and V are used by its own sequence only). Each kernel class takes the
+// longer of its compute and memory times and the step is their sum, the per-operator roofline of
+// LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline Model Insights",
+// arXiv:2402.16363): one roofline over the whole step would hide the KV reads behind the matmuls.
+// `gemm_floor_s`: the least time the matmuls' kernel takes whatever the roofline says.
+Phase decode_roofline(double gemm_flops, double weight_bytes, double attn_flops, double kv_bytes,
+                      double peak_flops, double bandwidth, double comm_s, double gemm_floor_s = 0) {
+  Phase ph;
+  const double gemm_c = std::max(peak_flops > 0 ? gemm_flops / peak_flops : 0, gemm_floor_s);
+  const double attn_c = peak_flops > 0 ? attn_flops / peak_flops : 0;
+  const double gemm_m = bandwidth > 0 ? weight_bytes / bandwidth : 0;
+  const double attn_m = bandwidth > 0 ? kv_bytes / bandwidth : 0;
+  ph.compute_s = gemm_c + attn_c;
+  ph.memory_s = gemm_m + attn_m;
+  ph.comm_s = comm_s;
+  const double compute_bound = (gemm_c > gemm_m ? gemm_c : 0) + (attn_c > attn_m ? attn_c : 0);
+  const double memory_bound = (gemm_c > gemm_m ? 0 : gemm_m) + (attn_c > attn_m ? 0 : attn_m);
+  ph.seconds = compute_bound + memory_bound + comm_s;
+  ph.bound = comm_s > compute_bound + memory_bound ? "interconnect"
+             : compute_bound >= memory_bound        ? "compute"
+                                                    : "memory bandwidth";
+  return ph;
+}
+
+Phase roofline(double flops, double peak_flops, double bytes, double bandwidth, double comm_s) {
+  Phase ph;
+  ph.compute_s = peak_flops > 0 ? flops / peak_flops : 0;
+  ph.memory_s = bandwidth > 0 ? bytes / bandwidth : 0;
+  ph.comm_s = comm_s;
+  ph.seconds = std::max(ph.compute_s, ph.memory_s) + comm_s;
+  ph.bound = comm_s > std::max(ph.compute_s, ph.memory_s) ? "interconnect"
+             : ph.compute_s >= ph.memory_s                ? "compute"
+                                                          : "memory bandwidth";
+  return ph;
+}
+
+// A weight-only kernel slower than the pass's matmuls at the roofline (`gemm_s`) sets their time
+// instead; returns the kernel's time (0 when there is none).
+double with_tiled_gemm(Phase& ph, double tiled_s, double gemm_s) {
+  if (tiled_s <= gemm_s) return 0;
+  const double before = ph.seconds - ph.comm_s;
+  ph.compute_s += tiled_s - gemm_s;
+  if (ph.compute_s > before) {
+    ph.seconds = ph.compute_s + ph.comm_s;
+    ph.bound = ph.comm_s > ph.compute_s ? "interconnect" : "compute";
+  }
+  return tiled_s;
+}
+
+std::string tiled_note(const Lookups& l, const ThroughputQuestion& q, double tiled_s) {
+  const InferenceEngine* e = l.engine;
+  if (!e || tiled_s <= 0) return "";
+  return "; " + e->name + "'s " + q.weight_format + " kernel dequantizes the weights again for every " +
+         num(e->tile_rows) + " rows: at least " + num(tiled_s * 1e3) + " ms for its matmuls";
+}
+
+std::string host_note(const Lookups& l, const ThroughputQuestion& q, bool decode) {
+  const InferenceEngine* e = l.engine;
+  const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+  std::string note;
+  if (e && e->step_overhead_ms > 0)
+    note += "; + " + num(e->step_overhead_ms / steps) + " ms of " + e->name + " host work per step" +
+            (steps > 1 ? " (once per " + num(steps) + " steps)" : "");
+  if (const double us = l.layer_us; us > 0)
+    note += "; + " + num(us) + " us per layer per step on " + q.device.vendor + " devices";
+  return note;
+}
+
+// Where the GPU's measured shares of peak scale the calibrated efficiencies, say by how much.
+// `peak`: the matmul FLOPS the pass reaches at most (matmul_peak), `tp` its GPUs.
+std::string share_note(const Lookups& l, const ThroughputQuestion& q, double peak, double tp) {
+  const double full = l.peak_flops * tp;
+  const double flops = full > 0 ? peak / full : 1;
+  const double bytes = l.bandwidth_share;
+  if (flops == 1 && bytes == 1) return "";
+  return "; " + q.device.name + " peaks x" + num(flops) + " (FLOPS) and x" + num(bytes) +
+         " (bandwidth): its measured share of peak over the calibration GPUs'";
+}
+
+// One stream's decode step at `context` tokens (the public single_stream_decode, with the
+// question's lookups done).
+Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const ThroughputQuestion& q,
+                           double context) {
+  const Architecture& a = q.arch;
+  const double tp = std::max(1.0, q.tensor_parallel);
+  const double q_dim = query_width(a);
+  const double peak = matmul_peak(l, q, tp, 1);
+  const double bw = stream_bandwidth(l, q, tp);
+  const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
+  Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
+                             4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
+                             peak * k.decode_mfu, bw * eff,
+                             2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(l, q, 1));
+  ph.seconds += step_overhead_s(l, q, true);
+  return ph;
+}
+
+}  // namespace
+
+double serving_max_batch(const ThroughputConstants& k, const std::string& engine) {
+  auto it = k.engines.find(engine);
+  return it != k.engines.end() && it->second.max_batch > 0 ? it->second.max_batch : k.serving_max_batch;
+}
+
+InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  InferenceEstimate e;
+  const Architecture& a = q.arch;
+  const double tp = std::max(1.0, q.tensor_parallel);
+  const double q_dim = query_width(a);
+  const Lookups l = look_up(k, q);
+  const double bw = stream_bandwidth(l, q, tp);
+  const double weights = q.weight_bytes;
+  const double n = std::max(1.0, q.input_tokens), out = std::max(1.0, q.output_tokens);
+
+  // Batch: as given, or as many sequences as the KV-cache pool holds at full length. The pool is
+  // a share of the device less the weights (vLLM's gpu_memory_utilization), or a share of what the
+  // weights leave free (TensorRT-LLM's kv_cache_free_gpu_mem_fraction).
+  const InferenceEngine* engine = l.engine;
+  const double memory = q.device.memory_bytes * tp;
+  const double pool = !engine || !engine->has_pool ? memory * k.serving_kv_fraction - weights
+                      : engine->kv_of_free_memory  ? (memory - weights) * engine->kv_fraction
+                                                   : memory * engine->kv_fraction - weights;
+  const double host = step_overhead_s(l, q, false);
+  const double per_seq = q.kv_bytes_per_token * (n + out);
+  e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
+  double batch = q.batch;
+  if (batch <= 0) batch = std::max(1.0, std::min(serving_max_batch(k, q.engine), e.max_batch_by_kv));
+  e.batch = batch;
+
+  const double layers = a.layers;
+  const double comm_bytes_per_token = a.hidden * 2;  // 16-bit activations
+  // Prefill: every prompt token through every matmul, causal attention over the prompt.
+  {
+    const double tokens = batch * n;
+    const double peak = matmul_peak(l, q, tp, tokens);
+    const double flops = 2 * matmul_params(a, q.params) * tokens + 2 * layers * q_dim * n * n * batch;
+    // GEMM efficiency follows the rows of the pass: every prompt token of the batch.
+    const double mfu = tokens >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
+    const double comm = 2 * layers * allreduce_s(k, q.device, tp, tokens * comm_bytes_per_token);
+    e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
+    const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(l, q, tokens),
+                                         2 * matmul_params(a, q.params) * tokens / (peak * mfu));
+    e.prefill.seconds += host;
+    if (q.explain)
+      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
+                      " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
+                      num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                      tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
+  }
+  // Decode: one step reads the weights and every sequence's KV cache at the mean context.
+  {
+    const double context = n + out / 2;
+    const double peak = matmul_peak(l, q, tp, batch);
+    const double kv = batch * context * q.kv_bytes_per_token;
+    const double bytes = decode_weight_bytes(q, batch) + kv;
+    const double gemm = 2 * matmul_params(a, q.params) * batch, attn = 4 * layers * q_dim * context * batch;
+    const double flops = gemm + attn;
+    const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
+    const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
+    const double tiled = tiled_gemm_s(l, q, batch);
+    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
+                               comm, tiled);
+    e.decode.seconds += step_overhead_s(l, q, true);
+    if (q.explain)
+      e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
+                       (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
+                     " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
+                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(l, q, tiled) +
+                     host_note(l, q, true) + share_note(l, q, peak, tp);
+    const Phase one = single_stream_decode(l, k, q, context);
+    e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
+  }
+  // A request's own prompt: its time to first token (queueing behind other prompts not counted).
+  {
+    const double flops = 2 * matmul_params(a, q.params) * n + 2 * layers * q_dim * n * n;
+    const double peak = matmul_peak(l, q, tp, n);
+    const double mfu = n >= k.long_prompt_tokens ? k.prefill_mfu_long : k.prefill_mfu_short;
+    const double comm = 2 * layers * allreduce_s(k, q.device, tp, n * comm_bytes_per_token);
+    e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
+    const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(l, q, n),
+                                         2 * matmul_params(a, q.params) * n / (peak * mfu));
+    e.first_token.seconds += host;
+    if (q.explain)
+      e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
+                          num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                          tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
+  }
+  e.ttft_ms = e.first_token.seconds * 1e3;
+  e.tpot_ms = e.decode.seconds * 1e3;
+  e.e2e_ms = e.ttft_ms + (out - 1) * e.tpot_ms;
+  e.prefill_tokens_per_s = e.prefill.seconds > 0 ? batch * n / e.prefill.seconds : 0;
+  const double total_s = e.prefill.seconds + out * e.decode.seconds;
+  e.output_tokens_per_s = total_s > 0 ? batch * out / total_s : 0;
+  e.output_tokens_per_s_per_gpu = e.output_tokens_per_s / tp;
+  e.limit = std::string(e.decode.bound) + " in decode" +
+            (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");
+  return e;
+}
+
+Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestion& q,
+                           double context) {
+  return single_stream_decode(look_up(k, q), k, q, context);
+}
+
+TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  TrainingEstimate t;
+  const Architecture& a = q.arch;
+  const double q_dim = query_width(a);
+  // Forward + backward: 6 FLOPs per matmul parameter per token, and 12 x layers x width x
+  // sequence for attention (Narayanan et al. 2021).
+  const double per_token =
+      6 * matmul_params(a, q.params) + 12 * (a.layers + a.encoder_layers) * q_dim * q.sequence;
+  // MFU counts model FLOPs only: recomputed activations raise the hardware's work, not the
+  // model FLOPs a token needs, and published MFU figures of checkpointed runs are the same.
+  t.flops_per_token = per_token;
+  auto it = k.training_mfu.find(q.device.name);
+  if (it == k.training_mfu.end()) it = k.training_mfu.find("default");
+  t.mfu = it != k.training_mfu.end() ? it->second : 0.4;
+  const double peak = peak_tflops(q.device, q.compute) * 1e12;
+  // FP8 training (Transformer Engine) runs only the GEMMs of its Linear layers in FP8: dot-product
+  // attention stays in 16 bits (the recipes' fp8_dpa defaults to False) and so does the output
+  // layer, Megatron-core's own ColumnParallelLinear rather than a TE module. Those FLOPs run at
+  // the 16-bit peak.
+  double slow_flops = 0;
+  const double wide = peak_tflops(q.device, "bf16") * 1e12;
+  if (q.compute == "fp8" && wide > 0 && wide < peak)
+    slow_flops = per_token - 6 * std::max(0.0, matmul_params(a, q.params) - output_params(a, q.params));
+  const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
+  // Tensor parallelism: each layer's two all-reduces in the forward pass and two in the backward
+  // (Megatron-LM's f and g operators, Shoeybi et al. 2019; sequence parallelism's reduce-scatter +
+  // all-gather moves as much), two more when full recomputation runs the forward again, each over
+  // one sequence's activations in 16 bits. They run between the layer's matmuls, not under them:
+  // every GPU of the group waits for them.
+  const double tp = std::max(1.0, q.tensor_parallel);
+  double comm_per_token = 0;
+  if (tp > 1 && q.sequence > 0) {
+    const double collectives = (q.full_recompute ? 6 : 4) * (a.layers + a.encoder_layers);
+    comm_per_token = collectives * allreduce_s(k, q.device, tp, q.sequence * a.hidden * 2) / q.sequence;
+  }
+  const double gpu_s_per_token = seconds > 0 && t.mfu > 0 ? seconds / t.mfu + tp * comm_per_token : 0;
+  t.tokens_per_s_per_gpu = gpu_s_per_token > 0 ? 1 / gpu_s_per_token : 0;
+  t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
+  t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
+  if (q.dataset_tokens && t.tokens_per_s > 0) {
+    t.seconds = *q.dataset_tokens / t.tokens_per_s;
+    t.gpu_hours = *t.seconds * std::max(1.0, q.gpus) / 3600;
+  }
+  // Full recomputation runs the forward twice: 8 x N FLOPs per token on the hardware, the same
+  // tokens/s at a hardware utilisation 8/6 of the MFU (llm-foundry reports both).
+  t.hfu = q.full_recompute ? t.mfu * 8 / 6 : t.mfu;
+  t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
+            num(matmul_params(a, q.params) / 1e9) + " B parameters + attention) at " +
+            num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
+            (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
+                                  num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"
+                            : "") +
+            (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
+                                    num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
+                              : "") +
+            (comm_per_token > 0 ? "; + " + num(q.full_recompute ? 6 : 4) + " tensor-parallel all-reduces per layer over " +
+                                      num(tp) + " GPUs: " + num(comm_per_token * 1e6) + " us per token"
+                                : "");
+  return t;
+}
+
+}  // namespace gpufleet

@@ -1,0 +1,148 @@
+#pragma once
+// How fast: a roofline model of inference (prefill compute-bound, decode memory-bound, each phase
+// the maximum of its compute and memory times, plus tensor-parallel communication) and of
+// training (6 x parameters FLOPs per token at a model-FLOPs utilisation). The efficiency factors
+// live in model_config.json under "throughput_model", each with its source.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/architecture.hpp"
+
+namespace gpufleet {
+
+// How one inference engine runs: where its KV pool comes from, and the host time its steps add.
+struct InferenceEngine {
+  std::string key;
+  std::string name;
+  std::vector<std::string> matches;  // lower-case substrings of framework names that mean it
+  bool has_pool = true;              // false: the general serving figures size its pool
+  bool kv_of_free_memory = false;    // the pool is a share of what the weights leave, not of the device
+  double kv_fraction = 0.9;
+  double step_overhead_ms = 0;   // host work per step the device waits for (scheduling, inputs, outputs)
+  double max_batch = 0;  // the scheduler's default cap on running sequences (0: the serving block's)
+  // A weight-only kernel that dequantizes the weights again for every `tile_rows` rows of input:
+  // its matmuls cost linear parameters x ceil(rows / tile_rows) / `weights_per_s` at least.
+  std::string tiled_format;
+  double tile_rows = 0;
+  double tile_weights_per_s = 0;
+  std::string basis;
+  std::string overhead_basis;
+  std::string tile_basis;
+  std::string max_batch_basis;
+};
+
+struct ThroughputConstants {
+  double decode_bandwidth_efficiency = 0;        // share of peak bandwidth a decode step reaches
+  double decode_bandwidth_efficiency_multi = 0;  // the same with tensor parallelism
+  double prefill_mfu_short = 0;                  // prompts under `long_prompt_tokens`
+  double prefill_mfu_long = 0;
+  double long_prompt_tokens = 1024;
+  double decode_mfu = 0;            // large-batch decode when compute-bound
+  double allreduce_latency_us = 0;  // per all-reduce, tensor parallel
+  double interconnect_efficiency = 0;
+  double serving_max_batch = 0;                 // scheduler's cap when the source lets it choose
+  double serving_kv_fraction = 0;               // device share the KV pool may take
+  std::map<std::string, double> training_mfu;   // by GPU key, "default" for the rest
+  std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
+  // Measured shares of peak a GPU reaches: dense matmuls ("<GPU>" 16-bit, "<GPU> fp8") and memory
+  // streams ("<GPU>"); "default" / "default fp8" are the GPUs the inference efficiencies were
+  // calibrated on, so a GPU's efficiencies scale by its share over the default's.
+  std::map<std::string, double> matmul_efficiency;
+  // matmul_efficiency's sized rows ("<GPU> fp8 n=2048"), read once: by "<GPU> fp8", the (log n,
+  // share) points in order of size.
+  std::map<std::string, std::vector<std::pair<double, double>>> matmul_by_size;
+  std::map<std::string, double> bandwidth_efficiency;
+  // Time each layer adds to every inference step on a platform (by GPU vendor), whatever the
+  // engine: dispatching its kernels one by one, or its collectives, not hidden behind its reads.
+  std::map<std::string, double> layer_overhead_us;
+  std::map<std::string, InferenceEngine> engines;  // by key
+  bool present = false;
+};
+
+// The tensor-parallel link, one direction, where the catalog gives none: PCIe Gen3 x16 class
+// (about 32 GB/s both ways, the T4's and V100 PCIe's datasheet figure).
+constexpr double kUnknownLinkGbPerS = 16;
+
+// One device: what the roofline needs.
+struct DeviceSpec {
+  std::string name;
+  std::string vendor;  // nvidia, amd, apple, aws ... ("" unknown)
+  double memory_bytes = 0;
+  double bandwidth_gb_per_s = 0;
+  std::map<std::string, double, std::less<>> tflops;  // dense, by precision (found by any string)
+  double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = unknown: kUnknownLinkGbPerS)
+};
+
+struct ThroughputQuestion {
+  Architecture arch;
+  ParameterCount params;
+  double weight_bytes = 0;        // whole model, in its format
+  double kv_bytes_per_token = 0;  // whole model (all layers)
+  std::string compute = "fp16";   // precision whose peak the matmuls use
+  DeviceSpec device;
+  double gpus = 1;
+  double tensor_parallel = 1;
+  std::string engine;  // a key of ThroughputConstants::engines, or "" (the general serving figures)
+  std::string weight_format;  // as stored (awq_int4, fp8, ...): some engines' kernels depend on it
+  double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
+  double input_tokens = 512;
+  double output_tokens = 128;
+  double scheduler_steps = 1;  // decode steps per scheduling of the engine (vLLM's num_scheduler_steps)
+  bool explain = true;  // false: the figures without their basis texts (a search over settings)
+  // Training.
+  double sequence = 2048;
+  bool full_recompute = false;
+  std::optional<double> dataset_tokens;
+};
+
+struct Phase {
+  double seconds = 0;
+  double compute_s = 0, memory_s = 0, comm_s = 0;
+  std::string_view bound;  // compute | memory bandwidth | interconnect (a literal: copied for free)
+  std::string basis;
+};
+
+struct InferenceEstimate {
+  Phase prefill;      // the whole batch's prompts (what throughput pays)
+  Phase first_token;  // one request's prompt: its time to first token
+  Phase decode;       // one step at the mean context
+  double ttft_ms = 0;
+  double tpot_ms = 0;
+  double e2e_ms = 0;
+  double batch = 1;
+  double max_batch_by_kv = 0;
+  double output_tokens_per_s = 0;  // whole system
+  double output_tokens_per_s_per_gpu = 0;
+  double batch1_decode_tokens_per_s = 0;
+  double prefill_tokens_per_s = 0;
+  std::string limit;  // what limits the serving throughput
+};
+
+struct TrainingEstimate {
+  double flops_per_token = 0;
+  double mfu = 0;
+  double hfu = 0;  // hardware FLOPs utilisation: MFU x 8/6 when activations are recomputed
+  double tokens_per_s_per_gpu = 0;
+  double tokens_per_s = 0;
+  double tflops_per_gpu = 0;
+  std::optional<double> seconds;  // for dataset_tokens
+  std::optional<double> gpu_hours;
+  std::string basis;
+};
+
+// The most sequences one model copy runs at once: the engine's scheduler default, else the
+// serving block's cap.
+double serving_max_batch(const ThroughputConstants& k, const std::string& engine);
+InferenceEstimate estimate_inference(const ThroughputConstants& k, const ThroughputQuestion& q);
+// One stream's decode step at `context` tokens: reading the weights and its KV cache, or the step's
+// FLOPs, whichever takes longer, plus tensor-parallel all-reduces (the single-stream figure of
+// estimate_inference, and the recommendations' performance).
+Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestion& q,
+                           double context);
+TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q);
+
+}  // namespace gpufleet
