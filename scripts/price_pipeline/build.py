@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from . import upstream
+from .errors import PipelineError, UpstreamFormatError
 
 PROVIDERS = ("aws", "azure", "gcp")
 ZONED = {"aws": True, "gcp": True, "azure": False}
@@ -28,10 +29,6 @@ SPOT_STATISTIC = {
               "row's spot price when it is below on-demand; a spot price equal to on-demand means "
               "the spot price is unknown and is left out."),
 }
-
-
-class PipelineError(ValueError):
-    pass
 
 
 # ---------------------------------------------------------------- the catalog's instance names
@@ -138,8 +135,10 @@ def quotes_direct(provider, rows, known, overrides):
         found = []
         quote = Quote(
             zone=row.zone,
-            on_demand=_sentinel_filter(row.price, "Price", sentinels, found),
-            spot=_sentinel_filter(row.spot_price, "SpotPrice", sentinels, found),
+            on_demand=upstream.checked_price(
+                row, "Price", _sentinel_filter(row.price, "Price", sentinels, found)),
+            spot=upstream.checked_price(
+                row, "SpotPrice", _sentinel_filter(row.spot_price, "SpotPrice", sentinels, found)),
             gpus=_corrected_count(row, provider, overrides),
             vcpus=row.vcpus, memory_gib=row.memory_gib, gpu_info=row.gpu_info,
             sentinels=found)
@@ -159,6 +158,23 @@ def gcp_rule(name, overrides):
 
 def _add(a, b):
     return None if a is None or b is None else a + b
+
+
+def _gcp_prices(row, sentinels, found):
+    """(on-demand, spot) of one row composed, placeholders left out and each price checked."""
+    return tuple(upstream.checked_price(row, column, _sentinel_filter(value, column, sentinels,
+                                                                      found))
+                 for column, value in (("Price", row.price), ("SpotPrice", row.spot_price)))
+
+
+def _sum(host, acc, column, a, b):
+    """A composed price: host + accelerator, within the core's bound like any price written."""
+    total = _add(a, b)
+    if total is not None and total > upstream.PRICE_MAX:
+        raise host.error(column, f"expected {column} of {host.instance_type} plus line "
+                                 f"{acc.line}'s {acc.accelerator} x{acc.accelerator_count} at "
+                                 f"most {upstream.PRICE_MAX} USD per hour, got {a} + {b}")
+    return total
 
 
 def quotes_gcp(rows, known, overrides):
@@ -183,16 +199,15 @@ def quotes_gcp(rows, known, overrides):
             if acc is None:
                 continue
             found = []
-            host_od = _sentinel_filter(host.price, "Price", sentinels, found)
-            host_spot = _sentinel_filter(host.spot_price, "SpotPrice", sentinels, found)
-            acc_od = _sentinel_filter(acc.price, "Price", sentinels, found)
-            acc_spot = _sentinel_filter(acc.spot_price, "SpotPrice", sentinels, found)
+            host_od, host_spot = _gcp_prices(host, sentinels, found)
+            acc_od, acc_spot = _gcp_prices(acc, sentinels, found)
             not_below = next(((label, spot, od) for label, od, spot in (
                 (f"host row {host_type}", host_od, host_spot),
                 (f"accelerator row {accelerator} x{count}", acc_od, acc_spot))
                 if od is not None and spot is not None and od > 0 and spot >= od), None)
             out.setdefault((name, host.region), []).append(Quote(
-                zone=host.zone, on_demand=_add(host_od, acc_od), spot=_add(host_spot, acc_spot),
+                zone=host.zone, on_demand=_sum(host, acc, "Price", host_od, acc_od),
+                spot=_sum(host, acc, "SpotPrice", host_spot, acc_spot),
                 gpus=count, vcpus=host.vcpus, memory_gib=host.memory_gib, gpu_info=acc.gpu_info,
                 parts=(host_od, acc_od) if host_od is not None and acc_od is not None else None,
                 part_not_below=not_below, sentinels=found))
@@ -347,7 +362,7 @@ def cross_region(offers, quotes, cfg):
     minimum = int(cfg.get("min_other_regions", 3))
     direction = cfg.get("direction", "both")
     if direction not in ("below", "above", "both"):
-        raise PipelineError("overrides cross_region.direction: expected below, above or both")
+        raise PipelineError("overrides.json: cross_region.direction: expected below, above or both")
     per_gpu = {}
     for region, by_name in offers.items():
         for name, offer in by_name.items():
@@ -460,6 +475,20 @@ def unmapped(provider, rows, known, overrides):
         if row.accelerator or not row.instance_type.startswith(cpu_prefixes):
             names.add(row.instance_type)
     return sorted(names)
+
+
+def require_default_region(provider, rows, result, overrides):
+    """The page opens each provider's default region first: an extract that gives it no offer
+    is refused, at the file's Region column."""
+    default = overrides["providers"][provider]["default_region"]
+    if default in result.offers:
+        return
+    named = any(row.region == default for row in rows)
+    why = ("none of its rows is an instance type of the catalog" if named
+           else "no row names it")
+    raise UpstreamFormatError(rows[0].file, 1, rows[0].column("Region"), (
+        f"expected offers in {provider}'s default region {default} (overrides.json "
+        f"providers.{provider}.default_region): {why}"))
 
 
 def region_document(provider, region, offers, snapshot):

@@ -47,6 +47,7 @@ def generate(texts, catalog, overrides, snapshots):
         text, name = texts[provider]
         rows = upstream.read_rows(provider, text, name)
         results[provider] = build.build_provider(provider, rows, known[provider], overrides)
+        build.require_default_region(provider, rows, results[provider], overrides)
     files = {"index.json": output.dumps(build.index_document(results, overrides, snapshots))}
     for provider in build.PROVIDERS:
         for region, offers in results[provider].offers.items():
@@ -142,9 +143,10 @@ def read_texts(overrides, extracts=None, ref=None):
             url = download_urls(overrides, ref)[provider]
             texts[provider] = (upstream.fetch(url), url)
         else:
-            path = os.path.join(extracts, overrides["providers"][provider]["extract"])
-            with open(path, encoding="utf-8", newline="") as handle:
-                texts[provider] = (handle.read(), os.path.basename(path))
+            name = overrides["providers"][provider]["extract"]
+            path = os.path.join(extracts, name)
+            texts[provider] = (upstream.read_extract(path, os.path.basename(path)),
+                               os.path.basename(path))
     return texts
 
 
@@ -195,7 +197,7 @@ def main(argv=None):
     snapshots = snapshots_for(overrides, ref, args.date)
     try:
         files, results, known = generate(texts, catalog, overrides, snapshots)
-    except (upstream.UpstreamFormatError, build.PipelineError) as error:
+    except build.PipelineError as error:
         print(f"update-prices: {error}", file=sys.stderr)
         return 2
     if args.check_hardware:

@@ -34,21 +34,23 @@ class ReadRows(unittest.TestCase):
         text = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,"
                 "SpotPrice,Region,AvailabilityZone,Arch\n"
                 "x.large,T4,1,4,16,\"{'a': __import__('os')}\",1,0.5,us-east-1,use1-az1,x86_64\n")
-        with self.assertRaisesRegex(upstream.UpstreamFormatError, "line 2: column GpuInfo"):
+        with self.assertRaisesRegex(upstream.UpstreamFormatError,
+                                    r"^bad.csv:2:6: expected GpuInfo as a Python literal dict"):
             upstream.read_rows("aws", text, "bad.csv")
 
     def test_missing_column_names_the_file(self):
         with self.assertRaisesRegex(upstream.UpstreamFormatError,
-                                    r"bad.csv: line 1: .* \(missing SpotPrice\)"):
+                                    r"^bad.csv:1:9: expected .* \(missing SpotPrice\)"):
             upstream.read_rows("azure", "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,"
                                "MemoryGiB,GpuInfo,Price,Region\n", "bad.csv")
 
     def test_bad_number_names_line_and_column(self):
         text = ("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,"
                 "SpotPrice,Region,Generation\nStandard_X,T4,1,4,28,T4,abc,,eastus,V1\n")
-        with self.assertRaisesRegex(upstream.UpstreamFormatError, "line 2: column Price"):
+        with self.assertRaisesRegex(upstream.UpstreamFormatError,
+                                    r"^bad.csv:2:7: expected Price as a plain decimal"):
             upstream.read_rows("azure", text, "bad.csv")
-        with self.assertRaisesRegex(upstream.UpstreamFormatError, "column Price"):
+        with self.assertRaisesRegex(upstream.UpstreamFormatError, r"^bad.csv:2:7: .* got '-1'"):
             upstream.read_rows("azure", text.replace("abc", "-1"), "bad.csv")
 
     def test_repeated_rows_are_dropped_and_conflicts_kept_apart(self):
