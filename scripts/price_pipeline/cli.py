@@ -8,9 +8,12 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
+import tempfile
 
 from . import build, hardware, output, upstream
+from .errors import PipelineError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_EXTRACTS = os.path.join(os.path.dirname(ROOT), "shared", "data", "prices")
@@ -56,19 +59,76 @@ def generate(texts, catalog, overrides, snapshots):
     return files, results, known
 
 
-def write(files, out_dir):
-    """Writes the files and removes region files of earlier runs that this run did not make."""
+def inside(root, path):
+    """root/path, proven inside root: resolved (symbolic links followed, '..' folded) and
+    compared with the resolved root; anything else is refused before a byte is written."""
+    root = os.path.realpath(root)
+    full = os.path.realpath(os.path.join(root, path))
+    if full == root or os.path.commonpath([root, full]) != root:
+        raise PipelineError(f"{path}: expected a path inside the output folder {root}, "
+                            f"got {full}")
+    return full
+
+
+def _remove_stale(files, folder):
+    """Removes region files of earlier runs that this run did not make."""
     for provider in build.PROVIDERS:
-        folder = os.path.join(out_dir, provider)
-        if os.path.isdir(folder):
-            for entry in sorted(os.listdir(folder)):
+        where = os.path.join(folder, provider)
+        if os.path.isdir(where):
+            for entry in sorted(os.listdir(where)):
                 if entry.endswith(".json") and f"{provider}/{entry}" not in files:
-                    os.remove(os.path.join(folder, entry))
+                    os.remove(inside(folder, f"{provider}/{entry}"))
+
+
+def _write_files(files, folder, out_dir):
+    """Writes each file under folder (out_dir's copy; errors name the path in out_dir)."""
     for path, text in sorted(files.items()):
-        full = os.path.join(out_dir, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        full = inside(folder, path)
+        try:
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            if os.path.lexists(full):
+                os.remove(full)     # a fresh file, never through a link that was there
+            with open(full, "x", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except OSError as error:
+            raise PipelineError(f"{os.path.join(out_dir, path)}: expected a writable file, "
+                                f"got {error.strerror or error} (nothing was changed)") from None
+
+
+def _swap(new, out_dir, old):
+    """Puts the folder `new` in out_dir's place (out_dir itself moved to `old`, put back if the
+    second rename fails)."""
+    if os.path.isdir(out_dir):
+        os.rename(out_dir, old)
+    try:
+        os.rename(new, out_dir)
+    except OSError:
+        if os.path.isdir(old):
+            os.rename(old, out_dir)
+        raise
+
+
+def write(files, out_dir):
+    """All or nothing: the output folder is copied to a temporary folder beside it, this run's
+    files are written there (and region files of earlier runs that it did not make removed),
+    and the copy is renamed into place only once every file is written. A failed run leaves
+    out_dir as it was. Files the pipeline does not write (overrides.json) are carried over."""
+    out_dir = os.path.realpath(out_dir)
+    for path in files:
+        inside(out_dir, path)
+    staging = tempfile.mkdtemp(prefix=f".{os.path.basename(out_dir)}.", suffix=".new",
+                               dir=os.path.dirname(out_dir))
+    try:
+        work = os.path.join(staging, "new")
+        if os.path.isdir(out_dir):
+            shutil.copytree(out_dir, work, symlinks=True)
+        else:
+            os.mkdir(work)
+        _remove_stale(files, work)
+        _write_files(files, work, out_dir)
+        _swap(work, out_dir, os.path.join(staging, "old"))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def report(files, results, known, catalog, overrides, print_=print):
@@ -132,8 +192,13 @@ def hardware_report(results, known, catalog, overrides, print_=print):
 
 
 def load_json(path):
+    """One of gpufleet's own JSON files; a fault is a PipelineError naming path:line:col."""
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        try:
+            return json.load(handle)
+        except json.JSONDecodeError as error:
+            raise PipelineError(f"{path}:{error.lineno}:{error.colno}: expected JSON "
+                                f"({error.msg})") from None
 
 
 def read_texts(overrides, extracts=None, ref=None):
@@ -151,6 +216,18 @@ def read_texts(overrides, extracts=None, ref=None):
 
 
 def main(argv=None):
+    """The command: exit 0, 1 (--check-hardware found a mismatch) or 2 with one line on stderr
+    saying where and what was expected (never a traceback for a refused input)."""
+    try:
+        return run(argv)
+    except PipelineError as error:
+        print(error, file=sys.stderr)
+    except OSError as error:
+        print(f"{error.filename or 'update-prices'}: {error.strerror or error}", file=sys.stderr)
+    return 2
+
+
+def run(argv=None):
     parser = argparse.ArgumentParser(
         prog="scripts/update-prices",
         description="Regenerate config/prices/ from the SkyPilot catalog CSVs (docs/prices.md).")
@@ -195,11 +272,7 @@ def main(argv=None):
                          "--ref COMMIT on a machine with internet")
         texts = read_texts(overrides, extracts=extracts)
     snapshots = snapshots_for(overrides, ref, args.date)
-    try:
-        files, results, known = generate(texts, catalog, overrides, snapshots)
-    except build.PipelineError as error:
-        print(f"update-prices: {error}", file=sys.stderr)
-        return 2
+    files, results, known = generate(texts, catalog, overrides, snapshots)
     if args.check_hardware:
         return 1 if hardware_report(results, known, catalog, overrides) else 0
     write(files, args.out)
