@@ -4,10 +4,13 @@
 // nothing outside the site directory; embed.js with Access-Control-Allow-Origin: * (a module script
 // loaded by other origins' pages). A file's gzip copy beside it (FILE.gz, compressed with zopfli at
 // staging: scripts/stage-site.sh) is sent instead to browsers that accept gzip, as a host's
-// gzip_static or precompressed setting would.
+// gzip_static or precompressed setting would. A file that cannot be opened answers for that request
+// only (403 where access is refused, 503 while descriptors run out, 500 otherwise), and one that
+// fails while it is sent is cut off; the server keeps serving.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,12 +46,64 @@ export function acceptsGzip(header = '') {
   });
 }
 
+/** The status an error opening a file answers: 404 where there is no such file, 403 where access
+ *  is refused, 503 (try again) while the process or the system is out of file descriptors, 500
+ *  for any other fault. */
+export function statusOf(err) {
+  switch (err?.code) {
+    case 'ENOENT': case 'ENOTDIR': case 'ENAMETOOLONG': case 'ELOOP': return 404;
+    case 'EACCES': case 'EPERM': return 403;
+    case 'EMFILE': case 'ENFILE': return 503;
+    default: return 500;
+  }
+}
+
+const REASONS = { 403: 'forbidden', 404: 'not found', 500: 'internal error', 503: 'out of file descriptors: try again' };
+
+function answer(res, status) {
+  const retry = status === 503 ? { 'retry-after': '1' } : {};
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...retry });
+  res.end(`${REASONS[status]}\n`);
+}
+
+/** The 200 head of a file sent: its type, size and coding. */
+function ok(res, rel, type, size, encoding) {
+  // embed.js is a module script that other origins' pages load: it needs CORS (docs/page.md).
+  const cors = rel === '/embed.js' ? { 'access-control-allow-origin': '*' } : {};
+  const coding = encoding ? { 'content-encoding': encoding } : {};
+  res.writeHead(200, { 'content-type': type, 'content-length': size, 'cache-control': 'no-store',
+    vary: 'accept-encoding', ...coding, ...cors });
+}
+
+/** Opens a regular file: calls back (status, null) when it cannot (404 for a folder), else
+ *  (0, {fd, size}). The descriptor is the caller's to close (the read stream does). A call that
+ *  throws instead of calling back answers like one that fails. */
+function openFile(files, file, done) {
+  const failed = (err) => done(statusOf(err), null);
+  try {
+    files.open(file, 'r', (err, fd) => {
+      if (err) { failed(err); return; }
+      try {
+        files.fstat(fd, (statErr, st) => {
+          if (statErr || !st.isFile()) {
+            files.close(fd, () => done(statErr ? statusOf(statErr) : 404, null));
+            return;
+          }
+          done(0, { fd, size: st.size });
+        });
+      } catch (err) { files.close(fd, () => failed(err)); }
+    });
+  } catch (err) { failed(err); }
+}
+
 /** Starts the server; resolves {origin, close()}. `extra` maps URL paths to files outside the
- *  site that the same server also serves (the benchmark's blank page); `port` 0 takes a free one. */
-export function startServer(dir = SITE_DIR, { extra = {}, port = 0 } = {}) {
+ *  site that the same server also serves (the benchmark's blank page); `port` 0 takes a free one;
+ *  `files` the file system calls it makes (open, fstat, close, createReadStream: node:fs by
+ *  default; the tests pass one that fails). */
+export function startServer(dir = SITE_DIR, { extra = {}, port = 0, files = fs } = {}) {
   assertSiteStaged(dir);
   const server = http.createServer((req, res) => {
-    const notFound = () => { res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }); res.end('not found\n'); };
+    const notFound = () => answer(res, 404);
     if (req.method !== 'GET' && req.method !== 'HEAD') { res.writeHead(405); res.end(); return; }
     let rel;
     try {
@@ -61,19 +116,26 @@ export function startServer(dir = SITE_DIR, { extra = {}, port = 0 } = {}) {
     const type = TYPES[path.extname(file).toLowerCase()];
     if (!type) { notFound(); return; }
     const gzip = acceptsGzip(req.headers['accept-encoding']);
-    const send = (sent, encoding) => fs.stat(sent, (err, st) => {
-      if (err || !st.isFile()) {
-        if (encoding) send(file, null);
-        else notFound();
+    const send = (sent, encoding) => openFile(files, sent, (status, opened) => {
+      // No compressed copy: the file itself.
+      if (status === 404 && encoding) { send(file, null); return; }
+      if (status) { answer(res, status); return; }
+      if (req.method === 'HEAD') { files.close(opened.fd, () => {}); ok(res, rel, type, opened.size, encoding); res.end(); return; }
+      let stream;
+      try {
+        stream = files.createReadStream(sent, { fd: opened.fd });
+      } catch (err) {
+        files.close(opened.fd, () => answer(res, statusOf(err)));
         return;
       }
-      // embed.js is a module script that other origins' pages load: it needs CORS (docs/page.md).
-      const cors = rel === '/embed.js' ? { 'access-control-allow-origin': '*' } : {};
-      const coding = encoding ? { 'content-encoding': encoding } : {};
-      res.writeHead(200, { 'content-type': type, 'content-length': st.size, 'cache-control': 'no-store',
-        vary: 'accept-encoding', ...coding, ...cors });
-      if (req.method === 'HEAD') { res.end(); return; }
-      fs.createReadStream(sent).pipe(res);
+      ok(res, rel, type, opened.size, encoding);
+      // The status is sent: a read that fails now can only cut the answer short. pipeline closes
+      // the descriptor however the answer ends (a client that goes away included).
+      pipeline(stream, res, (err) => {
+        if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+          console.error(`site-server: ${path.relative(dir, sent)}: ${err.code ?? err.message}: answer cut short`);
+        }
+      });
     });
     send(gzip ? `${file}.gz` : file, gzip ? 'gzip' : null);
   });
