@@ -61,7 +61,10 @@ export class Analyzer {
 }
 
 export interface Gpufleet {
-  /** Parses and validates a catalog once; catalog faults come back from every question. */
+  /** Parses and validates a catalog once; catalog faults come back from every question. All or
+   *  nothing: a catalog whose texts cannot be read (a text whose toString throws, priceFiles not
+   *  an array of {name, text}: TypeError) or staged throws and leaves nothing behind, and the next
+   *  call builds from exactly its own files. */
   createAnalyzer(catalog: CatalogTexts): Analyzer;
   /** Bytes of WebAssembly memory the module holds (it only grows). */
   memoryBytes(): number;

@@ -22,16 +22,52 @@ const utf8In = new TextEncoder();
 const utf8 = new TextDecoder();
 const bytesOf = (value) => (value instanceof Uint8Array ? value : utf8In.encode(String(value)));
 
+/** The catalog's texts as bytes, in the order the core stages them (gpu_instances, model_config,
+ *  workloads, then a name and a text per price file). Every text is read here, before the core is
+ *  touched: a catalog that cannot be read throws with nothing staged. */
+function catalogBytes(catalog) {
+  if (catalog === null || typeof catalog !== 'object') throw new TypeError('createAnalyzer: expected {gpuInstances, modelConfig, workloads, priceFiles}');
+  const { gpuInstances, modelConfig, workloads, priceFiles = [] } = catalog;
+  if (!Array.isArray(priceFiles)) throw new TypeError('createAnalyzer: priceFiles: expected an array of {name, text}');
+  const files = priceFiles.flatMap((file, i) => {
+    if (file === null || typeof file !== 'object') throw new TypeError(`createAnalyzer: priceFiles[${i}]: expected {name, text}`);
+    return [file.name, file.text];
+  });
+  return [gpuInstances, modelConfig, workloads, ...files].map(bytesOf);
+}
+
+/** Empties what the core holds staged after a build that stopped half-way: create() takes every
+ *  staged text (wasm/bindings.cpp), and what it makes of them is freed at once. */
+function unstage(core) {
+  try {
+    const door = core.create();
+    if (door) core.destroy(door);
+  } catch {
+    // A module that cannot even do this is dead: the page replaces it (docs/hostile-input.md).
+  }
+}
+
+/** A native analyzer from exactly these texts, or an exception with nothing left staged: the
+ *  core's staging is shared by every build, so a half-staged catalog would open the next one. */
+function build(core, texts) {
+  try {
+    for (const bytes of texts) core.stage(bytes.length).set(bytes);
+  } catch (err) {
+    unstage(core);
+    throw err;
+  }
+  const door = core.create();
+  if (!door) throw new GpufleetError([{ code: 'internal_error', file: '', path: '', message: 'the core built no analyzer from the catalog staged' }]);
+  return door;
+}
+
 export class Analyzer {
   #core;
   #door = 0;
-  constructor(core, { gpuInstances, modelConfig, workloads, priceFiles = [] }) {
-    const texts = [gpuInstances, modelConfig, workloads, ...priceFiles.flatMap(({ name, text }) => [name, text])];
-    for (const text of texts) {
-      const bytes = bytesOf(text);
-      core.stage(bytes.length).set(bytes);
-    }
-    this.#door = core.create();
+  /** Transactional: a catalog that cannot be read or staged throws and leaves the core as it was,
+   *  and the next analyzer is built from exactly its own files. */
+  constructor(core, catalog) {
+    this.#door = build(core, catalogBytes(catalog));
     this.#core = core;
   }
   /** The raw door: request JSON text (or UTF-8 bytes) in, response JSON text out. Never throws for
