@@ -5,6 +5,7 @@
 // so that a long answer never freezes the page; either way `ask` resolves to the response.
 
 import { setPayNames } from './format.js';
+import { own } from './link.js';
 
 export const FILES = [
   { key: 'gpuInstances', file: 'gpu_instances.json' },
@@ -30,10 +31,19 @@ const decoder = new TextDecoder();
 export async function fetchPriceFiles(index, regions, base = './config/') {
   const names = [];
   for (const [provider, p] of Object.entries(index.providers ?? {})) {
-    const wanted = regions === 'all' ? Object.keys(p.regions ?? {}) : regions[provider] ?? [];
-    for (const region of wanted) if (p.regions?.[region]) names.push(`prices/${p.regions[region].file}`);
+    const wanted = regions === 'all' ? Object.keys(p.regions ?? {}) : own(regions, provider) ?? [];
+    for (const region of wanted) if (own(p.regions, region)) names.push(`prices/${own(p.regions, region).file}`);
   }
   return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
+}
+
+/** The regions a link's ?region= asks for, per prices/index.json: 'all', {provider: [region]}
+ *  for a region the index names (its own keys only), {} for none, or null for a name it lacks. */
+export function regionWanted(index, region) {
+  if (region === 'all') return 'all';
+  if (!region) return {};
+  for (const [provider, p] of Object.entries(index?.providers ?? {})) if (own(p?.regions, region)) return { [provider]: [region] };
+  return null;
 }
 
 /** The shipped files and the usual regions' prices as UTF-8 bytes (what the core reads, copied in
@@ -117,12 +127,8 @@ export class CatalogStore extends EventTarget {
   async setRegion(region) {
     const index = this.priceIndex;
     const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
-    let wanted = {};
-    if (region === 'all') wanted = 'all';
-    else if (region) {
-      for (const [provider, p] of Object.entries(index.providers ?? {})) if (p.regions?.[region]) wanted = { [provider]: [region] };
-      if (!Object.keys(wanted).length) return { ok: false, errors: [{ code: 'unknown_name', file: 'prices/index.json', path: '', message: `no prices for the region "${region}"` }] };
-    }
+    const wanted = regionWanted(index, region);
+    if (!wanted) return { ok: false, errors: [{ code: 'unknown_name', file: 'prices/index.json', path: '', message: `no prices for the region "${region}"` }] };
     const missing = (await fetchPriceFiles(index, wanted, this.#base)).filter((f) => !loaded.has(f.name));
     if (missing.length) {
       const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];

@@ -1,4 +1,5 @@
 // Number formatting: every number is shown with its unit.
+import { own } from './link.js';
 
 // en-US digits: thousands grouped with commas, at most `max` decimals and at least `min`, rounded
 // half away from zero: what Intl.NumberFormat('en-US') prints (tests/web/format.test.mjs compares
@@ -62,10 +63,10 @@ export const ratio = (v) => (known(v) ? `${num(v, 2)}x` : DASH);
 export const hours = (v) => (known(v) ? `${num(v, 1)} h` : DASH);
 /** One device of the core's accelerator kind, as people call it: AWS's Neuron chips are no GPUs. */
 const DEVICES = { trainium: ['Trainium chip', 'Trainium chips'], inferentia: ['Inferentia chip', 'Inferentia chips'], cpu: ['CPU host', 'CPU hosts'] };
-export const device = (kind) => (DEVICES[kind] ?? ['GPU'])[0];
+export const device = (kind) => (own(DEVICES, kind) ?? ['GPU'])[0];
 /** "2 GPUs", "16 Trainium chips": `kind` is an answer's accelerator_kind (GPUs when absent). */
 export const gpus = (v, kind) => {
-  const [one, many] = DEVICES[kind] ?? ['GPU', 'GPUs'];
+  const [one, many] = own(DEVICES, kind) ?? ['GPU', 'GPUs'];
   return known(v) ? `${num(v, 3)} ${v === 1 ? one : many}` : DASH;
 };
 /** A table's word for its devices: GPU, unless a row is another kind of accelerator. */
@@ -85,7 +86,7 @@ export function setPayNames(data) {
   providerNames = data?.provider_names ?? {};
 }
 /** A provider as the catalog names it ("Google Cloud"), never its key. */
-export const provider = (key) => providerNames[key] ?? String(key ?? '').toUpperCase();
+export const provider = (key) => own(providerNames, key) ?? String(key ?? '').toUpperCase();
 /** How a cost is paid, by the menus' name, never a key: the provider's way that a commitment
  *  used (`way`), else the way to pay asked for (`pricing`). */
 export const pay = (cost) => payNames.get(cost?.way) ?? payNames.get(cost?.pricing) ?? label(cost?.pricing);

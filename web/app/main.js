@@ -8,7 +8,7 @@ import { createTabs } from './tabs.js';
 import { copyText } from './export.js';
 import { createFitScreen } from './screens/fit.js';
 import { createForm } from './form.js';
-import { VIEWS, OLD_VIEWS } from './views.js';
+import { VIEWS, OLD_VIEWS, isOldView, firstView } from './views.js';
 
 // Tab order. The default view is part of the page's module; the others are one module
 // (later-screens.js), fetched the first time one of them is shown (a linked one beside the core).
@@ -31,8 +31,8 @@ document.getElementById('app-alert').append(appAlert.node);
 async function start() {
   performance.mark('gpufleet:start');
   // An earlier version's link (?view=memory&format=bf16...) opens the view that answers it now.
-  if (OLD_VIEWS[params.get('view')]) params = (await import('./old-links.js')).fromOldLink(params, OLD_VIEWS);
-  const firstId = SCREENS.some((s) => s.id === params.get('view')) ? params.get('view') : SCREENS[0].id;
+  if (isOldView(params.get('view'))) params = (await import('./old-links.js')).fromOldLink(params, OLD_VIEWS);
+  const firstId = firstView(params.get('view'));
   const [gpufleet, shipped] = await Promise.all([
     loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
     fetchShippedTexts('./config/').then((t) => { performance.mark('gpufleet:catalog-fetched'); return t; }),

@@ -4,6 +4,24 @@
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
 import { provider } from './format.js';
+import { readList, linkNotes } from './link.js';
+
+/** Checkboxes bound to one list key: a link's items check the boxes of the same value; items
+ *  with broken escapes mark the field (link.js). Returns the control's link part. */
+export function checkedList(key, wrap, label, boxes) {
+  const notes = linkNotes(key, wrap, label);
+  return {
+    fields: notes.fields,
+    linkErrors: notes.linkErrors,
+    /** The link's items (the wanted values), its boxes checked. */
+    fromParams(p) {
+      const { items, broken } = readList(p.get(key));
+      notes.set(broken);
+      for (const b of boxes()) b.checked = items.includes(b.value);
+      return items;
+    },
+  };
+}
 
 /** The priorities (the core's menus). */
 export const priorityControl = (prefix, def = 'cost') => selectControl({
@@ -18,8 +36,9 @@ export function providersControl(prefix, legend) {
   let wanted = [];
   const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
   const set = (names) => { for (const b of boxes()) b.checked = names.includes(b.value); };
+  const link = checkedList('providers', wrap, 'Providers', boxes);
   return {
-    wrap, key: 'providers',
+    wrap, key: 'providers', fields: link.fields, linkErrors: link.linkErrors,
     fill(store) {
       const keep = boxes().length ? boxes().filter((b) => b.checked).map((b) => b.value) : wanted;
       list.replaceChildren(...store.providers.map((p) => {
@@ -28,7 +47,7 @@ export function providersControl(prefix, legend) {
       }));
       set(keep);
     },
-    fromParams(p) { wanted = (p.get('providers') ?? '').split(',').filter(Boolean); set(wanted); },
+    fromParams(p) { wanted = link.fromParams(p); },
     toParams(p) { const v = this.value(); if (v.length) p.set('providers', v.join(',')); },
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };
@@ -49,10 +68,11 @@ export function kindsControl(prefix, legend = 'Accelerator kinds (none checked =
   }));
   const wrap = h('fieldset', { class: 'field families kinds' }, h('legend', null, legend), list);
   const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
+  const link = checkedList('kinds', wrap, 'Accelerator kinds', boxes);
   return {
-    wrap, key: 'kinds',
+    wrap, key: 'kinds', fields: link.fields, linkErrors: link.linkErrors,
     fill() {},
-    fromParams(p) { const want = (p.get('kinds') ?? '').split(',').filter(Boolean); for (const b of boxes()) b.checked = want.includes(b.value); },
+    fromParams(p) { link.fromParams(p); },
     toParams(p) { const v = this.value(); if (v.length) p.set('kinds', v.join(',')); },
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };

@@ -1,5 +1,7 @@
 // Links of earlier versions (?view=memory&format=bf16&context=8192...): fetched only when a link
 // names an earlier view (views.js OLD_VIEWS, passed in).
+import { own } from './link.js';
+
 const TASKS = { load_only: 'inference', full_finetune: 'fine_tuning', pretraining: 'training' };
 const TRAINING_MODES = new Set(['full_finetune', 'lora', 'qlora', 'pretraining']);
 
@@ -22,7 +24,7 @@ export function fromOldLink(p, OLD_VIEWS) {
     rename('new', 'output');
     rename('in', 'input');
     rename('out', 'output');
-    rename('mode', 'workload', (m) => TASKS[m] ?? m);
+    rename('mode', 'workload', (m) => own(TASKS, m) ?? m);
     if (p.get('phase') === 'training') out.set('workload', 'training');
     // Dataset tokens were a count there; the form takes billions.
     if (view === 'throughput') rename('tokens', 'tokens', (t) => String(Number(t) / 1e9));
@@ -36,6 +38,6 @@ export function fromOldLink(p, OLD_VIEWS) {
   if (view === 'migrate') rename('current', 'instance');
   if (view === 'placement') rename('instance', 'pack');
   if (view === 'workloads') rename(p.has('set') ? 'set' : 'id', 'preset', (id) => (p.has('set') ? `set:${id}` : id));
-  if (OLD_VIEWS[view]) out.set('view', OLD_VIEWS[view]);
+  if (own(OLD_VIEWS, view)) out.set('view', own(OLD_VIEWS, view));
   return out;
 }

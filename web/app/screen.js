@@ -62,6 +62,8 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
       // What the page itself refuses (a fraction of a GPU count) is never asked.
       const fields = { controls: [...(uses.length ? form.controls() : []), ...(controls?.controls ?? []), ...(more && !more.node.hidden ? more.controls : [])] };
       const refused = fields.controls.flatMap((c) => c.check?.() ?? []);
+      // A link value that could not be read (a broken escape) marks its field; the rest answers.
+      const noted = fields.controls.flatMap((c) => c.linkErrors?.() ?? []);
       try {
         out = refused.length ? { errors: refused } : await render({ ask: async (request) => {
           const response = await store.ask(request, signal);
@@ -77,7 +79,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
       clearTimeout(busy);
       working.hidden = true;
       results.removeAttribute('aria-busy');
-      markFields(fields, out?.errors ?? []);
+      markFields(fields, [...(out?.errors ?? []), ...noted]);
       if (out?.errors) {
         // The last good answer stays, dimmed, under the errors.
         const kept = results.childElementCount > 0 && results.dataset.state !== 'empty';

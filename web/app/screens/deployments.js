@@ -7,7 +7,7 @@ import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
 import { numberControl, serves } from '../controls.js';
-import { controlSet, priorityControl, providersControl, kindsControl } from '../more-controls.js';
+import { controlSet, priorityControl, providersControl, kindsControl, checkedList } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
 import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
@@ -22,8 +22,9 @@ function familiesControl() {
   let wanted = [];
   const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
   const set = (names) => { for (const b of boxes()) b.checked = names.includes(b.value); };
+  const link = checkedList('families', wrap, 'Families', boxes);
   return {
-    wrap, key: 'families',
+    wrap, key: 'families', fields: link.fields, linkErrors: link.linkErrors,
     fill(store) {
       const keep = boxes().length ? boxes().filter((b) => b.checked).map((b) => b.value) : wanted;
       list.replaceChildren(...store.families.map((fam) => {
@@ -32,7 +33,7 @@ function familiesControl() {
       }));
       set(keep);
     },
-    fromParams(p) { wanted = (p.get('families') ?? '').split(',').filter(Boolean); set(wanted); },
+    fromParams(p) { wanted = link.fromParams(p); },
     toParams(p) { const v = this.value(); if (v.length) p.set('families', v.join(',')); },
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };

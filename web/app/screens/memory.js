@@ -11,6 +11,7 @@ import { renderPrecisions } from './precisions.js';
 import { renderFit, fitMore as more } from './fit.js';
 import { memoryText } from '../deployment.js';
 import { workloadBlock } from '../workload-block.js';
+import { own } from '../link.js';
 
 const MODES = [
   { value: 'load_only', label: 'Load only (weights, no forward pass)' },
@@ -30,8 +31,8 @@ const upper = (s) => String(s ?? '').toUpperCase();
 
 /** The memory question for the form's workload: the prompt is the context, the output the new
  *  tokens; tensor parallelism follows the GPU count (a copy over N GPUs is split N ways). */
-function memoryRequest(w, extra) {
-  const r = { question: 'memory', model: w.model, mode: MODE[w.workload] ?? w.workload, weight_format: w.precision, ...extra };
+export function memoryRequest(w, extra) {
+  const r = { question: 'memory', model: w.model, mode: own(MODE, w.workload) ?? w.workload, weight_format: w.precision, ...extra };
   if (w.demand?.input_tokens !== undefined) r.context = w.demand.input_tokens;
   if (w.demand?.output_tokens !== undefined) r.new_tokens = w.demand.output_tokens;
   if (r.gpus) r.tensor_parallel = r.gpus;

@@ -9,6 +9,7 @@ import { pricingControl, scheduleControl } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { statusBadge } from '../parts.js';
 import { PLACEMENT_PAY_KEYS } from '../form.js';
+import { readItem, linkNotes } from '../link.js';
 
 /** Seed 000's three models on a g5.12xlarge. */
 const DEFAULT_MODELS = [
@@ -24,15 +25,24 @@ export function modelsToParam(models) {
   return models.map((m) => (m.kind === 'gb' ? `${enc(m.name)}=${enc(m.value)}`
     : `${enc(m.name)}:${enc(m.value)}:${enc(m.precision ?? 'fp16')}:${enc(m.workload ?? 'inference')}`)).join(',');
 }
-/** The models of a link. At most one past the core's 64 are read, so that a link of thousands
- *  builds a few rows (and the core names the limit) instead of freezing the page. */
+/** The models of a link: {models, broken}, `broken` the items (as written) with a percent-escape
+ *  that does not decode, each kept as written in its model. At most one past the core's 64 are
+ *  read, so that a link of thousands builds a few rows (and the core names the limit) instead of
+ *  freezing the page. */
 export function modelsFromParam(text) {
-  return text.split(',', 66).filter(Boolean).slice(0, 65).map((part) => {
+  const broken = [];
+  const models = text.split(',', 66).filter(Boolean).slice(0, 65).map((part) => {
+    const decode = (s) => {
+      const item = readItem(s ?? '', { decode: true });
+      if (item.broken && !broken.includes(part)) broken.push(part);
+      return item.text;
+    };
     const eq = part.indexOf('=');
-    if (eq >= 0 && !part.slice(0, eq).includes(':')) return { name: decodeURIComponent(part.slice(0, eq)), kind: 'gb', value: decodeURIComponent(part.slice(eq + 1)) };
-    const [name, value, precision, workload] = part.split(':').map((s) => decodeURIComponent(s ?? ''));
+    if (eq >= 0 && !part.slice(0, eq).includes(':')) return { name: decode(part.slice(0, eq)), kind: 'gb', value: decode(part.slice(eq + 1)) };
+    const [name, value, precision, workload] = part.split(':').map(decode);
     return { name, kind: 'params', value: value ?? '', precision: precision || 'fp16', workload: workload || 'inference' };
   });
+  return { models, broken };
 }
 
 const numberOrRaw = (text) => {
@@ -88,6 +98,7 @@ function modelsControl(store) {
       h('div', { class: 'field plan-wl-remove' }, remove));
   }
   function build() { list.replaceChildren(...models.map(row)); }
+  const notes = linkNotes('models', wrap, 'Models', { kept: true });
   add.addEventListener('click', () => {
     models.push({ name: `model-${models.length + 1}`, kind: 'gb', value: '8' });
     build();
@@ -95,9 +106,14 @@ function modelsControl(store) {
     list.lastElementChild?.querySelector('input')?.focus();
   });
   return {
-    wrap, key: 'models',
+    wrap, key: 'models', fields: notes.fields, linkErrors: notes.linkErrors,
     fill() { build(); },
-    fromParams(p) { models = p.has('models') ? modelsFromParam(p.get('models')) : DEFAULT_MODELS.map((m) => ({ ...m })); build(); },
+    fromParams(p) {
+      const given = p.has('models') ? modelsFromParam(p.get('models')) : { models: DEFAULT_MODELS.map((m) => ({ ...m })), broken: [] };
+      models = given.models;
+      notes.set(given.broken);
+      build();
+    },
     toParams(p) { p.set('models', modelsToParam(models)); },
     value: () => models.map((m) => (m.kind === 'gb'
       ? { name: m.name, memory_gb: numberOrRaw(m.value) }

@@ -8,6 +8,7 @@ import { instanceOptions } from '../controls.js';
 import { pricingOptions, SCHEDULES, scheduleObject } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { DEFAULT_PLAN } from '../default-plan.js';
+import { own } from '../link.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -136,7 +137,7 @@ export function createPlanScreen(store) {
     const a = numberField({ id: `${pre}-a`, label: 'Hours', unit: 'h', min: 0, step: 'any', value: a0 });
     const b = numberField({ id: `${pre}-b`, label: 'Days', unit: 'days', min: 0, step: 'any', value: b0 });
     const label = () => {
-      const spec = FIELDS[sched.input.value] ?? FIELDS.hpm;
+      const spec = own(FIELDS, sched.input.value) ?? FIELDS.hpm;
       for (const [field, s] of [[a, spec[0]], [b, spec[1]]]) {
         field.wrap.hidden = !s;
         if (!s) continue;
@@ -148,13 +149,13 @@ export function createPlanScreen(store) {
     const writeSchedule = () => {
       const kind = sched.input.value;
       const av = numberOrRaw(a.input.value);
-      const bv = FIELDS[kind]?.[1] ? numberOrRaw(b.input.value) : undefined;
+      const bv = own(FIELDS, kind)?.[1] ? numberOrRaw(b.input.value) : undefined;
       delete w.hours_per_month;
       setOrDelete(w, 'schedule', scheduleObject(kind, av, bv));
       synced();
     };
     sched.input.addEventListener('change', () => {
-      [a.input.value, b.input.value] = STARTS[sched.input.value] ?? ['', ''];
+      [a.input.value, b.input.value] = own(STARTS, sched.input.value) ?? ['', ''];
       label();
       writeSchedule();
     });
