@@ -4,9 +4,9 @@
 // nothing outside the site directory; embed.js with Access-Control-Allow-Origin: * (a module script
 // loaded by other origins' pages). A file's gzip copy beside it (FILE.gz, compressed with zopfli at
 // staging: scripts/stage-site.sh) is sent instead to browsers that accept gzip, as a host's
-// gzip_static or precompressed setting would. A file that cannot be opened answers for that request
-// only (403 where access is refused, 503 while descriptors run out, 500 otherwise), and one that
-// fails while it is sent is cut off; the server keeps serving.
+// gzip_static or precompressed setting would. A file that cannot be opened or read answers for that
+// request only (403 where access is refused, 503 while descriptors run out, 500 otherwise), and one
+// that fails while it is sent is cut off; the server keeps serving.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -128,13 +128,27 @@ export function startServer(dir = SITE_DIR, { extra = {}, port = 0, files = fs }
         files.close(opened.fd, () => answer(res, statusOf(err)));
         return;
       }
-      ok(res, rel, type, opened.size, encoding);
-      // The status is sent: a read that fails now can only cut the answer short. pipeline closes
-      // the descriptor however the answer ends (a client that goes away included).
-      pipeline(stream, res, (err) => {
-        if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-          console.error(`site-server: ${path.relative(dir, sent)}: ${err.code ?? err.message}: answer cut short`);
-        }
+      // The head waits for the first read: a read that fails at once answers its status. Once the
+      // head is sent, a read that fails can only cut the answer short; pipeline closes the
+      // descriptor however the answer ends (a client that goes away included).
+      let begun = false;
+      const failedFirst = (err) => {
+        if (begun) return;
+        begun = true;
+        stream.destroy();
+        answer(res, statusOf(err));
+      };
+      stream.once('error', failedFirst);
+      stream.once('readable', () => {
+        if (begun) return;
+        begun = true;
+        stream.off('error', failedFirst);
+        ok(res, rel, type, opened.size, encoding);
+        pipeline(stream, res, (err) => {
+          if (err && err.code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+            console.error(`site-server: ${path.relative(dir, sent)}: ${err.code ?? err.message}: answer cut short`);
+          }
+        });
       });
     });
     send(gzip ? `${file}.gz` : file, gzip ? 'gzip' : null);

@@ -130,9 +130,10 @@ describe('a file that cannot be opened or read', () => {
   before(() => {
     site = fs.mkdtempSync(path.join(os.tmpdir(), 'site-server-errors-'));
     fs.chmodSync(site, 0o755);
-    for (const name of ['index.html', 'refused.html', 'denied.html', 'many.js', 'system.js', 'broken.css', 'gone.json']) {
+    for (const name of ['index.html', 'refused.html', 'denied.html', 'many.js', 'system.js', 'broken.css', 'gone.json', 'unread.js', 'locked.js']) {
       fs.writeFileSync(path.join(site, name), `<p>${name}</p>`);
     }
+    fs.writeFileSync(path.join(site, 'empty.txt'), '');
     fs.writeFileSync(path.join(site, 'big.js'), big);
     fs.writeFileSync(path.join(site, 'secret.html'), '<p>secret</p>', { mode: 0o000 });
     fs.chmodSync(path.join(site, 'secret.html'), 0o000);
@@ -142,7 +143,8 @@ describe('a file that cannot be opened or read', () => {
   const failure = (code) => Object.assign(new Error(`${code}: injected by the test`), { code });
 
   /** node:fs with injected faults: opening a file named in `open` fails with its code; reading one
-   *  named in `read` fails after its first chunk (through the real ReadStream, by its fs option). */
+   *  named in `read` ({code, after}) fails once `after` reads have succeeded (through the real
+   *  ReadStream, by its fs option). */
   function faultyFs({ open = {}, read = {} }) {
     return {
       open(file, flags, cb) {
@@ -153,14 +155,14 @@ describe('a file that cannot be opened or read', () => {
       fstat: fs.fstat,
       close: fs.close,
       createReadStream(file, options) {
-        const code = read[path.basename(file)];
-        if (!code) return fs.createReadStream(file, options);
+        const fault = read[path.basename(file)];
+        if (!fault) return fs.createReadStream(file, options);
         let reads = 0;
-        const readOnce = (fd, buffer, offset, length, position, cb) => {
-          if (reads++ === 0) fs.read(fd, buffer, offset, length, position, cb);
-          else process.nextTick(cb, failure(code));
+        const readSome = (fd, buffer, offset, length, position, cb) => {
+          if (reads++ < fault.after) fs.read(fd, buffer, offset, length, position, cb);
+          else process.nextTick(cb, failure(fault.code));
         };
-        return fs.createReadStream(file, { ...options, fs: { open: fs.open, close: fs.close, read: readOnce } });
+        return fs.createReadStream(file, { ...options, fs: { open: fs.open, close: fs.close, read: readSome } });
       },
     };
   }
@@ -198,7 +200,7 @@ describe('a file that cannot be opened or read', () => {
   });
 
   test('a read that fails once the file is being sent cuts that answer short, and the server keeps serving', async () => {
-    const served = await startServer(site, { files: faultyFs({ read: { 'big.js': 'EIO' } }) });
+    const served = await startServer(site, { files: faultyFs({ read: { 'big.js': { code: 'EIO', after: 1 } } }) });
     const logged = [];
     const error = console.error;
     console.error = (...args) => logged.push(args.join(' '));
@@ -217,6 +219,23 @@ describe('a file that cannot be opened or read', () => {
       }
     } finally {
       console.error = error;
+      await served.close();
+    }
+  });
+
+  test('a read that fails before anything is sent answers its status, and the server keeps serving', async () => {
+    const faults = { 'unread.js': { code: 'EIO', after: 0 }, 'locked.js': { code: 'EACCES', after: 0 } };
+    const served = await startServer(site, { files: faultyFs({ read: faults }) });
+    try {
+      for (const [name, status] of [['unread.js', 500], ['locked.js', 403]]) {
+        const res = await get(name, {}, served.origin);
+        assert.equal(res.status, status, name);
+        assert.equal(res.body.toString(), status === 403 ? 'forbidden\n' : 'internal error\n');
+        assert.equal((await get('index.html', {}, served.origin)).status, 200, `the server answers after ${name}`);
+      }
+      const empty = await get('empty.txt', {}, served.origin);
+      assert.deepEqual([empty.status, empty.body.length, empty.cut], [200, 0, false], 'an empty file is sent whole');
+    } finally {
       await served.close();
     }
   });
