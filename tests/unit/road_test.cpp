@@ -406,3 +406,28 @@ TEST_CASE("same_device: a type's offers in every region share its estimates, ano
   quarter.gpu_fraction = 0.25;
   CHECK_FALSE(same_device(nvswitch, quarter, 1));
 }
+
+// A copy's capacity and its TPOT are one figure seen two ways: capacity x TPOT = concurrency
+// (Little's law), for one GPU, tensor parallel and pipeline stages across instances alike; so a
+// pipeline-parallel copy never serves more than concurrency / TPOT (the 405B over four p5.48xlarge
+// once claimed 5,550 tokens/s at 256 sequences and 80 ms per token: at most 3,200).
+TEST_CASE("every serving candidate's capacity x TPOT = its concurrency, pipeline stages included") {
+  int pipelined = 0, checked = 0;
+  for (const char* model : {"llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"}) {
+    const Json r = result({{"question", "recommend"}, {"model", {{"name", model}}}, {"workload", "inference"},
+                           {"limit", 40}, {"demand", {{"requests_per_s", 2}, {"input_tokens", 500}, {"output_tokens", 200}}}});
+    for (const Json& c : r["candidates"]) {
+      if (!c.contains("concurrency_per_replica")) continue;
+      const double copies = c["layout"]["replicas"].get<double>();
+      const double per_copy = c["output_tokens_per_s"].get<double>() / copies;
+      const double concurrency = c["concurrency_per_replica"].get<double>();
+      INFO(model << " on " << c["instance"] << " x " << c["instance_count"] << ", layout " << c["layout"].dump());
+      CHECK(per_copy * c["time_per_output_token_ms"].get<double>() / 1000 == Approx(concurrency).epsilon(0.005));
+      CHECK(per_copy <= concurrency / (c["time_per_output_token_ms"].get<double>() / 1000) * 1.005);
+      pipelined += c["layout"]["pipeline_parallel"].get<double>() > 1;
+      ++checked;
+    }
+  }
+  CHECK(checked >= 20);
+  CHECK(pipelined >= 1);
+}

@@ -39,12 +39,15 @@ TEST_CASE("estimate: Llama 3.1 8B fp8 on an H100, 1000 in / 1000 out at 64 concu
   CHECK(e["prefill"]["bound"] == "compute");
   CHECK(e["decode"]["bound"] == "memory bandwidth");
   CHECK(e["time_to_first_token_ms"].get<double>() > 0);
-  // Throughput = concurrency x output / (batch prefill + output x time per token).
+  // Throughput = concurrency x output / (batch prefill + output x one decode step).
   const double tps =
       64 * 1000 /
-      ((e["batch_prefill_ms"].get<double>() + 1000 * e["time_per_output_token_ms"].get<double>()) /
+      ((e["batch_prefill_ms"].get<double>() + 1000 * e["decode_step_ms"].get<double>()) /
        1000);
   CHECK(e["output_tokens_per_s"].get<double>() == Approx(tps).epsilon(0.01));
+  // Its TPOT is the capacity's: capacity x TPOT = concurrency (Little's law).
+  CHECK(e["output_tokens_per_s"].get<double>() * e["time_per_output_token_ms"].get<double>() / 1000 ==
+        Approx(64).epsilon(0.002));
   // $ per 1M output tokens = $/h / (tokens/s x 3600) x 1e6 on the instance it was priced on.
   const double usd = r["instance"]["usd_per_hour"].get<double>() /
                      (e["output_tokens_per_s"].get<double>() *
@@ -360,8 +363,8 @@ TEST_CASE("mixture of experts in decode: one sequence reads the experts it is ro
   };
   const Json one = mixtral(1), many = mixtral(64);
   const double kv_gb = 1500 * 128.0 * 1024 / 1e9;  // mean context x KV per token
-  const double one_tpot = one["inference"]["time_per_output_token_ms"].get<double>();
-  const double many_tpot = many["inference"]["time_per_output_token_ms"].get<double>();
+  const double one_tpot = one["inference"]["decode_step_ms"].get<double>();
+  const double many_tpot = many["inference"]["decode_step_ms"].get<double>();
   // Both steps are bound by memory bandwidth, so their times are in the ratio of the bytes read:
   // the active weights (fp8: a byte each) at batch 1, all weights at 64.
   REQUIRE(one["inference"]["decode"]["bound"] == "memory bandwidth");
@@ -488,14 +491,14 @@ TEST_CASE("vLLM's host work per step comes on top of every decode step and promp
   const InferenceEstimate trt = estimate_inference(k, s.q);
   s.q.engine = "vllm";
   const InferenceEstimate vllm = estimate_inference(k, s.q);
-  CHECK(vllm.tpot_ms == Approx(trt.tpot_ms + host).epsilon(1e-9));
+  CHECK(vllm.decode_step_ms == Approx(trt.decode_step_ms + host).epsilon(1e-9));
   CHECK(vllm.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));
   CHECK(1000 / vllm.batch1_decode_tokens_per_s == Approx(1000 / trt.batch1_decode_tokens_per_s + host).epsilon(1e-9));
   CHECK_THAT(vllm.decode.basis, Catch::Contains("host work per step"));
   // Multi-step scheduling: one host step for every num_scheduler_steps decode steps.
   s.q.scheduler_steps = 10;
   const InferenceEstimate multi = estimate_inference(k, s.q);
-  CHECK(multi.tpot_ms == Approx(trt.tpot_ms + host / 10).epsilon(1e-9));
+  CHECK(multi.decode_step_ms == Approx(trt.decode_step_ms + host / 10).epsilon(1e-9));
   CHECK(multi.ttft_ms == Approx(trt.ttft_ms + host).epsilon(1e-9));  // a prompt is scheduled alone
   CHECK_THAT(multi.decode.basis, Catch::Contains("once per 10 steps"));
 }
@@ -551,16 +554,16 @@ TEST_CASE("Apple and AWS Neuron devices add their time per layer to every step, 
     const InferenceEstimate e = estimate_inference(k, s.q);
     const double per_step_ms = s.q.arch.layers * k.layer_overhead_us.at(vendor) * 1e-3;
     CHECK(per_step_ms > 1);  // 80 layers x about 0.1 ms
-    CHECK(e.tpot_ms == Approx(nvidia.tpot_ms + per_step_ms).epsilon(1e-9));
+    CHECK(e.decode_step_ms == Approx(nvidia.decode_step_ms + per_step_ms).epsilon(1e-9));
     CHECK(e.ttft_ms == Approx(nvidia.ttft_ms + per_step_ms).epsilon(1e-9));
     CHECK_THAT(e.decode.basis, Catch::Contains("per layer per step on " + std::string(vendor)));
   }
   // The same holds with no engine named: it is the platform's time, not an engine's.
   s.q.engine = "";
   s.q.device.vendor = "nvidia";
-  const double bare = estimate_inference(k, s.q).tpot_ms;
+  const double bare = estimate_inference(k, s.q).decode_step_ms;
   s.q.device.vendor = "aws";
-  CHECK(estimate_inference(k, s.q).tpot_ms ==
+  CHECK(estimate_inference(k, s.q).decode_step_ms ==
         Approx(bare + s.q.arch.layers * k.layer_overhead_us.at("aws") * 1e-3).epsilon(1e-9));
 }
 

@@ -198,7 +198,8 @@ Json deployment(const Deployment& d, bool details) {
       add(basis, "queueing",
           "p95 time to first token = own prefill " + short_number(round_to(d.inference->ttft_ms, 1)) +
               " ms + p95 wait " + short_number(round_to(d.queue_wait_ms, 1)) +
-              " ms (Erlang C for a free sequence slot, M/M/c with c = the concurrency; M/D/1 mean wait behind other prompts' prefill)");
+              " ms: the 95th percentile of the slot wait (Erlang C, M/M/c with c = the concurrency) plus the wait behind "
+              "other prompts' prefill (M/D/1, its Cramer-Lundberg exponential tail), taken as independent");
       add(j, "basis", std::move(basis));
     }
     if (d.training) add(j, "basis", d.training->basis);

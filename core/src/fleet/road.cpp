@@ -404,9 +404,13 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
       inference_setup(catalog, w, it, whole, compute, d.layout.tensor_parallel, d.layout.pipeline_parallel);
   ThroughputQuestion& q = setup.question;
   bool explain = false;
+  const double pp = d.layout.pipeline_parallel;
   // A reference into the memo: valid until the next run.
   auto run = [&](double batch) -> const InferenceEstimate& {
     std::vector<InferenceEstimate>& known = explain ? setup.explained : setup.figures;
+    // Pipeline stages: the copy's sequences go through in pp micro-batches, one per stage, and a
+    // sequence's token takes a round of every stage: the full model's step at the micro-batch.
+    if (pp > 1) batch = std::max(1.0, std::ceil(batch / pp));
     for (const auto& e : known)
       if (e.batch == batch) return e;
     q.batch = batch;
@@ -447,8 +451,9 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   explain = w.explain;
   d.inference = run(lo);
   const InferenceEstimate& e = *d.inference;
-  const double pp = d.layout.pipeline_parallel;
-  const double copy_tps = e.output_tokens_per_s * pp;  // stages pipeline pp batches
+  // The copy's capacity at its concurrency: its sequences, a token each per TPOT (Little's law;
+  // with pipeline stages, pp micro-batches in flight at once).
+  const double copy_tps = e.tpot_ms > 0 ? d.concurrency * 1e3 / e.tpot_ms : 0;
   const double copy_rps = copy_tps / dm.output_tokens;
   const double per_instance = pp > 1 ? 1 : std::max(1.0, std::floor(it.gpus / d.layout.tensor_parallel));
   double copies = per_instance;
@@ -469,7 +474,8 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   }
   if (demand_rps && dm.requests_per_s) {
     // Queueing at the demanded rate: a request waits for a free sequence slot (Erlang C, c =
-    // concurrency slots per copy) and behind the prompts prefilled before it (M/D/1 mean wait).
+    // concurrency slots per copy) and behind the prompts prefilled before it (M/D/1): the 95th
+    // percentile of their sum (model/queueing.hpp).
     for (int step = 0; step < 256; ++step) {
       const QueueDelay delay = queue_delay(*demand_rps / copies, d.concurrency, d.concurrency / copy_rps,
                                            e.first_token.seconds / pp);

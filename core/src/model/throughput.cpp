@@ -360,11 +360,15 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                           tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
-  e.tpot_ms = e.decode.seconds * 1e3;
-  e.e2e_ms = e.ttft_ms + (out - 1) * e.tpot_ms;
+  e.decode_step_ms = e.decode.seconds * 1e3;
+  e.e2e_ms = e.ttft_ms + (out - 1) * e.decode_step_ms;
   e.prefill_tokens_per_s = e.prefill.seconds > 0 ? batch * n / e.prefill.seconds : 0;
   const double total_s = e.prefill.seconds + out * e.decode.seconds;
   e.output_tokens_per_s = total_s > 0 ? batch * out / total_s : 0;
+  // A sequence's mean time per output token over its life in the batch, the batch's prompts
+  // interleaved with its decode steps (continuous batching, chunked prefill): by Little's law the
+  // batch over the capacity, so capacity x TPOT = concurrency.
+  e.tpot_ms = total_s > 0 ? total_s / out * 1e3 : 0;
   e.output_tokens_per_s_per_gpu = e.output_tokens_per_s / tp;
   e.limit = std::string(e.decode.bound) + " in decode" +
             (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");

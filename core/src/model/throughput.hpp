@@ -111,8 +111,9 @@ struct InferenceEstimate {
   Phase first_token;  // one request's prompt: its time to first token
   Phase decode;       // one step at the mean context
   double ttft_ms = 0;
-  double tpot_ms = 0;
-  double e2e_ms = 0;
+  double tpot_ms = 0;         // at this batch, prompts interleaved: batch / output_tokens_per_s
+  double decode_step_ms = 0;  // one decode step alone (what a decode benchmark times)
+  double e2e_ms = 0;          // own prefill + (output - 1) decode steps
   double batch = 1;
   double max_batch_by_kv = 0;
   double output_tokens_per_s = 0;  // whole system

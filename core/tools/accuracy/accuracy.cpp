@@ -268,11 +268,11 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     const bool prefill_only = phase == "prefill";
     if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
     const InferenceEstimate e = estimate_inference(catalog.throughput, q);
-    if (metric == "ms_per_token") predicted = e.tpot_ms;
+    if (metric == "ms_per_token") predicted = e.decode_step_ms;
     if (metric == "time_to_first_token_ms") predicted = e.ttft_ms;
     if (metric == "tokens_per_second")
       predicted =
-          prefill_only ? e.prefill_tokens_per_s : 1000 / e.tpot_ms * (q.batch > 0 ? q.batch : 1);
+          prefill_only ? e.prefill_tokens_per_s : 1000 / e.decode_step_ms * (q.batch > 0 ? q.batch : 1);
     if (metric == "output_tokens_per_second") predicted = e.output_tokens_per_s * replicas;
     if (metric == "output_tokens_per_second_per_gpu") predicted = e.output_tokens_per_s_per_gpu;
     if (prefill_only && q.device.tflops.empty())

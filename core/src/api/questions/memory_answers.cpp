@@ -949,6 +949,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     inf["max_concurrency_by_kv_cache"] = e.max_batch_by_kv;
     inf["time_to_first_token_ms"] = round_to(e.ttft_ms, 2);
     inf["time_per_output_token_ms"] = round_to(e.tpot_ms, 3);
+    inf["decode_step_ms"] = round_to(e.decode_step_ms, 3);
     inf["end_to_end_latency_ms"] = round_to(e.e2e_ms, 1);
     inf["output_tokens_per_s"] = round_to(e.output_tokens_per_s, 1);
     inf["output_tokens_per_s_per_gpu"] = round_to(e.output_tokens_per_s_per_gpu, 1);
