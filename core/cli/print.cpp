@@ -957,6 +957,12 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
   }
   const std::string question = response["question"].get<std::string>();
   std::ostringstream text;
+  // A flagged price is said first, before any figure priced from elsewhere.
+  if (const Json& r = response["result"]; r.is_object() && r.contains("price_flags")) {
+    for (const auto& f : r["price_flags"])
+      text << paint("suspect price", "33;1") << ": " << gpufleet::cli::text(f["name"]) << " (" << gpufleet::cli::text(f["code"])
+           << "); not used, see the cost's note\n";
+  }
   print_result(text, question, response["result"]);
   static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
                                              "placement", "right_size", "estimate", "workload", "workload_set"};

@@ -36,3 +36,15 @@ test('choosing a region fetches its prices once and reprices the answer; the lin
   assert.match(await basis(copy), new RegExp(`\\$${ireland.on_demand_usd_per_hour}/h`));
   assert.equal(await copy.getByTestId('region').inputValue(), 'eu-west-1');
 });
+
+test('a flagged price is said beside the cost and not used; "any instance with this GPU" puts it last', async () => {
+  // GCP's a3-highgpu-8g lists half its list price in us-central1 (cross_region_price).
+  const page = await env.page('index.html?view=fit&instance=a3-highgpu-8g');
+  const flag = await text(page, 'fit-cost-price-flag');
+  assert.match(flag, /Suspect price: .*far below/);
+  const all = cli({ question: 'cost', instance: 'a3-highgpu-8g' }).result;
+  assert.equal(all.price_flags[0].code, 'cross_region_price');
+  // The page loads the usual region only: no trustworthy price there, so none is used.
+  assert.match(flag, /Not used/);
+  assert.doesNotMatch(await basis(page), /\$43\.07/);
+});

@@ -334,3 +334,66 @@ TEST_CASE("ways to pay are checked on load") {
   REQUIRE(v["ok"] == false);
   CHECK(v["errors"][0]["path"] == "/providers/gcp/default_ways/reserved_1y");
 }
+
+// A price the catalog flags is never used silently: a named instance whose price is flagged is
+// priced from its provider's cheapest region with a trustworthy price, said first (price_flags)
+// and in the cost's note; GCP's a3-highgpu-8g lists $43.07/h in us-central1, half its ~$88/h list.
+TEST_CASE("a flagged price is named first and replaced by the cheapest trustworthy region's") {
+  const Catalog& c = *catalog_of(test::shipped());
+  const InstanceType* named = c.instance("a3-highgpu-8g");
+  REQUIRE(named);
+  REQUIRE_FALSE(named->price_flags.empty());
+  // The independent figure: the cheapest unflagged GCP offer of the type, read from the offers.
+  std::optional<double> cheapest;
+  std::string cheapest_region;
+  for (const InstanceType& o : *c.offers)
+    if (o.name == "a3-highgpu-8g" && o.price_flags.empty() && o.on_demand_usd_per_hour &&
+        (!cheapest || *o.on_demand_usd_per_hour < *cheapest)) {
+      cheapest = o.on_demand_usd_per_hour;
+      cheapest_region = o.region;
+    }
+  REQUIRE(cheapest);
+  CHECK(*cheapest > 80);  // the list price, not the flagged $43.07
+  for (const char* question : {"cost", "fit"}) {
+    Json req = {{"question", question}, {"instance", "a3-highgpu-8g"}, {"gpus", 8}};
+    if (std::string(question) == "fit")
+      req.update({{"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"}});
+    const Json r = test::ask(test::shipped(), req);
+    INFO(r.dump().substr(0, 1500));
+    REQUIRE(r["ok"] == true);
+    const Json& result = r["result"];
+    CHECK(result.begin().key() == "price_flags");  // the first thing the answer says
+    CHECK(result["price_flags"][0]["code"] == "cross_region_price");
+    CHECK(result["cost"]["usd_per_hour"].get<double>() == Approx(*cheapest));
+    CHECK(result["cost"]["priced_from_region"] == cheapest_region);
+    CHECK_THAT(result["cost"]["note"].get<std::string>(), Catch::Contains("priced as in " + cheapest_region));
+  }
+  // The current fleet of a migration report says so too.
+  const Json m = test::ask(test::shipped(), {{"question", "migrate"}, {"model", {{"name", "llama-3.1-8b"}}},
+                                             {"workload", "inference"}, {"current", {{"instance", "a3-highgpu-8g"}, {"gpus", 8}}}});
+  REQUIRE(m["ok"] == true);
+  CHECK(m["result"]["price_flags"][0]["code"] == "cross_region_price");
+}
+
+TEST_CASE("a price flagged in every region is not used: unpriced, with a way out") {
+  // Every region's p5.48xlarge offer marked untrusted, as the price overrides mark anomalies.
+  CatalogSources sources = test::config_sources();
+  int marked = 0;
+  for (PriceFile& f : sources.price_files) {
+    Json doc = Json::parse(f.text);
+    if (!doc.contains("offers") || !doc["offers"].contains("p5.48xlarge")) continue;
+    doc["offers"]["p5.48xlarge"]["anomalies"] = Json::parse(R"([{"code": "marked_anomaly", "detail": "test"}])");
+    f.text = doc.dump();
+    ++marked;
+  }
+  REQUIRE(marked >= 2);
+  const Analyzer a(sources);
+  REQUIRE(a.catalog_ok());
+  const Json r = test::ask(a, {{"question", "cost"}, {"instance", "p5.48xlarge"}, {"gpus", 8}});
+  INFO(r.dump().substr(0, 1500));
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["price_flags"][0]["code"] == "marked_anomaly");
+  CHECK(r["result"]["cost"]["usd_per_month"].is_null());
+  CHECK(r["result"]["cost"]["pricing"] == "unknown");
+  CHECK_THAT(r["result"]["cost"]["note"].get<std::string>(), Catch::Contains("overrides.json"));
+}

@@ -431,3 +431,28 @@ TEST_CASE("every serving candidate's capacity x TPOT = its concurrency, pipeline
   CHECK(checked >= 20);
   CHECK(pipelined >= 1);
 }
+
+// A job with a deadline costs the hours it runs, not a month: a 2-day batch-inference job on a
+// $6.88/h instance once showed $4,953.60 "per month" (720 h) for a job of a day or two.
+TEST_CASE("a batch-inference job with a deadline is priced as a job, by its hours") {
+  const Json r = result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "batch_inference"},
+                         {"demand", {{"dataset_tokens", 2e9}, {"deadline_days", 2}, {"input_tokens", 500}, {"output_tokens", 200}}},
+                         {"limit", 10}});
+  int jobs = 0;
+  for (const Json& c : r["candidates"]) {
+    if (!c.contains("run_hours")) continue;
+    INFO(c.dump().substr(0, 800));
+    ++jobs;
+    CHECK(c["usd_per_month"].is_null());  // nothing recurs monthly
+    const double hours = c["run_hours"].get<double>(), rate = c["usd_per_hour"].get<double>();
+    CHECK(hours <= 48.01);  // within the deadline
+    CHECK(hours == Approx(2e9 / c["output_tokens_per_s"].get<double>() / 3600).epsilon(0.002));
+    CHECK(c["usd_per_run"].get<double>() == Approx(std::max(hours, 60.0 / 3600) * rate).epsilon(0.002));
+    CHECK(c["usd_per_run"].get<double>() < rate * 720 / 10);  // a fraction of the month's bill
+  }
+  CHECK(jobs >= 3);
+  // Ranked by the job's cost.
+  for (std::size_t i = 1; i < r["candidates"].size(); ++i)
+    if (r["candidates"][i - 1].contains("usd_per_run") && r["candidates"][i].contains("usd_per_run"))
+      CHECK(r["candidates"][i - 1]["usd_per_run"].get<double>() <= r["candidates"][i]["usd_per_run"].get<double>() + 1e-6);
+}

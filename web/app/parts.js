@@ -43,7 +43,13 @@ export function costBlock(cost, prefix = 'cost') {
       : `${f.usdHour(cost.spot_usd_per_hour)} · ${f.usdMonth(cost.spot_usd_per_month)} (saves ${f.pct(cost.spot_savings_pct)})`],
     cost.spot_interruption_notice_s != null ? ['Spot notice', `${f.num(cost.spot_interruption_notice_s, 0)} s`] : null,
   ];
+  // A price the catalog flags: said beside the rate, before any figure (the core priced it elsewhere).
+  const flags = cost.price_flags?.length
+    ? h('p', { class: 'note warn', testid: `${prefix}-price-flag` }, h('strong', null, 'Suspect price: '),
+      `${cost.price_flags.map((x) => x.name).join('; ')}. Not used: ${cost.priced_from_region ? `priced as in ${cost.priced_from_region}.` : 'no trustworthy price in any region.'}`)
+    : null;
   return h('div', null,
+    flags,
     facts(rows),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `${prefix}-basis` }, cost.basis)),
     cost.note ? h('p', { class: 'note', testid: `${prefix}-note` }, f.sentence(cost.note)) : null,

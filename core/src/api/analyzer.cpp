@@ -57,6 +57,16 @@ Json ok(const Catalog& catalog, const std::string& question, Json result) {
   return j;
 }
 
+// An answer about a named instance whose price the catalog flags says so first (price_flags),
+// before any figure it priced.
+Json price_flags_first(Json result, const Cost& cost) {
+  if (cost.price_flags.empty()) return result;
+  Json out = report::object(result.size() + 1);
+  report::add(out, "price_flags", report::price_flags(cost.price_flags));
+  for (auto& [key, value] : result.items()) out[key] = std::move(value);
+  return out;
+}
+
 Json answer_precisions(const Catalog& catalog, Session& s, const Json& req) {
   auto model = s.model(req, "");
   if (!model) return nullptr;
@@ -122,8 +132,9 @@ Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   if (!d.runs()) result["ways_out"] = report::ways_out(ways_out(catalog, *q, *p->instance, p->gpus));
   // The road priced the deployment without the other ways to pay, which this answer lists.
   const Placement priced{d.instance, d.gpus, std::max(1, d.instance_count), d.instance->name, false};
-  result["cost"] = report::cost(cost_of(catalog, priced, q->billing), true);
-  return result;
+  const Cost cost = cost_of(catalog, priced, q->billing);
+  result["cost"] = report::cost(cost, true);
+  return price_flags_first(std::move(result), cost);
 }
 
 // The same placement in every region asked, cheapest first, each against the first region named
@@ -176,13 +187,14 @@ Json cost_by_region(const Catalog& catalog, Session& s, const Json& req, const P
   if (!p || !billed) return nullptr;
   Json result;
   result["placement"] = report::placement(*p);
-  result["cost"] = report::cost(cost_of(catalog, *p, *billed), true);
+  const Cost cost = cost_of(catalog, *p, *billed);
+  result["cost"] = report::cost(cost, true);
   Billing spot = *billed;
   spot.mode = PaymentMode::kSpot;
   result["spot"] = report::cost(cost_of(catalog, *p, spot));
   result["pricing_note"] = "Prices are per instance-hour; N GPUs are served by whole instances";
   if (req.contains("regions")) result["by_region"] = cost_by_region(catalog, s, req, *p, *billed);
-  return result;
+  return price_flags_first(std::move(result), cost);
 }
 
 [[maybe_unused]] Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
@@ -292,7 +304,8 @@ Json answer_migrate(const Catalog& catalog, Session& s, const Json& req) {
   if (current) detail::fields::check_fields(s.reader(), *current, "/current", "placement");
   std::optional<Placement> p = current ? s.placement(*current, "/current") : std::nullopt;
   if (!q || !p || !s.reader().ok()) return nullptr;
-  return report::migration(migration_report(catalog, *q, *p->instance, p->gpus), *q);
+  const MigrationReport report = migration_report(catalog, *q, *p->instance, p->gpus);
+  return price_flags_first(report::migration(report, *q), report.current.d.cost);
 }
 
 Json workload_summary(const WorkloadScenario& w) {

@@ -109,7 +109,17 @@ Json cost(const Cost& c, bool ways) {
   if (ways) add(j, "commitments", std::move(commitments));
   add(j, "basis", c.basis);
   if (!c.note.empty()) add(j, "note", c.note);
+  if (!c.price_flags.empty()) {
+    add(j, "price_flags", price_flags(c.price_flags));
+    add(j, "priced_from_region", c.priced_from_region.empty() ? Json(nullptr) : Json(c.priced_from_region));
+  }
   return j;
+}
+
+Json price_flags(const std::vector<std::string>& codes) {
+  Json list = Json::array();
+  for (const std::string& code : codes) list.push_back({{"code", code}, {"name", price_flag_name(code)}});
+  return list;
 }
 
 Json excluded(const Excluded& e) {
@@ -173,6 +183,11 @@ Json deployment(const Deployment& d, bool details) {
     add(j, "utilization_pct", d.utilization > 0 ? Json(round_to(100 * d.utilization, 1)) : Json(nullptr));
     add(j, "usd_per_million_output_tokens", report_optional(d.usd_per_million_output_tokens, 4));
   }
+  if (d.inference && d.run_hours) {  // a batch job: its hours and its cost
+    add(j, "run_hours", report_optional(d.run_hours, 2));
+    add(j, "run_days", round_to(*d.run_hours / 24, 2));
+    add(j, "usd_per_run", report_optional(d.usd_per_run, 2));
+  }
   if (d.training) {
     const TrainingEstimate& t = *d.training;
     add(j, "tokens_per_s", round_to(d.output_tokens_per_s, 1));
@@ -183,7 +198,8 @@ Json deployment(const Deployment& d, bool details) {
     add(j, "usd_per_run", report_optional(d.usd_per_run, 2));
   }
   add(j, "usd_per_hour", report_optional(d.cost.usd_per_hour, 4));
-  add(j, "usd_per_month", report_optional(d.cost.usd_per_month, 2));
+  // A one-off job (a dataset to process or train on) is not a monthly bill: its cost is usd_per_run.
+  add(j, "usd_per_month", d.run_hours ? Json(nullptr) : report_optional(d.cost.usd_per_month, 2));
   add(j, "bound", d.bound);
   add(j, "uncalibrated", d.uncalibrated);
   add(j, "notes", d.notes);

@@ -31,6 +31,8 @@ Json memory(const MemoryRequirement& need);
 // `ways`: with `commitments`, every way to pay the provider offers for the instance with its
 // source (the cost and fit answers); elsewhere the chosen way is in `way` and `basis`.
 Json cost(const Cost& cost, bool ways = false);
+// A flagged price's codes with their names: [{"code", "name"}].
+Json price_flags(const std::vector<std::string>& codes);
 Json memory_lines(const MemoryEstimate& e);
 // A deployment of the road: the fields scripts rely on (instance, instance_count, gpus, layout,
 // memory_per_gpu_gb, usd_per_month, usd_per_million_output_tokens, output_tokens_per_s, ...);

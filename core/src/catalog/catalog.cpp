@@ -171,6 +171,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
         r.number(value, "spot_interruption_notice_seconds", path, false, {0, 86400}).value_or(0);
     terms.spot_training_restart_overhead_pct =
         r.number(value, "spot_training_restart_overhead_pct", path, false, {0, 100});
+    terms.minimum_billing_seconds = r.number(value, "minimum_billing_seconds", path, false, {0, 86400}).value_or(0);
     terms.notes = r.string(value, "commitment_notes", path, false).value_or("");
     if (const Json* ways = r.object(value, "ways_to_pay", path, false)) {
       for (const auto& [id, w] : ways->items()) {

@@ -143,6 +143,7 @@ struct ProviderTerms {
   std::string region;  // the usual region: prices shown when a question names none
   double spot_interruption_notice_s = 0;
   std::optional<double> spot_training_restart_overhead_pct;
+  double minimum_billing_seconds = 0;  // a job is billed at least this long (per-second billing after it)
   std::vector<WayToPay> ways;  // in file order
   std::map<std::string, std::string> default_ways;  // "reserved_1y" | "reserved_3y" -> way id
   std::string notes;

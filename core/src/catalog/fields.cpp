@@ -85,6 +85,7 @@ constexpr Field kProvider[] = {
     str("region", 0, FIELD_DOC("the usual region: the one priced when a request names none")),
     num("spot_interruption_notice_seconds", 0, 0, 86400, FIELD_DOC("warning before a spot instance is reclaimed, seconds")),
     num("spot_training_restart_overhead_pct", 0, 0, 100, FIELD_DOC("share of a training run lost to spot interruptions, %")),
+    num("minimum_billing_seconds", 0, 0, 86400, FIELD_DOC("the shortest time an instance is billed for (a job's cost counts at least this)")),
     str("commitment_notes", 0, FIELD_DOC("how the provider's commitments work")),
     obj("ways_to_pay", 0, "ways_to_pay", FIELD_DOC("the ways to pay with a commitment, by id (a value of a request's pricing)")),
     obj("default_ways", 0, "default_ways", FIELD_DOC("the ways reserved_1y and reserved_3y mean")),

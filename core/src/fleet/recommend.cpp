@@ -18,8 +18,8 @@ const char* level_name(int level) { return level >= 2 ? "high" : level == 1 ? "m
 bool serving_demand(const Workload& w) { return w.demand.requests_per_s || w.demand.tokens_per_month; }
 
 // Lower is better: what the priority pays for.
-double cost_key(const Question& q, const Deployment& d) {
-  if (q.w.trains() && d.usd_per_run) return *d.usd_per_run;
+double cost_key(const Question&, const Deployment& d) {
+  if (d.usd_per_run) return *d.usd_per_run;  // a job: what the run costs, not a month
   return d.cost.usd_per_month.value_or(1e300);
 }
 

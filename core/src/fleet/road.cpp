@@ -491,6 +491,9 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   d.instance_count = static_cast<int>(pp > 1 ? pp * copies : std::ceil(copies / per_instance - 1e-9));
   d.output_tokens_per_s = copy_tps * copies;
   d.bound = e.limit;
+  // A batch job of a dataset runs until its tokens are out: its hours, not a month's.
+  if (w.task == WorkloadType::kBatchInference && dm.dataset_tokens && !dm.tokens_per_month && d.output_tokens_per_s > 0)
+    d.run_hours = *dm.dataset_tokens / d.output_tokens_per_s / 3600;
   if (demand_rps) {
     d.utilization = *demand_rps * dm.output_tokens / d.output_tokens_per_s;
     if (d.utilization > 1 + 1e-9)
@@ -627,14 +630,19 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
       const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
       d.usd_per_million_output_tokens = *d.cost.usd_per_hour / (served * 3600) * 1e6;
     }
-    if (d.run_hours) d.usd_per_run = *d.run_hours * *d.cost.usd_per_hour;
+    if (d.run_hours) {
+      // Billed per second after the provider's minimum (a job shorter than it pays the minimum).
+      const ProviderTerms* terms = catalog.provider(it.provider);
+      const double minimum_h = terms ? terms->minimum_billing_seconds / 3600 : 0;
+      d.usd_per_run = std::max(*d.run_hours, minimum_h) * *d.cost.usd_per_hour;
+    }
   }
   return d;
 }
 
 bool cheaper(const Workload& w, const Deployment& a, const Deployment& b) {
   auto key = [&](const Deployment& d) {
-    if (w.trains() && d.usd_per_run) return *d.usd_per_run;
+    if (d.usd_per_run) return *d.usd_per_run;  // a job: what the run costs
     if (w.serving() && !w.demand.requests_per_s && !w.demand.tokens_per_month && d.usd_per_million_output_tokens)
       return *d.usd_per_million_output_tokens;
     return d.cost.usd_per_month.value_or(1e300);

@@ -164,18 +164,52 @@ std::string way_elsewhere(const Catalog& catalog, const std::string& id) {
     if (const WayToPay* w = terms.way(id)) return way_name(*w) + " is a way to pay at " + catalog.provider_name(key);
   return "no way to pay \"" + id + "\" in this catalog";
 }
+// The same instance type in the cheapest region of its provider whose price nothing flags, or
+// nullptr (the flag is on the type itself, or every region's price is flagged).
+const InstanceType* trusted_offer(const Catalog& catalog, const InstanceType& flagged) {
+  const InstanceType* best = nullptr;
+  if (!catalog.offers) return best;
+  for (const InstanceType& o : *catalog.offers) {
+    if (o.name != flagged.name || o.provider != flagged.provider || !o.price_flags.empty() || !o.on_demand_usd_per_hour)
+      continue;
+    if (!best || *o.on_demand_usd_per_hour < *best->on_demand_usd_per_hour) best = &o;
+  }
+  return best;
+}
+
 }  // namespace
 
 Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& billing, bool every_way,
              bool explain) {
   Cost c;
-  const InstanceType& it = *placement.instance;
+  const InstanceType& named = *placement.instance;
+  // A price the catalog flags is never used: the same type's trustworthy price in another region
+  // of its provider stands in, said so; with none, the placement is unpriced with a way out.
+  const InstanceType* source = &named;
+  if (!named.price_flags.empty()) {
+    c.price_flags = named.price_flags;
+    source = trusted_offer(catalog, named);
+    if (!source) {
+      c.monthly_hours = billing.hours_per_month;
+      c.schedule_basis = billing.schedule_basis;
+      c.provider = named.provider;
+      c.region = named.region;
+      c.pricing = "unknown";
+      c.note = "the catalog flags " + named.name + "'s price (" + price_flag_name(named.price_flags.front()) +
+               ") in every region loaded that lists it: not used. Load another region of " + named.provider +
+               " (its price may be trustworthy there), check the price against the provider's page and correct it in "
+               "config/prices/overrides.json, or pick another instance type";
+      return c;
+    }
+    c.priced_from_region = source->region;
+  }
+  const InstanceType& it = *source;
   const double n = placement.instance_count;
   const double hours = billing.hours_per_month;
   c.monthly_hours = hours;
   c.schedule_basis = billing.schedule_basis;
   c.provider = it.provider;
-  c.region = it.region;
+  c.region = named.region;
   const ProviderTerms* terms = catalog.provider(it.provider);
   if (it.on_demand_usd_per_hour) {
     c.on_demand_usd_per_hour = *it.on_demand_usd_per_hour * n;
@@ -303,6 +337,11 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
                   " = " + usd(*c.usd_per_month);
       }
       break;
+  }
+  if (!c.priced_from_region.empty()) {
+    c.note = "the catalog flags " + named.name + "'s price in " + named.region + " (" +
+             price_flag_name(named.price_flags.front()) + "): priced as in " + c.priced_from_region +
+             ", its provider's cheapest region with a trustworthy price" + (c.note.empty() ? "" : "; " + c.note);
   }
   return c;
 }

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "catalog/catalog.hpp"
 
@@ -83,6 +84,8 @@ struct Cost {
   std::optional<double> spot_interruption_notice_s;
   std::string provider;
   std::string region;
+  std::vector<std::string> price_flags;  // the asked offer's flags: its own price was not used
+  std::string priced_from_region;        // where the price used comes from, when not the asked region
   std::string basis;  // "1 x p5.4xlarge x $6.88/h (on-demand) x 720 h = $4,953.60"
   std::string note;   // why a rate is missing or replaced
 };

@@ -141,7 +141,9 @@ export async function fitOnAny(ask, form, store, where) {
   if (failed) return { errors: failed.errors };
   const fits = (i) => answers[i].response.result.status === 'FITS';
   const cost = (i) => answers[i].response.result.cost?.usd_per_month ?? Infinity;
-  const order = families.map((_, i) => i).sort((i, j) => fits(j) - fits(i) || cost(i) - cost(j));
+  // A flagged price goes last, as rankings leave it out: "the cheapest" never rests on it.
+  const flagged = (i) => (answers[i].response.result.price_flags ? 1 : 0);
+  const order = families.map((_, i) => i).sort((i, j) => fits(j) - fits(i) || flagged(i) - flagged(j) || cost(i) - cost(j));
   const list = order.map((i) => answers[i].response.result);
   return {
     nodes: [renderFit(list[0]), card(`Every instance with ${n} × ${where.any}`, table({
