@@ -1,5 +1,5 @@
-// The JSON Schema emitter (native builds only): turns the field definitions of fields.cpp and the
-// questions' field lists of analyzer.cpp into draft 2020-12 schemas. Nothing here decides what a
+// The JSON Schema emitter (native builds only): turns the field definitions of catalog/fields.cpp and
+// api/request_fields.cpp (the questions' field lists included) into draft 2020-12 schemas. Nothing here decides what a
 // field is; a schema says only what the table says.
 
 #include "gpufleet/schema.hpp"
@@ -8,6 +8,7 @@
 
 #include "catalog/fields.hpp"
 #include "api/questions/memory_answers.hpp"
+#include "api/request_fields.hpp"
 
 namespace gpufleet {
 namespace {
@@ -50,7 +51,7 @@ Json field_schema(const Field& field, bool nullable, std::set<std::string>& need
   switch (field.type) {
     case Type::kString:
       s["type"] = "string";
-      if (field.values) s["enum"] = detail::words(field.values);
+      if (field.values) s[field.flags & f::kUsual ? "examples" : "enum"] = f::values_of(field);
       break;
     case Type::kNumber:
       s["type"] = "number";
@@ -70,7 +71,10 @@ Json field_schema(const Field& field, bool nullable, std::set<std::string>& need
         s["type"] = "object";
       }
       break;
-    case Type::kStrings: s = {{"type", "array"}, {"items", {{"type", "string"}}}}; break;
+    case Type::kStrings:
+      s = {{"type", "array"}, {"items", {{"type", "string"}}}};
+      if (field.values) s["items"][field.flags & f::kUsual ? "examples" : "enum"] = f::values_of(field);
+      break;
     case Type::kNumbers: s = {{"type", "array"}, {"items", {{"type", "number"}}}}; break;
     case Type::kObjects:
       s = {{"type", "array"}, {"items", field.of ? ref(field.of, needed) : Json{{"type", "object"}}}};
@@ -185,7 +189,8 @@ Json request_schema() {
   const f::Kind& shared = f::kind("request");
   Json names = Json::array();
   Json branches = Json::array();
-  for (const auto& q : detail::question_fields()) {
+  for (auto row = detail::questions_begin(); row != detail::questions_end(); ++row) {
+    const detail::QuestionFields& q = *row;
     names.push_back(q.name);
     const f::Kind& own = f::kind(std::string("request.") + q.name);
     Json properties = {{"question", {{"const", q.name}}}};
@@ -266,6 +271,8 @@ const std::vector<std::string>& schema_names() {
   static const std::vector<std::string> names{"gpu_instances", "model_config", "workloads", "prices", "request", "response"};
   return names;
 }
+
+std::string request_menus_json() { return detail::request_menus().dump(); }
 
 std::string json_schema(const std::string& name) {
   Json s;
