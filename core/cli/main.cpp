@@ -509,6 +509,8 @@ int main(int argc, char** argv) {
   sch->add_option("NAME", schema_name, "gpu_instances | model_config | workloads | prices | request | response")
       ->required()
       ->check(CLI::IsMember(gpufleet::schema_names()));
+  bool schema_markdown = false;
+  sch->add_flag("--markdown", schema_markdown, "with request: docs/api.md's field reference in Markdown instead");
 
   auto* completion = app.add_subcommand("completion", "print the shell completion script for bash or zsh");
   std::string shell;
@@ -550,7 +552,11 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (*sch) {
-    std::cout << gpufleet::json_schema(schema_name);
+    if (schema_markdown && schema_name != "request") {
+      std::cerr << "gpufleet: schema --markdown: only the request has a field reference\n";
+      return kExitUsage;
+    }
+    std::cout << (schema_markdown ? gpufleet::request_markdown() : gpufleet::json_schema(schema_name));
     return kExitOk;
   }
   if (*completion) {

@@ -93,6 +93,10 @@ constexpr Field kMemoryRequest[] = {
     num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("a serving engine's share of GPU memory (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)")),
     TOKENS("max_model_len", 1, "the engine's context limit, tokens"),
     str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
+    TOKENS("max_num_batched_tokens", 1, "a pool engine's profile run: tokens of its one forward pass (default: the release's)"),
+    num("max_num_seqs", 0, 1, 1e6, FIELD_DOC("a pool engine's profile run: sampler rows (default: the release's)")),
+    str("engine_version", 0, FIELD_DOC("a pool engine's release (\"0.6.5\", \"V0 0.7.3\"; default: the engine's default_version)")),
+    str("engine_entrypoint", 0, FIELD_DOC("serve (vllm serve, default) or offline (the LLM class)"), "serve offline"),
 };
 
 constexpr Field kEstimateRequest[] = {
@@ -171,13 +175,22 @@ constexpr Field kPlacement[] = {
     num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1)")),
 };
 
+// The page's module (wasm/CMakeLists.txt compiles this file for it with GPUFLEET_PAGE_MODULE) keeps
+// only the names of the questions it leaves out (analyzer.cpp's kPageLeavesOut): it refuses them
+// before reading a field.
+#if GPUFLEET_PAGE_MODULE
+#define NOT_IN_PAGE(fields) ""
+#else
+#define NOT_IN_PAGE(fields) fields
+#endif
+
 // Every question and the fields it takes ("!": required): rows the dispatch (analyzer.cpp), the
 // request schema, the CLI's help and the page's menus read.
 constexpr QuestionFields kQuestionRows[] = {
     {"precisions", "model!"},
     {"fit", "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"cost", "instance! gpus hours_per_month schedule use_spot pricing spot_share region regions"},
-    {"performance", "workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"cost", NOT_IN_PAGE("instance! gpus hours_per_month schedule use_spot pricing spot_share region regions")},
+    {"performance", NOT_IN_PAGE("workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions")},
     {"recommend", "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"migrate", "current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"workload", "id!"},
@@ -192,8 +205,8 @@ constexpr QuestionFields kQuestionRows[] = {
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
-    {"right_size", "models! hours_per_month providers region regions"},
-    {"estimate", "model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions"},
+    {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
+    {"estimate", NOT_IN_PAGE("model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
 };
 
 constexpr Kind kRequestKinds[] = {
@@ -273,7 +286,8 @@ Json request_menus() {
     for (std::size_t i = 0; i < k.count; ++i) {
       if (!k.fields[i].values) continue;
       const std::string key = prefix + k.fields[i].name;
-      values[key] = values_of(k.fields[i]);
+      Json& list = values[key] = Json::array();
+      for (std::string& v : values_of(k.fields[i])) list.push_back(std::move(v));
       if (k.fields[i].flags & kUsual) usual.push_back(key);
     }
   }

@@ -53,13 +53,15 @@ Json instance_rows(const Catalog& catalog, bool menu) {
   return rows;
 }
 
-// The choices of a workload form that are the core's own (tasks, priorities, ways of paying),
-// named for a person: text, not code, in the WebAssembly core (tests/unit/analyzer_test.cpp asks
+// The choices of a workload form that are the core's own (tasks with the memory question's mode for
+// each, priorities, ways of paying), named for a person: text, not code, in the WebAssembly core (tests/unit/analyzer_test.cpp asks
 // every key of the questions that take it).
 constexpr const char* kChoices =
-    R"j({"tasks":[{"key":"inference","name":"Inference (serving)"},{"key":"batch_inference","name":"Batch inference"},)j"
-    R"j({"key":"fine_tuning","name":"Fine-tuning (full)"},{"key":"lora","name":"LoRA fine-tuning"},)j"
-    R"j({"key":"qlora","name":"QLoRA fine-tuning"},{"key":"training","name":"Training"}],)j"
+    R"j({"tasks":[{"key":"inference","name":"Inference (serving)","memory_mode":"inference"},)j"
+    R"j({"key":"batch_inference","name":"Batch inference","memory_mode":"inference"},)j"
+    R"j({"key":"fine_tuning","name":"Fine-tuning (full)","memory_mode":"full_finetune"},)j"
+    R"j({"key":"lora","name":"LoRA fine-tuning","memory_mode":"lora"},)j"
+    R"j({"key":"qlora","name":"QLoRA fine-tuning","memory_mode":"qlora"},{"key":"training","name":"Training","memory_mode":"pretraining"}],)j"
     R"j("priorities":[{"key":"cost","name":"Cost (lowest monthly cost)"},{"key":"performance","name":"Performance (fastest)"},)j"
     R"j({"key":"balanced","name":"Balanced (performance per dollar)"},{"key":"reliability","name":"Reliability (memory headroom)"}],)j"
     R"j("pricing_modes":[{"key":"on_demand","name":"On-demand"},{"key":"spot","name":"Spot"},)j"
