@@ -21,10 +21,11 @@ inline void add(Json& object, const char* key, Json value) {
   object.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
 }
 
+// The text helpers are support/text's (round_to, short_number); these two write JSON values.
 using text::round_to;
 using text::short_number;
-Json gb(double bytes);  // decimal GB, 2 decimals
-Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null  // "13", "0.25", "1.5": at most 3 decimals, no trailing zeros
+Json gb(double bytes);                                                    // decimal GB, 2 decimals
+Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null
 
 Json placement(const Placement& p);
 Json memory(const MemoryRequirement& need);

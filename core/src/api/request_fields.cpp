@@ -40,7 +40,7 @@ constexpr Field kRequestFields[] = {
     str("pricing", kUsual, FIELD_DOC("the way of paying: on_demand, spot, mixed, reserved_1y, reserved_3y, or a key of a provider's ways_to_pay (the catalog's menus list them)"), "on_demand spot mixed reserved_1y reserved_3y"),
     num("spot_share", 0, 0, 1, FIELD_DOC("share on spot with \"pricing\": \"mixed\" (default 0.5)")),
     strings("providers", kUsual, FIELD_DOC("only these providers (aws, gcp, azure)"), "aws gcp azure"),
-    strings("kinds", 0, FIELD_DOC("accelerator kinds: gpu, trainium, inferentia, cpu"), "gpu inferentia trainium cpu"),
+    strings("kinds", 0, FIELD_DOC("accelerator kinds: gpu, trainium, inferentia, cpu"), "gpu trainium inferentia cpu"),
     str("region", 0, FIELD_DOC("a region with prices loaded; or regions, not both")),
     field("regions", T::kStringOrStrings, 0, FIELD_DOC("a list of regions with prices loaded, or \"all\"")),
     str("priority", 0, FIELD_DOC("cost (default), performance, balanced (cost_per_token), reliability"), "cost performance balanced cost_per_token reliability"),
