@@ -27,12 +27,29 @@ constexpr int kExitOk = 0;
 constexpr int kExitUsage = 2;
 constexpr int kExitInvalid = 3;
 
-// The usual values of an option, named for --help, the completion scripts and the man page; the
-// core checks the value itself (it takes aliases and other spellings too) and says what it expected.
-CLI::Validator choices(const std::vector<std::string>& values) {
+// The core's field table: the questions and the request fields' allowed values (the same lists the
+// page's menus read), asked once.
+const Json& request_menus() {
+  static const Json menus = Json::parse(gpufleet::request_menus_json());
+  return menus;
+}
+
+// The values of a request field ("workload", "recipe.sharding", "decide.goal": the field table's
+// names), named for --help, the completion scripts and the man page; the core checks the value
+// itself (it takes aliases and other spellings too) and says what it expected. `more`: a
+// placeholder for the other values a field takes (WAY: a way to pay's id).
+CLI::Validator choices(const std::string& field, const std::string& more = "") {
   std::string listed;
-  for (const auto& v : values) listed += (listed.empty() ? "" : ",") + v;
+  for (const auto& v : request_menus()["values"].value(field, Json::array())) listed += (listed.empty() ? "" : ",") + v.get<std::string>();
+  if (!more.empty()) listed += "," + more;
   return CLI::Validator([](std::string&) { return std::string(); }, "{" + listed + "}");
+}
+
+// The questions a raw request may ask, for --help.
+std::string question_names() {
+  std::string out;
+  for (const auto& q : request_menus()["questions"]) out += (out.empty() ? "" : " ") + q.get<std::string>();
+  return out;
 }
 
 // The workload every sizing command shares: the model, the task, formats, engine, the demand and
@@ -44,7 +61,7 @@ struct WorkloadArgs {
   bool seed = false;
   void add(CLI::App* cmd, bool with_task = true, const std::string& default_precision = "fp16") {
     precision = default_precision;
-    auto* s = cmd->add_option("--size", size, "model size class")->check(choices({"small", "medium", "large", "massive"}));
+    auto* s = cmd->add_option("--size", size, "model size class")->check(choices("request_model.size"));
     auto* p = cmd->add_option("--params-b", params_b, "model parameters in billions (a generic dense decoder)");
     auto* m = cmd->add_option("--model", model, "a model of model_config.json (llama-3.1-8b, mixtral-8x7b-v0.1, ...)");
     auto* h = cmd->add_option("--hf-config", hf_config, "your model: a Hugging Face config.json file")->type_name("FILE");
@@ -53,7 +70,7 @@ struct WorkloadArgs {
     m->excludes(h);
     if (with_task)
       cmd->add_option("--workload", workload, "the task")
-          ->check(choices({"inference", "batch_inference", "fine_tuning", "lora", "qlora", "training"}));
+          ->check(choices("workload"));
     cmd->add_option("--precision", precision, "weight format: fp32 | fp16 | bf16 | fp8 | int8 | awq_int4 | gptq_int4 | nf4 | ...")->capture_default_str();
     cmd->add_option("--engine", engine, "serving or training engine (default vllm for serving, transformers for training)");
     cmd->add_option("--kv-cache", kv, "KV-cache format: fp16 | bf16 | fp8 | int8 ...");
@@ -134,13 +151,13 @@ struct BillingArgs {
     if (parts & kPay) {
       auto* s = cmd->add_flag("--spot", spot, "pay spot prices where known")->group(group);
       cmd->add_option("--pricing", pricing, "how to pay: the usual ways, or a way to pay's id (savings_plan_ec2_instance_1y_no_upfront, committed_use_3y, ...: docs/api.md)")
-          ->check(choices({"on_demand", "spot", "mixed", "reserved_1y", "reserved_3y", "WAY"}))
+          ->check(choices("pricing", "WAY"))
           ->group(group)
           ->excludes(s);
       cmd->add_option("--spot-share", spot_share, "share of hours on spot with --pricing mixed (default 0.5)")->group(group);
     }
     if (parts & kProviders)
-      cmd->add_option("--provider", providers, "only these providers (repeat)")->check(choices({"aws", "gcp", "azure"}))->group(group);
+      cmd->add_option("--provider", providers, "only these providers (repeat)")->check(choices("providers"))->group(group);
   }
   void apply(Json& request) const {
     Json schedule = Json::object();
@@ -290,7 +307,8 @@ int main(int argc, char** argv) {
   bool no_colour = false;
   app.add_flag("--no-color", no_colour, "no ANSI colour even on a terminal (NO_COLOR is honoured too)");
   app.require_subcommand(0, 1);
-  app.footer("With no command, runs the basic_demos workload set.\nExit codes: 0 ok, 2 usage error, 3 invalid catalog or request.");
+  app.footer("With no command, runs the basic_demos workload set.\nQuestions a raw request asks (gpufleet analyze, docs/api.md): " +
+             question_names() + "\nExit codes: 0 ok, 2 usage error, 3 invalid catalog or request.");
 
   Json request;
 
@@ -321,11 +339,11 @@ int main(int argc, char** argv) {
   fit->add_option("--batch", f_batch, "sequences per batch");
   fit->add_option("--new-tokens", f_new, "generated tokens per sequence");
   fit->add_option("--mode", f_mode, "what the memory is for (default from --workload)")
-      ->check(choices({"load_only", "inference", "full_finetune", "lora", "qlora", "pretraining"}));
+      ->check(choices("memory.mode"));
   fit->add_option("--optimizer", f_optimizer, "training optimizer")
-      ->check(choices({"adamw", "adamw_8bit", "paged_adamw_8bit", "adafactor", "sgd", "sgd_momentum", "lion"}));
+      ->check(choices("memory.optimizer"));
   fit->add_option("--tp", f_tp, "tensor-parallel GPUs");
-  fit->add_option("--sharding", f_sharding, "training state sharding")->check(choices({"none", "zero1", "zero2", "zero3", "fsdp"}));
+  fit->add_option("--sharding", f_sharding, "training state sharding")->check(choices("memory.sharding"));
   fit->add_flag("--cpu-offload", f_offload, "optimizer states (and with zero3/fsdp parameters) on the CPU");
   fit->add_flag("--gradient-checkpointing", f_gc, "recompute activations in backward");
   fit->add_option("--lora-rank", f_lora_rank, "LoRA rank (with --mode lora or qlora)");
@@ -356,12 +374,12 @@ int main(int argc, char** argv) {
   BillingArgs r_billing;
   std::vector<std::string> r_families, r_kinds;
   rec->add_option("--priority", r_priority, "what to rank by (balanced = cost_per_token)")
-      ->check(choices({"cost", "performance", "balanced", "cost_per_token", "reliability"}))
+      ->check(choices("priority"))
       ->capture_default_str();
   rec->add_option("--limit", r_limit, "at most this many candidates");
   r_billing.add(rec, BillingArgs::kAll);
   rec->add_option("--family", r_families, "only these families (repeat)");
-  rec->add_option("--kind", r_kinds, "only these accelerator kinds (repeat)")->check(choices({"gpu", "inferentia", "trainium", "cpu"}));
+  rec->add_option("--kind", r_kinds, "only these accelerator kinds (repeat)")->check(choices("kinds"));
   rec->add_option("--budget", r_budget, "maximum USD per month");
 
   auto* mig = app.add_subcommand("migrate", "migration report: what a current setup should move to, with savings and risk");
@@ -374,9 +392,9 @@ int main(int argc, char** argv) {
   mig->add_option("--current", m_current, "current instance family or type")->required();
   mig->add_option("--gpus", m_gpus, "GPUs in use today")->required();
   m_billing.add(mig, BillingArgs::kAll);
-  mig->add_option("--kind", m_kinds, "only these accelerator kinds (repeat)")->check(choices({"gpu", "inferentia", "trainium", "cpu"}));
+  mig->add_option("--kind", m_kinds, "only these accelerator kinds (repeat)")->check(choices("kinds"));
   mig->add_option("--priority", m_priority, "what to rank by (balanced = cost_per_token)")
-      ->check(choices({"cost", "performance", "balanced", "cost_per_token", "reliability"}))
+      ->check(choices("priority"))
       ->capture_default_str();
 
   auto* rs = app.add_subcommand("right-size", "right-sizing: memory, smallest GPU and cheapest instance per model");
@@ -386,7 +404,7 @@ int main(int argc, char** argv) {
   rs->add_option("--model", rs_models, "a model of model_config.json (repeat)")->required();
   rs->add_option("--precision", rs_format, "weight format (fp16, bf16, int8, nf4, gguf_q4_k_m, ...)")->capture_default_str();
   rs->add_option("--mode", rs_mode, "what the memory is for")
-      ->check(choices({"inference", "full_finetune", "lora", "qlora", "pretraining"}))
+      ->check(choices("memory.mode"))
       ->capture_default_str();
   rs->add_option("--engine", rs_engine, "transformers | vllm | llama.cpp | ctranslate2 | whisper.cpp | openai-whisper | ...");
   rs->add_option("--context", rs_context, "tokens per sequence");
@@ -454,13 +472,13 @@ int main(int argc, char** argv) {
   bool d_edge = false, d_batch = false;
   BillingArgs d_billing;
   dec->add_option("--framework", d_framework, "the training or serving framework")
-      ->check(choices({"pytorch", "tensorflow", "jax", "other"}))
+      ->check(choices("decide.framework"))
       ->capture_default_str();
   dec->add_option("--model-kind", d_kind, "the kind of model")
-      ->check(choices({"transformer", "cnn", "mixed", "simple"}))
+      ->check(choices("decide.model_kind"))
       ->capture_default_str();
   dec->add_option("--goal", d_goal, "what matters most")
-      ->check(choices({"cost", "performance", "balanced", "flexibility", "experimentation"}))
+      ->check(choices("decide.goal"))
       ->capture_default_str();
   dec->add_option("--latency-ms", d_latency, "per-request latency target in ms");
   dec->add_flag("--edge", d_edge, "edge deployment");
@@ -491,6 +509,8 @@ int main(int argc, char** argv) {
   sch->add_option("NAME", schema_name, "gpu_instances | model_config | workloads | prices | request | response")
       ->required()
       ->check(CLI::IsMember(gpufleet::schema_names()));
+  bool schema_markdown = false;
+  sch->add_flag("--markdown", schema_markdown, "with request: docs/api.md's field reference in Markdown instead");
 
   auto* completion = app.add_subcommand("completion", "print the shell completion script for bash or zsh");
   std::string shell;
@@ -532,7 +552,11 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (*sch) {
-    std::cout << gpufleet::json_schema(schema_name);
+    if (schema_markdown && schema_name != "request") {
+      std::cerr << "gpufleet: schema --markdown: only the request has a field reference\n";
+      return kExitUsage;
+    }
+    std::cout << (schema_markdown ? gpufleet::request_markdown() : gpufleet::json_schema(schema_name));
     return kExitOk;
   }
   if (*completion) {

@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setup, screenshot, ROOT } from './helpers.mjs';
+import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
+const VIEWS = PAGE_VIEWS.map((v) => v.id);  // the page's list (web/app/views.js), not a copy
 
 for (const scheme of ['light', 'dark']) {
   test(`axe: no serious or critical violations on any screen (${scheme})`, async () => {

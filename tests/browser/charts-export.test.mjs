@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setup, cli, screenshot, downloadOf, parseCsv, shownRows, SCREENSHOTS, ROOT } from './helpers.mjs';
+import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
 before(async () => { env = await setup(); });
@@ -12,7 +13,7 @@ after(async () => { await env?.close(); });
 
 const REC_URL = 'index.html?view=recommend&size=small&workload=inference&precision=fp16&priority=cost';
 const REC_REQUEST = { question: 'recommend', model: { size: 'small' }, workload: 'inference', precision: 'fp16', priority: 'cost', use_spot: false, hours_per_month: 720 };
-const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
+const VIEWS = PAGE_VIEWS.map((v) => v.id);  // the page's list (web/app/views.js), not a copy
 
 /** Every chart on a page: an <svg role=img> with a title, axis labels with units, a legend or
  *  labels, and a data table behind it. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setup, text, screen, SITE_DIR } from './helpers.mjs';
+import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
 before(async () => { env = await setup(); });
@@ -70,7 +71,7 @@ test('a catalog full of script and HTML payloads executes nothing and the page s
   assert.deepEqual(await injected(), none);
 
   // Every screen still answers with the hostile catalog in use.
-  for (const view of ['fit', 'deployments', 'compare', 'plan', 'catalog']) {
+  for (const view of PAGE_VIEWS.map((v) => v.id)) {
     await page.getByTestId(`tab-${view}`).click();
     await page.waitForTimeout(150);
     assert.deepEqual(await injected(), none, `after opening ${view}`);

@@ -4,12 +4,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, screenshot } from './helpers.mjs';
+import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
 before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
-const VIEWS = ['fit', 'deployments', 'compare', 'plan', 'catalog'];
+const VIEWS = PAGE_VIEWS.map((v) => v.id);  // the page's list (web/app/views.js), not a copy
 /** The columns a table is read for: what, which, how much, how much it saves. */
 const KEY = /^(#|Instance|GPU|Option|Way|Workload|Suitable|Cheapest deployment|Monthly cost.*|\$ per 1M.*|USD per 1M.*|Savings|Break-even.*|On-demand|Spot)$/;
 

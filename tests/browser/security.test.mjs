@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setup, open, text, SITE_DIR } from './helpers.mjs';
+import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
 before(async () => { env = await setup(); });
@@ -42,7 +43,7 @@ test('catalog strings with markup render as text', async () => {
   assert.ok(option.startsWith(evil), option);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   // No element carries an inline style attribute on any screen.
-  for (const tab of ['fit', 'deployments', 'compare', 'plan', 'catalog']) await page.getByTestId(`tab-${tab}`).click();
+  for (const tab of PAGE_VIEWS.map((v) => v.id)) await page.getByTestId(`tab-${tab}`).click();
   assert.equal(await page.locator('[style]').count(), 0);
 });
 

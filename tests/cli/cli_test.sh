@@ -356,5 +356,19 @@ refused "performance without a model --input" --input performance --instance P5 
 refused "right-size --spot (prices on demand)" --spot right-size --model llama-2-13b --spot
 refused "cost --spot --pricing" --pricing cost --instance P5 --spot --pricing mixed
 
+# The lists come from the core's field table (core/src/api/request_fields.cpp): every question of the
+# request schema is named in --help, and an option's choices are the field's values in the schema.
+"$bin" schema request >"$tmp/request.schema.json"
+"$bin" --help >"$tmp/help"
+for q in $(python3 -c "import json; print(' '.join(json.load(open('$tmp/request.schema.json'))['properties']['question']['enum']))"); do
+  check "--help names the question $q" grep -qw -- "$q" "$tmp/help"
+done
+goals=$(python3 -c "
+import json
+s = json.load(open('$tmp/request.schema.json'))
+for b in s['allOf']:
+    if b['if']['properties']['question']['const'] == 'decide': print(','.join(b['then']['properties']['goal']['enum']))")
+check "decide --goal's choices are the schema's ($goals)" grep -q -- "--goal TEXT:{$goals}" <("$bin" decide --help)
+
 echo "cli: $failures failure(s)"
 test "$failures" -eq 0

@@ -249,7 +249,10 @@ test('the lookups that take a link value: views, earlier links, regions, memory 
   assert.deepEqual(regionWanted({ providers: { aws: { regions: { 'us-east-1': {} } } } }, 'us-east-1'), { aws: ['us-east-1'] });
   assert.equal(regionWanted({}, 'all'), 'all');
   assert.deepEqual(regionWanted({}, ''), {});
-  assert.equal(memoryRequest({ workload: 'training' }, {}).mode, 'pretraining');
+  // Each task's memory mode is the core's menus' (tests/wasm/menus.test.mjs); looked up by equality.
+  const store = { state: { data: { tasks: [{ key: 'training', memory_mode: 'pretraining' }] } } };
+  assert.equal(memoryRequest({ workload: 'training' }, {}, store).mode, 'pretraining');
+  for (const name of PROTOTYPE_NAMES) assert.equal(memoryRequest({ workload: name }, {}, store).mode, name);
 });
 
 test('list values: broken escapes are kept as written and named', () => {

@@ -4,7 +4,8 @@
 import { h } from './dom.js';
 import { selectControl } from './controls.js';
 import { provider } from './format.js';
-import { readList, linkNotes } from './link.js';
+import { readList, linkNotes, own } from './link.js';
+import { KIND_NAMES } from './names.js';
 
 /** Checkboxes bound to one list key: a link's items check the boxes of the same value; items
  *  with broken escapes mark the field (link.js). Returns the control's link part. */
@@ -53,26 +54,27 @@ export function providersControl(prefix, legend) {
   };
 }
 
-export const KINDS = [
-  { value: 'gpu', label: 'GPU' },
-  { value: 'trainium', label: 'Trainium' },
-  { value: 'inferentia', label: 'Inferentia' },
-  { value: 'cpu', label: 'CPU' },
-];
+/** The accelerator kinds a request may name: the core's list (its field table's values of "kinds"). */
+export const kindsOf = (store) => store.state?.data?.request?.values?.kinds ?? [];
 
 /** Accelerator kind checkboxes; none checked = the kinds suited to the workload. URL: kinds=gpu,cpu */
 export function kindsControl(prefix, legend = 'Accelerator kinds (none checked = those suited to the workload)') {
-  const list = h('div', { class: 'checks' }, KINDS.map((k) => {
-    const id = `${prefix}-kind-${k.value}`;
-    return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: k.value, testid: id }), h('label', { for: id }, k.label));
-  }));
+  const list = h('div', { class: 'checks' });
   const wrap = h('fieldset', { class: 'field families kinds' }, h('legend', null, legend), list);
   const boxes = () => [...list.querySelectorAll('input[type=checkbox]')];
   const link = checkedList('kinds', wrap, 'Accelerator kinds', boxes);
+  let wanted = [];  // the link's kinds, kept until the core's list makes the boxes
   return {
     wrap, key: 'kinds', fields: link.fields, linkErrors: link.linkErrors,
-    fill() {},
-    fromParams(p) { link.fromParams(p); },
+    fill(store) {
+      const keep = boxes().length ? boxes().filter((b) => b.checked).map((b) => b.value) : wanted;
+      list.replaceChildren(...kindsOf(store).map((k) => {
+        const id = `${prefix}-kind-${k}`;
+        return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, value: k, testid: id }), h('label', { for: id }, own(KIND_NAMES, k) ?? k));
+      }));
+      for (const b of boxes()) b.checked = keep.includes(b.value);
+    },
+    fromParams(p) { wanted = link.fromParams(p); },
     toParams(p) { const v = this.value(); if (v.length) p.set('kinds', v.join(',')); },
     value: () => boxes().filter((b) => b.checked).map((b) => b.value),
   };

@@ -116,6 +116,14 @@ Json cost(const Cost& c, bool ways) {
   return j;
 }
 
+Json price_flags_first(Json result, const Cost& cost) {
+  if (cost.price_flags.empty()) return result;
+  Json out = object(result.size() + 1);
+  add(out, "price_flags", price_flags(cost.price_flags));
+  for (auto& [key, value] : result.items()) out[key] = std::move(value);
+  return out;
+}
+
 Json price_flags(const std::vector<std::string>& codes) {
   Json list = Json::array();
   for (const std::string& code : codes) list.push_back({{"code", code}, {"name", price_flag_name(code)}});

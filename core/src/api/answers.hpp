@@ -21,10 +21,11 @@ inline void add(Json& object, const char* key, Json value) {
   object.get_ref<Json::object_t&>().emplace_back(key, std::move(value));
 }
 
+// The text helpers are support/text's (round_to, short_number); these two write JSON values.
 using text::round_to;
 using text::short_number;
-Json gb(double bytes);  // decimal GB, 2 decimals
-Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null  // "13", "0.25", "1.5": at most 3 decimals, no trailing zeros
+Json gb(double bytes);                                                    // decimal GB, 2 decimals
+Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null
 
 Json placement(const Placement& p);
 Json memory(const MemoryRequirement& need);
@@ -33,6 +34,9 @@ Json memory(const MemoryRequirement& need);
 Json cost(const Cost& cost, bool ways = false);
 // A flagged price's codes with their names: [{"code", "name"}].
 Json price_flags(const std::vector<std::string>& codes);
+// An answer about a named instance whose price the catalog flags says so first (price_flags),
+// before any figure it priced.
+Json price_flags_first(Json result, const Cost& cost);
 Json memory_lines(const MemoryEstimate& e);
 // A deployment of the road: the fields scripts rely on (instance, instance_count, gpus, layout,
 // memory_per_gpu_gb, usd_per_month, usd_per_million_output_tokens, output_tokens_per_s, ...);

@@ -1,6 +1,6 @@
-// The field definitions (fields.hpp): every object of gpu_instances.json, model_config.json,
-// workloads.json, the price files and a request's nested objects. Ranges and values are the ones
-// the readers check (catalog.cpp, model_catalog.cpp, prices.cpp, session.cpp); the unit test
+// The field definitions of the catalog kinds (fields.hpp): every object of gpu_instances.json,
+// model_config.json, workloads.json and the price files (a request's kinds are api/request_fields.cpp's).
+// Ranges and values are the ones the readers check (catalog.cpp, model_catalog.cpp, prices.cpp); the unit test
 // fields_test.cpp mutates the shipped files field by field to prove that the core and this table
 // agree.
 
@@ -15,28 +15,8 @@ namespace gpufleet::detail::fields {
 namespace {
 
 using T = Type;
+using namespace define;
 constexpr double kMaxPrice = 10000;  // USD per hour, as catalog.cpp and prices.cpp check
-constexpr double kMaxTokens = 1e7;
-
-#define KIND_FIELDS(array) array, std::size(array)
-
-constexpr Field field(const char* name, Type type, unsigned flags, const char* doc) {
-  return Field{name, type, flags, nullptr, 0, 0, nullptr, doc};
-}
-constexpr Field str(const char* name, unsigned flags, const char* doc, const char* values = nullptr) {
-  return Field{name, T::kString, flags, nullptr, 0, 0, values, doc};
-}
-constexpr Field num(const char* name, unsigned flags, double min, double max, const char* doc) {
-  return Field{name, T::kNumber, flags, nullptr, min, max, nullptr, doc};
-}
-constexpr Field boolean(const char* name, unsigned flags, const char* doc) { return field(name, T::kBoolean, flags, doc); }
-constexpr Field obj(const char* name, unsigned flags, const char* of, const char* doc) {
-  return Field{name, T::kObject, flags, of, 0, 0, nullptr, doc};
-}
-// An array of objects; min and max bound its length.
-constexpr Field objects(const char* name, unsigned flags, const char* of, double min, double max, const char* doc) {
-  return Field{name, T::kObjects, flags, of, min, max, nullptr, doc};
-}
 
 // ---- gpu_instances.json ----------------------------------------------------------------------
 
@@ -478,161 +458,6 @@ constexpr Field kAnomaly[] = {
     str("detail", kRequired, FIELD_DOC("what is wrong")),
 };
 
-// ---- requests (docs/api.md): the fields questions share, and the nested objects ---------------
-
-constexpr double kMaxGpus = 4096;
-
-constexpr Field kRequestFields[] = {
-    str("question", kRequired, FIELD_DOC("what is asked")),
-    obj("model", 0, "request_model", FIELD_DOC("the model, in exactly one of four forms")),
-    str("workload", 0, FIELD_DOC("inference, batch_inference, fine_tuning, lora, qlora, training (any case)")),
-    str("precision", 0, FIELD_DOC("a weight format (the seed's name; or weight_format, not both); default fp16")),
-    str("weight_format", 0, FIELD_DOC("a key of memory_model.weight_formats")),
-    str("kv_cache_format", 0, FIELD_DOC("a key of memory_model.kv_cache_formats")),
-    str("engine", 0, FIELD_DOC("a key of memory_model.engines")),
-    str("memory_method", 0, FIELD_DOC("architecture (default) or seed (any case)")),
-    obj("demand", 0, "demand", FIELD_DOC("what the deployment must serve or train")),
-    obj("recipe", 0, "recipe", FIELD_DOC("how a training job runs")),
-    num("max_tpot_ms", kMinExclusive, 0, 1e7, FIELD_DOC("time per output token, ms (as demand.max_tpot_ms)")),
-    str("instance", 0, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
-    num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1); served by whole instances")),
-    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (default 720); or schedule, not both")),
-    obj("schedule", 0, "schedule", FIELD_DOC("hours a month as a schedule")),
-    boolean("use_spot", 0, FIELD_DOC("spot where a spot price is known; or pricing, not both")),
-    str("pricing", 0, FIELD_DOC("the way of paying: on_demand, spot, mixed, reserved_1y, reserved_3y, or a key of a provider's ways_to_pay (the catalog's menus list them)")),
-    num("spot_share", 0, 0, 1, FIELD_DOC("share on spot with \"pricing\": \"mixed\" (default 0.5)")),
-    field("providers", T::kStrings, 0, FIELD_DOC("only these providers (aws, gcp, azure)")),
-    field("kinds", T::kStrings, 0, FIELD_DOC("accelerator kinds: gpu, trainium, inferentia, cpu")),
-    str("region", 0, FIELD_DOC("a region with prices loaded; or regions, not both")),
-    field("regions", T::kStringOrStrings, 0, FIELD_DOC("a list of regions with prices loaded, or \"all\"")),
-    str("priority", 0, FIELD_DOC("cost (default), performance, balanced (cost_per_token), reliability")),
-    field("families", T::kStrings, 0, FIELD_DOC("instance families of gpu_instances.json to rank")),
-    num("max_usd_per_month", kMinExclusive, 0, 1e9, FIELD_DOC("budget, USD a month")),
-    num("min_gpus", 0, 0, kMaxGpus, FIELD_DOC("at least this many GPUs")),
-    num("limit", 0, 1, 1000, FIELD_DOC("at most this many rows")),
-    obj("current", 0, "placement", FIELD_DOC("the deployment today")),
-    objects("instances", 0, "placement", 1, 64, FIELD_DOC("1 to 64 setups to compare")),
-    str("id", 0, FIELD_DOC("a workload or workload set id of workloads.json")),
-    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files (any case)")),
-    obj("plan", 0, nullptr, FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
-    objects("models", 0, nullptr, 1, 64, FIELD_DOC("the models to place or right-size, at most 64")),
-    num("max_instances", 0, 1, 16, FIELD_DOC("instances a split placement may use (default 4)")),
-    field("cases", T::kArray, 0, FIELD_DOC("measured cases, or arrays of them, one per case file (docs/accuracy.md)")),
-};
-
-// Fields whose meaning differs in one question.
-constexpr Field kDecideRequest[] = {
-    str("framework", 0, FIELD_DOC("pytorch, tensorflow, jax, other")),
-    str("model_kind", 0, FIELD_DOC("transformer, cnn, mixed, simple")),
-    str("goal", 0, FIELD_DOC("cost, performance, balanced, flexibility, experimentation")),
-    num("latency_ms", kMinExclusive, 0, 3.6e6, FIELD_DOC("per-request latency target, ms")),
-    boolean("edge", 0, FIELD_DOC("an edge deployment")),
-    boolean("batch", 0, FIELD_DOC("batch processing")),
-};
-
-#define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
-constexpr Field kMemoryRequest[] = {
-    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
-    str("mode", 0, FIELD_DOC("inference (default), full_finetune, lora, qlora, pretraining")),
-    str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
-    str("optimizer", 0, FIELD_DOC("a key of memory_model.optimizers (default adamw)")),
-    num("batch", 0, 1, 1e6, FIELD_DOC("sequences at once (default 1)")),
-    TOKENS("context", 1, "tokens per sequence"),
-    TOKENS("new_tokens", 0, "tokens generated"),
-    num("beams", 0, 1, 64, FIELD_DOC("beams (default 1)")),
-    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
-    boolean("flash_attention", 0, FIELD_DOC("fused attention (default true)")),
-    boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
-    boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
-    boolean("master_weights", 0, FIELD_DOC("fp32 master weights")),
-    obj("lora", 0, nullptr, FIELD_DOC("LoRA settings (rank, targets)")),
-    num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
-    num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
-    num("pipeline_parallel", 0, 1, kMaxGpus, FIELD_DOC("pipeline-parallel degree")),
-    str("sharding", 0, FIELD_DOC("none (default), zero1, zero2, zero3, fsdp")),
-    boolean("cpu_offload", 0, FIELD_DOC("optimizer states offloaded to the host")),
-    boolean("cuda_eager_loading", 0, FIELD_DOC("CUDA modules loaded eagerly")),
-    num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("a serving engine's share of GPU memory (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)")),
-    TOKENS("max_model_len", 1, "the engine's context limit, tokens"),
-    str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
-};
-
-constexpr Field kEstimateRequest[] = {
-    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
-    str("phase", 0, FIELD_DOC("inference (default) or training")),
-    str("compute_precision", 0, FIELD_DOC("the precision computed in")),
-    str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
-    num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs")),
-    num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
-    TOKENS("input_tokens", 1, "prompt tokens (default 1000)"),
-    TOKENS("output_tokens", 1, "output tokens (default 1000)"),
-    num("concurrency", 0, 0, 1e6, FIELD_DOC("streams at once (0: the largest that fits)")),
-    TOKENS("context", 1, "training sequence length"),
-    num("dataset_tokens", 0, 1, 1e16, FIELD_DOC("training tokens")),
-    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset")),
-    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
-    num("batch", 0, 1, 1e6, FIELD_DOC("sequences per step")),
-    boolean("rank", 0, FIELD_DOC("rank instance types for the model")),
-    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time to first token target, ms (with rank)")),
-    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token target, ms (with rank)")),
-    num("limit", 0, 1, 1000, FIELD_DOC("ranked rows (with rank)")),
-};
-
-constexpr Field kRightSizeRequest[] = {
-    num("hours_per_month", 0, 1, 744, FIELD_DOC("hours a month (default 720)")),
-};
-
-constexpr Field kRequestModel[] = {
-    str("name", 0, FIELD_DOC("a model of model_config.json (key, alias or Hugging Face id)")),
-    obj("hf_config", 0, nullptr, FIELD_DOC("a Hugging Face config.json object")),
-    str("size", 0, FIELD_DOC("a size class of model_config.json (small, medium, large, massive)")),
-    num("params_b", kMinExclusive, 0, 100000, FIELD_DOC("billions of parameters")),
-};
-
-// memory and estimate size a concrete model: by name or by its config.json.
-constexpr Field kMemoryRequestModel[] = {
-    str("name", 0, FIELD_DOC("a model of model_config.json (key, alias or Hugging Face id)")),
-    obj("hf_config", 0, nullptr, FIELD_DOC("a Hugging Face config.json object")),
-};
-
-constexpr Field kDemand[] = {
-    num("requests_per_s", kMinExclusive, 0, 1e7, FIELD_DOC("requests a second")),
-    TOKENS("input_tokens", 1, "prompt tokens per request (default 500)"),
-    TOKENS("output_tokens", 1, "output tokens per request (default 200)"),
-    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("p95 time to first token, ms")),
-    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token, ms")),
-    num("target_utilization", kMinExclusive, 0, 1, FIELD_DOC("share of capacity the demand may use (default 0.7)")),
-    num("tokens_per_month", kMinExclusive, 0, 1e18, FIELD_DOC("batch inference: output tokens a month")),
-    num("dataset_tokens", kMinExclusive, 0, 1e16, FIELD_DOC("training: tokens in the dataset")),
-    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset (default 1)")),
-    num("deadline_days", kMinExclusive, 0, 36500, FIELD_DOC("days the run may take")),
-};
-
-constexpr Field kRecipe[] = {
-    str("optimizer", 0, FIELD_DOC("a key of memory_model.optimizers (default adamw)")),
-    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward (default true)")),
-    str("sharding", 0, FIELD_DOC("none, zero1, zero2, zero3 (default), fsdp (any case)")),
-    num("micro_batch", 0, 1, 1e5, FIELD_DOC("sequences per GPU step (default 1)")),
-    TOKENS("sequence_length", 1, "tokens per sequence (default 2048)"),
-    num("lora_rank", 0, 1, 65536, FIELD_DOC("LoRA rank")),
-    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default true)")),
-};
-
-constexpr Field kSchedule[] = {
-    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (with always_on: 672 to 744)")),
-    num("hours_per_day", kMinExclusive, 0, 24, FIELD_DOC("hours a day")),
-    num("hours_per_week", kMinExclusive, 0, 168, FIELD_DOC("hours a week")),
-    boolean("always_on", 0, FIELD_DOC("24/7: true")),
-    num("off_hours_per_day", 0, 0, 24, FIELD_DOC("hours a day scaled to zero (fewer than 24)")),
-    num("days_per_month", kMinExclusive, 0, 31, FIELD_DOC("days a month (default 30.4)")),
-    num("weeks_per_month", kMinExclusive, 0, 31.0 / 7, FIELD_DOC("weeks a month (default 4.35)")),
-};
-
-constexpr Field kPlacement[] = {
-    str("instance", kRequired, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
-    num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1)")),
-};
-
 constexpr Field kMapOfGpus = obj("*", 0, "gpu", nullptr);
 constexpr Field kMapOfProviders = obj("*", 0, "provider", nullptr);
 constexpr Field kMapOfWays = obj("*", 0, "way_to_pay", nullptr);
@@ -726,18 +551,6 @@ constexpr Kind kKinds[] = {
     Kind{"offer", "an offer", KIND_FIELDS(kOffer), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an instance type's prices in the region")},
     Kind{"on_demand_parts", "\"on_demand_parts\"", KIND_FIELDS(kOnDemandParts), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the parts of an on-demand price")},
     Kind{"anomaly", "an anomaly", KIND_FIELDS(kAnomaly), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a fault found in the upstream rows")},
-    // requests
-    Kind{"request", "a request", KIND_FIELDS(kRequestFields), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the fields questions share (docs/api.md)")},
-    Kind{"request.decide", "\"decide\"", KIND_FIELDS(kDecideRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("decide's own fields")},
-    Kind{"request.memory", "\"memory\"", KIND_FIELDS(kMemoryRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("memory's own fields")},
-    Kind{"request.estimate", "\"estimate\"", KIND_FIELDS(kEstimateRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("estimate's own fields")},
-    Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},
-    Kind{"request_model", "\"model\"", KIND_FIELDS(kRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model: exactly one of name, hf_config, size, params_b")},
-    Kind{"memory_request_model", "\"model\"", KIND_FIELDS(kMemoryRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a concrete model: exactly one of name, hf_config")},
-    Kind{"demand", "a demand", KIND_FIELDS(kDemand), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("what the deployment must serve or train")},
-    Kind{"recipe", "a recipe", KIND_FIELDS(kRecipe), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how a training job runs")},
-    Kind{"schedule", "a schedule", KIND_FIELDS(kSchedule), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("exactly one of hours_per_month, hours_per_day, hours_per_week, always_on, off_hours_per_day")},
-    Kind{"placement", "an instance", KIND_FIELDS(kPlacement), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("instances of one type")},
 };
 
 constexpr Kind kMissing{"", "an object", nullptr, 0};
@@ -797,11 +610,36 @@ std::size_t distance(std::string_view a, std::string_view b) {
 const Kind* kinds_begin() { return std::begin(kKinds); }
 const Kind* kinds_end() { return std::end(kKinds); }
 
+namespace {
+// The higher layer's table (constant-initialized: set before main, read after).
+KindTable added{nullptr, nullptr};
+}  // namespace
+
+bool add_kinds(KindTable table) {
+  added = table;
+  return true;
+}
+
 const Kind& kind(std::string_view name) {
   for (const Kind& k : kKinds) {
     if (name == k.name) return k;
   }
+  for (const Kind* k = added.begin; k != added.end; ++k) {
+    if (name == k->name) return *k;
+  }
   return kMissing;
+}
+
+std::vector<std::string> values_of(const Field& field) {
+  std::vector<std::string> out;
+  std::string_view rest = field.values ? field.values : "";
+  while (!rest.empty()) {
+    const std::size_t space = rest.find(' ');
+    if (space != 0) out.emplace_back(rest.substr(0, space));
+    if (space == std::string_view::npos) break;
+    rest.remove_prefix(space + 1);
+  }
+  return out;
 }
 
 const Field* find(const Kind& kind, std::string_view name) {

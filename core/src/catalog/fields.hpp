@@ -1,13 +1,14 @@
 #pragma once
-// Field definitions in one place: every object the catalog files, the price files and a request's
-// nested objects hold, each field with its JSON type, whether it is required, the range or the
-// values its reader checks, and a line of description. The readers reject a member no definition
+// Field definitions in one place: every object the catalog files and the price files hold (here)
+// and every field of a request (api/request_fields.cpp, added to the same lookup), each with its
+// JSON type, whether it is required, the range or the values its reader checks, and a line of description. The readers reject a member no definition
 // names (check_fields: unknown_field with file and JSON path); the schema emitter (schema.cpp,
 // native builds only) turns the same table into JSON Schema (config/schemas/, docs/api.md
 // "Schemas"). The table is data, not code per field: a few KB of strings in the WebAssembly module
 // (the descriptions are left out of it, FIELD_DOC below).
 
 #include <cstddef>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,7 @@ enum Flags : unsigned {
   kMinExclusive = 2,  // the range's minimum is not allowed
   kZeroOr = 4,        // 0 (unknown) or a number in the range: a speed
   kInfo = 8,          // kept but not read by a reader (documentation, metadata): check_fields checks its type
+  kUsual = 16,        // `values` are the usual ones, not all (a catalog key or an alias is taken too)
 };
 
 struct Field {
@@ -48,9 +50,35 @@ struct Field {
   unsigned flags = 0;
   const char* of = nullptr;      // kObject, kObjects: the kind's name
   double min = 0, max = 0;       // kNumber, kNumbers: the range the reader checks (none when min == max)
-  const char* values = nullptr;  // kString: the allowed values, space-separated (none: any string)
+  const char* values = nullptr;  // kString, kStrings: the allowed values, space-separated (none: any string)
   const char* doc = nullptr;     // one line (FIELD_DOC)
 };
+
+// The table's rows are written with these (catalog/fields.cpp, api/request_fields.cpp).
+namespace define {
+#define KIND_FIELDS(array) array, std::size(array)
+inline constexpr Field field(const char* name, Type type, unsigned flags, const char* doc) {
+  return Field{name, type, flags, nullptr, 0, 0, nullptr, doc};
+}
+inline constexpr Field str(const char* name, unsigned flags, const char* doc, const char* values = nullptr) {
+  return Field{name, Type::kString, flags, nullptr, 0, 0, values, doc};
+}
+inline constexpr Field num(const char* name, unsigned flags, double min, double max, const char* doc) {
+  return Field{name, Type::kNumber, flags, nullptr, min, max, nullptr, doc};
+}
+// An array of strings; values: the allowed (or, with kUsual, the usual) ones.
+inline constexpr Field strings(const char* name, unsigned flags, const char* doc, const char* values = nullptr) {
+  return Field{name, Type::kStrings, flags, nullptr, 0, 0, values, doc};
+}
+inline constexpr Field boolean(const char* name, unsigned flags, const char* doc) { return field(name, Type::kBoolean, flags, doc); }
+inline constexpr Field obj(const char* name, unsigned flags, const char* of, const char* doc) {
+  return Field{name, Type::kObject, flags, of, 0, 0, nullptr, doc};
+}
+// An array of objects; min and max bound its length.
+inline constexpr Field objects(const char* name, unsigned flags, const char* of, double min, double max, const char* doc) {
+  return Field{name, Type::kObjects, flags, of, min, max, nullptr, doc};
+}
+}  // namespace define
 
 enum KindFlags : unsigned {
   kCatalog = 1,   // a catalog object: null means "unknown" for an optional field, and the free-text
@@ -82,10 +110,22 @@ inline constexpr const char* kFreeText[] = {"description", "notes", "note", "sou
                                             "estimate", "estimates", "about"};
 inline constexpr std::string_view kFreeTextSuffix = "_notes";
 
-// Every kind, and one by name (a kind the table lacks is a programming error: an empty kind).
+// The catalog's kinds (this layer's table), and one by name among them and the kinds a higher layer
+// added (a kind neither has is a programming error: an empty kind).
 const Kind* kinds_begin();
 const Kind* kinds_end();
 const Kind& kind(std::string_view name);
+
+// A higher layer's kinds (api/request_fields.cpp: a request's), found by kind(name) after the
+// catalog's. Called once, during static initialization, by the file that defines them.
+struct KindTable {
+  const Kind* begin;
+  const Kind* end;
+};
+bool add_kinds(KindTable table);
+
+// The words of a `values` list (space-separated).
+std::vector<std::string> values_of(const Field& field);
 const Field* find(const Kind& kind, std::string_view name);
 bool is_free_text(const Kind& kind, std::string_view name);
 
@@ -101,15 +141,3 @@ inline bool check_fields(const Reader& r, const Json& obj, const std::string& pa
 std::string names(const Kind& kind);
 
 }  // namespace gpufleet::detail::fields
-
-#if !defined(__EMSCRIPTEN__)
-namespace gpufleet::detail {
-// Every question and the request fields it takes, space-separated (analyzer.cpp's table), for the
-// request schema.
-struct QuestionFields {
-  const char* name;
-  const char* fields;
-};
-std::vector<QuestionFields> question_fields();
-}  // namespace gpufleet::detail
-#endif

@@ -25,12 +25,12 @@ export function createFitScreen(store, form) {
       // One GPU alone, or the cheapest instance with a GPU: answered by the later views' module.
       const m = where.gpu ? await later() : null;
       screen.memorySettings?.(where.gpu !== undefined);
-      if (m) return m.memoryOnGpu(ask, form, where, screen);
+      if (m) return m.memoryOnGpu(ask, form, where, screen, store);
       if (where.any) return (await later()).fitOnAny(ask, form, store, where);
       const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: [renderFit(response.result, !form.model.given()), fitMore(ask, form, response.result), requestBlock(request, 'fit-request')] };
+      return { nodes: [renderFit(response.result, !form.model.given()), fitMore(ask, form, response.result, store), requestBlock(request, 'fit-request')] };
     },
   });
   return screen;
@@ -39,12 +39,12 @@ export function createFitScreen(store, form) {
 /** What follows the answer (later-screens.js): the workload sized, every GPU that holds a concrete
  *  model, the weights in every format. Asked when it comes near the screen: neither the answer nor
  *  the first download waits for it. */
-export function fitMore(ask, form, r) {
+export function fitMore(ask, form, r, store) {
   const more = h('div', { class: 'fit-more', testid: 'fit-more' });
   const seen = new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
     seen.disconnect();
-    later().then((m) => m.fitMore(ask, form, r)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
+    later().then((m) => m.fitMore(ask, form, r, store)).then((nodes) => more.replaceChildren(...nodes)).catch(() => {});
   }, { rootMargin: '200px' });
   seen.observe(more);
   return more;

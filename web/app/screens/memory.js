@@ -12,17 +12,11 @@ import { renderFit, fitMore as more } from './fit.js';
 import { memoryText } from '../deployment.js';
 import { workloadBlock } from '../workload-block.js';
 import { own } from '../link.js';
+import { MODE_NAMES, SHARDING_NAMES } from '../names.js';
 
-const MODES = [
-  { value: 'load_only', label: 'Load only (weights, no forward pass)' },
-  { value: 'inference', label: 'Inference' },
-  { value: 'full_finetune', label: 'Full fine-tuning' },
-  { value: 'lora', label: 'LoRA fine-tuning' },
-  { value: 'qlora', label: 'QLoRA fine-tuning' },
-  { value: 'pretraining', label: 'Pre-training' },
-];
-/** The memory question's mode for each task of the workload form. */
-const MODE = { inference: 'inference', batch_inference: 'inference', fine_tuning: 'full_finetune', lora: 'lora', qlora: 'qlora', training: 'pretraining' };
+/** The memory question's mode for a task of the workload form: the core's menus say it (each of
+ *  `tasks` names its `memory_mode`); another task is passed as it is, for the core to refuse. */
+const modeOf = (store, task) => (store?.state?.data?.tasks ?? []).find((t) => t.key === task)?.memory_mode ?? task;
 
 /** A figure as a tool prints it (format.js toolSize), beside the GB one. */
 const tool = (bytes, unit, name, testid) => h('span', { class: 'tool-size', testid }, f.toolSize(bytes, unit, name));
@@ -31,21 +25,17 @@ const upper = (s) => String(s ?? '').toUpperCase();
 
 /** The memory question for the form's workload: the prompt is the context, the output the new
  *  tokens; tensor parallelism follows the GPU count (a copy over N GPUs is split N ways). */
-export function memoryRequest(w, extra) {
-  const r = { question: 'memory', model: w.model, mode: own(MODE, w.workload) ?? w.workload, weight_format: w.precision, ...extra };
+export function memoryRequest(w, extra, store) {
+  const r = { question: 'memory', model: w.model, mode: modeOf(store, w.workload), weight_format: w.precision, ...extra };
   if (w.demand?.input_tokens !== undefined) r.context = w.demand.input_tokens;
   if (w.demand?.output_tokens !== undefined) r.new_tokens = w.demand.output_tokens;
   if (r.gpus) r.tensor_parallel = r.gpus;
   return r;
 }
 
-const SHARDING = [
-  { value: '', label: 'None' },
-  { value: 'zero1', label: 'ZeRO-1 (optimizer)' },
-  { value: 'zero2', label: 'ZeRO-2 (+ gradients)' },
-  { value: 'zero3', label: 'ZeRO-3 (+ weights)' },
-  { value: 'fsdp', label: 'FSDP (full shard)' },
-];
+/** The sharding choices: the core's (memory's "sharding" values), by name. */
+const shardings = (store) => (store.state?.data?.request?.values?.['memory.sharding'] ?? [])
+  .map((v) => ({ value: v === 'none' ? '' : v, label: own(SHARDING_NAMES, v) ?? v }));
 const menus = (store) => store.state?.data?.memory_menus ?? {};
 
 function checkboxControl({ id, key, label }) {
@@ -71,7 +61,7 @@ function memorySettings(form) {
   const seq = numberControl({ id: 'mem-seq', key: 'seq', path: '/context', label: 'Sequence length', unit: 'tokens', min: 1, step: 1, optional: true, whole: true, placeholder: 'the default' });
   const optimizer = selectControl({ id: 'mem-optimizer', key: 'optimizer', label: 'Optimizer', fill: (s) => opt((menus(s).optimizers ?? []).map((k) => ({ value: k, label: k.replaceAll('_', ' ') })), 'AdamW (default)') });
   const rank = numberControl({ id: 'mem-rank', key: 'rank', path: '/lora/rank', label: 'LoRA rank', min: 1, step: 1, optional: true, whole: true, placeholder: '16' });
-  const sharding = selectControl({ id: 'mem-sharding', key: 'sharding', label: 'Sharding', options: SHARDING });
+  const sharding = selectControl({ id: 'mem-sharding', key: 'sharding', label: 'Sharding', fill: shardings });
   const gc = checkboxControl({ id: 'mem-gc', key: 'gc', label: 'Gradient checkpointing' });
   const offload = checkboxControl({ id: 'mem-offload', key: 'offload', label: 'CPU offload (optimizer states)' });
   const training = h('fieldset', { class: 'field mem-training', testid: 'mem-training' }, h('legend', null, 'Training'), seq.wrap, optimizer.wrap, rank.wrap, sharding.wrap, gc.wrap, offload.wrap);
@@ -112,7 +102,7 @@ function memorySettings(form) {
 
 /** Fit & memory on one GPU alone: its memory, line by line, against that GPU, with the memory
  *  model's own settings (added to the screen's inputs once, shown only here). */
-export async function memoryOnGpu(ask, form, where, screen) {
+export async function memoryOnGpu(ask, form, where, screen, store) {
   if (!screen.memorySettings) {
     const settings = memorySettings(form);
     screen.extend(settings);
@@ -123,7 +113,7 @@ export async function memoryOnGpu(ask, form, where, screen) {
   if (!form.model.concrete()) {
     return { errors: [{ code: 'not_concrete', file: 'page', path: '/model', message: 'One GPU alone is sized from the model\u2019s layers: choose a model of the catalog or paste its config.json (or choose an instance to size a size class).' }] };
   }
-  const r = screen.memorySettings.apply(memoryRequest(form.workload(), { gpu: where.gpu, ...(where.gpus ? { gpus: where.gpus } : {}) }));
+  const r = screen.memorySettings.apply(memoryRequest(form.workload(), { gpu: where.gpu, ...(where.gpus ? { gpus: where.gpus } : {}) }, store));
   const { response, errors } = await ask(r);
   if (errors) return { errors };
   return { nodes: [...renderMemory(response.result), requestBlock(r, 'fit-request')] };
@@ -160,13 +150,13 @@ export async function fitOnAny(ask, form, store, where) {
 
 /** Under Fit's answer: the workload sized, the weights in every format and, for a concrete model,
  *  every GPU that holds it with the same engine, sequence and GPUs per copy. */
-export async function fitMore(ask, form, fit) {
+export async function fitMore(ask, form, fit, store) {
   const w = form.workload();
   const prec = await ask({ question: 'precisions', model: w.model });
   const nodes = prec.response ? renderPrecisions(prec.response.result) : [];
   if (form.model.concrete()) {
     const copy = fit.deployment?.layout?.tensor_parallel ?? 1;
-    const mem = await ask(memoryRequest(w, { engine: fit.request.engine, gpus: copy }));
+    const mem = await ask(memoryRequest(w, { engine: fit.request.engine, gpus: copy }, store));
     if (mem.response) nodes.unshift(card('GPUs that hold it', gpusTable(mem.response.result)));
   }
   return [card('Workload sized', workloadBlock(fit.request, 'fit-workload')), ...nodes];
@@ -175,7 +165,7 @@ export async function fitMore(ask, form, fit) {
 export function renderMemory(r) {
   const g = r.gpu;
   const s = r.settings;
-  const setup = `${MODES.find((x) => x.value === s.mode)?.label ?? f.label(s.mode)}, ${upper(s.weight_format)} weights, ${upper(s.compute_precision)} compute, batch ${f.num(s.batch, 0)}, `
+  const setup = `${own(MODE_NAMES, s.mode) ?? f.label(s.mode)}, ${upper(s.weight_format)} weights, ${upper(s.compute_precision)} compute, batch ${f.num(s.batch, 0)}, `
     + `context ${f.num(s.context, 0)} tokens${s.new_tokens ? ` + ${f.num(s.new_tokens, 0)} new` : ''}, ${s.engine}`
     + `${s.gpus > 1 ? `, ${f.num(s.gpus, 0)} GPUs per copy (tensor parallel ${f.num(s.tensor_parallel, 0)}, sharding ${s.sharding})` : ''}`;
   const verdict = g ? h('section', { class: ['card', 'verdict', g.fits ? 'fits' : 'nofit'], testid: 'mem-verdict' },

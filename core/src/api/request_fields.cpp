@@ -1,0 +1,297 @@
+// The request kinds of the field table (request_fields.hpp) and the question rows.
+
+#include "api/request_fields.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+
+#include "api/questions/memory_answers.hpp"
+#include "api/session.hpp"
+#include "support/text.hpp"
+
+namespace gpufleet::detail {
+namespace {
+
+using namespace fields;
+using namespace fields::define;
+using T = Type;
+constexpr double kMaxTokens = 1e7;
+
+// ---- the fields questions share, each question's own, and the nested objects ----------------
+
+constexpr Field kRequestFields[] = {
+    str("question", kRequired, FIELD_DOC("what is asked")),
+    obj("model", 0, "request_model", FIELD_DOC("the model, in exactly one of four forms")),
+    str("workload", 0, FIELD_DOC("the task (any case)"), "inference batch_inference fine_tuning lora qlora training"),
+    str("precision", 0, FIELD_DOC("a weight format (the seed's name; or weight_format, not both); default fp16")),
+    str("weight_format", 0, FIELD_DOC("a key of memory_model.weight_formats")),
+    str("kv_cache_format", 0, FIELD_DOC("a key of memory_model.kv_cache_formats")),
+    str("engine", 0, FIELD_DOC("a key of memory_model.engines")),
+    str("memory_method", 0, FIELD_DOC("architecture (default) or seed (any case)"), "architecture seed"),
+    obj("demand", 0, "demand", FIELD_DOC("what the deployment must serve or train")),
+    obj("recipe", 0, "recipe", FIELD_DOC("how a training job runs")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e7, FIELD_DOC("time per output token, ms (as demand.max_tpot_ms)")),
+    str("instance", 0, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
+    num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1); served by whole instances")),
+    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (default 720); or schedule, not both")),
+    obj("schedule", 0, "schedule", FIELD_DOC("hours a month as a schedule")),
+    boolean("use_spot", 0, FIELD_DOC("spot where a spot price is known; or pricing, not both")),
+    str("pricing", kUsual, FIELD_DOC("the way of paying: on_demand, spot, mixed, reserved_1y, reserved_3y, or a key of a provider's ways_to_pay (the catalog's menus list them)"), "on_demand spot mixed reserved_1y reserved_3y"),
+    num("spot_share", 0, 0, 1, FIELD_DOC("share on spot with \"pricing\": \"mixed\" (default 0.5)")),
+    strings("providers", kUsual, FIELD_DOC("only these providers (aws, gcp, azure)"), "aws gcp azure"),
+    strings("kinds", 0, FIELD_DOC("accelerator kinds: gpu, trainium, inferentia, cpu"), "gpu trainium inferentia cpu"),
+    str("region", 0, FIELD_DOC("a region with prices loaded; or regions, not both")),
+    field("regions", T::kStringOrStrings, 0, FIELD_DOC("a list of regions with prices loaded, or \"all\"")),
+    str("priority", 0, FIELD_DOC("cost (default), performance, balanced (cost_per_token), reliability"), "cost performance balanced cost_per_token reliability"),
+    field("families", T::kStrings, 0, FIELD_DOC("instance families of gpu_instances.json to rank")),
+    num("max_usd_per_month", kMinExclusive, 0, 1e9, FIELD_DOC("budget, USD a month")),
+    num("min_gpus", 0, 0, kMaxGpus, FIELD_DOC("at least this many GPUs")),
+    num("limit", 0, 1, 1000, FIELD_DOC("at most this many rows")),
+    obj("current", 0, "placement", FIELD_DOC("the deployment today")),
+    objects("instances", 0, "placement", 1, 64, FIELD_DOC("1 to 64 setups to compare")),
+    str("id", 0, FIELD_DOC("a workload or workload set id of workloads.json")),
+    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files (any case)"), "all menus instances models precisions workloads files"),
+    obj("plan", 0, nullptr, FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
+    objects("models", 0, nullptr, 1, 64, FIELD_DOC("the models to place or right-size, at most 64")),
+    num("max_instances", 0, 1, 16, FIELD_DOC("instances a split placement may use (default 4)")),
+    field("cases", T::kArray, 0, FIELD_DOC("measured cases, or arrays of them, one per case file (docs/accuracy.md)")),
+};
+
+// Fields whose meaning differs in one question.
+constexpr Field kDecideRequest[] = {
+    str("framework", 0, FIELD_DOC("pytorch, tensorflow, jax, other"), "pytorch tensorflow jax other"),
+    str("model_kind", 0, FIELD_DOC("transformer, cnn, mixed, simple"), "transformer cnn mixed simple"),
+    str("goal", 0, FIELD_DOC("cost, performance, balanced, flexibility, experimentation"), "cost performance balanced flexibility experimentation"),
+    num("latency_ms", kMinExclusive, 0, 3.6e6, FIELD_DOC("per-request latency target, ms")),
+    boolean("edge", 0, FIELD_DOC("an edge deployment")),
+    boolean("batch", 0, FIELD_DOC("batch processing")),
+};
+
+#define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
+constexpr Field kMemoryRequest[] = {
+    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    str("mode", 0, FIELD_DOC("inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune lora qlora pretraining"),
+    str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
+    str("optimizer", kUsual, FIELD_DOC("a key of memory_model.optimizers (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
+    num("batch", 0, 1, 1e6, FIELD_DOC("sequences at once (default 1)")),
+    TOKENS("context", 1, "tokens per sequence"),
+    TOKENS("new_tokens", 0, "tokens generated"),
+    num("beams", 0, 1, 64, FIELD_DOC("beams (default 1)")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
+    boolean("flash_attention", 0, FIELD_DOC("fused attention (default true)")),
+    boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
+    boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights")),
+    obj("lora", 0, nullptr, FIELD_DOC("LoRA settings (rank, targets)")),
+    num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
+    num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
+    num("pipeline_parallel", 0, 1, kMaxGpus, FIELD_DOC("pipeline-parallel degree")),
+    str("sharding", 0, FIELD_DOC("none (default), zero1, zero2, zero3, fsdp"), "none zero1 zero2 zero3 fsdp"),
+    boolean("cpu_offload", 0, FIELD_DOC("optimizer states offloaded to the host")),
+    boolean("cuda_eager_loading", 0, FIELD_DOC("CUDA modules loaded eagerly")),
+    num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("a serving engine's share of GPU memory (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)")),
+    TOKENS("max_model_len", 1, "the engine's context limit, tokens"),
+    str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
+    TOKENS("max_num_batched_tokens", 1, "a pool engine's profile run: tokens of its one forward pass (default: the release's)"),
+    num("max_num_seqs", 0, 1, 1e6, FIELD_DOC("a pool engine's profile run: sampler rows (default: the release's)")),
+    str("engine_version", 0, FIELD_DOC("a pool engine's release (\"0.6.5\", \"V0 0.7.3\"; default: the engine's default_version)")),
+    str("engine_entrypoint", 0, FIELD_DOC("serve (vllm serve, default) or offline (the LLM class)"), "serve offline"),
+};
+
+constexpr Field kEstimateRequest[] = {
+    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    str("phase", 0, FIELD_DOC("inference (default) or training"), "inference training"),
+    str("compute_precision", 0, FIELD_DOC("the precision computed in")),
+    str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
+    num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs")),
+    num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
+    TOKENS("input_tokens", 1, "prompt tokens (default 1000)"),
+    TOKENS("output_tokens", 1, "output tokens (default 1000)"),
+    num("concurrency", 0, 0, 1e6, FIELD_DOC("streams at once (0: the largest that fits)")),
+    TOKENS("context", 1, "training sequence length"),
+    num("dataset_tokens", 0, 1, 1e16, FIELD_DOC("training tokens")),
+    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
+    num("batch", 0, 1, 1e6, FIELD_DOC("sequences per step")),
+    boolean("rank", 0, FIELD_DOC("rank instance types for the model")),
+    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time to first token target, ms (with rank)")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token target, ms (with rank)")),
+    num("limit", 0, 1, 1000, FIELD_DOC("ranked rows (with rank)")),
+};
+
+constexpr Field kRightSizeRequest[] = {
+    num("hours_per_month", 0, 1, 744, FIELD_DOC("hours a month (default 720)")),
+};
+
+constexpr Field kRequestModel[] = {
+    str("name", 0, FIELD_DOC("a model of model_config.json (key, alias or Hugging Face id)")),
+    obj("hf_config", 0, nullptr, FIELD_DOC("a Hugging Face config.json object")),
+    str("size", kUsual, FIELD_DOC("a size class of model_config.json (small, medium, large, massive)"), "small medium large massive"),
+    num("params_b", kMinExclusive, 0, 100000, FIELD_DOC("billions of parameters")),
+};
+
+// memory and estimate size a concrete model: by name or by its config.json.
+constexpr Field kMemoryRequestModel[] = {
+    str("name", 0, FIELD_DOC("a model of model_config.json (key, alias or Hugging Face id)")),
+    obj("hf_config", 0, nullptr, FIELD_DOC("a Hugging Face config.json object")),
+};
+
+constexpr Field kDemand[] = {
+    num("requests_per_s", kMinExclusive, 0, 1e7, FIELD_DOC("requests a second")),
+    TOKENS("input_tokens", 1, "prompt tokens per request (default 500)"),
+    TOKENS("output_tokens", 1, "output tokens per request (default 200)"),
+    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("p95 time to first token, ms")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token, ms")),
+    num("target_utilization", kMinExclusive, 0, 1, FIELD_DOC("share of capacity the demand may use (default 0.7)")),
+    num("tokens_per_month", kMinExclusive, 0, 1e18, FIELD_DOC("batch inference: output tokens a month")),
+    num("dataset_tokens", kMinExclusive, 0, 1e16, FIELD_DOC("training: tokens in the dataset")),
+    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset (default 1)")),
+    num("deadline_days", kMinExclusive, 0, 36500, FIELD_DOC("days the run may take")),
+};
+
+constexpr Field kRecipe[] = {
+    str("optimizer", kUsual, FIELD_DOC("a key of memory_model.optimizers (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward (default true)")),
+    str("sharding", 0, FIELD_DOC("none, zero1, zero2, zero3 (default), fsdp (any case)"), "none zero1 zero2 zero3 fsdp"),
+    num("micro_batch", 0, 1, 1e5, FIELD_DOC("sequences per GPU step (default 1)")),
+    TOKENS("sequence_length", 1, "tokens per sequence (default 2048)"),
+    num("lora_rank", 0, 1, 65536, FIELD_DOC("LoRA rank")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default true)")),
+};
+
+constexpr Field kSchedule[] = {
+    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (with always_on: 672 to 744)")),
+    num("hours_per_day", kMinExclusive, 0, 24, FIELD_DOC("hours a day")),
+    num("hours_per_week", kMinExclusive, 0, 168, FIELD_DOC("hours a week")),
+    boolean("always_on", 0, FIELD_DOC("24/7: true")),
+    num("off_hours_per_day", 0, 0, 24, FIELD_DOC("hours a day scaled to zero (fewer than 24)")),
+    num("days_per_month", kMinExclusive, 0, 31, FIELD_DOC("days a month (default 30.4)")),
+    num("weeks_per_month", kMinExclusive, 0, 31.0 / 7, FIELD_DOC("weeks a month (default 4.35)")),
+};
+
+constexpr Field kPlacement[] = {
+    str("instance", kRequired, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
+    num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1)")),
+};
+
+// The page's module (wasm/CMakeLists.txt compiles this file for it with GPUFLEET_PAGE_MODULE) keeps
+// only the names of the questions it leaves out (analyzer.cpp's kPageLeavesOut): it refuses them
+// before reading a field.
+#if GPUFLEET_PAGE_MODULE
+#define NOT_IN_PAGE(fields) ""
+#else
+#define NOT_IN_PAGE(fields) fields
+#endif
+
+// Every question and the fields it takes ("!": required): rows the dispatch (analyzer.cpp), the
+// request schema, the CLI's help and the page's menus read.
+constexpr QuestionFields kQuestionRows[] = {
+    {"precisions", "model!"},
+    {"fit", "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"cost", NOT_IN_PAGE("instance! gpus hours_per_month schedule use_spot pricing spot_share region regions")},
+    {"performance", NOT_IN_PAGE("workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"recommend", "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"migrate", "current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"workload", "id!"},
+    {"plan", "plan! region regions"},
+    {"decide", "model! workload! precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"placement", "models! instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions"},
+    {"workload_set", "id!"},
+    {"workloads", ""},
+    {"catalog", "section region regions"},
+    {"validate", ""},
+    {"memory", kMemoryFields},
+#if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
+    {"accuracy", "cases!"},
+#endif
+    {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
+    {"estimate", NOT_IN_PAGE("model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
+};
+
+constexpr Kind kRequestKinds[] = {
+    Kind{"request", "a request", KIND_FIELDS(kRequestFields), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the fields questions share (docs/api.md)")},
+    Kind{"request.decide", "\"decide\"", KIND_FIELDS(kDecideRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("decide's own fields")},
+    Kind{"request.memory", "\"memory\"", KIND_FIELDS(kMemoryRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("memory's own fields")},
+    Kind{"request.estimate", "\"estimate\"", KIND_FIELDS(kEstimateRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("estimate's own fields")},
+    Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},
+    Kind{"request_model", "\"model\"", KIND_FIELDS(kRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model: exactly one of name, hf_config, size, params_b")},
+    Kind{"memory_request_model", "\"model\"", KIND_FIELDS(kMemoryRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a concrete model: exactly one of name, hf_config")},
+    Kind{"demand", "a demand", KIND_FIELDS(kDemand), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("what the deployment must serve or train")},
+    Kind{"recipe", "a recipe", KIND_FIELDS(kRecipe), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how a training job runs")},
+    Kind{"schedule", "a schedule", KIND_FIELDS(kSchedule), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("exactly one of hours_per_month, hours_per_day, hours_per_week, always_on, off_hours_per_day")},
+    Kind{"placement", "an instance", KIND_FIELDS(kPlacement), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("instances of one type")},
+};
+
+const bool kAdded = add_kinds({std::begin(kRequestKinds), std::end(kRequestKinds)});
+
+}  // namespace
+
+const QuestionFields* questions_begin() { return std::begin(kQuestionRows); }
+const QuestionFields* questions_end() { return std::end(kQuestionRows); }
+
+const QuestionFields* question_fields(std::string_view question) {
+  (void)kAdded;
+  for (const QuestionFields& q : kQuestionRows) {
+    if (question == q.name) return &q;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> field_names(const QuestionFields& question) {
+  std::vector<std::string> names = words(question.fields);
+  for (auto& name : names) {
+    if (!name.empty() && name.back() == '!') name.pop_back();
+  }
+  return names;
+}
+
+const Kind* request_kinds_begin() { return std::begin(kRequestKinds); }
+const Kind* request_kinds_end() { return std::end(kRequestKinds); }
+
+const Field* request_field(std::string_view question, std::string_view name) {
+  if (const std::size_t dot = name.find('.'); dot != std::string_view::npos) {
+    return find(kind(name.substr(0, dot)), name.substr(dot + 1));
+  }
+  const std::string own = "request." + std::string(question);
+  if (const Field* f = find(kind(own), name)) return f;
+  return find(kind("request"), name);
+}
+
+std::vector<std::string> allowed_values(std::string_view question, std::string_view name) {
+  const Field* f = request_field(question, name);
+  return f ? values_of(*f) : std::vector<std::string>{};
+}
+
+std::optional<std::string> pick(const Reader& r, std::string_view question, const Json& req, const char* name) {
+  auto text = r.string(req, name, "", false);
+  if (!text) return std::nullopt;
+  const std::vector<std::string> allowed = allowed_values(question, name);
+  std::string v = lower(*text);
+  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+    r.fail("unknown_name", std::string("/") + name, "expected one of " + names_of(allowed) + ", got \"" + *text + "\"");
+    return std::nullopt;
+  }
+  return v;
+}
+
+Json request_menus() {
+  Json questions = Json::array();
+  for (const QuestionFields& q : kQuestionRows) questions.push_back(q.name);
+  Json values = Json::object();
+  Json usual = Json::array();
+  for (const Kind& k : kRequestKinds) {
+    const std::string_view name = k.name;
+    const std::string prefix = name == "request" ? "" : name.substr(0, 8) == "request." ? std::string(name.substr(8)) + "." : std::string(name) + ".";
+    for (std::size_t i = 0; i < k.count; ++i) {
+      if (!k.fields[i].values) continue;
+      const std::string key = prefix + k.fields[i].name;
+      Json& list = values[key] = Json::array();
+      for (std::string& v : values_of(k.fields[i])) list.push_back(std::move(v));
+      if (k.fields[i].flags & kUsual) usual.push_back(key);
+    }
+  }
+  return {{"questions", std::move(questions)}, {"values", std::move(values)}, {"usual", std::move(usual)}};
+}
+
+}  // namespace gpufleet::detail
