@@ -963,6 +963,8 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
       text << paint("suspect price", "33;1") << ": " << gpufleet::cli::text(f["name"]) << " (" << gpufleet::cli::text(f["code"])
            << "); not used, see the cost's note\n";
   }
+  if (const Json& r = response["result"]; r.is_object() && r.contains("first_pick_caveat"))
+    text << paint("caveat", "33;1") << ": " << gpufleet::cli::text(r["first_pick_caveat"]) << "\n";
   print_result(text, question, response["result"]);
   static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
                                              "placement", "right_size", "estimate", "workload", "workload_set"};

@@ -456,3 +456,34 @@ TEST_CASE("a batch-inference job with a deadline is priced as a job, by its hour
     if (r["candidates"][i - 1].contains("usd_per_run") && r["candidates"][i].contains("usd_per_run"))
       CHECK(r["candidates"][i - 1]["usd_per_run"].get<double>() <= r["candidates"][i]["usd_per_run"].get<double>() + 1e-6);
 }
+
+// Without a demand a migration compares one instance's capacity with another's: each alternative
+// says by how much its capacity differs, first, instead of a bare saving.
+TEST_CASE("a migration without a demand says how much capacity each alternative has against today's") {
+  const Json r = result({{"question", "migrate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                         {"current", {{"instance", "p5.48xlarge"}, {"gpus", 8}}}});
+  const double today = r["current"]["performance"]["score"].get<double>();
+  int said = 0;
+  for (const Json& c : r["alternatives"]) {
+    const Json& ratio = c["performance"]["capacity_ratio_to_current"];
+    if (ratio.is_null()) continue;
+    CHECK(ratio.get<double>() == Approx(c["performance"]["score"].get<double>() / today).epsilon(0.01).margin(0.0006));
+    if (ratio.get<double>() < 0.95 || ratio.get<double>() > 1.05) {
+      CHECK_THAT(c["reasons"][0].get<std::string>(), Catch::Contains("not the same capacity"));
+      ++said;
+    }
+  }
+  CHECK(said >= 1);
+}
+
+TEST_CASE("a first pick without a measured speed error is said before anything else") {
+  const Json r = result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                         {"kinds", {"inferentia"}}, {"demand", {{"requests_per_s", 5}}}});
+  REQUIRE(r["candidates"].size() >= 1);
+  REQUIRE(r["candidates"][0]["uncalibrated"] == true);
+  CHECK(r.begin().key() == "first_pick_caveat");
+  CHECK_THAT(r["first_pick_caveat"].get<std::string>(), Catch::Contains("compiled for AWS Neuron"));
+  const Json gpu = result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                           {"kinds", {"gpu"}}, {"demand", {{"requests_per_s", 5}}}});
+  CHECK_FALSE(gpu.contains("first_pick_caveat"));
+}

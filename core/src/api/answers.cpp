@@ -249,6 +249,7 @@ Json candidate(const Candidate& c) {
   add(perf, "unit", serving ? "output tokens/s" : "training tokens/s");
   add(perf, "bound", c.d.bound);
   add(perf, "ratio_to_current", report_optional(c.performance_ratio, 3));
+  add(perf, "capacity_ratio_to_current", report_optional(c.capacity_ratio, 3));
   add(perf, "usd_per_million_tokens", report_optional(usd_per_million_tokens(c.d), 4));
   add(perf, "time_per_output_token_ms", serving ? Json(round_to(c.d.inference->tpot_ms, 2)) : Json(nullptr));
   add(j, "performance", std::move(perf));

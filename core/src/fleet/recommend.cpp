@@ -47,8 +47,10 @@ bool better(const Question& q, Priority priority, const Candidate& a, const Cand
   return false;
 }
 
-void compare_with_current(const Catalog& catalog, const Candidate& current, Candidate& c) {
+void compare_with_current(const Catalog& catalog, const Question& q, const Candidate& current, Candidate& c) {
   if (speed(current.d) > 0 && speed(c.d) > 0) c.performance_ratio = speed(c.d) / speed(current.d);
+  if (c.d.inference && current.d.inference && current.d.output_tokens_per_s > 0)
+    c.capacity_ratio = c.d.output_tokens_per_s / current.d.output_tokens_per_s;
   if (current.d.cost.usd_per_month && c.d.cost.usd_per_month && *current.d.cost.usd_per_month > 0) {
     c.savings_usd_per_month = *current.d.cost.usd_per_month - *c.d.cost.usd_per_month;
     c.savings_pct = 100.0 * *c.savings_usd_per_month / *current.d.cost.usd_per_month;
@@ -86,6 +88,16 @@ void compare_with_current(const Catalog& catalog, const Candidate& current, Cand
     c.reasons.push_back(std::string(*c.savings_pct >= 0 ? "saves " : "costs ") + pct(std::fabs(*c.savings_pct)) + " (" +
                         usd(std::fabs(*c.savings_usd_per_month)) + "/month) " +
                         (*c.savings_pct >= 0 ? "against" : "more than") + " the current deployment");
+  }
+  // Without a demand each side is one instance's capacity: the saving compares fleets that do not
+  // serve the same traffic. Said first, with the factor.
+  if (c.capacity_ratio && !serving_demand(q.w) && (*c.capacity_ratio < 0.95 || *c.capacity_ratio > 1.05)) {
+    c.risk_level = level_name(std::max(level(c.risk_level), *c.capacity_ratio < 0.5 ? 2 : 1));
+    c.reasons.insert(c.reasons.begin(),
+                     "serves " + num(text::round_to(c.d.output_tokens_per_s, 0)) + " output tokens/s against the current " +
+                         num(text::round_to(current.d.output_tokens_per_s, 0)) + " (" + num(text::round_to(*c.capacity_ratio, 3)) +
+                         "x): not the same capacity, so the saving is not like for like; give a demand (requests/s) to "
+                         "compare fleets sized for the same traffic");
   }
   if (c.performance_ratio && *c.performance_ratio < 0.5) {
     c.risk_level = level_name(std::max(level(c.risk_level), 1));
@@ -261,7 +273,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       // The family's pick, explained: its price's basis, its reasons, its comparison with today.
       price(catalog, asked.billing, true, best->d);
       best = as_candidate(catalog, asked, std::move(best->d));
-      if (current) compare_with_current(catalog, *current, *best);
+      if (current) compare_with_current(catalog, asked, *current, *best);
     }
     if (!best) {
       if (refused) {

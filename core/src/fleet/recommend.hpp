@@ -22,6 +22,7 @@ struct Candidate {
   Deployment d;
   std::string sizing;  // "right_sized" | "current"
   std::optional<double> performance_ratio;  // against the current deployment
+  std::optional<double> capacity_ratio;     // output tokens/s against the current fleet's
   std::optional<double> savings_pct;        // monthly, against the current deployment
   std::optional<double> savings_usd_per_month;
   std::string risk_level = "low";            // low | medium | high

@@ -37,6 +37,12 @@ Json packing_json(const Catalog& catalog, const Packing& packing, const Billing&
   j["gpus"] = std::move(gpus);
   j["unplaced"] = packing.unplaced;
   j["cost"] = report::cost(cost_of(catalog, p, billing));
+  const std::string& kind = packing.instance->accelerator_kind;
+  if (kind == "inferentia" || kind == "trainium")
+    j["note"] = "AWS Neuron: every model placed here must be compiled for Neuron first (torch-neuronx or NxD "
+                "Inference traces each model and input shape) and its architecture supported by the Neuron SDK; "
+                "models the SDK does not support (check the Neuron model architecture support list) cannot run "
+                "here, whatever their memory";
   return j;
 }
 

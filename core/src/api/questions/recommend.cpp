@@ -28,7 +28,15 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   q->max_usd_per_month = budget;
   q->min_gpus = min_gpus.value_or(0);
   Recommendation rec = recommend(catalog, *q);
-  Json result = report::object(6);
+  Json result = report::object(7);
+  // The first pick's speed without a measured error is said before anything else.
+  if (!rec.ranked.empty() && rec.ranked.front().d.uncalibrated) {
+    const Deployment& top = rec.ranked.front().d;
+    result["first_pick_caveat"] = "the first pick, " + top.instance->name + " (" + top.instance->gpu_type +
+                                  "), has no measured speed error: its throughput comes from datasheet peaks with "
+                                  "GPU efficiency factors, and models must be compiled for AWS Neuron first; measure "
+                                  "before committing, or ask for GPUs only (kinds: [\"gpu\"])";
+  }
   result["request"] = report::question(*q);
   Json ranked = Json::array();
   for (const auto& c : rec.ranked) {
