@@ -27,18 +27,6 @@ bool neuron(const InstanceType& it) {
 // (NVSwitch inside, a fast fabric between: the catalog's interconnect_multiplier of 1).
 bool spans_instances(const InstanceType& it) { return it.interconnect_multiplier >= 1 && it.gpus >= 2; }
 
-// Why an engine cannot split the model's attention over `tp` ranks (vLLM, TensorRT-LLM and
-// Megatron shard whole heads; grouped KV heads are split or replicated).
-std::string tp_refusal(const Architecture& a, double tp) {
-  if (tp <= 1) return "";
-  if (a.heads > 0 && std::fmod(a.heads, tp) != 0)
-    return "tensor parallelism " + num(tp) + " does not divide the model's " + num(a.heads) +
-           " attention heads (engines shard whole heads)";
-  if (!a.mla() && a.kv_heads > 0 && std::fmod(a.kv_heads, tp) != 0 && std::fmod(tp, a.kv_heads) != 0)
-    return "tensor parallelism " + num(tp) + " neither divides nor is a multiple of the model's " +
-           num(a.kv_heads) + " KV heads";
-  return "";
-}
 
 TrainMode train_mode(WorkloadType task) {
   switch (task) {
@@ -85,6 +73,17 @@ TensorLink link_figures(const InstanceType& it, double tp) {
   return l;
 }
 }  // namespace
+
+std::string tp_refusal(const Architecture& a, double tp) {
+  if (tp <= 1) return "";
+  if (a.heads > 0 && std::fmod(a.heads, tp) != 0)
+    return "tensor parallelism " + num(tp) + " does not divide the model's " + num(a.heads) +
+           " attention heads (engines shard whole heads)";
+  if (!a.mla() && a.kv_heads > 0 && std::fmod(a.kv_heads, tp) != 0 && std::fmod(tp, a.kv_heads) != 0)
+    return "tensor parallelism " + num(tp) + " neither divides nor is a multiple of the model's " +
+           num(a.kv_heads) + " KV heads";
+  return "";
+}
 
 TensorLink tensor_link(const InstanceType& it, double tp) {
   TensorLink l = link_figures(it, tp);
@@ -585,7 +584,7 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
     return;
   }
   if (std::string why = tp_refusal(*w.model.arch, tp); !why.empty()) {
-    refuse(d, why, "a tensor-parallel degree that divides the heads (powers of two for most models)");
+    refuse(d, why, kTpWayOut);
     return;
   }
   const auto whole = whole_model(catalog, w, fmt.compute);
@@ -656,7 +655,7 @@ bool cheaper(const Workload& w, const Deployment& a, const Deployment& b) {
 
 void price(const Catalog& catalog, const Billing& billing, bool explain, Deployment& d) {
   const InstanceType& it = *d.instance;
-  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false}, billing, false, explain);
+  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false, ""}, billing, false, explain);
 }
 
 Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it,

@@ -153,6 +153,11 @@ struct Deployment {
   bool runs() const { return refusal.empty(); }
 };
 
+// Why an engine cannot split the model's attention over `tp` ranks (vLLM, TensorRT-LLM and
+// Megatron shard whole heads; grouped KV heads are split or replicated); empty when it can.
+std::string tp_refusal(const Architecture& a, double tp);
+inline constexpr const char* kTpWayOut = "a tensor-parallel degree that divides the heads (powers of two for most models)";
+
 // The link a tensor-parallel group of `tp` GPUs of `it` uses, and why.
 TensorLink tensor_link(const InstanceType& it, double tp);
 

@@ -11,6 +11,7 @@
 #include "catalog/fields.hpp"
 #include "catalog/architecture_reader.hpp"
 #include "fleet/road.hpp"
+#include "pricing/prices.hpp"
 #include "api/answers.hpp"
 #include "support/small_sort.hpp"
 
@@ -156,21 +157,24 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   return q;
 }
 
-// A GPU instance (with `neuron`, also Inferentia and Trainium) with a trustworthy on-demand price,
-// of one of `providers` (all when empty).
-bool priced_gpu_instance(const InstanceType& it, const std::vector<std::string>& providers,
-                         bool neuron = false) {
-  const bool kind = it.accelerator_kind == "gpu" ||
-                    (neuron && (it.accelerator_kind == "inferentia" || it.accelerator_kind == "trainium"));
-  return kind && it.on_demand_usd_per_hour && it.price_flags.empty() &&
-         it.gpus >= 1 &&
-         (providers.empty() ||
-          std::find(providers.begin(), providers.end(), it.provider) != providers.end());
+// Why the estimate does not run on a GPU of `capacity` bytes; empty when it does. A fit means the
+// memory holds it and, under an engine with a KV pool, the pool holds at least one whole sequence
+// at the asked length (the road's rule, fleet/road.cpp size_memory).
+std::string does_not_fit(const MemoryQuestion& q, const MemoryEstimate& e, double capacity) {
+  if (e.total_bytes > capacity)
+    return "does not fit: " + report::short_number(gib(e.total_bytes)) + " GiB per GPU, the GPU has " +
+           report::short_number(gib(capacity)) + " GiB";
+  if (e.kv_pool_tokens && q.mode == TrainMode::kInference && e.max_concurrent_sequences.value_or(0) < 1)
+    return "does not fit: the KV cache left (" + report::short_number(gib(e.kv_pool_bytes.value_or(0))) + " GiB, " +
+           report::short_number(*e.kv_pool_tokens) + " tokens) holds no whole " +
+           report::short_number(q.sequence + q.new_tokens) + "-token sequence; use more GPUs per copy (tensor_parallel), " +
+           "an fp8 KV cache, a smaller weight format or a shorter context";
+  return "";
 }
 
 bool fits(const MemoryConstants& k, const MemoryQuestion& q, double capacity) {
   auto a = estimate_memory(k, q);
-  return a.estimate && a.estimate->total_bytes <= capacity;
+  return a.estimate && does_not_fit(q, *a.estimate, capacity).empty();
 }
 
 // The largest value of `field` (1 .. limit) for which the question still fits, by bisection.
@@ -259,6 +263,10 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   const GpuSpec* gpu = nullptr;
   auto q = read_question(catalog, r, req, *model, gpu);
   if (!q) return nullptr;
+  if (std::string why = tp_refusal(q->arch, q->tensor_parallel); !why.empty()) {
+    r.fail("cannot_answer", "/tensor_parallel", why + "; use " + kTpWayOut + ", or pipeline_parallel for more GPUs");
+    return nullptr;
+  }
   MemoryAnswer answer = estimate_memory(catalog.memory, *q);
   for (const auto& [field, message] : answer.faults) r.fail("unknown_name", "/" + field, message);
   if (!answer.estimate) return nullptr;
@@ -321,7 +329,9 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     g["capacity_gib"] = gib(capacity);
     g["used_gib"] = gib(e.total_bytes);
     g["utilization_pct"] = round_to(e.total_bytes / capacity * 100, 1);
-    g["fits"] = e.total_bytes <= capacity;
+    const std::string why = does_not_fit(*q, e, capacity);
+    g["fits"] = why.empty();
+    if (!why.empty()) g["reason"] = why;
     g["headroom_gib"] = gib(capacity - e.total_bytes);
     const auto engine = catalog.memory.engines.find(q->engine);
     const bool pool = engine != catalog.memory.engines.end() && engine->second.kv_policy == "pool";
@@ -334,8 +344,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
                                                            : kMaxTokens;
       g["largest_context"] =
           largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
-      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 &&
-          e.total_bytes <= capacity) {
+      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && why.empty()) {
         const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
         g["kv_cache_tokens_that_fit"] = std::floor(spare / e.kv_bytes_per_token);
         g["concurrent_sequences_at_context"] =
@@ -358,7 +367,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     which.push_back({{"gpu", key},
                      {"capacity_gib", gib(*other.gpu_memory_bytes)},
                      {"used_gib", gib(a.estimate->total_bytes)},
-                     {"fits", a.estimate->total_bytes <= *other.gpu_memory_bytes}});
+                     {"fits", does_not_fit(other, *a.estimate, *other.gpu_memory_bytes).empty()}});
   }
   result["gpus"] = std::move(which);
   return result;
@@ -433,14 +442,14 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     const InstanceType* best = nullptr;
     double best_price = 0, best_gpus = 0;
     for (const auto& it : catalog.instances) {
-      if (!priced_gpu_instance(it, providers)) continue;
+      if (!priced_on_demand(it, Kinds::kGpus, providers)) continue;
       double need = 1;
       while (need <= it.gpus) {
         MemoryQuestion split = *q;
         split.tensor_parallel = need;
         split.gpus = need;
         auto a = estimate_memory(catalog.memory, split);
-        if (a.estimate && a.estimate->total_bytes <= it.memory_per_gpu_bytes) break;
+        if (a.estimate && does_not_fit(split, *a.estimate, it.memory_per_gpu_bytes).empty()) break;
         need *= 2;
       }
       if (need > it.gpus) continue;
@@ -482,16 +491,17 @@ namespace gpufleet::detail {
 
 namespace {
 
+// The road's sequence shape (Demand's defaults: 500 prompt and 200 output tokens).
 struct TokenSettings {
-  double input = 1000, output = 1000, concurrency = 0;
+  double input = Demand{}.input_tokens, output = Demand{}.output_tokens, concurrency = 0;
   std::optional<double> max_ttft_ms, max_tpot_ms;
 };
 
 // A request's prompt and output lengths and concurrency.
 TokenSettings read_tokens(Reader& r, const Json& req) {
   TokenSettings t;
-  t.input = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(1000);
-  t.output = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(1000);
+  t.input = r.number(req, "input_tokens", "", false, {1, kMaxTokens}).value_or(t.input);
+  t.output = r.number(req, "output_tokens", "", false, {1, kMaxTokens}).value_or(t.output);
   t.concurrency = r.number(req, "concurrency", "", false, {0, 1e6}).value_or(0);
   return t;
 }
@@ -590,7 +600,7 @@ Json rank_per_token(const Catalog& catalog, Reader& r, const Json& req, const Mo
   Json excluded = Json::array();
   for (const auto& it : catalog.instances) {
     // GPUs and the Neuron accelerators (Inferentia, Trainium), whose datasheets give the figures.
-    if (!priced_gpu_instance(it, providers, true)) continue;
+    if (!priced_on_demand(it, Kinds::kAccelerators, providers)) continue;
     const GpuSpec* gpu = catalog.gpu(it.gpu_model);
     if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) {
       Json out = report::object(2);
@@ -732,6 +742,14 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const GpuSpec* gpu = nullptr;
   auto mq = read_question(catalog, r, req, *model, gpu);
   if (!mq) return nullptr;
+  if (!req.contains("engine")) {
+    // The road's engine default: vLLM serves, transformers trains.
+    Workload road;
+    const auto phase_it = req.find("phase");
+    const bool trains = phase_it != req.end() && phase_it->is_string() && lower(phase_it->get<std::string>()) == "training";
+    road.task = trains ? WorkloadType::kTraining : WorkloadType::kInference;
+    mq->engine = road.engine_key();
+  }
   if (r.boolean(req, "rank", "", false).value_or(false)) {
     TokenSettings t = read_tokens(r, req);
     if (auto x = r.number(req, "max_ttft_ms", "", false, {0, 1e9, true})) t.max_ttft_ms = *x;
@@ -797,9 +815,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   if (!instance) {
     for (const auto& it : catalog.instances) {
       // A partition of the GPU (AWS g6f's 1/4 L4) is not the GPU asked for.
-      if (it.gpu_model != gpu->name || it.gpus < tp || it.gpu_fraction < 1 || !it.on_demand_usd_per_hour ||
-          !it.price_flags.empty())
-        continue;
+      if (it.gpu_model != gpu->name || it.gpus < tp || it.gpu_fraction < 1 || !priced_on_demand(it)) continue;
       if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour)
         instance = &it;
     }
@@ -810,8 +826,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   if (phase != "inference" && phase != "training")
     r.fail("unknown_name", "/phase", "expected inference or training, got \"" + phase + "\"");
   const bool training = phase == "training";
-  ThroughputQuestion q = throughput_question(catalog, *mq, *gpu, tp, read_tokens(r, req),
-                                             whole->weights_bytes, whole->kv_bytes_per_token);
+  const TokenSettings shape = read_tokens(r, req);
+  ThroughputQuestion q = throughput_question(catalog, *mq, *gpu, tp, shape, whole->weights_bytes, whole->kv_bytes_per_token);
   const std::string& precision = q.compute;
   q.gpus = mq->gpus;
   q.sequence = mq->sequence;
@@ -855,10 +871,8 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
       return nullptr;
     }
   }
-  if (tp > 1 && model->arch.heads > 0 && std::fmod(model->arch.heads, tp) != 0) {
-    r.fail("cannot_answer", "/tensor_parallel",
-           "tensor parallelism " + report::short_number(tp) + " does not divide the model's " +
-               report::short_number(model->arch.heads) + " attention heads (engines shard whole heads)");
+  if (std::string why = tp_refusal(model->arch, tp); !why.empty()) {
+    r.fail("cannot_answer", "/tensor_parallel", why + "; use " + kTpWayOut);
     return nullptr;
   }
   // Serving needs the weights and at least one whole sequence's KV cache on each rank.
@@ -875,6 +889,10 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   }
 
   Json result;
+  result["settings"] = {{"engine", mq->engine},
+                        {"input_tokens", shape.input},
+                        {"output_tokens", shape.output},
+                        {"concurrency", shape.concurrency}};
   result["model"] = {{"name", model->label},
                      {"parameters_billion", round_to(q.params.total / 1e9, 3)},
                      {"active_parameters_billion", round_to(q.params.active / 1e9, 3)},
@@ -982,7 +1000,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     result["inference"] = std::move(inf);
   }
   // The serving engine the estimate describes unless the request names one (vLLM-style batching).
-  const std::string engine = req.contains("engine") ? mq->engine : training ? "transformers" : "vllm";
+  const std::string& engine = mq->engine;
   result["expected_error"] = expected_error(catalog, "throughput", training ? "training" : "inference", engine,
                                             gpu ? gpu->vendor : instance ? catalog.gpu(instance->gpu_model) ? catalog.gpu(instance->gpu_model)->vendor : "" : "");
   result["basis"] =

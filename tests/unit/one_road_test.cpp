@@ -1,0 +1,116 @@
+// One road, finished (issue 30): memory, estimate and right_size read the workload through the
+// one reader and size it through the road, so the six disagreements between them and fit,
+// performance and recommend are gone. Each case below failed on the code before.
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json result(const Json& request) {
+  Json r = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << r.dump().substr(0, 3000));
+  REQUIRE(r["ok"] == true);
+  return r["result"];
+}
+
+Json refusal(const Json& request) {
+  Json r = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << r.dump().substr(0, 3000));
+  REQUIRE(r["ok"] == false);
+  return r["errors"][0];
+}
+
+double one_stream_performance(const Json& model, const char* precision, const char* instance, double gpus) {
+  const Json p = result({{"question", "performance"}, {"model", model}, {"precision", precision},
+                         {"instances", {{{"instance", instance}, {"gpus", gpus}}}}});
+  return p["setups"][0]["score"].get<double>();
+}
+
+}  // namespace
+
+TEST_CASE("a: estimate takes the road's engine default: the same one-stream tokens/s as performance") {
+  // Llama 3.1 70B fp16, TP 4 on one p5.48xlarge, 500/200 tokens, one stream.
+  const Json model = {{"name", "llama-3.1-70b"}};
+  const double perf = one_stream_performance(model, "fp16", "p5.48xlarge", 4);
+  const Json e = result({{"question", "estimate"}, {"model", model}, {"weight_format", "fp16"},
+                         {"instance", "p5.48xlarge"}, {"tensor_parallel", 4}, {"concurrency", 1}});
+  CHECK(e["inference"]["single_stream_tokens_per_s"].get<double>() == Approx(perf).margin(0.11));
+  CHECK(e["settings"]["engine"] == "vllm");
+  CHECK(e["settings"]["input_tokens"] == 500);
+  CHECK(e["settings"]["output_tokens"] == 200);
+}
+
+TEST_CASE("performance and estimate give the same tokens/s for the same model, layout, tokens and engine") {
+  for (const Json& model : {Json{{"name", "llama-3.1-8b"}}, Json{{"name", "qwen2.5-7b"}}, Json{{"name", "gemma-2-9b"}}}) {
+    for (const char* instance : {"g6e.xlarge", "p5.4xlarge", "g5.xlarge"}) {
+      const Json p = result({{"question", "performance"}, {"model", model}, {"precision", "bf16"},
+                             {"instances", {{{"instance", instance}, {"gpus", 1}}}}});
+      const Json request = {{"question", "estimate"}, {"model", model}, {"weight_format", "bf16"}, {"instance", instance}};
+      if (p["setups"][0]["deployment"]["runs"] == false) {
+        CHECK(test::ask(test::shipped(), request)["ok"] == false);
+        continue;
+      }
+      const Json e = result(request);
+      CHECK(p["setups"][0]["score"].get<double>() ==
+            Approx(e["inference"]["single_stream_tokens_per_s"].get<double>()).margin(0.11));
+    }
+  }
+}
+
+TEST_CASE("c: memory refuses a tensor-parallel degree the engines cannot shard, and takes pipeline stages") {
+  const Json e = refusal({{"question", "memory"}, {"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "bf16"},
+                          {"gpu", "H100"}, {"tensor_parallel", 3}});
+  CHECK(e["path"] == "/tensor_parallel");
+  CHECK(e["message"].get<std::string>().find("64 attention heads") != std::string::npos);
+  CHECK(e["message"].get<std::string>().find("divides") != std::string::npos);  // the way out
+  const Json f = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                         {"precision", "bf16"}, {"instance", "p5.48xlarge"}, {"gpus", 3}});
+  CHECK(f["status"] != "FITS");
+  const Json pp = result({{"question", "memory"}, {"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "bf16"},
+                          {"gpu", "H100"}, {"tensor_parallel", 2}, {"pipeline_parallel", 2}});
+  CHECK(pp["settings"]["pipeline_parallel"] == 2);
+  CHECK(pp["settings"]["gpus"] == 4);
+}
+
+TEST_CASE("d: fit on a named instance without a GPU count means the whole instance, and says so") {
+  for (const char* instance : {"p4d.24xlarge", "p5en.48xlarge"}) {
+    const Json f = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                           {"precision", "bf16"}, {"instance", instance}});
+    CHECK(f["placement"]["gpus_used"] == 8);
+    CHECK(f["fit"]["gpus"] == 8);
+    CHECK(f["placement"]["note"].get<std::string>().find("all 8") != std::string::npos);
+    CHECK(f["status"] == "FITS");
+  }
+  // A family: the smallest size that holds the job, said.
+  const Json g = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                         {"precision", "bf16"}, {"instance", "G6e"}});
+  CHECK(g["status"] == "FITS");
+  CHECK(g["placement"]["instance"] == "g6e.xlarge");
+  CHECK(g["placement"]["note"].get<std::string>().find("smallest size of G6e") != std::string::npos);
+  const Json big = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                           {"precision", "bf16"}, {"instance", "G6e"}});
+  CHECK(big["status"] == "FITS");
+  CHECK(big["fit"]["gpus"].get<double>() >= 4);
+}
+
+TEST_CASE("e: a fit means at least one sequence at the asked length, everywhere") {
+  // Llama 3.1 70B bf16 at 8k on 2 x H100 with TP 2 under vLLM: the pool holds 5,387 tokens.
+  const Json m = result({{"question", "memory"}, {"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "bf16"},
+                         {"gpu", "H100"}, {"tensor_parallel", 2}, {"context", 8192}, {"engine", "vllm"}});
+  CHECK(m["gpu"]["fits"] == false);
+  CHECK(m["gpu"]["reason"].get<std::string>().find("no whole") != std::string::npos);
+  bool h100_listed = false;
+  for (const Json& g : m["gpus"])
+    if (g["gpu"] == m["gpu"]["gpu"]) {
+      h100_listed = true;
+      CHECK(g["fits"] == false);
+    }
+  CHECK(h100_listed);
+  // Llama 3.1 70B fp8 at its full 128k window on one H100: no whole sequence either.
+  const Json g = result({{"question", "memory"}, {"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "fp8"},
+                         {"gpu", "H100"}, {"context", 131072}, {"engine", "vllm"}});
+  CHECK(g["gpu"]["fits"] == false);
+}
