@@ -114,3 +114,40 @@ TEST_CASE("e: a fit means at least one sequence at the asked length, everywhere"
                          {"gpu", "H100"}, {"context", 131072}, {"engine", "vllm"}});
   CHECK(g["gpu"]["fits"] == false);
 }
+
+TEST_CASE("b: memory on a GPU and fit on an instance of that GPU give one verdict (vLLM's A100 budget)") {
+  // Llama 3.1 70B bf16, an 8,000 + 192-token sequence, vLLM, TP 2 over two A100 80GB. vLLM keeps
+  // its small profile budget (2,048 tokens, 256 sequences) on A100s, the large one (8,192 / 1,024)
+  // only on other GPUs of 70 GiB or more. The road did not tell the memory model which GPU it
+  // was on, so p4de.24xlarge's A100s were profiled as H100s: 0.82 GiB of pool, CANNOT FIT, where
+  // memory --gpu A100-80GB left 3.5 GiB and said it fits.
+  const Json m = result({{"question", "memory"}, {"model", {{"name", "llama-3.1-70b"}}}, {"weight_format", "bf16"},
+                         {"gpu", "A100-80GB"}, {"gpus", 2}, {"tensor_parallel", 2}, {"context", 8000},
+                         {"new_tokens", 192}, {"engine", "vllm"}});
+  CHECK(m["gpu"]["fits"] == true);
+  const Json f = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                         {"weight_format", "bf16"}, {"engine", "vllm"}, {"instance", "p4de.24xlarge"}, {"gpus", 2},
+                         {"demand", {{"input_tokens", 8000}, {"output_tokens", 192}}}});
+  CHECK(f["fit"]["fits"] == true);
+  CHECK(f["deployment"]["layout"]["tensor_parallel"] == 2);
+  // The same pool, token for token (the road's line shows the part its concurrency fills).
+  const std::string pool = std::to_string(m["kv_cache_capacity"]["tokens"].get<long long>()) + " tokens at";
+  CHECK(m["kv_cache_capacity"]["tokens"].get<double>() > 8192);
+  bool same_pool = false;
+  for (const Json& line : f["memory"]["per_gpu"])
+    if (line["key"] == "kv_cache") same_pool = line["basis"].get<std::string>().find(pool) != std::string::npos;
+  CHECK(same_pool);
+  // The H100's large budget stays where vLLM uses it (case e): the same setup on p5's H100s.
+  const Json h = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                         {"weight_format", "bf16"}, {"engine", "vllm"}, {"instance", "p5.48xlarge"}, {"gpus", 2},
+                         {"demand", {{"input_tokens", 8000}, {"output_tokens", 192}}}});
+  CHECK(h["fit"]["fits"] == false);
+}
+
+TEST_CASE("b: an instance type the catalog lists is found by name in every region view") {
+  // p4de.24xlarge has no price in eu-west-1: it is found, judged, and its cost says where it is priced.
+  const Json f = result({{"question", "fit"}, {"model", {{"name", "llama-3.1-70b"}}}, {"workload", "inference"},
+                         {"weight_format", "bf16"}, {"instance", "p4de.24xlarge"}, {"gpus", 2}, {"region", "eu-west-1"}});
+  CHECK(f["placement"]["instance"] == "p4de.24xlarge");
+  CHECK_THAT(f["cost"]["note"].get<std::string>(), Catch::Contains("no price in eu-west-1") && Catch::Contains("us-east-1"));
+}

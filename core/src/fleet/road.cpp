@@ -85,6 +85,8 @@ std::string tp_refusal(const Architecture& a, double tp) {
   return "";
 }
 
+std::string gpu_name(const InstanceType& it) { return it.gpu_model.empty() ? it.gpu_type : it.gpu_model; }
+
 TensorLink tensor_link(const InstanceType& it, double tp) {
   TensorLink l = link_figures(it, tp);
   if (l.kind == "none") {
@@ -212,7 +214,8 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
 
 bool RoadMemo::MemoryKey::operator==(const MemoryKey& o) const {
   return tensor_parallel == o.tensor_parallel && pipeline_parallel == o.pipeline_parallel && gpus == o.gpus &&
-         capacity_bytes == o.capacity_bytes && batch == o.batch && gpus_linked == o.gpus_linked && compute == o.compute;
+         capacity_bytes == o.capacity_bytes && batch == o.batch && gpus_linked == o.gpus_linked && compute == o.compute &&
+         gpu == o.gpu;
 }
 
 MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w) {
@@ -277,11 +280,12 @@ const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const D
   const InstanceType& it = *d.instance;
   const bool linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
   RoadMemo::MemoryKey key{d.layout.tensor_parallel, d.layout.pipeline_parallel, d.gpus, it.memory_per_gpu_bytes,
-                          batch, linked, compute};
+                          batch, linked, compute, gpu_name(it)};
   for (const auto& [k, answer] : w.memo.memory)
     if (k == key) return answer;
   MemoryQuestion q = memory_question(w, d.layout, d.gpus, it.memory_per_gpu_bytes, compute);
   q.gpus_linked = linked;
+  q.gpu_name = key.gpu;
   q.batch = batch;
   if (w.memo.memory.empty()) w.memo.memory.reserve(kSetupsKept);
   return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;

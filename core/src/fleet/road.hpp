@@ -53,6 +53,7 @@ struct RoadMemo {
     double tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch;
     bool gpus_linked;
     std::string compute;
+    std::string gpu;  // the device's name: vLLM's defaults depend on it (A100s keep the small budget)
     bool operator==(const MemoryKey& o) const;
   };
   // One device, precision, tensor-parallel degree and pipeline depth the throughput model is
@@ -157,6 +158,10 @@ struct Deployment {
 // Megatron shard whole heads; grouped KV heads are split or replicated); empty when it can.
 std::string tp_refusal(const Architecture& a, double tp);
 inline constexpr const char* kTpWayOut = "a tensor-parallel degree that divides the heads (powers of two for most models)";
+
+// The name of `it`'s GPU that the memory model's device-dependent defaults read (vLLM's larger
+// token budget is for 70 GiB GPUs other than A100s): the catalog's GPU key, else the GPU type.
+std::string gpu_name(const InstanceType& it);
 
 // The link a tensor-parallel group of `tp` GPUs of `it` uses, and why.
 TensorLink tensor_link(const InstanceType& it, double tp);

@@ -362,6 +362,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     MemoryQuestion other = *q;
     other.gpu_memory_bytes = spec.usable_bytes();
     other.gpus_linked = catalog.gpu_has_nvlink(key);
+    other.gpu_name = spec.name;
     auto a = estimate_memory(catalog.memory, other);
     if (!a.estimate) continue;
     which.push_back({{"gpu", key},
@@ -448,6 +449,9 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
         MemoryQuestion split = *q;
         split.tensor_parallel = need;
         split.gpus = need;
+        split.gpu_memory_bytes = it.memory_per_gpu_bytes;
+        split.gpu_name = gpu_name(it);
+        split.gpus_linked = tensor_link(it, need).kind == "domain";
         auto a = estimate_memory(catalog.memory, split);
         if (a.estimate && does_not_fit(split, *a.estimate, it.memory_per_gpu_bytes).empty()) break;
         need *= 2;
