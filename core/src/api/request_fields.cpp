@@ -6,7 +6,7 @@
 #include <iterator>
 #include <optional>
 
-#include "api/questions/memory_answers.hpp"
+#include "api/questions/memory.hpp"
 #include "api/session.hpp"
 #include "support/text.hpp"
 

@@ -212,6 +212,32 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
   return q;
 }
 
+std::string memory_refusal(const MemoryQuestion& q, const MemoryEstimate& e, double capacity) {
+  auto gib = [](double bytes) { return num(text::round_to(bytes / (1024.0 * 1024 * 1024), 3)); };
+  if (e.total_bytes > capacity)
+    return "does not fit: " + gib(e.total_bytes) + " GiB per GPU, the GPU has " + gib(capacity) + " GiB";
+  if (e.kv_pool_tokens && q.mode == TrainMode::kInference && e.max_concurrent_sequences.value_or(0) < 1)
+    return "does not fit: the KV cache left (" + gib(e.kv_pool_bytes.value_or(0)) + " GiB, " + num(*e.kv_pool_tokens) +
+           " tokens) holds no whole " + num(q.sequence + q.new_tokens) +
+           "-token sequence; use more GPUs per copy (tensor_parallel), an fp8 KV cache, a smaller weight format or a "
+           "shorter context";
+  return "";
+}
+
+double smallest_fitting_tp(const Catalog& catalog, MemoryQuestion q, const InstanceType& it) {
+  q.gpu_memory_bytes = it.memory_per_gpu_bytes;
+  q.gpu_name = gpu_name(it);
+  q.explain = false;
+  for (double tp = 1; tp <= it.gpus; tp *= 2) {
+    if (!tp_refusal(q.arch, tp).empty()) continue;
+    q.tensor_parallel = q.gpus = tp;
+    q.gpus_linked = tensor_link(it, tp).kind == "domain";
+    const MemoryAnswer a = estimate_memory(catalog.memory, q);
+    if (a.estimate && memory_refusal(q, *a.estimate, it.memory_per_gpu_bytes).empty()) return tp;
+  }
+  return 0;
+}
+
 bool RoadMemo::MemoryKey::operator==(const MemoryKey& o) const {
   return tensor_parallel == o.tensor_parallel && pipeline_parallel == o.pipeline_parallel && gpus == o.gpus &&
          capacity_bytes == o.capacity_bytes && batch == o.batch && gpus_linked == o.gpus_linked && compute == o.compute &&

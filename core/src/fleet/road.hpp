@@ -182,6 +182,16 @@ struct FormatSupport {
 };
 FormatSupport format_support(const Catalog& catalog, const Workload& w, const InstanceType& it);
 
+// Why the memory estimate `e` of `q` does not run on a GPU of `capacity` bytes; empty when it does.
+// A fit means the memory holds it and, under an engine with a KV pool, the pool holds at least one
+// whole sequence at the asked length (size_memory's rule, for the memory questions).
+std::string memory_refusal(const MemoryQuestion& q, const MemoryEstimate& e, double capacity);
+
+// The smallest tensor-parallel degree (1, 2, 4, ... up to the instance's GPUs) the engines can
+// shard the model with at which one copy of `q` fits `it`'s GPUs (their memory, name and link);
+// 0 when none does.
+double smallest_fitting_tp(const Catalog& catalog, MemoryQuestion q, const InstanceType& it);
+
 // The memory question of a workload on a layout (the memory answer and the road both ask it).
 MemoryQuestion memory_question(const Workload& w, const Layout& layout, double gpus,
                                double capacity_bytes, const std::string& compute);
