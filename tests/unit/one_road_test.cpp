@@ -151,3 +151,20 @@ TEST_CASE("b: an instance type the catalog lists is found by name in every regio
   CHECK(f["placement"]["instance"] == "p4de.24xlarge");
   CHECK_THAT(f["cost"]["note"].get<std::string>(), Catch::Contains("no price in eu-west-1") && Catch::Contains("us-east-1"));
 }
+
+TEST_CASE("memory, estimate and right_size read the model as the road does: size and params_b too") {
+  // A size class and a parameter count are the road's generic decoder: memory's weights are the
+  // same 13B that fit's placement sizes.
+  const Json m = result({{"question", "memory"}, {"model", {{"params_b", 13}}}, {"weight_format", "fp16"}});
+  CHECK(m["model"]["parameters_billion"].get<double>() == Approx(13).epsilon(0.02));
+  CHECK_THAT(m["model"]["shape"].get<std::string>(), !Catch::Equals(""));
+  const Json sized = result({{"question", "memory"}, {"model", {{"size", "small"}}}});
+  CHECK(sized["total_bytes"].get<double>() > 0);
+  const Json e = result({{"question", "estimate"}, {"model", {{"params_b", 8}}}, {"gpu", "H100"}});
+  CHECK(e["inference"]["output_tokens_per_s"].get<double>() > 0);
+  const Json r = result({{"question", "right_size"}, {"models", {{{"model", {{"size", "medium"}}}}}}});
+  CHECK(r["models"][0]["min_vram_gb"].get<double>() > 0);
+  // A faulty model form is named with its item's path.
+  const Json bad = refusal({{"question", "right_size"}, {"models", {{{"model", {{"size", "huge"}}}}}}});
+  CHECK(bad["path"] == "/models/0/model/size");
+}

@@ -70,7 +70,7 @@ constexpr Field kDecideRequest[] = {
 
 #define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
 constexpr Field kMemoryRequest[] = {
-    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
     str("mode", 0, FIELD_DOC("inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune lora qlora pretraining"),
     str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
     str("optimizer", kUsual, FIELD_DOC("a key of memory_model.optimizers (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
@@ -100,7 +100,7 @@ constexpr Field kMemoryRequest[] = {
 };
 
 constexpr Field kEstimateRequest[] = {
-    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
     str("phase", 0, FIELD_DOC("inference (default) or training"), "inference training"),
     str("compute_precision", 0, FIELD_DOC("the precision computed in")),
     str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),

@@ -353,7 +353,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     r.fail("cannot_answer", "", "the catalog has no throughput_model block in model_config.json");
     return nullptr;
   }
-  auto model = read_model(catalog, r, req);
+  auto model = read_model(s, req, "");
   if (!model) return nullptr;
   const GpuSpec* gpu = nullptr;
   auto mq = read_question(catalog, r, req, *model, gpu);

@@ -19,43 +19,17 @@ using report::round_to;
 
 double gib(double bytes) { return round_to(bytes / (1024.0 * 1024 * 1024), 3); }
 
-std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const Json& req) {
-  const Json* m = r.object(req, "model", "", true);
-  if (!m) return std::nullopt;
-  const bool has_name = m->contains("name"), has_config = m->contains("hf_config");
-  if (has_name == has_config) {
-    r.fail(has_name ? "wrong_type" : "missing_field", "/model",
-           "expected exactly one of \"name\" (a model of model_config.json) or \"hf_config\" (a "
-           "Hugging Face config.json object)");
+std::optional<ModelChoice> read_model(Session& s, const Json& req, const std::string& path) {
+  // The road's one model reader: a name, a config.json, a size class or a parameter count.
+  auto spec = s.model(req, path);
+  if (!spec) return std::nullopt;
+  if (!spec->arch) {
+    s.reader().fail("cannot_answer", path + "/model",
+                    "the catalog names no generic decoder shape (model_config.json generic_decoder) to size " +
+                        spec->label + " by; give its name or its config.json (hf_config)");
     return std::nullopt;
   }
-  fields::check_fields(r, *m, "/model", "memory_request_model");
-  if (!r.ok()) return std::nullopt;
-  ModelChoice choice;
-  if (has_name) {
-    auto name = r.string(*m, "name", "/model", true);
-    if (!name) return std::nullopt;
-    const NamedModel* named = catalog.model(*name);
-    if (!named) {
-      std::vector<std::string> keys;
-      for (const auto& x : catalog.models) keys.push_back(x.key);
-      r.fail(
-          "unknown_name", "/model/name",
-          "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
-      return std::nullopt;
-    }
-    choice.arch = named->arch;
-    choice.label = named->name;
-    choice.named = named;
-    return choice;
-  }
-  Errors errors;
-  auto arch = read_architecture((*m)["hf_config"], kRequest, "/model/hf_config", errors);
-  for (auto& e : errors) r.fail(e.code, e.path, e.message);
-  if (!arch) return std::nullopt;
-  choice.arch = *arch;
-  choice.label = "your model (" + arch->model_type +
-                 (arch->multimodal_type.empty() ? "" : ": the text model of a " + arch->multimodal_type + " config; its vision tower is not counted") + ")";
+  ModelChoice choice{*spec->arch, spec->label, spec->named, spec->named ? "" : spec->shape_basis};
   return choice;
 }
 
@@ -202,7 +176,7 @@ Json expected_error(const Catalog& catalog, const std::string& quantity, const s
 
 Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
-  auto model = read_model(catalog, r, req);
+  auto model = read_model(s, req, "");
   if (!model) return nullptr;
   const GpuSpec* gpu = nullptr;
   auto q = read_question(catalog, r, req, *model, gpu);
@@ -223,6 +197,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
     m["hf_id"] = model->named->hf_id;
     m["source"] = model->named->source;
   }
+  if (!model->shape_basis.empty()) m["shape"] = model->shape_basis;
   m["model_type"] = q->arch.model_type;
   m["parameters"] = round_to(e.params.total, 0);
   m["parameters_billion"] = round_to(e.params.total / 1e9, 3);

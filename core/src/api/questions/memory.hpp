@@ -34,8 +34,11 @@ struct ModelChoice {
   Architecture arch;
   std::string label;
   const NamedModel* named = nullptr;
+  std::string shape_basis;  // a config.json, a size class or a parameter count: where its shape came from
 };
-std::optional<ModelChoice> read_model(const Catalog& catalog, Reader& r, const Json& req);
+// The model of `req` (at `path`) through the road's reader (Session::model): exactly one of name,
+// hf_config, size or params_b.
+std::optional<ModelChoice> read_model(Session& s, const Json& req, const std::string& path);
 // The memory question of a request (and the GPU it names, if any), or nullopt with the faults.
 std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req,
                                             ModelChoice& model, const GpuSpec*& gpu);

@@ -45,7 +45,7 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     }
     Errors local;
     Reader lr(kRequest, local);
-    auto model = read_model(catalog, lr, item);
+    auto model = read_model(s, item, path);
     const GpuSpec* unused = nullptr;
     std::optional<MemoryQuestion> q;
     if (model) q = read_question(catalog, lr, item, *model, unused);
