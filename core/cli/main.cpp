@@ -325,14 +325,14 @@ int main(int argc, char** argv) {
   WorkloadArgs f_work;
   f_work.add(fit);
   std::string f_instance;
-  double f_gpus = 1;
+  double f_gpus = 0;
   fit->add_option("--instance", f_instance, "instance family (P5) or type (p5.48xlarge): the deployment on its GPUs");
-  fit->add_option("--gpus", f_gpus, "GPUs used")->capture_default_str();
+  fit->add_option("--gpus", f_gpus, "GPUs used (default: the whole instance; with --gpu, 1)");
   BillingArgs f_billing;
   f_billing.add(fit);
   // Without --instance: the memory breakdown of a concrete model on a GPU (the "memory" question).
   std::string f_gpu, f_mode, f_optimizer, f_sharding;
-  double f_context = 0, f_batch = 0, f_new = 0, f_tp = 0, f_lora_rank = 0;
+  double f_context = 0, f_batch = 0, f_new = 0, f_tp = 0, f_pp = 0, f_lora_rank = 0;
   bool f_gc = false, f_offload = false;
   fit->add_option("--gpu", f_gpu, "a GPU of gpu_instances.json (A100-40GB, H100, L4, ...)");
   fit->add_option("--context", f_context, "tokens per sequence (prompt, or training length)");
@@ -343,6 +343,7 @@ int main(int argc, char** argv) {
   fit->add_option("--optimizer", f_optimizer, "training optimizer")
       ->check(choices("memory.optimizer"));
   fit->add_option("--tp", f_tp, "tensor-parallel GPUs");
+  fit->add_option("--pp", f_pp, "pipeline stages");
   fit->add_option("--sharding", f_sharding, "training state sharding")->check(choices("memory.sharding"));
   fit->add_flag("--cpu-offload", f_offload, "optimizer states (and with zero3/fsdp parameters) on the CPU");
   fit->add_flag("--gradient-checkpointing", f_gc, "recompute activations in backward");
@@ -421,8 +422,8 @@ int main(int argc, char** argv) {
   est->add_option("--gpu", e_gpu, "a GPU of gpu_instances.json (H100, A100-80GB, L4, ...)");
   est->add_option("--instance", e_instance, "an instance type or family (priced); default: the cheapest with the GPU");
   est->add_option("--tp", e_tp, "tensor-parallel GPUs per model copy");
-  est->add_option("--input", e_input, "prompt tokens per request (default 1000)");
-  est->add_option("--output", e_output, "output tokens per request (default 1000)");
+  est->add_option("--input", e_input, "prompt tokens per request (default 500)");
+  est->add_option("--output", e_output, "output tokens per request (default 200)");
   est->add_option("--concurrency", e_concurrency, "concurrent requests (default: as many as the KV cache holds, up to 512)");
   est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
   est->add_option("--phase", e_phase, "what to estimate: serving or a training run")
@@ -526,7 +527,7 @@ int main(int argc, char** argv) {
     // Options the question would not honour in the form asked: usage errors, not silence.
     std::vector<std::string> billing = BillingArgs::kOptionNames;
     const bool memory_fit = f_instance.empty() && (!f_work.model.empty() || !f_work.hf_config.empty());
-    std::vector<std::string> memory_only{"--gpu", "--context", "--batch", "--new-tokens", "--mode", "--optimizer", "--tp",
+    std::vector<std::string> memory_only{"--gpu", "--context", "--batch", "--new-tokens", "--mode", "--optimizer", "--tp", "--pp",
                                          "--sharding", "--cpu-offload", "--gradient-checkpointing", "--lora-rank"};
     refuse(fit, memory_only, !f_instance.empty(),
            "applies to fit without --instance (a concrete model's memory on a GPU); with --instance the workload "
@@ -609,7 +610,9 @@ int main(int argc, char** argv) {
       if (p_size.empty() && p_params == 0) throw CLI::RequiredError("--size or --params-b");
       request = {{"question", "precisions"}, {"model", p_size.empty() ? Json{{"params_b", p_params}} : Json{{"size", p_size}}}};
     } else if (*fit && f_instance.empty() && (!f_work.model.empty() || !f_work.hf_config.empty())) {
-      request = {{"question", "memory"}, {"weight_format", f_work.precision}, {"gpus", f_gpus}};
+      request = {{"question", "memory"}, {"weight_format", f_work.precision}};
+      if (f_gpus > 0) request["gpus"] = f_gpus;
+      if (f_pp > 0) request["pipeline_parallel"] = f_pp;
       const std::string& fw = f_work.workload;
       const std::string mode = !f_mode.empty() ? f_mode
                                : fw == "training" ? "pretraining"
@@ -676,7 +679,7 @@ int main(int argc, char** argv) {
       if (w.workload.empty()) w.workload = "inference";
       request = workload_request("fit", w, true);
       request["instance"] = f_instance;
-      request["gpus"] = f_gpus;
+      if (f_gpus > 0) request["gpus"] = f_gpus;
       f_billing.apply(request);
     } else if (*cost) {
       request = {{"question", "cost"}, {"instance", c_instance}, {"gpus", c_gpus}};

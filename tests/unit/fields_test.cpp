@@ -151,7 +151,8 @@ TEST_CASE("requests: unknown fields of nested objects are named with their path"
       {{{"question", "cost"}, {"instance", "P5"}, {"schedule", {{"days", 3}}}}, "/schedule/days"},
       {{{"question", "migrate"}, {"model", {{"size", "small"}}}, {"workload", "inference"}, {"current", {{"instance", "P5"}, {"count", 1}}}}, "/current/count"},
       {{{"question", "precisions"}, {"model", {{"parameters", 7}}}}, "/model/parameters"},
-      {{{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}, {"size", "small"}}}}, "/model/size"},
+      // memory reads the model as every question does (name, hf_config, size or params_b).
+      {{{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}, {"layers", 32}}}}, "/model/layers"},
   };
   for (const auto& [request, path] : cases) {
     INFO(request.dump());

@@ -472,7 +472,7 @@ TEST_CASE("every model in every mode and weight format answers with finite numbe
   auto pick = [&](const std::vector<std::string>& items) {
     return items[std::uniform_int_distribution<std::size_t>(0, items.size() - 1)(rng)];
   };
-  int answered = 0;
+  int answered = 0, refused = 0;
   for (const auto& model : c.models) {
     for (const auto& mode : modes) {
       for (const auto& format : formats) {
@@ -496,14 +496,26 @@ TEST_CASE("every model in every mode and weight format answers with finite numbe
         }
         INFO(request.dump());
         const Json answer = analyze(test::shipped(), request);
-        REQUIRE(answer["ok"] == true);
+        ++answered;
+        if (answer["ok"] != true) {
+          // The one refusal a valid request may meet: a tensor-parallel degree the engines cannot
+          // shard the model with (gpt2-xl's 25 heads at TP 2), refused at /tensor_parallel with why.
+          REQUIRE(request.value("tensor_parallel", 1) > 1);
+          REQUIRE(answer["errors"].size() == 1);
+          const Json& e = answer["errors"][0];
+          CHECK(e["code"] == "cannot_answer");
+          CHECK(e["path"] == "/tensor_parallel");
+          CHECK_THAT(e["message"].get<std::string>(), Catch::Contains("does not divide") || Catch::Contains("neither divides"));
+          ++refused;
+          continue;
+        }
         REQUIRE(test::non_finite_numbers(answer) == 0);
         CHECK(answer["result"]["total_bytes"].get<double>() > 0);
-        ++answered;
       }
     }
   }
   CHECK(answered == static_cast<int>(c.models.size() * modes.size() * formats.size()));
+  CHECK(refused < answered / 20);  // the refusals are the odd head counts, not the rule
 }
 
 TEST_CASE("an estimate without its lines (a sweep's candidates) has the same figures as the explained one") {

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "api/answers.hpp"
-#include "api/questions/memory_answers.hpp"
+#include "api/questions/memory.hpp"
 #include "api/questions/questions.hpp"
 #include "api/request_fields.hpp"
 #include "api/session.hpp"

@@ -44,7 +44,9 @@ Json placement(const Placement& p) {
   add(j, "memory_per_gpu_gb", gb(it.memory_per_gpu_bytes));
   add(j, "memory_per_gpu_basis", it.memory_is_usable_figure ? "usable memory as the cloud reports it"
                                  : "rated memory, " + short_number(it.gpu_memory_gb) + " GiB as the cloud lists it");
-  if (p.resolved_from_family) {
+  if (!p.note.empty()) {
+    add(j, "note", p.note);
+  } else if (p.resolved_from_family) {
     add(j, "note", "\"" + p.requested + "\" resolved to " + it.name + ", the family's smallest size with at least " +
                 short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") +
                 (p.instance_count > 1 ? " (x" + decimal::whole(p.instance_count) + " instances)" : ""));

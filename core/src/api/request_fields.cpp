@@ -6,7 +6,7 @@
 #include <iterator>
 #include <optional>
 
-#include "api/questions/memory_answers.hpp"
+#include "api/questions/memory.hpp"
 #include "api/session.hpp"
 #include "support/text.hpp"
 
@@ -70,7 +70,7 @@ constexpr Field kDecideRequest[] = {
 
 #define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
 constexpr Field kMemoryRequest[] = {
-    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
     str("mode", 0, FIELD_DOC("inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune lora qlora pretraining"),
     str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
     str("optimizer", kUsual, FIELD_DOC("a key of memory_model.optimizers (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
@@ -100,14 +100,14 @@ constexpr Field kMemoryRequest[] = {
 };
 
 constexpr Field kEstimateRequest[] = {
-    obj("model", kRequired, "memory_request_model", FIELD_DOC("the model: exactly one of name, hf_config")),
+    obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
     str("phase", 0, FIELD_DOC("inference (default) or training"), "inference training"),
     str("compute_precision", 0, FIELD_DOC("the precision computed in")),
     str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs")),
     num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
-    TOKENS("input_tokens", 1, "prompt tokens (default 1000)"),
-    TOKENS("output_tokens", 1, "output tokens (default 1000)"),
+    TOKENS("input_tokens", 1, "prompt tokens (default 500)"),
+    TOKENS("output_tokens", 1, "output tokens (default 200)"),
     num("concurrency", 0, 0, 1e6, FIELD_DOC("streams at once (0: the largest that fits)")),
     TOKENS("context", 1, "training sequence length"),
     num("dataset_tokens", 0, 1, 1e16, FIELD_DOC("training tokens")),

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "catalog/fields.hpp"
-#include "api/questions/memory_answers.hpp"
+#include "api/questions/memory.hpp"
 #include "api/request_fields.hpp"
 #include "support/decimal.hpp"
 

@@ -174,16 +174,52 @@ const Precision* Session::precision(const Json& obj, const std::string& path, bo
   return p;
 }
 
-std::optional<Placement> Session::placement(const Json& obj, const std::string& path) {
+std::optional<Placement> Session::placement(const Json& obj, const std::string& path, const Workload* w,
+                                            const Billing* billing) {
   auto name = r_.string(obj, "instance", path, true);
   auto gpus = r_.number(obj, "gpus", path, false, {0, kMaxGpus, true});
   if (!name) return std::nullopt;
+  if (!gpus && w && billing) {
+    if (auto whole = whole_instance(*name, *w, *billing)) return whole;
+  }
   auto p = place(catalog_, *name, gpus.value_or(1));
   if (!p) {
     r_.fail("unknown_name", path + "/instance",
             "expected an instance family (e.g. P5) or instance type (e.g. p5.48xlarge) of "
             "gpu_instances.json, got \"" + *name + "\"");
   }
+  return p;
+}
+
+std::optional<Placement> Session::whole_instance(const std::string& name, const Workload& w, const Billing& billing) {
+  if (const InstanceType* it = catalog_.instance(name)) {
+    Placement p{it, std::max(1.0, it->gpus), 1, name, false, ""};
+    if (it->gpus > 1)
+      p.note = "no GPU count given: all " + report::short_number(it->gpus) + " GPUs of " + it->name + " (give gpus for fewer)";
+    return p;
+  }
+  const Family* family = catalog_.family(name);
+  if (!family || family->instances.empty()) return std::nullopt;
+  // family.instances is sorted by GPU count: the first size the road runs the job on.
+  std::string smaller;
+  const InstanceType* largest = nullptr;
+  for (std::size_t index : family->instances) {
+    const InstanceType& it = catalog_.instances[index];
+    if (!largest || it.gpus > largest->gpus) largest = &it;
+    const Deployment d = deploy_on_gpus(catalog_, w, billing, it, std::max(1.0, it.gpus));
+    if (!d.runs()) {
+      if (smaller.empty() || d.refusal.rfind("does not fit", 0) == 0) smaller = it.name + ": " + d.refusal;
+      continue;
+    }
+    Placement p{&it, std::max(1.0, it.gpus), 1, name, true, ""};
+    p.note = "\"" + name + "\" resolved to " + it.name + ", the smallest size of " + family->key + " that holds the job (all " +
+             report::short_number(p.gpus) + " GPU" + (p.gpus == 1 ? "" : "s") + ")" +
+             (smaller.empty() ? "" : "; smaller sizes do not (" + smaller + ")");
+    return p;
+  }
+  Placement p{largest, std::max(1.0, largest->gpus), 1, name, true, ""};
+  p.note = "\"" + name + "\": no size of " + family->key + " holds the job; judged on its largest, " + largest->name + " (all " +
+           report::short_number(p.gpus) + " GPUs)";
   return p;
 }
 

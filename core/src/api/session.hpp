@@ -50,7 +50,10 @@ class Session {
   std::optional<Workload> road_workload(const Json& obj, const std::string& path, bool task_required);
   std::optional<WorkloadType> workload(const Json& obj, const std::string& path, bool required);
   const Precision* precision(const Json& obj, const std::string& path, bool required);
-  std::optional<Placement> placement(const Json& obj, const std::string& path);
+  // An instance type or family and its GPUs. Without "gpus" and with the workload `w`: the whole
+  // instance type named, or the family's smallest size that holds the job (each said in its note).
+  std::optional<Placement> placement(const Json& obj, const std::string& path, const Workload* w = nullptr,
+                                     const Billing* billing = nullptr);
 
   // Hours (hours_per_month or a schedule) and the way they are paid (use_spot or pricing).
   std::optional<Billing> billing(const Json& obj, const std::string& path);
@@ -63,6 +66,8 @@ class Session {
   Reader& reader() { return r_; }
 
  private:
+  std::optional<Placement> whole_instance(const std::string& name, const Workload& w, const Billing& billing);
+
   const Catalog& catalog_;
   const Json& request_;
   Reader r_;

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "pricing/prices.hpp"
 #include "support/text.hpp"
 
 namespace gpufleet {
@@ -42,7 +43,7 @@ std::vector<Equivalent> equivalents(const Catalog& catalog, const InstanceType& 
   std::map<std::string, const InstanceType*> best;
   for (const InstanceType& it : catalog.instances) {
     if (!same_accelerator(instance, it) || it.gpus + 1e-9 < instance.gpus) continue;
-    if (!it.on_demand_usd_per_hour || !it.price_flags.empty()) continue;
+    if (!priced_on_demand(it)) continue;
     const InstanceType*& slot = best[it.provider];
     if (!slot) {
       slot = &it;

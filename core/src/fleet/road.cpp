@@ -27,18 +27,6 @@ bool neuron(const InstanceType& it) {
 // (NVSwitch inside, a fast fabric between: the catalog's interconnect_multiplier of 1).
 bool spans_instances(const InstanceType& it) { return it.interconnect_multiplier >= 1 && it.gpus >= 2; }
 
-// Why an engine cannot split the model's attention over `tp` ranks (vLLM, TensorRT-LLM and
-// Megatron shard whole heads; grouped KV heads are split or replicated).
-std::string tp_refusal(const Architecture& a, double tp) {
-  if (tp <= 1) return "";
-  if (a.heads > 0 && std::fmod(a.heads, tp) != 0)
-    return "tensor parallelism " + num(tp) + " does not divide the model's " + num(a.heads) +
-           " attention heads (engines shard whole heads)";
-  if (!a.mla() && a.kv_heads > 0 && std::fmod(a.kv_heads, tp) != 0 && std::fmod(tp, a.kv_heads) != 0)
-    return "tensor parallelism " + num(tp) + " neither divides nor is a multiple of the model's " +
-           num(a.kv_heads) + " KV heads";
-  return "";
-}
 
 TrainMode train_mode(WorkloadType task) {
   switch (task) {
@@ -85,6 +73,19 @@ TensorLink link_figures(const InstanceType& it, double tp) {
   return l;
 }
 }  // namespace
+
+std::string tp_refusal(const Architecture& a, double tp) {
+  if (tp <= 1) return "";
+  if (a.heads > 0 && std::fmod(a.heads, tp) != 0)
+    return "tensor parallelism " + num(tp) + " does not divide the model's " + num(a.heads) +
+           " attention heads (engines shard whole heads)";
+  if (!a.mla() && a.kv_heads > 0 && std::fmod(a.kv_heads, tp) != 0 && std::fmod(tp, a.kv_heads) != 0)
+    return "tensor parallelism " + num(tp) + " neither divides nor is a multiple of the model's " +
+           num(a.kv_heads) + " KV heads";
+  return "";
+}
+
+std::string gpu_name(const InstanceType& it) { return it.gpu_model.empty() ? it.gpu_type : it.gpu_model; }
 
 TensorLink tensor_link(const InstanceType& it, double tp) {
   TensorLink l = link_figures(it, tp);
@@ -211,9 +212,36 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
   return q;
 }
 
+std::string memory_refusal(const MemoryQuestion& q, const MemoryEstimate& e, double capacity) {
+  auto gib = [](double bytes) { return num(text::round_to(bytes / (1024.0 * 1024 * 1024), 3)); };
+  if (e.total_bytes > capacity)
+    return "does not fit: " + gib(e.total_bytes) + " GiB per GPU, the GPU has " + gib(capacity) + " GiB";
+  if (e.kv_pool_tokens && q.mode == TrainMode::kInference && e.max_concurrent_sequences.value_or(0) < 1)
+    return "does not fit: the KV cache left (" + gib(e.kv_pool_bytes.value_or(0)) + " GiB, " + num(*e.kv_pool_tokens) +
+           " tokens) holds no whole " + num(q.sequence + q.new_tokens) +
+           "-token sequence; use more GPUs per copy (tensor_parallel), an fp8 KV cache, a smaller weight format or a "
+           "shorter context";
+  return "";
+}
+
+double smallest_fitting_tp(const Catalog& catalog, MemoryQuestion q, const InstanceType& it) {
+  q.gpu_memory_bytes = it.memory_per_gpu_bytes;
+  q.gpu_name = gpu_name(it);
+  q.explain = false;
+  for (double tp = 1; tp <= it.gpus; tp *= 2) {
+    if (!tp_refusal(q.arch, tp).empty()) continue;
+    q.tensor_parallel = q.gpus = tp;
+    q.gpus_linked = tensor_link(it, tp).kind == "domain";
+    const MemoryAnswer a = estimate_memory(catalog.memory, q);
+    if (a.estimate && memory_refusal(q, *a.estimate, it.memory_per_gpu_bytes).empty()) return tp;
+  }
+  return 0;
+}
+
 bool RoadMemo::MemoryKey::operator==(const MemoryKey& o) const {
   return tensor_parallel == o.tensor_parallel && pipeline_parallel == o.pipeline_parallel && gpus == o.gpus &&
-         capacity_bytes == o.capacity_bytes && batch == o.batch && gpus_linked == o.gpus_linked && compute == o.compute;
+         capacity_bytes == o.capacity_bytes && batch == o.batch && gpus_linked == o.gpus_linked && compute == o.compute &&
+         gpu == o.gpu;
 }
 
 MemoryRequirement seed_requirement(const Catalog& catalog, const Workload& w) {
@@ -278,11 +306,12 @@ const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const D
   const InstanceType& it = *d.instance;
   const bool linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
   RoadMemo::MemoryKey key{d.layout.tensor_parallel, d.layout.pipeline_parallel, d.gpus, it.memory_per_gpu_bytes,
-                          batch, linked, compute};
+                          batch, linked, compute, gpu_name(it)};
   for (const auto& [k, answer] : w.memo.memory)
     if (k == key) return answer;
   MemoryQuestion q = memory_question(w, d.layout, d.gpus, it.memory_per_gpu_bytes, compute);
   q.gpus_linked = linked;
+  q.gpu_name = key.gpu;
   q.batch = batch;
   if (w.memo.memory.empty()) w.memo.memory.reserve(kSetupsKept);
   return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;
@@ -585,7 +614,7 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
     return;
   }
   if (std::string why = tp_refusal(*w.model.arch, tp); !why.empty()) {
-    refuse(d, why, "a tensor-parallel degree that divides the heads (powers of two for most models)");
+    refuse(d, why, kTpWayOut);
     return;
   }
   const auto whole = whole_model(catalog, w, fmt.compute);
@@ -656,7 +685,7 @@ bool cheaper(const Workload& w, const Deployment& a, const Deployment& b) {
 
 void price(const Catalog& catalog, const Billing& billing, bool explain, Deployment& d) {
   const InstanceType& it = *d.instance;
-  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false}, billing, false, explain);
+  d.cost = cost_of(catalog, Placement{&it, d.gpus, std::max(1, d.instance_count), it.name, false, ""}, billing, false, explain);
 }
 
 Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it,

@@ -53,6 +53,7 @@ struct RoadMemo {
     double tensor_parallel, pipeline_parallel, gpus, capacity_bytes, batch;
     bool gpus_linked;
     std::string compute;
+    std::string gpu;  // the device's name: vLLM's defaults depend on it (A100s keep the small budget)
     bool operator==(const MemoryKey& o) const;
   };
   // One device, precision, tensor-parallel degree and pipeline depth the throughput model is
@@ -153,6 +154,15 @@ struct Deployment {
   bool runs() const { return refusal.empty(); }
 };
 
+// Why an engine cannot split the model's attention over `tp` ranks (vLLM, TensorRT-LLM and
+// Megatron shard whole heads; grouped KV heads are split or replicated); empty when it can.
+std::string tp_refusal(const Architecture& a, double tp);
+inline constexpr const char* kTpWayOut = "a tensor-parallel degree that divides the heads (powers of two for most models)";
+
+// The name of `it`'s GPU that the memory model's device-dependent defaults read (vLLM's larger
+// token budget is for 70 GiB GPUs other than A100s): the catalog's GPU key, else the GPU type.
+std::string gpu_name(const InstanceType& it);
+
 // The link a tensor-parallel group of `tp` GPUs of `it` uses, and why.
 TensorLink tensor_link(const InstanceType& it, double tp);
 
@@ -171,6 +181,16 @@ struct FormatSupport {
   std::string way_out;
 };
 FormatSupport format_support(const Catalog& catalog, const Workload& w, const InstanceType& it);
+
+// Why the memory estimate `e` of `q` does not run on a GPU of `capacity` bytes; empty when it does.
+// A fit means the memory holds it and, under an engine with a KV pool, the pool holds at least one
+// whole sequence at the asked length (size_memory's rule, for the memory questions).
+std::string memory_refusal(const MemoryQuestion& q, const MemoryEstimate& e, double capacity);
+
+// The smallest tensor-parallel degree (1, 2, 4, ... up to the instance's GPUs) the engines can
+// shard the model with at which one copy of `q` fits `it`'s GPUs (their memory, name and link);
+// 0 when none does.
+double smallest_fitting_tp(const Catalog& catalog, MemoryQuestion q, const InstanceType& it);
 
 // The memory question of a workload on a layout (the memory answer and the road both ask it).
 MemoryQuestion memory_question(const Workload& w, const Layout& layout, double gpus,

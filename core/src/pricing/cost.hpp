@@ -16,6 +16,7 @@ struct Placement {
   int instance_count = 0;    // whole instances bought
   std::string requested;     // the name the user gave ("P5")
   bool resolved_from_family = false;
+  std::string note;  // how the instance and its GPUs were chosen when the request did not say
 };
 
 // Resolves "p5.48xlarge" directly and "P5" to the family's smallest size holding `gpus` GPUs

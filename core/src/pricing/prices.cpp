@@ -414,4 +414,12 @@ CatalogLoad load_catalog(const CatalogSources& sources) {
   return load;
 }
 
+bool priced_on_demand(const InstanceType& it, Kinds kinds, const std::vector<std::string>& providers) {
+  const std::string& k = it.accelerator_kind;
+  const bool kind = kinds == Kinds::kAny ||
+                    (it.gpus >= 1 && (k == "gpu" || (kinds == Kinds::kAccelerators && (k == "inferentia" || k == "trainium"))));
+  return kind && it.on_demand_usd_per_hour && it.price_flags.empty() &&
+         (providers.empty() || std::find(providers.begin(), providers.end(), it.provider) != providers.end());
+}
+
 }  // namespace gpufleet

@@ -20,6 +20,16 @@ CatalogLoad load_catalog(const CatalogSources& sources);
 // shares the offers (built once per choice; the Analyzer keeps the recent ones).
 std::shared_ptr<const Catalog> regional_view(const Catalog& catalog, const RegionChoice& choice);
 
+// Which instances a search by price considers: any, accelerators (GPUs, Inferentia, Trainium) or
+// GPUs only.
+enum class Kinds { kAny, kAccelerators, kGpus };
+
+// The one "priced and trusted" test of the searches that rank by price: an on-demand price with no
+// price flag, on an instance of `kinds` (with at least one accelerator unless kAny) at one of
+// `providers` (every provider when empty).
+bool priced_on_demand(const InstanceType& it, Kinds kinds = Kinds::kAny,
+                      const std::vector<std::string>& providers = {});
+
 }  // namespace gpufleet
 
 namespace gpufleet::detail {

@@ -9,7 +9,7 @@
 #include "support/decimal.hpp"
 #include "support/json_reader.hpp"
 #include "catalog/architecture_reader.hpp"
-#include "api/questions/memory_answers.hpp"
+#include "api/questions/memory.hpp"
 #include "api/answers.hpp"
 #include "support/small_sort.hpp"
 

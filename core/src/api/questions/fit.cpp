@@ -31,7 +31,7 @@ Json memory_summary(const Catalog& catalog, const Workload& w, const Deployment&
 
 Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   auto q = s.question(false);
-  auto p = s.placement(req, "");
+  auto p = s.placement(req, "", q ? &q->w : nullptr, q ? &q->billing : nullptr);
   if (!q || !p) return nullptr;
   const Deployment d = deploy_on_gpus(catalog, q->w, q->billing, *p->instance, p->gpus);
   Json result;
@@ -49,7 +49,7 @@ Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   result["deployment"] = report::deployment(d, true);
   if (!d.runs()) result["ways_out"] = report::ways_out(ways_out(catalog, *q, *p->instance, p->gpus));
   // The road priced the deployment without the other ways to pay, which this answer lists.
-  const Placement priced{d.instance, d.gpus, std::max(1, d.instance_count), d.instance->name, false};
+  const Placement priced{d.instance, d.gpus, std::max(1, d.instance_count), d.instance->name, false, ""};
   const Cost cost = cost_of(catalog, priced, q->billing);
   result["cost"] = report::cost(cost, true);
   return report::price_flags_first(std::move(result), cost);

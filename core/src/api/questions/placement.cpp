@@ -6,6 +6,7 @@
 
 #include "api/answers.hpp"
 #include "fleet/placement.hpp"
+#include "pricing/prices.hpp"
 #include "support/decimal.hpp"
 
 namespace gpufleet::detail {
@@ -127,12 +128,11 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
   std::optional<Option> single, split;
   const int most = static_cast<int>(max_instances.value_or(4));
   for (const InstanceType& it : catalog.instances) {
-    if (!it.on_demand_usd_per_hour || !it.price_flags.empty() || it.accelerator_kind == "cpu") continue;
-    if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+    if (!priced_on_demand(it, Kinds::kAccelerators, providers)) continue;
     for (int k = 1; k <= most; ++k) {
       Packing packing = pack(it, k, models);
       if (!packing.fits) continue;
-      Placement p{&it, it.gpus * k, k, it.name, false};
+      Placement p{&it, it.gpus * k, k, it.name, false, ""};
       const auto monthly = cost_of(catalog, p, *billed).usd_per_month;
       if (!monthly) break;
       if (k == 1 && (!single || *monthly < single->usd_per_month)) single = Option{packing, *monthly};

@@ -1,6 +1,6 @@
 #pragma once
 // The questions' answers, one file each in api/questions/ (the question table in api/analyzer.cpp
-// calls them; memory, right_size and estimate are declared in memory_answers.hpp). Each reads its
+// calls them; memory, right_size and estimate are declared in memory.hpp). Each reads its
 // fields through the Session and returns the answer's "result", or null after a failure the
 // reader recorded. Internal to the core.
 

@@ -1,0 +1,296 @@
+// The "memory" question: a concrete model's per-GPU breakdown against a GPU, the largest batch and
+// context that fit, the KV-cache capacity, which GPUs hold it; and the memory request's reader
+// that right_size and estimate share.
+#include "api/questions/memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "api/answers.hpp"
+#include "catalog/architecture_reader.hpp"
+#include "catalog/fields.hpp"
+#include "fleet/rank.hpp"
+#include "fleet/road.hpp"
+
+namespace gpufleet::detail {
+
+using report::round_to;
+
+double gib(double bytes) { return round_to(bytes / (1024.0 * 1024 * 1024), 3); }
+
+std::optional<ModelChoice> read_model(Session& s, const Json& req, const std::string& path) {
+  // The road's one model reader: a name, a config.json, a size class or a parameter count.
+  auto spec = s.model(req, path);
+  if (!spec) return std::nullopt;
+  if (!spec->arch) {
+    s.reader().fail("cannot_answer", path + "/model",
+                    "the catalog names no generic decoder shape (model_config.json generic_decoder) to size " +
+                        spec->label + " by; give its name or its config.json (hf_config)");
+    return std::nullopt;
+  }
+  ModelChoice choice{*spec->arch, spec->label, spec->named, spec->named ? "" : spec->shape_basis};
+  return choice;
+}
+
+std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req,
+                                            ModelChoice& model, const GpuSpec*& gpu) {
+  MemoryQuestion q;
+  q.arch = model.arch;
+  if (auto mode = r.string(req, "mode", "", false)) {
+    auto m = parse_train_mode(*mode);
+    if (!m) {
+      r.fail(
+          "unknown_name", "/mode",
+          "expected one of load_only, inference, full_finetune, lora, qlora, pretraining, got \"" +
+              *mode + "\"");
+    } else {
+      q.mode = *m;
+    }
+  }
+  q.weight_format = lower(r.string(req, "weight_format", "", false).value_or("bf16"));
+  const std::string default_compute = q.weight_format == "fp32"   ? "fp32"
+                                      : q.weight_format == "fp16" ? "fp16"
+                                                                  : "bf16";
+  q.compute = lower(r.string(req, "compute_precision", "", false).value_or(default_compute));
+  q.optimizer = lower(r.string(req, "optimizer", "", false).value_or("adamw"));
+  q.batch = r.number(req, "batch", "", false, {1, 1e6}).value_or(1);
+  q.sequence = r.number(req, "context", "", false, {1, kMaxTokens})
+                   .value_or(std::min(
+                       model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
+  q.new_tokens = r.number(req, "new_tokens", "", false, {0, kMaxTokens}).value_or(0);
+  q.beams = r.number(req, "beams", "", false, {1, 64}).value_or(1);
+  q.gradient_checkpointing = r.boolean(req, "gradient_checkpointing", "", false).value_or(false);
+  q.flash_attention = r.boolean(req, "flash_attention", "", false).value_or(true);
+  q.chunked_loss = r.boolean(req, "chunked_loss", "", false).value_or(false);
+  q.optimizer_in_backward = r.boolean(req, "optimizer_in_backward", "", false).value_or(false);
+  q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
+  q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
+  if (const Json* lora = r.object(req, "lora", "", false)) {
+    for (const auto& [key, _] : lora->items()) {
+      if (key != "rank" && key != "target_modules")
+        r.fail("unknown_field", Reader::child("/lora", key),
+               "\"lora\" takes \"rank\" and \"target_modules\"; got \"" + key + "\"");
+    }
+    q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
+    q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
+  }
+  q.gpus = r.number(req, "gpus", "", false, {1, kMaxGpus}).value_or(1);
+  q.tensor_parallel = r.number(req, "tensor_parallel", "", false, {1, kMaxGpus}).value_or(1);
+  q.pipeline_parallel = r.number(req, "pipeline_parallel", "", false, {1, kMaxGpus}).value_or(1);
+  if (q.tensor_parallel * q.pipeline_parallel > q.gpus)
+    q.gpus = q.tensor_parallel * q.pipeline_parallel;
+  q.sharding = lower(r.string(req, "sharding", "", false).value_or("none"));
+  q.cpu_offload = r.boolean(req, "cpu_offload", "", false).value_or(false);
+  q.engine = lower(r.string(req, "engine", "", false).value_or("transformers"));
+  q.cuda_eager_loading = r.boolean(req, "cuda_eager_loading", "", false).value_or(false);
+  if (auto u = r.number(req, "gpu_memory_utilization", "", false, {0.05, 1}))
+    q.gpu_memory_utilization = *u;
+  if (auto len = r.number(req, "max_model_len", "", false, {1, kMaxTokens})) q.max_model_len = *len;
+  if (auto n = r.number(req, "max_num_batched_tokens", "", false, {1, kMaxTokens}))
+    q.max_batched_tokens = *n;
+  if (auto n = r.number(req, "max_num_seqs", "", false, {1, 1e6})) q.max_num_seqs = *n;
+  q.engine_version = r.string(req, "engine_version", "", false).value_or("");
+  if (!q.engine_version.empty() && parse_engine_version(q.engine_version) <= 0)
+    r.fail("unknown_name", "/engine_version",
+           "expected a release such as \"0.6.5\" or \"V0 0.7.3\", got \"" + q.engine_version + "\"");
+  if (auto entry = r.string(req, "engine_entrypoint", "", false)) {
+    if (*entry != "serve" && *entry != "offline")
+      r.fail("unknown_name", "/engine_entrypoint",
+             "expected serve (vllm serve) or offline (the LLM class), got \"" + *entry + "\"");
+    q.offline_engine = *entry == "offline";
+  }
+  if (auto name = r.string(req, "gpu", "", false)) {
+    gpu = catalog.gpu(*name);
+    if (!gpu) {
+      std::vector<std::string> keys;
+      for (const auto& [key, _] : catalog.gpus) keys.push_back(key);
+      r.fail(
+          "unknown_name", "/gpu",
+          "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
+    }
+  }
+  if (gpu) {
+    q.gpu_memory_bytes = gpu->usable_bytes();
+    q.gpu_name = gpu->name;
+    q.gpus_linked = catalog.gpu_has_nvlink(gpu->name);
+  }
+  if (!r.ok()) return std::nullopt;
+  return q;
+}
+
+Json breakdown(const MemoryEstimate& e) {
+  Json lines = Json::array();
+  for (const auto& l : e.lines) {
+    lines.push_back({{"key", l.key},
+                     {"label", l.label},
+                     {"gib", gib(l.bytes)},
+                     {"bytes", round_to(l.bytes, 0)},
+                     {"basis", l.basis}});
+  }
+  return lines;
+}
+
+std::vector<std::string> words(const char* text) {
+  std::vector<std::string> out;
+  std::string word;
+  for (const char* c = text;; ++c) {
+    if (*c == ' ' || *c == '\0') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+      if (*c == '\0') break;
+    } else {
+      word += *c;
+    }
+  }
+  return out;
+}
+
+// What a figure of this kind can be expected to miss by: its measured error over the measurement
+// cases (model_config.json "measured_error", written by scripts/accuracy-doc.sh), said in words.
+Json expected_error(const Catalog& catalog, const std::string& quantity, const std::string& phase,
+                    const std::string& engine, const std::string& vendor) {
+  // The kind on this vendor's GPUs; with no GPU named, the kind's largest group of cases.
+  const MeasuredError* found = nullptr;
+  for (const MeasuredError& e : catalog.measured_error) {
+    if (e.quantity != quantity || e.phase != phase || e.engine != engine) continue;
+    if (vendor.empty() ? (!found || e.n > found->n) : e.vendor == vendor) found = &e;
+  }
+  const std::string on = found ? found->vendor : vendor;
+  const std::string kind = engine + " " + phase + " " + quantity + (on.empty() ? "" : " on " + on + " GPUs");
+  Json out = report::object(5);
+  out["kind"] = kind;
+  if (!found) {
+    out["n"] = 0;
+    out["text"] = "no measured case of this kind (" + kind + "): its error is unknown";
+    return out;
+  }
+  out["n"] = static_cast<std::int64_t>(found->n);
+  out["median_abs_err_pct"] = found->median_abs_err_pct;
+  out["p90_abs_err_pct"] = found->p90_abs_err_pct;
+  out["text"] = "within " + report::short_number(found->median_abs_err_pct) + " % (median; 90 % of them within " +
+                report::short_number(found->p90_abs_err_pct) + " %) on " + report::short_number(found->n) + " measured case" +
+                (found->n == 1 ? "" : "s") + " of " + kind;
+  return out;
+}
+
+Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  auto model = read_model(s, req, "");
+  if (!model) return nullptr;
+  const GpuSpec* gpu = nullptr;
+  auto q = read_question(catalog, r, req, *model, gpu);
+  if (!q) return nullptr;
+  if (std::string why = tp_refusal(q->arch, q->tensor_parallel); !why.empty()) {
+    r.fail("cannot_answer", "/tensor_parallel", why + "; use " + kTpWayOut + ", or pipeline_parallel for more GPUs");
+    return nullptr;
+  }
+  MemoryAnswer answer = estimate_memory(catalog.memory, *q);
+  for (const auto& [field, message] : answer.faults) r.fail("unknown_name", "/" + field, message);
+  if (!answer.estimate) return nullptr;
+  const MemoryEstimate& e = *answer.estimate;
+  Json result;
+  Json m;
+  m["name"] = model->label;
+  if (model->named) {
+    m["key"] = model->named->key;
+    m["hf_id"] = model->named->hf_id;
+    m["source"] = model->named->source;
+  }
+  if (!model->shape_basis.empty()) m["shape"] = model->shape_basis;
+  m["model_type"] = q->arch.model_type;
+  m["parameters"] = round_to(e.params.total, 0);
+  m["parameters_billion"] = round_to(e.params.total / 1e9, 3);
+  if (q->arch.moe()) m["active_parameters_billion"] = round_to(e.params.active / 1e9, 3);
+  m["kv_cache_kib_per_token"] = round_to(e.kv_bytes_per_token / 1024, 3);
+  result["model"] = std::move(m);
+  result["settings"] = {{"mode", to_string(q->mode)},
+                        {"weight_format", q->weight_format},
+                        {"compute_precision", q->compute},
+                        {"batch", q->batch},
+                        {"context", q->sequence},
+                        {"new_tokens", q->new_tokens},
+                        {"engine", q->engine},
+                        {"gpus", q->gpus},
+                        {"tensor_parallel", q->tensor_parallel},
+                        {"pipeline_parallel", q->pipeline_parallel},
+                        {"sharding", q->sharding}};
+  result["per_gpu"] = breakdown(e);
+  result["total_gib"] = gib(e.total_bytes);
+  result["total_bytes"] = round_to(e.total_bytes, 0);
+  result["tensors_gib"] = gib(e.tensor_bytes);
+  result["weights_gib"] = gib(e.weights_bytes);
+  if (e.trainable_parameters > 0)
+    result["trainable_parameters"] = round_to(e.trainable_parameters, 0);
+  if (e.kv_pool_tokens) {
+    result["kv_cache_capacity"] = {
+        {"tokens", *e.kv_pool_tokens},
+        {"gib", gib(*e.kv_pool_bytes)},
+        {"concurrent_sequences", e.max_concurrent_sequences.value_or(0)}};
+  }
+  Json notes = e.notes;
+  if (q->arch.max_positions > 0 && q->sequence + q->new_tokens > q->arch.max_positions) {
+    notes.push_back("the context (" + report::short_number(q->sequence + q->new_tokens) +
+                    " tokens) is longer than the model's window of " +
+                    report::short_number(q->arch.max_positions) + " tokens");
+  }
+  result["notes"] = std::move(notes);
+  const bool serving = q->mode == TrainMode::kInference || q->mode == TrainMode::kLoadOnly;
+  result["expected_error"] =
+      expected_error(catalog, "memory", serving ? "inference" : "training", q->engine, gpu ? gpu->vendor : "");
+  result["basis"] =
+      "per GPU; tensors are what torch.cuda.max_memory_allocated shows, the total adds the runtime "
+      "(CUDA context, allocator reserve, engine buffers)";
+  if (gpu && q->gpu_memory_bytes) {
+    const double capacity = *q->gpu_memory_bytes;
+    Json g;
+    g["gpu"] = gpu->name.empty() ? "" : gpu->name;
+    g["capacity_gib"] = gib(capacity);
+    g["used_gib"] = gib(e.total_bytes);
+    g["utilization_pct"] = round_to(e.total_bytes / capacity * 100, 1);
+    const std::string why = memory_refusal(*q, e, capacity);
+    g["fits"] = why.empty();
+    if (!why.empty()) g["reason"] = why;
+    g["headroom_gib"] = gib(capacity - e.total_bytes);
+    const auto engine = catalog.memory.engines.find(q->engine);
+    const bool pool = engine != catalog.memory.engines.end() && engine->second.kv_policy == "pool";
+    if (!pool) {  // a pool engine takes its share whatever the batch: no largest batch to find
+      g["largest_batch"] =
+          largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
+      // Never beyond the model's own context window.
+      const double window = q->arch.max_positions > 0      ? q->arch.max_positions
+                            : q->arch.target_positions > 0 ? q->arch.target_positions
+                                                           : kMaxTokens;
+      g["largest_context"] =
+          largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
+      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && why.empty()) {
+        const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
+        g["kv_cache_tokens_that_fit"] = std::floor(spare / e.kv_bytes_per_token);
+        g["concurrent_sequences_at_context"] =
+            std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
+      }
+    }
+    result["gpu"] = std::move(g);
+  }
+  // Which GPUs hold it (with this many GPUs per model copy).
+  Json which = Json::array();
+  const bool cuda_engine = q->engine != "llama.cpp" && q->engine != "whisper.cpp";
+  for (const auto& [key, spec] : catalog.gpus) {
+    // Neuron devices run their own SDK, not the CUDA engines this estimate describes.
+    if (cuda_engine && spec.vendor != "nvidia" && spec.vendor != "amd") continue;
+    MemoryQuestion other = *q;
+    other.gpu_memory_bytes = spec.usable_bytes();
+    other.gpus_linked = catalog.gpu_has_nvlink(key);
+    other.gpu_name = spec.name;
+    auto a = estimate_memory(catalog.memory, other);
+    if (!a.estimate) continue;
+    which.push_back({{"gpu", key},
+                     {"capacity_gib", gib(*other.gpu_memory_bytes)},
+                     {"used_gib", gib(a.estimate->total_bytes)},
+                     {"fits", memory_refusal(other, *a.estimate, *other.gpu_memory_bytes).empty()}});
+  }
+  result["gpus"] = std::move(which);
+  return result;
+}
+
+}  // namespace gpufleet::detail
