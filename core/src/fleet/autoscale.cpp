@@ -150,7 +150,7 @@ namespace {
 // per replica), or ceil(total / target) for requests/s; within the tolerance, no change.
 class Recommender {
  public:
-  explicit Recommender(const AutoscaleQuestion& q) : q_(q), m_(q.replica), s_(q.settings) {}
+  explicit Recommender(const AutoscaleQuestion& q) : m_(q.replica), s_(q.settings) {}
 
   int operator()(double rps, int ready, int current) {
     const double target = s_.target;
@@ -192,7 +192,6 @@ class Recommender {
     return queue_[key] = queue;
   }
 
-  const AutoscaleQuestion& q_;
   const ReplicaModel& m_;
   const ScalingSettings& s_;
   std::map<std::pair<double, int>, double> queue_;
