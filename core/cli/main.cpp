@@ -495,6 +495,10 @@ int main(int argc, char** argv) {
   as->add_option("--profile", as_rps, "24 or 168 hourly requests/s values (comma-separated)")->delimiter(',');
   as->add_option("--csv", as_csv, "a timestamp,requests CSV export (Prometheus, CloudWatch), or - for standard input")->type_name("FILE");
   as->add_option("--csv-values", as_csv_values, "what the CSV's numbers are")->check(choices("autoscale_profile.csv_values"));
+  std::string as_shape;
+  double as_peak = 0;
+  as->add_option("--shape", as_shape, "a synthetic shape of config/traffic_shapes.json")->check(choices("autoscale_profile.shape"));
+  as->add_option("--peak-requests-per-s", as_peak, "with --shape: the requests/s of its peak");
   as->add_option("--policy", as_policy, "the policy to evaluate")->check(choices("autoscale_policy.kind"));
   as->add_option("--metric", as_metric, "target tracking's metric")->check(choices("autoscale_policy.metric"));
   as->add_option("--target", as_target, "the metric's target per replica (default: the road's)");
@@ -784,7 +788,9 @@ int main(int argc, char** argv) {
         profile["csv"] = std::move(lines);
       }
       if (!as_csv_values.empty()) profile["csv_values"] = as_csv_values;
-      if (profile.empty()) throw CLI::RequiredError("--profile or --csv");
+      if (!as_shape.empty()) profile["shape"] = as_shape;
+      if (as_peak > 0) profile["peak_requests_per_s"] = as_peak;
+      if (profile.empty()) throw CLI::RequiredError("--profile, --csv or --shape");
       request["profile"] = profile;
       Json policy = Json::object();
       if (!as_policy.empty()) policy["kind"] = as_policy;

@@ -121,7 +121,7 @@ constexpr Field kEstimateRequest[] = {
 };
 
 constexpr Field kAutoscaleRequest[] = {
-    obj("profile", kRequired, "autoscale_profile", FIELD_DOC("the traffic: 24 or 168 hourly requests/s values, or a CSV export")),
+    obj("profile", kRequired, "autoscale_profile", FIELD_DOC("the traffic: 24 or 168 hourly requests/s values, a named shape or a CSV export")),
     obj("policy", 0, "autoscale_policy", FIELD_DOC("the scaling policy to evaluate (default target_tracking on concurrency)")),
     obj("cold_start", 0, "cold_start", FIELD_DOC("from the decision to a new replica serving (defaults: estimates)")),
     str("commitment", 0, FIELD_DOC("the committed base's way to pay (default reserved_1y; any case)"), "reserved_1y reserved_3y"),
@@ -129,9 +129,11 @@ constexpr Field kAutoscaleRequest[] = {
 };
 
 constexpr Field kAutoscaleProfile[] = {
-    field("requests_per_s", T::kNumbers, 0, FIELD_DOC("24 or 168 hourly requests/s values, from 0 to 1e7; or csv, not both")),
+    field("requests_per_s", T::kNumbers, 0, FIELD_DOC("24 or 168 hourly requests/s values, from 0 to 1e7; or csv or shape, not both")),
     field("csv", T::kStringOrStrings, 0, FIELD_DOC("timestamp,requests rows (a Prometheus or CloudWatch export: Unix or ISO 8601 times) as one text or an array of lines, bucketed to UTC hours, at most 8,784")),
     str("csv_values", 0, FIELD_DOC("count (default: requests in each row's period, summed per hour / 3600) or rate (requests/s, averaged per hour)"), "count rate"),
+    str("shape", 0, FIELD_DOC("a shape of config/traffic_shapes.json (all synthetic, said so; any case)"), "flat diurnal_5x business_hours"),
+    num("peak_requests_per_s", kMinExclusive, 0, 1e7, FIELD_DOC("with shape: the requests/s of its peak")),
 };
 
 constexpr Field kAutoscalePolicy[] = {
@@ -249,7 +251,7 @@ constexpr Kind kRequestKinds[] = {
     Kind{"request.memory", "\"memory\"", KIND_FIELDS(kMemoryRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("memory's own fields")},
     Kind{"request.estimate", "\"estimate\"", KIND_FIELDS(kEstimateRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("estimate's own fields")},
     Kind{"request.autoscale", "\"autoscale\"", KIND_FIELDS(kAutoscaleRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("autoscale's own fields")},
-    Kind{"autoscale_profile", "\"profile\"", KIND_FIELDS(kAutoscaleProfile), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a traffic profile: exactly one of requests_per_s, csv")},
+    Kind{"autoscale_profile", "\"profile\"", KIND_FIELDS(kAutoscaleProfile), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a traffic profile: exactly one of requests_per_s, csv, shape")},
     Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},

@@ -247,3 +247,26 @@ TEST_CASE("autoscale reads a CSV export bucketed to UTC hours") {
   CHECK(p["requests_per_s"][13] == 2);
   CHECK(p["start"] == "2026-11-01T00:00Z");
 }
+
+TEST_CASE("autoscale reads a named shape of config/traffic_shapes.json, synthetic and said so") {
+  const Json a = ask(autoscale_request({{"shape", "diurnal_5x"}, {"peak_requests_per_s", 200}}));
+  INFO(a.dump().substr(0, 2000));
+  REQUIRE(a["ok"] == true);
+  const Json& p = a["result"]["profile"];
+  CHECK(p["synthetic"] == true);
+  CHECK(p["shape_source"].get<std::string>().rfind("synthetic", 0) == 0);
+  REQUIRE(p["requests_per_s"].size() == 24);
+  CHECK(p["requests_per_s"][16] == 200);
+  CHECK(p["requests_per_s"][4] == 40);
+  CHECK(p["month"] == "24 h profile x 30.4 days");
+  const Json week = ask(autoscale_request({{"shape", "business_hours"}, {"peak_requests_per_s", 50}}));
+  REQUIRE(week["ok"] == true);
+  CHECK(week["result"]["profile"]["requests_per_s"].size() == 168);
+  CHECK(week["result"]["profile"]["month"] == "168 h profile x 4.345 weeks");
+  const Json unknown = ask(autoscale_request({{"shape", "tuesday"}, {"peak_requests_per_s", 50}}));
+  REQUIRE(unknown["ok"] == false);
+  CHECK(unknown["errors"][0]["path"] == "/profile/shape");
+  const Json no_peak = ask(autoscale_request({{"shape", "flat"}}));
+  REQUIRE(no_peak["ok"] == false);
+  CHECK(no_peak["errors"][0]["path"] == "/profile/peak_requests_per_s");
+}

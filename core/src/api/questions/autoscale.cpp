@@ -17,6 +17,7 @@
 #include "fleet/autoscale.hpp"
 #include "fleet/recommend.hpp"
 #include "support/decimal.hpp"
+#include "support/json_guard.hpp"
 
 namespace gpufleet::detail {
 
@@ -41,6 +42,8 @@ struct Profile {
   std::string month;   // how the profile's hours make a month
   double month_scale = 1;
   std::string start;   // csv: the first hour bucketed (UTC)
+  std::string shape, shape_source;  // a named shape, and where it comes from
+  bool shape_synthetic = false;
 };
 
 // Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil).
@@ -205,16 +208,56 @@ bool read_csv(const Reader& r, const std::vector<std::string>& lines, bool array
   return true;
 }
 
+// The shapes of config/traffic_shapes.json, compiled in (core/CMakeLists.txt).
+constexpr const char* kShapes =
+#include "api/traffic_shapes.inc"
+    ;
+
+// A named shape x its peak: the shape's hourly shares of the peak, its source stated.
+bool read_shape(const Reader& r, const Json& obj, Profile& p) {
+  const std::string path = "/profile";
+  auto name = r.string(obj, "shape", path, true);
+  auto peak = r.number(obj, "peak_requests_per_s", path, true, {0, kMaxRps, true});
+  if (!name || !peak) return false;
+  Errors errors;
+  auto doc = parse_checked(kShapes, "traffic_shapes.json", kCatalogLimits, errors);
+  const Json* shapes = doc && doc->is_object() && doc->contains("shapes") ? &(*doc)["shapes"] : nullptr;
+  if (!shapes || !shapes->is_object()) {
+    r.fail("cannot_answer", path + "/shape", "the traffic shapes compiled in could not be read");
+    return false;
+  }
+  auto found = shapes->find(lower(*name));
+  if (found == shapes->end() || !found->is_object() || !found->contains("values") || !(*found)["values"].is_array()) {
+    std::vector<std::string> names;
+    for (const auto& [key, _] : shapes->items()) names.push_back(key);
+    r.fail("unknown_name", path + "/shape", "expected one of " + names_of(names) + ", got \"" + *name + "\"");
+    return false;
+  }
+  for (const Json& v : (*found)["values"]) p.rps.push_back(v.is_number() ? v.get<double>() * *peak : 0);
+  p.shape = lower(*name);
+  p.shape_source = found->value("source", std::string());
+  p.shape_synthetic = found->value("synthetic", false);
+  return true;
+}
+
 std::optional<Profile> read_profile(const Reader& r, const Json& obj) {
   const std::string path = "/profile";
   fields::check_fields(r, obj, path, "autoscale_profile");
   Profile p;
-  const bool values = obj.contains("requests_per_s"), csv = obj.contains("csv");
-  if (values == csv) {
-    r.fail(values ? "wrong_type" : "missing_field", path, "expected exactly one of requests_per_s (24 or 168 hourly values) or csv");
+  const bool values = obj.contains("requests_per_s"), csv = obj.contains("csv"), shape = obj.contains("shape");
+  if (values + csv + shape != 1) {
+    r.fail(values || csv || shape ? "wrong_type" : "missing_field", path,
+           "expected exactly one of requests_per_s (24 or 168 hourly values), csv or shape");
     return std::nullopt;
   }
-  if (values) {
+  if (!shape && obj.contains("peak_requests_per_s")) {
+    r.fail("unknown_field", path + "/peak_requests_per_s", "peak_requests_per_s scales a shape: give it with shape");
+    return std::nullopt;
+  }
+  if (shape) {
+    if (!read_shape(r, obj, p)) return std::nullopt;
+    p.source = "shape";
+  } else if (values) {
     const Json& list = obj["requests_per_s"];
     if (!list.is_array() || (list.size() != 24 && list.size() != 168)) {
       r.fail("wrong_type", path + "/requests_per_s",
@@ -539,6 +582,11 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   prof["intervals"] = profile->rps.size();
   prof["interval_s"] = 3600;
   if (!profile->start.empty()) prof["start"] = profile->start;
+  if (!profile->shape.empty()) {
+    prof["shape"] = profile->shape;
+    prof["shape_source"] = profile->shape_source;
+    prof["synthetic"] = profile->shape_synthetic;
+  }
   prof["time_zone"] = "UTC";
   prof["requests_per_s"] = rounded(profile->rps, 4);
   prof["peak_requests_per_s"] = round_to(peak_rps, 4);
