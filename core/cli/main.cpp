@@ -486,6 +486,33 @@ int main(int argc, char** argv) {
   dec->add_flag("--batch", d_batch, "batch processing");
   d_billing.add(dec, BillingArgs::kAll);
 
+  auto* as = app.add_subcommand("autoscale", "auto-scaling over a traffic profile: replicas, cost and SLO of each scaling policy");
+  WorkloadArgs as_work;
+  as_work.add(as, false);
+  std::string as_instance, as_csv, as_csv_values, as_policy, as_metric, as_commitment;
+  std::vector<double> as_rps;
+  double as_target = 0, as_min = -1, as_max = 0, as_period = 0, as_up = -1, as_down = -1, as_cold = -1;
+  as->add_option("--instance", as_instance, "an instance type or family (default: the road's cheapest)");
+  as->add_option("--profile", as_rps, "24 or 168 hourly requests/s values (comma-separated)")->delimiter(',');
+  as->add_option("--csv", as_csv, "a timestamp,requests CSV export (Prometheus, CloudWatch), or - for standard input")->type_name("FILE");
+  as->add_option("--csv-values", as_csv_values, "what the CSV's numbers are")->check(choices("autoscale_profile.csv_values"));
+  std::string as_shape;
+  double as_peak = 0;
+  as->add_option("--shape", as_shape, "a synthetic shape of config/traffic_shapes.json")->check(choices("autoscale_profile.shape"));
+  as->add_option("--peak-requests-per-s", as_peak, "with --shape: the requests/s of its peak");
+  as->add_option("--policy", as_policy, "the policy to evaluate")->check(choices("autoscale_policy.kind"));
+  as->add_option("--metric", as_metric, "target tracking's metric")->check(choices("autoscale_policy.metric"));
+  as->add_option("--target", as_target, "the metric's target per replica (default: the road's)");
+  as->add_option("--min-replicas", as_min, "fewest replicas");
+  as->add_option("--max-replicas", as_max, "most replicas");
+  as->add_option("--control-period-s", as_period, "seconds between scaling decisions (default 30)");
+  as->add_option("--scale-up-delay-s", as_up, "scale-up stabilization window (default 0)");
+  as->add_option("--scale-down-delay-s", as_down, "scale-down stabilization window (default 300)");
+  as->add_option("--provisioning-s", as_cold, "cold start: node provisioning seconds (default 180, an estimate)");
+  as->add_option("--commitment", as_commitment, "the committed base's way to pay")->check(choices("autoscale.commitment"));
+  BillingArgs as_billing;
+  as_billing.add(as, BillingArgs::kPay | BillingArgs::kRegion);
+
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
   wl->add_option("ID", wl_id, "workload id")->required();
@@ -744,6 +771,43 @@ int main(int argc, char** argv) {
       if (d_edge) request["edge"] = true;
       if (d_batch) request["batch"] = true;
       d_billing.apply(request);
+    } else if (*as) {
+      request = workload_request("autoscale", as_work, false);
+      if (!as_instance.empty()) request["instance"] = as_instance;
+      Json profile = Json::object();
+      if (!as_rps.empty()) profile["requests_per_s"] = as_rps;
+      if (!as_csv.empty()) {
+        auto text = read_input(as_csv);
+        if (!text) return kExitInvalid;
+        // One string a line: the request's strings are at most 4 KiB each (docs/api.md, Limits).
+        Json lines = Json::array();
+        std::size_t start = 0;
+        while (start < text->size()) {
+          std::size_t end = text->find('\n', start);
+          if (end == std::string::npos) end = text->size();
+          lines.push_back(text->substr(start, end - start));
+          start = end + 1;
+        }
+        profile["csv"] = std::move(lines);
+      }
+      if (!as_csv_values.empty()) profile["csv_values"] = as_csv_values;
+      if (!as_shape.empty()) profile["shape"] = as_shape;
+      if (as_peak > 0) profile["peak_requests_per_s"] = as_peak;
+      if (profile.empty()) throw CLI::RequiredError("--profile, --csv or --shape");
+      request["profile"] = profile;
+      Json policy = Json::object();
+      if (!as_policy.empty()) policy["kind"] = as_policy;
+      if (!as_metric.empty()) policy["metric"] = as_metric;
+      if (as_target > 0) policy["target"] = as_target;
+      if (as_min >= 0) policy["min_replicas"] = as_min;
+      if (as_max > 0) policy["max_replicas"] = as_max;
+      if (as_period > 0) policy["control_period_s"] = as_period;
+      if (as_up >= 0) policy["scale_up_delay_s"] = as_up;
+      if (as_down >= 0) policy["scale_down_delay_s"] = as_down;
+      if (!policy.empty()) request["policy"] = policy;
+      if (as_cold >= 0) request["cold_start"] = {{"provisioning_s", as_cold}};
+      if (!as_commitment.empty()) request["commitment"] = as_commitment;
+      as_billing.apply(request);
     } else if (*wl) {
       request = {{"question", "workload"}, {"id", wl_id}};
     } else if (*ws) {

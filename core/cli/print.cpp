@@ -635,6 +635,28 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     out << "\nCheapest provider mix: " << money(r["cheapest_mix"]["usd_per_month"]);
     if (r["cheapest_mix"].contains("savings_pct")) out << " (" << num(r["cheapest_mix"]["savings_pct"], 1) << "% less)";
     out << "\n";
+  } else if (question == "autoscale") {
+    const Json& d = r["deployment"];
+    const Json& pr = r["profile"];
+    out << "Replica: " << text(d["instance"]) << " (" << text(d["provider"]) << ", " << text(d["region"]) << "), "
+        << num(d["concurrency_per_replica"], 0) << " sequences, " << num(d["target_requests_per_s_per_replica"], 2)
+        << " requests/s at the target, " << money(d["usd_per_replica_hour"]) << "/h (" << text(d["pricing"]) << ")\n"
+        << "Profile: " << text(pr["intervals"]) << " h (" << text(pr["source"]) << "), peak " << num(pr["peak_requests_per_s"], 1)
+        << " requests/s; " << text(pr["month"]) << "; cold start " << num(r["cold_start"]["total_s"], 0) << " s (estimates)\n";
+    if (pr.contains("shape_source")) out << "Shape: " << text(pr["shape_source"]) << "\n";
+    std::vector<Row> rows;
+    for (const auto& p : r["policies"])
+      rows.push_back({cell(p["name"]), usd(p["usd_per_month"]), quantity(p["gpu_hours_idle"], 0, " GPU-h"),
+                      quantity(p["slo_attainment"].is_number() ? Json(100 * p["slo_attainment"].get<double>()) : Json(), 2, "%")});
+    table(out, {{"policy", {"policy"}}, {"monthly", {"usd_per_month"}}, {"idle", {"gpu_hours_idle"}}, {"within p95 target", {"slo_attainment_pct"}}}, rows);
+    const Json& rec = r["recommended"];
+    out << "Recommended: " << text(rec["min_replicas"]) << " to " << text(rec["max_replicas"]) << " replicas on " << text(rec["metric"])
+        << ", target " << num(rec["threshold"], 2) << " per replica, scale up after " << num(rec["scale_up_delay_s"], 0)
+        << " s, down after " << num(rec["scale_down_delay_s"], 0) << " s\n";
+    const Json& base = r["committed_base"];
+    out << "Committed base: " << text(base["replicas"]) << " replicas (" << text(base["commitment"]) << "), "
+        << money(base["usd_per_month"]) << "/month with the rest above it\n"
+        << "KEDA ScaledObject: --json, result.recommended.keda_scaled_object (not wrapped there)\n";
   } else if (question == "placement") {
     out << "Models:\n";
     for (const auto& m : r["models"]) out << "  " << text(m["name"]) << ": " << num(m["memory_gb"]) << " GB (" << text(m["basis"]) << ")\n";
@@ -967,7 +989,7 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
     text << paint("caveat", "33;1") << ": " << gpufleet::cli::text(r["first_pick_caveat"]) << "\n";
   print_result(text, question, response["result"]);
   static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
-                                             "placement", "right_size", "estimate", "workload", "workload_set"};
+                                             "placement", "right_size", "estimate", "workload", "workload_set", "autoscale"};
   if (kPriced.count(question)) text << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
   // The accuracy summary lines are read by scripts: never broken.
   const bool fit_prose = options.format == Format::kTable && question != "accuracy" && options.width > 0;

@@ -51,6 +51,8 @@ const LINK_KEYS = {
   // Fleet plan: the plan and the placement under it
   plan: ['view=plan'], models: [''], pack: [''], pack_pricing: [''], pack_spot: [''], pack_share: ['pack_pricing=mixed'],
   pack_sched: [''], pack_ha: ['pack_sched=day'], pack_hb: ['pack_sched=day'], pack_hours: [''],
+  // Auto-scaling
+  profile: ['view=autoscale'], policy: ['view=autoscale'], metric: ['view=autoscale'],
   // Catalog
   section: [''], family: [''],
   // Earlier versions' links (old-links.js)

@@ -7,6 +7,7 @@ export const VIEWS = [
   { id: 'deployments', title: 'Deployments' },
   { id: 'compare', title: 'Compare & migrate' },
   { id: 'plan', title: 'Fleet plan' },
+  { id: 'autoscale', title: 'Auto-scaling' },
   { id: 'catalog', title: 'Catalog' },
 ];
 

@@ -76,6 +76,7 @@ constexpr QuestionEntry kQuestions[] = {
     {"catalog", detail::answer_catalog},
     {"validate", detail::answer_validate},
     {"memory", detail::answer_memory},
+    {"autoscale", detail::answer_autoscale},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", detail::answer_accuracy},
 #endif

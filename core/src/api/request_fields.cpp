@@ -120,6 +120,41 @@ constexpr Field kEstimateRequest[] = {
     num("limit", 0, 1, 1000, FIELD_DOC("ranked rows (with rank)")),
 };
 
+constexpr Field kAutoscaleRequest[] = {
+    obj("profile", kRequired, "autoscale_profile", FIELD_DOC("the traffic: 24 or 168 hourly requests/s values, a named shape or a CSV export")),
+    obj("policy", 0, "autoscale_policy", FIELD_DOC("the scaling policy to evaluate (default target_tracking on concurrency)")),
+    obj("cold_start", 0, "cold_start", FIELD_DOC("from the decision to a new replica serving (defaults: estimates)")),
+    str("commitment", 0, FIELD_DOC("the committed base's way to pay (default reserved_1y; any case)"), "reserved_1y reserved_3y"),
+    str("pricing", 0, FIELD_DOC("the way to pay above the committed base: on_demand (default), spot or mixed")),
+};
+
+constexpr Field kAutoscaleProfile[] = {
+    field("requests_per_s", T::kNumbers, 0, FIELD_DOC("24 or 168 hourly requests/s values, from 0 to 1e7; or csv or shape, not both")),
+    field("csv", T::kStringOrStrings, 0, FIELD_DOC("timestamp,requests rows (a Prometheus or CloudWatch export: Unix or ISO 8601 times) as one text or an array of lines, bucketed to UTC hours, at most 8,784")),
+    str("csv_values", 0, FIELD_DOC("count (default: requests in each row's period, summed per hour / 3600) or rate (requests/s, averaged per hour)"), "count rate"),
+    str("shape", 0, FIELD_DOC("a shape of config/traffic_shapes.json (all synthetic, said so; any case)"), "flat diurnal_5x business_hours"),
+    num("peak_requests_per_s", kMinExclusive, 0, 1e7, FIELD_DOC("with shape: the requests/s of its peak")),
+};
+
+constexpr Field kAutoscalePolicy[] = {
+    str("kind", 0, FIELD_DOC("the policy (any case)"), "target_tracking scheduled oracle"),
+    str("metric", 0, FIELD_DOC("target_tracking's metric per replica (any case)"), "concurrency queue_length requests_per_s"),
+    num("target", kMinExclusive, 0, 1e7, FIELD_DOC("the metric's target per replica (default: the road's at the target utilization and p95 TTFT; queue_length 1)")),
+    num("min_replicas", 0, 0, 10000, FIELD_DOC("fewest replicas (default: the fewest the profile needs, at least 1)")),
+    num("max_replicas", 0, 1, 10000, FIELD_DOC("most replicas (default: the most the profile needs)")),
+    num("control_period_s", 0, 5, 3600, FIELD_DOC("seconds between decisions (default 30, KEDA's pollingInterval)")),
+    num("scale_up_delay_s", 0, 0, 86400, FIELD_DOC("scale-up stabilization window, s (default 0, the HPA's)")),
+    num("scale_down_delay_s", 0, 0, 86400, FIELD_DOC("scale-down stabilization window, s (default 300, the HPA's)")),
+    num("tolerance", 0, 0, 1, FIELD_DOC("no change while the metric is within this share of its target (default 0.1, the HPA's)")),
+};
+
+constexpr Field kColdStart[] = {
+    num("provisioning_s", 0, 0, 3600, FIELD_DOC("a GPU node launched and joined, s (default 180, an estimate)")),
+    num("image_pull_s", 0, 0, 3600, FIELD_DOC("the serving image pulled, s (default 60, an estimate)")),
+    num("weights_gb_per_s", kMinExclusive, 0, 1e4, FIELD_DOC("the weights read, GB/s (default 1, an estimate)")),
+    num("warmup_s", 0, 0, 3600, FIELD_DOC("the engine's profiling and CUDA graph capture, s (default 60, an estimate)")),
+};
+
 constexpr Field kRightSizeRequest[] = {
     num("hours_per_month", 0, 1, 744, FIELD_DOC("hours a month (default 720)")),
 };
@@ -205,6 +240,7 @@ constexpr QuestionFields kQuestionRows[] = {
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
+    {"autoscale", "model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions"},
     {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
     {"estimate", NOT_IN_PAGE("model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
 };
@@ -214,6 +250,10 @@ constexpr Kind kRequestKinds[] = {
     Kind{"request.decide", "\"decide\"", KIND_FIELDS(kDecideRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("decide's own fields")},
     Kind{"request.memory", "\"memory\"", KIND_FIELDS(kMemoryRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("memory's own fields")},
     Kind{"request.estimate", "\"estimate\"", KIND_FIELDS(kEstimateRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("estimate's own fields")},
+    Kind{"request.autoscale", "\"autoscale\"", KIND_FIELDS(kAutoscaleRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("autoscale's own fields")},
+    Kind{"autoscale_profile", "\"profile\"", KIND_FIELDS(kAutoscaleProfile), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a traffic profile: exactly one of requests_per_s, csv, shape")},
+    Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
+    Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},
     Kind{"request_model", "\"model\"", KIND_FIELDS(kRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model: exactly one of name, hf_config, size, params_b")},
     Kind{"memory_request_model", "\"model\"", KIND_FIELDS(kMemoryRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a concrete model: exactly one of name, hf_config")},

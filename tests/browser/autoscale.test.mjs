@@ -1,0 +1,55 @@
+// Auto-scaling: the view asks the core what the native CLI answers for the same request, draws each
+// policy's replicas, marks a profile of the wrong length at its field, and reads a pasted CSV.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ready = (page) => page.getByTestId('autoscale-result').and(page.locator('[data-state=ready]')).waitFor();
+
+test('autoscale: the view shows the CLI\'s policies, recommended settings and committed base', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&ttft=500');
+  await ready(page);
+  const request = JSON.parse(await page.getByTestId('as-request').textContent());
+  assert.equal(request.question, 'autoscale');
+  assert.equal(request.profile.requests_per_s.length, 24);
+  const expected = cli(request);
+  assert.equal(expected.ok, true, JSON.stringify(expected.errors));
+  const r = expected.result;
+  assert.deepEqual(r.policies.map((p) => p.name), ['oracle', 'always_peak', 'target_tracking']);
+  for (const p of r.policies) {
+    assertNear(await text(page, `as-${p.name}-usd`), p.usd_per_month, 0.005, `${p.name} monthly`);
+    assertNear(await text(page, `as-${p.name}-slo`), 100 * p.slo_attainment, 0.05, `${p.name} SLO`);
+  }
+  assert.equal(await page.locator('[data-testid=as-chart] polyline.chart-step').count(), r.policies.length);
+  assert.equal(await text(page, 'as-rec-replicas'), `${r.recommended.min_replicas} to ${r.recommended.max_replicas}`);
+  assert.equal((await page.getByTestId('as-keda').textContent()).trim(), r.recommended.keda_scaled_object.trim());
+  assert.match(await text(page, 'as-base-replicas'), new RegExp(`^${r.committed_base.replicas} replicas`));
+  await screenshot(page, 'autoscale');
+  env.checkClean();
+});
+
+test('autoscale: a profile of the wrong length is marked at its field; a pasted CSV answers', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge');
+  await ready(page);
+  const s = screen(page);
+  await afterChange(page, 'autoscale', () => s.getByTestId('as-profile').fill('1, 2, 3'));
+  const alert = await page.getByTestId('autoscale-errors').textContent();
+  assert.match(alert, /\/profile\/requests_per_s/);
+  assert.match(alert, /24 or 168/);
+  assert.equal(await s.getByTestId('as-profile').getAttribute('aria-invalid'), 'true');
+  const rows = ['timestamp,requests'];
+  for (let hr = 0; hr < 24; hr++) rows.push(`2026-11-01T${String(hr).padStart(2, '0')}:00:00Z,${(hr >= 9 && hr < 18 ? 30 : 6) * 3600}`);
+  await afterChange(page, 'autoscale', () => s.getByTestId('as-profile').fill(rows.join('\n')));
+  await ready(page);
+  const request = JSON.parse(await page.getByTestId('as-request').textContent());
+  assert.ok(Array.isArray(request.profile.csv));
+  const expected = cli(request);
+  assert.equal(expected.ok, true, JSON.stringify(expected.errors));
+  assert.deepEqual(expected.result.profile.requests_per_s.slice(8, 10), [6, 30]);
+  assertNear(await text(page, 'as-oracle-usd'), expected.result.policies[0].usd_per_month, 0.005, 'oracle monthly');
+  env.checkClean();
+});
