@@ -422,18 +422,27 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
     result["device"]["note"] =
         "estimate from the device's datasheet figures; its kernels are not calibrated";
   Price price;
-  if (instance && instance->on_demand_usd_per_hour) {
+  // One instance on demand, priced as every question prices it (a flagged price is not used).
+  const Cost cost = instance ? cost_of(catalog, Placement{instance, instance->gpus, 1, instance->name, false}, Billing{},
+                                       false, false)
+                             : Cost{};
+  if (instance && cost.on_demand_usd_per_hour) {
     price.replicas = std::max(1.0, std::floor(instance->gpus / tp));
-    price.usd_per_hour = *instance->on_demand_usd_per_hour;
-    price.spot_per_hour = instance->spot_usd_per_hour.value_or(0);
+    price.usd_per_hour = *cost.on_demand_usd_per_hour;
+    price.spot_per_hour = cost.spot_usd_per_hour.value_or(0);
     result["instance"] = {
         {"instance", instance->name},
         {"provider", instance->provider},
         {"gpus", instance->gpus},
         {"model_copies", price.replicas},
         {"usd_per_hour", price.usd_per_hour},
-        {"spot_usd_per_hour", instance->spot_usd_per_hour ? Json(price.spot_per_hour) : Json(nullptr)},
+        {"spot_usd_per_hour", cost.spot_usd_per_hour ? Json(price.spot_per_hour) : Json(nullptr)},
         {"price_source", instance->source}};
+    if (!cost.price_flags.empty()) {
+      result["instance"]["price_flags"] = report::price_flags(cost.price_flags);
+      result["instance"]["priced_from_region"] = cost.priced_from_region;
+      result["instance"]["price_note"] = cost.note;
+    }
   }
   if (training) {
     result["training"] = training_figures(catalog, q, instance, price);
