@@ -67,7 +67,7 @@ test('every golden request the core answers passes the request schema; every ref
     }
     if (expected.ok) {
       assertValid('request', request, `tests/cases/${name}.request.json`);
-    } else if (!expected.errors.every((e) => ['unknown_name', 'invalid_json'].includes(e.code))) {
+    } else if (!expected.errors.every((e) => ['unknown_name', 'invalid_json'].includes(e.code) || notExpressible.paths.some((p) => p.test(e.path)))) {
       assert.equal(validate.request(request), false, `${name}: the core refuses it (${JSON.stringify(expected.errors)}); the schema should`);
     }
   }
@@ -89,7 +89,9 @@ test('the response schema refuses an error code the core does not have, and an a
 // open in the schema).
 const notExpressible = {
   codes: new Set(['invalid_json', 'duplicate_key', 'too_deep', 'too_large', 'unknown_name', 'duplicate_name']),
-  paths: [/\/hf_config\//],
+  // hf_config is read by the architecture reader; a profile's length is 24 or 168 values, which the
+  // field table's ranges do not say.
+  paths: [/\/hf_config\//, /\/profile\/requests_per_s$/],
 };
 
 test('the bad-input corpus: each fault the core refuses, the schema refuses too, where a schema can express it', () => {
