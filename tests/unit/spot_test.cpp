@@ -21,7 +21,7 @@ TEST_CASE("a band of [0, 0] gives all spot: exactly the demand's replicas at the
   CHECK(plan.p_capacity_met == 1.0);
 }
 
-TEST_CASE("raising the target availability never lowers the cost; no plan costs more than all on demand", "[spot]") {
+TEST_CASE("raising the target availability never lowers the cost and no plan costs more than all on demand", "[spot]") {
   for (double pct : {2.5, 7.5, 12.5, 25.0}) {
     const double p = spot::p_up(spot::hazard_per_hour(pct, spot::Reading::kReclaimedFraction), 2.0);
     for (int needed : {1, 3, 8, 20}) {
