@@ -391,7 +391,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> sp_types;
   sp->add_option("--target-availability", sp_target, "probability the replicas up cover the demand, in (0, 1) (default 0.999)");
   sp->add_option("--replacement-minutes", sp_replace, "minutes from a reclaim to a serving replacement (default 10)");
-  sp->add_option("--band-reading", sp_reading, "how a band's % becomes a hazard")->check(choices({"reclaimed_fraction", "events_per_month"}));
+  sp->add_option("--band-reading", sp_reading, "how a band's % becomes a hazard")->check(choices("spot.band_reading"));
   sp->add_option("--checkpoint-write-s", sp_ckpt, "training: seconds to write a checkpoint (default 60)");
   sp->add_option("--restart-s", sp_restart, "training: seconds from an interruption to training again (default 600)");
   sp->add_option("--instance-type", sp_types, "only these instance types (repeat)");
