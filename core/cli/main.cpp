@@ -383,6 +383,38 @@ int main(int argc, char** argv) {
   rec->add_option("--kind", r_kinds, "only these accelerator kinds (repeat)")->check(choices("kinds"));
   rec->add_option("--budget", r_budget, "maximum USD per month");
 
+  auto* sp = app.add_subcommand("spot", "spot pools with interruption bands, and the cheapest on-demand + spot plan for a target availability (or a training job's checkpoints and cost on spot)");
+  WorkloadArgs sp_work;
+  sp_work.add(sp);
+  double sp_target = 0, sp_replace = 0, sp_ckpt = 0, sp_restart = -1;
+  std::string sp_reading;
+  std::vector<std::string> sp_types;
+  sp->add_option("--target-availability", sp_target, "probability the replicas up cover the demand, in (0, 1) (default 0.999)");
+  sp->add_option("--replacement-minutes", sp_replace, "minutes from a reclaim to a serving replacement (default 10)");
+  sp->add_option("--band-reading", sp_reading, "how a band's % becomes a hazard")->check(choices("spot.band_reading"));
+  sp->add_option("--checkpoint-write-s", sp_ckpt, "training: seconds to write a checkpoint (default 60)");
+  sp->add_option("--restart-s", sp_restart, "training: seconds from an interruption to training again (default 600)");
+  sp->add_option("--instance-type", sp_types, "only these instance types (repeat)");
+  BillingArgs sp_billing;
+  sp_billing.add(sp, BillingArgs::kRegion | BillingArgs::kHours | BillingArgs::kSchedule | BillingArgs::kProviders);
+
+  auto* rg = app.add_subcommand("regions", "per region: prices, spot band, round trip from the users; the cheapest placement with residency, egress and N+1");
+  WorkloadArgs rg_work;
+  rg_work.add(rg);
+  std::string rg_instance, rg_geo, rg_dataset_region;
+  std::vector<std::string> rg_users, rg_allowed;
+  bool rg_failover = false;
+  double rg_dataset = 0;
+  rg->add_option("--instance", rg_instance, "the instance type to place (default: the road's cheapest)");
+  rg->add_option("--user", rg_users, "where demand comes from: REGION or REGION=SHARE (repeat)");
+  rg->add_option("--residency-region", rg_allowed, "regions the workload may run in (repeat)");
+  rg->add_option("--geo", rg_geo, "a geography every region must be in (eu, europe, us, north_america, ...)");
+  rg->add_flag("--failover", rg_failover, "survive the loss of any one region (N+1)");
+  rg->add_option("--dataset-gb", rg_dataset, "a dataset copied once into each region chosen, GB");
+  rg->add_option("--dataset-region", rg_dataset_region, "where the dataset is now");
+  BillingArgs rg_billing;
+  rg_billing.add(rg, BillingArgs::kAll);
+
   auto* mig = app.add_subcommand("migrate", "migration report: what a current setup should move to, with savings and risk");
   WorkloadArgs m_work;
   m_work.add(mig);
@@ -731,6 +763,46 @@ int main(int argc, char** argv) {
       if (!r_kinds.empty()) request["kinds"] = r_kinds;
       if (r_budget > 0) request["max_usd_per_month"] = r_budget;
       if (r_limit > 0) request["limit"] = r_limit;
+    } else if (*sp) {
+      WorkloadArgs w = sp_work;
+      if (w.workload.empty()) w.workload = "inference";
+      request = workload_request("spot", w, true);
+      sp_billing.apply(request);
+      if (sp_target != 0) request["target_availability"] = sp_target;
+      if (sp_replace != 0) request["replacement_minutes"] = sp_replace;
+      if (!sp_reading.empty()) request["band_reading"] = sp_reading;
+      if (sp_ckpt != 0) request["checkpoint_write_s"] = sp_ckpt;
+      if (sp_restart >= 0) request["restart_s"] = sp_restart;
+      if (!sp_types.empty()) request["instance_types"] = sp_types;
+    } else if (*rg) {
+      WorkloadArgs w = rg_work;
+      if (w.workload.empty()) w.workload = "inference";
+      request = workload_request("regions", w, true);
+      rg_billing.apply(request);
+      if (!rg_instance.empty()) request["instance"] = rg_instance;
+      if (!rg_users.empty()) {
+        Json users = Json::array();
+        for (const auto& u : rg_users) {
+          const auto eq = u.find('=');
+          Json g = {{"region", u.substr(0, eq)}};
+          if (eq != std::string::npos) {
+            try {
+              g["share"] = std::stod(u.substr(eq + 1));
+            } catch (const std::exception&) {
+              throw CLI::ValidationError("--user", "expected REGION or REGION=SHARE, got " + u);
+            }
+          }
+          users.push_back(std::move(g));
+        }
+        request["users"] = std::move(users);
+      }
+      Json residency = Json::object();
+      if (!rg_allowed.empty()) residency["regions"] = rg_allowed;
+      if (!rg_geo.empty()) residency["geo"] = rg_geo;
+      if (!residency.empty()) request["residency"] = std::move(residency);
+      if (rg_failover) request["failover"] = true;
+      if (rg_dataset > 0) request["dataset_gb"] = rg_dataset;
+      if (!rg_dataset_region.empty()) request["dataset_region"] = rg_dataset_region;
     } else if (*mig) {
       request = workload_request("migrate", m_work, true);
       request["current"] = {{"instance", m_current}, {"gpus", m_gpus}};

@@ -867,6 +867,50 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
                 {"monthly", {"usd_per_month"}}},
           rows);
     out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
+  } else if (question == "spot") {
+    std::vector<Row> rows;
+    for (const auto& p : r["pools"]) {
+      const Json& b = p["interruption_band"];
+      rows.push_back({cell(p["instance"]), cell(p["region"]), usd(p["on_demand_usd_per_hour"]), usd(p["spot_usd_per_hour"]),
+                      cell(text(b["label"]) + (b.contains("as_of") ? " (as of " + text(b["as_of"]) + ")" : ""), {b["label"], b.value("as_of", Json())}),
+                      quantity(p["notice_s"], 0, " s"), quantity(p["same_accelerator_instance_types"], 0)});
+    }
+    table(out, {{"instance", {"instance"}}, {"region", {"region"}}, {"on-demand $/h", {"on_demand_usd_per_hour"}}, {"spot $/h", {"spot_usd_per_hour"}},
+                {"interruption band", {"band", "as_of"}, 0, true}, {"notice", {"notice_s"}}, {"same-GPU types", {"same_accelerator_instance_types"}}},
+          rows);
+    if (r.contains("plan")) {
+      const Json& pl = r["plan"];
+      out << "Plan (" << text(pl["instance"]) << ", target " << num(pl["target_availability"], 4) << "): " << num(pl["on_demand"]["replicas"], 0)
+          << " on demand in " << text(pl["on_demand"]["region"]);
+      for (const auto& x : pl["spot"]) out << " + " << num(x["replicas"], 0) << " spot in " << text(x["region"]);
+      out << "; P(capacity met) " << num(pl["p_capacity_met"], 6) << "; " << money(pl["usd_per_month"]["point"]) << "/month ["
+          << money(pl["usd_per_month"]["low"]) << ", " << money(pl["usd_per_month"]["high"]) << "] over the band; capacity left if the largest pool is lost "
+          << num(pl["capacity_if_largest_pool_lost_pct"], 1) << "%\n";
+      out << "All on demand " << money(r["all_on_demand"]["usd_per_month"]) << "/month; all spot " << money(r["all_spot"]["usd_per_month"]) << "/month\n";
+    }
+    if (r.contains("jobs")) {
+      for (const auto& j : r["jobs"]) {
+        out << text(j["instance"]) << " " << text(j["region"]) << ": checkpoint every " << num(j["checkpoint_interval_s"]["point"], 0)
+            << " s, " << num(j["expected_interruptions"]["point"], 2) << " interruptions, " << num(j["wall_hours"]["point"], 2) << " h, spot "
+            << money(j["spot_usd"]["point"]) << " vs on demand " << money(j["on_demand_usd"]) << "; break-even discount "
+            << num(j["break_even_discount_pct"]["high"], 1) << "% at the band's high end\n";
+      }
+    }
+    if (r["data"].contains("warning")) out << "Note: " << text(r["data"]["warning"]) << "\n";
+  } else if (question == "regions") {
+    std::vector<Row> rows;
+    for (const auto& c : r["regions_chosen"]) {
+      rows.push_back({cell(c["region"]), quantity(c["replicas"], 0), quantity(c["instances"], 0), usd(c["usd_per_month"]),
+                      quantity(c.value("rtt_ms_estimate", Json()), 1, " ms"), usd(c["egress_usd_per_month"])});
+    }
+    table(out, {{"region", {"region"}}, {"replicas", {"replicas"}}, {"instances", {"instances"}}, {"compute monthly", {"usd_per_month"}},
+                {"RTT (estimate)", {"rtt_ms_estimate"}}, {"egress monthly", {"egress_usd_per_month"}}},
+          rows);
+    if (r.contains("totals")) {
+      out << "Instance " << text(r["instance"]) << "; total " << money(r["totals"]["usd_per_month"]) << "/month, one-time " << money(r["totals"]["one_time_usd"]) << "\n";
+    }
+    if (r.contains("failover")) out << "N+1 premium: " << money(r["failover"]["premium_usd_per_month"]) << "/month\n";
+    if (r.contains("refusal")) out << text(r["status"]) << ": " << text(r["refusal"]) << "; " << text(r["way_out"]) << "\n";
   } else if (question == "accuracy") {
     std::vector<Row> rows;
     for (const auto& c : r["cases"]) {
@@ -989,7 +1033,7 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
     text << paint("caveat", "33;1") << ": " << gpufleet::cli::text(r["first_pick_caveat"]) << "\n";
   print_result(text, question, response["result"]);
   static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
-                                             "placement", "right_size", "estimate", "workload", "workload_set", "autoscale"};
+                                             "placement", "right_size", "estimate", "workload", "workload_set", "autoscale", "spot", "regions"};
   if (kPriced.count(question)) text << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
   // The accuracy summary lines are read by scripts: never broken.
   const bool fit_prose = options.format == Format::kTable && question != "accuracy" && options.width > 0;

@@ -491,10 +491,28 @@ def require_default_region(provider, rows, result, overrides):
         f"providers.{provider}.default_region): {why}"))
 
 
-def region_document(provider, region, offers, snapshot):
-    return {"provider": provider, "region": region, "snapshot": snapshot,
-            "spot_statistic": SPOT_STATISTIC[provider],
-            "offers": {name: offers[name] for name in sorted(offers)}}
+def spot_bands_for(provider, region, bands, overrides):
+    """(the file's spot_bands object, type -> band) for one region file; None without bands."""
+    if bands is None:
+        return None
+    if provider != "aws":
+        return {"source": "none", "as_of": "unknown",
+                "unknown": overrides["spot_bands"][provider]["unknown"]}, {}
+    by_region, meta = bands
+    return meta, by_region.get(region, {})
+
+
+def region_document(provider, region, offers, snapshot, bands=None):
+    doc = {"provider": provider, "region": region, "snapshot": snapshot,
+           "spot_statistic": SPOT_STATISTIC[provider],
+           "offers": {name: offers[name] for name in sorted(offers)}}
+    if bands is not None:
+        meta, by_type = bands
+        doc["spot_bands"] = meta
+        for name in doc["offers"]:
+            if name in by_type:
+                doc["offers"][name] = dict(doc["offers"][name], interruption_band=by_type[name])
+    return doc
 
 
 def index_document(results, overrides, snapshots):

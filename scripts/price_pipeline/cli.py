@@ -12,11 +12,24 @@ import shutil
 import sys
 import tempfile
 
-from . import build, hardware, output, upstream
+from . import build, hardware, output, spot_bands, upstream
 from .errors import PipelineError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_EXTRACTS = os.path.join(os.path.dirname(ROOT), "shared", "data", "prices")
+
+
+def read_bands(overrides, extracts=None, download=False, date=None):
+    """(region -> type -> band, the AWS files' spot_bands object), from the extract beside the
+    price extracts (overrides spot_bands.aws.extract) or, with download, the live feed."""
+    if download:
+        text = upstream.fetch(spot_bands.FEED_URL, limit=spot_bands.MAX_FEED_BYTES)
+        return (spot_bands.parse(text, spot_bands.FEED_URL),
+                spot_bands.meta(overrides, date or spot_bands.today()))
+    path = os.path.normpath(os.path.join(extracts or DEFAULT_EXTRACTS,
+                                         overrides["spot_bands"]["aws"]["extract"]))
+    text = upstream.read_extract(path, os.path.basename(path), limit=spot_bands.MAX_FEED_BYTES)
+    return spot_bands.parse(text, os.path.basename(path)), spot_bands.meta(overrides)
 
 
 def download_urls(overrides, ref):
@@ -41,9 +54,10 @@ def snapshots_for(overrides, ref=None, date=None):
     return snapshots
 
 
-def generate(texts, catalog, overrides, snapshots):
-    """texts: provider -> (csv text, name for messages). Returns (files, results, known) where
-    files maps a path relative to the output folder to its text."""
+def generate(texts, catalog, overrides, snapshots, bands=None):
+    """texts: provider -> (csv text, name for messages); bands: read_bands's pair, or None
+    for files without interruption bands. Returns (files, results, known) where files maps a
+    path relative to the output folder to its text."""
     known = build.known_instances(catalog)
     results = {}
     for provider in build.PROVIDERS:
@@ -55,7 +69,8 @@ def generate(texts, catalog, overrides, snapshots):
     for provider in build.PROVIDERS:
         for region, offers in results[provider].offers.items():
             files[f"{provider}/{region}.json"] = output.dumps(build.region_document(
-                provider, region, offers, snapshots[provider]))
+                provider, region, offers, snapshots[provider],
+                build.spot_bands_for(provider, region, bands, overrides)))
     return files, results, known
 
 
@@ -239,6 +254,10 @@ def run(argv=None):
                         "commit (40 hex digits) to fetch")
     parser.add_argument("--date", help="with --download: the commit's date (YYYY-MM-DD) as "
                         "GitHub shows it; without it the snapshot date is 'unknown'")
+    parser.add_argument("--spot-extracts", help="folder the spot feed's extract is found from "
+                        "(overrides spot_bands.aws.extract is relative to it; default: --extracts)")
+    parser.add_argument("--spot-date", help="with --download: the date the live Spot Instance "
+                        "Advisor feed is as of (default: today, the day it is fetched)")
     parser.add_argument("--out", default=os.path.join(ROOT, "config", "prices"),
                         help="output folder (default config/prices)")
     parser.add_argument("--catalog", default=os.path.join(ROOT, "config", "gpu_instances.json"))
@@ -272,7 +291,11 @@ def run(argv=None):
                          "--ref COMMIT on a machine with internet")
         texts = read_texts(overrides, extracts=extracts)
     snapshots = snapshots_for(overrides, ref, args.date)
-    files, results, known = generate(texts, catalog, overrides, snapshots)
+    if ref is not None:
+        bands = read_bands(overrides, download=True, date=args.spot_date)
+    else:
+        bands = read_bands(overrides, extracts=args.spot_extracts or args.extracts or DEFAULT_EXTRACTS)
+    files, results, known = generate(texts, catalog, overrides, snapshots, bands)
     if args.check_hardware:
         return 1 if hardware_report(results, known, catalog, overrides) else 0
     write(files, args.out)

@@ -10,7 +10,7 @@ FIXTURES = os.path.join(HERE, "fixtures")
 EXTRACTS = os.path.join(os.path.dirname(ROOT), "shared", "data", "prices")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
-from price_pipeline import build, cli, upstream  # noqa: E402,F401
+from price_pipeline import build, cli, spot_bands, upstream  # noqa: E402,F401
 
 OVERRIDES_PATH = os.path.join(ROOT, "config", "prices", "overrides.json")
 FIXTURE_FILES = {"aws": "aws_vms.csv", "gcp": "gcp_vms.csv", "azure": "azure_vms.csv"}
@@ -34,8 +34,10 @@ def run_fixtures(overrides=None):
     overrides; documents maps each written path to its parsed JSON."""
     overrides = overrides or load(OVERRIDES_PATH)
     catalog = load(os.path.join(FIXTURES, "gpu_instances.json"))
+    with open(os.path.join(FIXTURES, "spot-advisor-data.json"), encoding="utf-8") as handle:
+        bands = (spot_bands.parse(handle.read(), "spot-advisor-data.json"), spot_bands.meta(overrides))
     files, results, known = cli.generate(fixture_texts(), catalog, overrides,
-                                         cli.snapshots_for(overrides))
+                                         cli.snapshots_for(overrides), bands)
     return files, results, known, {p: json.loads(t) for p, t in files.items()}
 
 

@@ -27,8 +27,9 @@ class Regenerate(unittest.TestCase):
         cls.overrides = load(OVERRIDES_PATH)
         cls.catalog = load(os.path.join(ROOT, "config", "gpu_instances.json"))
         cls.texts = cli.read_texts(cls.overrides, extracts=EXTRACTS)
+        cls.bands = cli.read_bands(cls.overrides, extracts=EXTRACTS)
         cls.files, cls.results, cls.known = cli.generate(
-            cls.texts, cls.catalog, cls.overrides, cli.snapshots_for(cls.overrides))
+            cls.texts, cls.catalog, cls.overrides, cli.snapshots_for(cls.overrides), cls.bands)
 
     def test_committed_files_are_what_the_pipeline_writes(self):
         with tempfile.TemporaryDirectory() as out:
@@ -48,7 +49,7 @@ class Regenerate(unittest.TestCase):
 
     def test_run_twice_gives_the_same_bytes(self):
         again = cli.generate(self.texts, self.catalog, self.overrides,
-                             cli.snapshots_for(self.overrides))[0]
+                             cli.snapshots_for(self.overrides), self.bands)[0]
         self.assertEqual(self.files, again)
 
     def test_every_offer_priced_on_spot_upstream_has_its_spot_price(self):

@@ -50,6 +50,10 @@ class Scratch(unittest.TestCase):
         self.names = {p: overrides["providers"][p]["extract"] for p in FIXTURE_FILES}
         for provider, fixture in FIXTURE_FILES.items():
             shutil.copy(os.path.join(FIXTURES, fixture), self.extract(provider))
+        # The spot feed's extract sits beside the price extracts' folder (overrides spot_bands).
+        os.mkdir(os.path.join(self.tmp, "spot"))
+        shutil.copy(os.path.join(FIXTURES, "spot-advisor-data.json"),
+                    os.path.join(self.tmp, "spot", "spot-advisor-data.json"))
 
     def extract(self, provider):
         return os.path.join(self.extracts, self.names[provider])

@@ -9,6 +9,7 @@
 #include "api/questions/questions.hpp"
 #include "api/request_fields.hpp"
 #include "api/session.hpp"
+#include "api/questions/spot.hpp"
 #include "pricing/prices.hpp"
 #include "support/decimal.hpp"
 #include "support/guarded.hpp"
@@ -77,6 +78,8 @@ constexpr QuestionEntry kQuestions[] = {
     {"validate", detail::answer_validate},
     {"memory", detail::answer_memory},
     {"autoscale", detail::answer_autoscale},
+    {"spot", detail::answer_spot},
+    {"regions", detail::answer_regions},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", detail::answer_accuracy},
 #endif

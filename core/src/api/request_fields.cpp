@@ -219,6 +219,38 @@ constexpr Field kPlacement[] = {
 #define NOT_IN_PAGE(fields) fields
 #endif
 
+// spot and regions (issue 34, docs/spot.md).
+constexpr Field kSpotRequest[] = {
+    num("target_availability", kMinExclusive, 0, 1, FIELD_DOC("serving: the probability that the replicas up cover the demand, strictly between 0 and 1 (default 0.999)")),
+    num("replacement_minutes", kMinExclusive, 0, 1440, FIELD_DOC("minutes from a reclaim to a replacement serving (default 10)")),
+    str("band_reading", 0, FIELD_DOC("how a band's % becomes a hazard: reclaimed_fraction (default: -ln(1 - f) / 730 per hour) or events_per_month (f / 730)"), "reclaimed_fraction events_per_month"),
+    num("checkpoint_write_s", kMinExclusive, 0, 86400, FIELD_DOC("training: seconds to write a checkpoint (default 60)")),
+    num("restart_s", 0, 0, 86400, FIELD_DOC("training: seconds from an interruption to training again, replacement and checkpoint load (default 600)")),
+    field("instance_types", T::kStrings, 0, FIELD_DOC("only these instance types (names of gpu_instances.json)")),
+};
+
+constexpr Field kRegionsRequest[] = {
+    str("instance", 0, FIELD_DOC("the instance type to place (default: the road's cheapest for the workload in the usual regions)")),
+    objects("users", 0, "user_group", 1, 64, FIELD_DOC("where the demand comes from: 1 to 64 {region or lat and lon, share}; shares sum to 1")),
+    obj("residency", 0, "residency", FIELD_DOC("where the workload may run: regions, or a geography")),
+    boolean("failover", 0, FIELD_DOC("survive the loss of any one region (N+1)")),
+    num("response_bytes", 0, 0, 1e9, FIELD_DOC("bytes sent to the users per request (default output_tokens x 4)")),
+    num("dataset_gb", 0, 0, 1e7, FIELD_DOC("a dataset copied once into each region chosen, GB")),
+    str("dataset_region", 0, FIELD_DOC("where the dataset is now (not copied there)")),
+};
+
+constexpr Field kUserGroup[] = {
+    str("region", 0, FIELD_DOC("users near this region (a region of the catalog); or lat and lon")),
+    num("lat", 0, -90, 90, FIELD_DOC("latitude, degrees")),
+    num("lon", 0, -180, 180, FIELD_DOC("longitude, degrees")),
+    num("share", kMinExclusive, 0, 1, FIELD_DOC("share of the demand (default: an equal share)")),
+};
+
+constexpr Field kResidency[] = {
+    field("regions", T::kStrings, 0, FIELD_DOC("the regions allowed")),
+    str("geo", 0, FIELD_DOC("a geography every region must be in: north_america, europe, eu, asia_pacific, middle_east, south_america, africa, or an ISO country code (us, de, ...)")),
+};
+
 // Every question and the fields it takes ("!": required): rows the dispatch (analyzer.cpp), the
 // request schema, the CLI's help and the page's menus read.
 constexpr QuestionFields kQuestionRows[] = {
@@ -237,6 +269,8 @@ constexpr QuestionFields kQuestionRows[] = {
     {"catalog", "section region regions"},
     {"validate", ""},
     {"memory", kMemoryFields},
+    {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
@@ -254,6 +288,10 @@ constexpr Kind kRequestKinds[] = {
     Kind{"autoscale_profile", "\"profile\"", KIND_FIELDS(kAutoscaleProfile), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a traffic profile: exactly one of requests_per_s, csv, shape")},
     Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
+    Kind{"request.spot", "\"spot\"", KIND_FIELDS(kSpotRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("spot's own fields")},
+    Kind{"request.regions", "\"regions\"", KIND_FIELDS(kRegionsRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the regions question's own fields")},
+    Kind{"user_group", "a user group", KIND_FIELDS(kUserGroup), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("where a share of the demand comes from")},
+    Kind{"residency", "\"residency\"", KIND_FIELDS(kResidency), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("where the workload may run")},
     Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},
     Kind{"request_model", "\"model\"", KIND_FIELDS(kRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model: exactly one of name, hf_config, size, params_b")},
     Kind{"memory_request_model", "\"model\"", KIND_FIELDS(kMemoryRequestModel), kExactlyOne, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a concrete model: exactly one of name, hf_config")},

@@ -173,6 +173,33 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
         r.number(value, "spot_training_restart_overhead_pct", path, false, {0, 100});
     terms.minimum_billing_seconds = r.number(value, "minimum_billing_seconds", path, false, {0, 86400}).value_or(0);
     terms.notes = r.string(value, "commitment_notes", path, false).value_or("");
+    if (const Json* sites = r.object(value, "regions", path, false)) {
+      for (const auto& [region, site] : sites->items()) {
+        const std::string sp = Reader::child(path + "/regions", region);
+        if (!r.expect_object(site, sp)) continue;
+        detail::fields::check_fields(r, site, sp, "region_site");
+        RegionSite rs;
+        rs.location = r.string(site, "location", sp, false).value_or(region);
+        rs.lat = r.number(site, "lat", sp, true, {-90, 90}).value_or(0);
+        rs.lon = r.number(site, "lon", sp, true, {-180, 180}).value_or(0);
+        rs.geos = r.strings(site, "geos", sp, false);
+        terms.sites.emplace(region, std::move(rs));
+      }
+    }
+    terms.sites_source = r.string(value, "regions_source", path, false).value_or("");
+    terms.sites_source_date = r.string(value, "regions_source_date", path, false).value_or("");
+    if (const Json* egress = r.object(value, "egress", path, false)) {
+      const std::string ep = path + "/egress";
+      detail::fields::check_fields(r, *egress, ep, "egress");
+      Egress e;
+      e.internet_usd_per_gb = r.number(*egress, "internet_usd_per_gb", ep, true, {0, 10}).value_or(0);
+      e.inter_region_usd_per_gb = r.number(*egress, "inter_region_usd_per_gb", ep, true, {0, 10}).value_or(0);
+      e.covers = r.string(*egress, "covers", ep, false).value_or("");
+      r.string(*egress, "estimates", ep, false);
+      e.source = r.string(*egress, "source", ep, true).value_or("");
+      e.source_date = r.string(*egress, "source_date", ep, true).value_or("");
+      terms.egress = e;
+    }
     if (const Json* ways = r.object(value, "ways_to_pay", path, false)) {
       for (const auto& [id, w] : ways->items()) {
         const std::string wp = Reader::child(path + "/ways_to_pay", id);

@@ -34,6 +34,16 @@ struct GpuSpec {
 };
 
 // One purchasable instance type (a family's flagship or one of its sizes).
+// A spot pool's interruption frequency band as the provider publishes it (AWS Spot Instance
+// Advisor: the share of capacity reclaimed in the trailing month), with its source and date.
+struct InterruptionBand {
+  double low_pct = 0;
+  double high_pct = 0;
+  std::string label;   // "<5%", "5-10%", ..., ">20%"
+  std::string source;
+  std::string as_of;   // YYYY-MM-DD or "unknown"
+};
+
 struct InstanceType {
   std::string name;        // "p5.48xlarge", or the family key for an entry without instance_type
   std::string family_key;  // "P5"
@@ -53,6 +63,8 @@ struct InstanceType {
   std::string source;
   std::string source_date;
   std::string json_path;  // where its prices are defined in `file`
+  std::optional<InterruptionBand> interruption_band;  // absent: unknown
+  std::string band_unknown;  // why no band: the provider publishes none, or the feed lacks the pool
 
   // GPU properties, resolved from the family and its "gpus" spec.
   std::string gpu_type;
@@ -137,6 +149,20 @@ struct WayToPay {
   double term_hours() const { return 8760.0 * term_years; }
 };
 
+// Where a region is (the regions question's distances) and which geographies it is in (residency).
+struct RegionSite {
+  std::string location;
+  double lat = 0, lon = 0;
+  std::vector<std::string> geos;
+};
+
+// A provider's data transfer prices, first tier, with their source.
+struct Egress {
+  double internet_usd_per_gb = 0;
+  double inter_region_usd_per_gb = 0;
+  std::string covers, source, source_date;
+};
+
 struct ProviderTerms {
   std::string key;  // "aws"
   std::string name;
@@ -147,6 +173,9 @@ struct ProviderTerms {
   std::vector<WayToPay> ways;  // in file order
   std::map<std::string, std::string> default_ways;  // "reserved_1y" | "reserved_3y" -> way id
   std::string notes;
+  std::map<std::string, RegionSite> sites;  // region -> where it is
+  std::string sites_source, sites_source_date;
+  std::optional<Egress> egress;
   const WayToPay* way(const std::string& id) const;
 };
 

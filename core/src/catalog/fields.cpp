@@ -70,6 +70,26 @@ constexpr Field kProvider[] = {
     obj("ways_to_pay", 0, "ways_to_pay", FIELD_DOC("the ways to pay with a commitment, by id (a value of a request's pricing)")),
     obj("default_ways", 0, "default_ways", FIELD_DOC("the ways reserved_1y and reserved_3y mean")),
     obj("sustained_use", kInfo, "sustained_use", FIELD_DOC("automatic discounts for running most of a month (recorded, not applied)")),
+    obj("regions", 0, "region_sites", FIELD_DOC("where each region is: location, latitude, longitude, geographies (the regions question)")),
+    str("regions_source", 0, FIELD_DOC("where the regions' locations come from")),
+    str("regions_source_date", 0, FIELD_DOC("when they were read")),
+    obj("egress", 0, "egress", FIELD_DOC("data transfer prices: to the internet and between regions")),
+};
+
+constexpr Field kRegionSite[] = {
+    str("location", 0, FIELD_DOC("the place the provider names")),
+    num("lat", kRequired, -90, 90, FIELD_DOC("latitude, degrees (approximate: the place's centre)")),
+    num("lon", kRequired, -180, 180, FIELD_DOC("longitude, degrees")),
+    field("geos", T::kStrings, 0, FIELD_DOC("geographies the region is in, for residency: a continent (north_america, europe, asia_pacific, ...), eu, and the ISO country code")),
+};
+
+constexpr Field kEgress[] = {
+    num("internet_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB out to the internet (first tier)")),
+    num("inter_region_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB between two of the provider's regions")),
+    str("covers", 0, FIELD_DOC("which tier and source regions the figures are")),
+    str("estimates", 0, FIELD_DOC("how the figures were read")),
+    str("source", kRequired, FIELD_DOC("the provider's price page")),
+    str("source_date", kRequired, FIELD_DOC("when it was read")),
 };
 
 constexpr Field kSustainedUse[] = {
@@ -424,7 +444,22 @@ constexpr Field kPriceFile[] = {
     str("region", kRequired, FIELD_DOC("the region priced (not empty)")),
     obj("snapshot", kRequired, "snapshot", FIELD_DOC("the upstream snapshot the prices come from")),
     str("spot_statistic", 0, FIELD_DOC("how the spot price was taken from the zones' prices")),
+    obj("spot_bands", 0, "spot_bands", FIELD_DOC("where the offers' interruption bands come from, and as of when (docs/spot.md)")),
     obj("offers", kRequired, "offers", FIELD_DOC("prices by instance type, at most 4096")),
+};
+
+constexpr Field kSpotBands[] = {
+    str("source", kRequired, FIELD_DOC("the feed the bands come from, or \"none\"")),
+    str("as_of", kRequired, FIELD_DOC("YYYY-MM-DD, or \"unknown\"")),
+    str("as_of_source", 0, FIELD_DOC("how the date is known")),
+    str("meaning", 0, FIELD_DOC("what the provider says a band measures")),
+    str("unknown", 0, FIELD_DOC("why the provider's bands are unknown")),
+};
+
+constexpr Field kInterruptionBand[] = {
+    num("low_pct", kRequired, 0, 100, FIELD_DOC("the band's low end, % of capacity reclaimed in a month")),
+    num("high_pct", kRequired, 0, 100, FIELD_DOC("its high end (>20 % is written 20-100)")),
+    str("label", kRequired, FIELD_DOC("the provider's label: <5%, 5-10%, 10-15%, 15-20%, >20%")),
 };
 
 constexpr Field kSnapshot[] = {
@@ -446,6 +481,7 @@ constexpr Field kOffer[] = {
     str("notes", 0, FIELD_DOC("what the price covers")),
     str("source", 0, FIELD_DOC("where the price comes from, when not the snapshot")),
     str("source_date", 0, FIELD_DOC("its date, when not the snapshot's")),
+    obj("interruption_band", 0, "interruption_band", FIELD_DOC("the spot interruption band (AWS Spot Instance Advisor), when known")),
 };
 
 constexpr Field kOnDemandParts[] = {
@@ -474,6 +510,7 @@ constexpr Field kMapOfEngines = obj("*", 0, "engine", nullptr);
 constexpr Field kMapOfInferenceEngines = obj("*", 0, "inference_engine", nullptr);
 constexpr Field kMapOfWorkloads = obj("*", 0, "workload", nullptr);
 constexpr Field kMapOfOffers = obj("*", 0, "offer", nullptr);
+constexpr Field kMapOfRegionSites = obj("*", 0, "region_site", nullptr);
 
 #define MAP(name, what, rest, text) Kind{name, what, nullptr, 0, 0, &rest, nullptr, nullptr, nullptr, 0, FIELD_DOC(text)}
 
@@ -488,6 +525,9 @@ constexpr Kind kKinds[] = {
     MAP("providers", "\"providers\"", kMapOfProviders, "providers by key (aws, gcp, azure)"),
     Kind{"provider", "a provider", KIND_FIELDS(kProvider), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a provider's terms")},
     MAP("ways_to_pay", "\"ways_to_pay\"", kMapOfWays, "ways to pay with a commitment, by id"),
+    MAP("region_sites", "\"regions\"", kMapOfRegionSites, "a provider's regions by name"),
+    Kind{"region_site", "a region", KIND_FIELDS(kRegionSite), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("where a region is and which geographies it is in")},
+    Kind{"egress", "\"egress\"", KIND_FIELDS(kEgress), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a provider's data transfer prices")},
     Kind{"way_to_pay", "a way to pay", KIND_FIELDS(kWayToPay), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a commitment a provider sells: its term, upfront payment and discount")},
     MAP("way_families", "\"families\" of a way to pay", kMapOfWayFamilies, "a way's figures by instance family or series"),
     Kind{"way_family", "a family's figure", KIND_FIELDS(kWayFamily), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a way to pay for one family or series")},
@@ -550,6 +590,8 @@ constexpr Kind kKinds[] = {
     MAP("offers", "\"offers\"", kMapOfOffers, "prices by instance type"),
     Kind{"offer", "an offer", KIND_FIELDS(kOffer), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an instance type's prices in the region")},
     Kind{"on_demand_parts", "\"on_demand_parts\"", KIND_FIELDS(kOnDemandParts), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the parts of an on-demand price")},
+    Kind{"spot_bands", "\"spot_bands\"", KIND_FIELDS(kSpotBands), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the source and date of a file's interruption bands")},
+    Kind{"interruption_band", "an interruption band", KIND_FIELDS(kInterruptionBand), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a spot pool's interruption frequency band")},
     Kind{"anomaly", "an anomaly", KIND_FIELDS(kAnomaly), kNoNull, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a fault found in the upstream rows")},
 };
 

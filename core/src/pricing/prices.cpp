@@ -34,6 +34,8 @@ bool is_date(const std::string& text) {
 
 struct LoadedFile {
   PriceSnapshot snapshot;
+  std::string bands_source, bands_as_of, bands_unknown;  // the file's "spot_bands"
+  bool has_bands = false;
   Json doc;
   std::map<std::string, std::string> offer_keys;  // lower-case instance name -> key in "offers"
 };
@@ -64,6 +66,18 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
       r.fail("out_of_range", "/snapshot/date", "expected a date YYYY-MM-DD or \"unknown\", got \"" + s.date + "\"");
     }
   }
+  if (const Json* bands = r.object(*doc, "spot_bands", "", false)) {
+    fields::check_fields(r, *bands, "/spot_bands", "spot_bands");
+    out.has_bands = true;
+    out.bands_source = r.string(*bands, "source", "/spot_bands", true).value_or("");
+    out.bands_as_of = r.string(*bands, "as_of", "/spot_bands", true).value_or("");
+    r.string(*bands, "as_of_source", "/spot_bands", false);
+    r.string(*bands, "meaning", "/spot_bands", false);
+    out.bands_unknown = r.string(*bands, "unknown", "/spot_bands", false).value_or("");
+    if (out.bands_as_of != "unknown" && !is_date(out.bands_as_of)) {
+      r.fail("out_of_range", "/spot_bands/as_of", "expected a date YYYY-MM-DD or \"unknown\", got \"" + out.bands_as_of + "\"");
+    }
+  }
   const Json* offers = r.object(*doc, "offers", "", true);
   if (offers && r.at_most(*offers, "/offers", kMaxOffersPerFile, "offers")) {
     const fields::Kind& offer_kind = fields::kind("offer");
@@ -80,6 +94,17 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
       }
       for (const char* key : {"zones", "spot_zones"}) r.number(offer, key, path, false, {0, 1000});
       for (const char* key : {"notes", "source", "source_date"}) r.string(offer, key, path, false);
+      if (const Json* band = r.object(offer, "interruption_band", path, false)) {
+        const std::string bp = path + "/interruption_band";
+        fields::check_fields(r, *band, bp, "interruption_band");
+        auto low = r.number(*band, "low_pct", bp, true, {0, 100});
+        auto high = r.number(*band, "high_pct", bp, true, {0, 100});
+        r.string(*band, "label", bp, true);
+        if (low && high && *low > *high) {
+          r.fail("out_of_range", bp + "/high_pct", "expected high_pct at or above low_pct (" + decimal::general(*low, 4) + ")");
+        }
+        if (!out.has_bands) r.fail("missing_field", "/spot_bands", "expected \"spot_bands\" {source, as_of} in a file whose offers carry interruption bands");
+      }
       if (const Json* anomalies = r.member(offer, "anomalies", path, false)) {
         if (!anomalies->is_array()) {
           r.fail("wrong_type", path + "/anomalies", "expected an array of {code, detail}, got " + Reader::describe(*anomalies));
@@ -126,6 +151,17 @@ InstanceType offer_of(const InstanceType& type, const LoadedFile& f, const std::
   // An offer that is not the snapshot's (a rate the overrides give) names its own source.
   o.source = offer.value("source", f.snapshot.source + (f.snapshot.commit.empty() ? "" : "@" + f.snapshot.commit.substr(0, 8)));
   o.source_date = offer.value("source_date", f.snapshot.date);
+  o.interruption_band.reset();
+  o.band_unknown.clear();
+  if (const auto band = offer.find("interruption_band"); band != offer.end()) {
+    o.interruption_band = InterruptionBand{(*band)["low_pct"].get<double>(), (*band)["high_pct"].get<double>(),
+                                           (*band)["label"].get<std::string>(), f.bands_source, f.bands_as_of};
+  } else if (!f.bands_unknown.empty()) {
+    o.band_unknown = f.bands_unknown;
+  } else {
+    o.band_unknown = f.has_bands ? "the interruption-band feed lists no band for this instance type in this region"
+                                 : "the price file carries no interruption bands";
+  }
   o.price_flags.clear();
   if (const auto anomalies = offer.find("anomalies"); anomalies != offer.end()) {
     for (std::size_t i = 0; i < anomalies->size(); ++i) {
