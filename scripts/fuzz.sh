@@ -47,7 +47,20 @@ fi
 # harness (GPUFLEET_ACCURACY) so that every question kind is fuzzed.
 flags=(-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -fno-exceptions -DJSON_NOEXCEPTION -DGPUFLEET_ACCURACY=1 -I "$core"/include -I "$core"/src -I "$core")
-mkdir -p "$objdir"
+mkdir -p "$objdir" "$out/generated/api"
+# What core/CMakeLists.txt generates: autoscale's traffic shapes compiled in as text.
+python3 - "$core/src/api/traffic_shapes.inc.in" config/traffic_shapes.json "$out/generated/api/traffic_shapes.inc" <<'PY'
+import sys
+template, shapes, target = sys.argv[1:4]
+text = open(template).read().replace("@GPUFLEET_TRAFFIC_SHAPES@", open(shapes).read())
+try:
+    unchanged = open(target).read() == text
+except OSError:
+    unchanged = False
+if not unchanged:
+    open(target, "w").write(text)
+PY
+flags+=(-I "$out/generated")
 
 # Build: one object per source (2 at a time), relinked only when a source or header changed.
 mapfile -t sources < <(find "$core"/src "$core"/tools -name '*.cpp' | sort)
