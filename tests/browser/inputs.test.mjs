@@ -158,7 +158,7 @@ test('pricing g5.xlarge for a schedule with the example model: the cost leads, i
 });
 
 test('a way out in a smaller weight format names it as the weight format picker does', async () => {
-  const page = await env.page('index.html?view=fit&model=llama-3.1-70b&precision=bf16&input=8192&instance=any:NVIDIA+A100+80GB&gpus=2');
+  const page = await env.page('index.html?view=fit&model=llama-3.1-70b&precision=bf16&input=8192&instance=any:NVIDIA+A100+80GB&gpus=1');
   const r = cli(JSON.parse(await text(page, 'fit-request'))).result;
   assert.ok(r.ways_out.formats.some((k) => k.includes('_')), 'a format whose key has an underscore');
   const names = new Map(await screen(page).getByLabel('Weight format', { exact: true }).locator('option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])));

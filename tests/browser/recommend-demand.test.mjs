@@ -99,7 +99,9 @@ test('recommend: a training run of 2B tokens shows tokens/s and run days as the 
   for (const [i, c] of r.candidates.slice(0, 5).entries()) {
     assert.equal(await text(page, `rec-instance-${i}`), c.instance);
     assert.equal(numberIn(await text(page, `rec-count-${i}`)), c.instance_count);
-    assertNear(await text(page, `rec-monthly-${i}`), c.usd_per_month, 0.005, `row ${i} monthly`);
+    // A training run is a job: its cost is the run's, not a month's (usd_per_month null).
+    assert.equal(c.usd_per_month, null);
+    assertNear(await text(page, `rec-monthly-${i}`), c.usd_per_run, 0.005, `row ${i} cost of the run`);
     assertNear(await text(page, `rec-tps-${i}`), c.tokens_per_s, 0.05, `row ${i} tokens/s`);
     assertNear(await text(page, `rec-run-days-${i}`), c.run_days, 0.005, `row ${i} run days`);
   }
