@@ -131,7 +131,7 @@ export function renderAutoscale(r) {
         h('p', { class: 'muted small' }, rec.basis),
         h('details', { class: 'why-details', open: true },
           h('summary', null, 'Copy as a KEDA ScaledObject'),
-          h('pre', { class: 'request', testid: 'as-keda' }, rec.keda_scaled_object), copy)),
+          h('pre', { class: 'request', testid: 'as-keda', tabindex: '0', 'aria-label': 'KEDA ScaledObject' }, rec.keda_scaled_object), copy)),
       h('section', { class: 'card', testid: 'as-base' },
         h('h3', null, 'Committed base'),
         facts([
