@@ -1,4 +1,5 @@
 #include "fleet/spot.hpp"
+#include "support/civil_date.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -143,15 +144,7 @@ JobOutcome job_on_spot(const JobInput& in) {
 }
 
 namespace {
-// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
-long days_from_civil(int y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const long era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long>(doe) - 719468;
-}
+using civil::days_from_civil;
 std::optional<long> day_number(const std::string& t) {
   if (t.size() != 10 || t[4] != '-' || t[7] != '-') return std::nullopt;
   for (std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {

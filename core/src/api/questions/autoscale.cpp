@@ -3,6 +3,7 @@
 // autoscaler settings and the committed base.
 
 #include <algorithm>
+#include "support/civil_date.hpp"
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -46,15 +47,7 @@ struct Profile {
   bool shape_synthetic = false;
 };
 
-// Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil).
-long days_from_civil(long y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const long era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long>(doe) - 719468;
-}
+using civil::days_from_civil;
 
 std::string trim(std::string text) {
   const auto first = text.find_first_not_of(" \t\r\"");
