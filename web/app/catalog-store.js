@@ -71,7 +71,7 @@ export async function fetchShippedTexts(base = './config/') {
 }
 
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
-const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog']);
+const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog', 'spot']);
 
 /** Reads what the page's inputs offer (the catalog's "menus": names, sizes, formats, without
  *  prices and sources, a third of "all"); {ok:false, errors} when the catalog is invalid (an
@@ -125,21 +125,35 @@ export class CatalogStore extends EventTarget {
   /** Prices every question in `region` ('' for the usual regions, 'all' for the cheapest of every
    *  region): fetches the region's price file when it is not loaded yet, then answers again. */
   async setRegion(region) {
-    const index = this.priceIndex;
-    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
-    const wanted = regionWanted(index, region);
+    const wanted = regionWanted(this.priceIndex, region);
     if (!wanted) return { ok: false, errors: [{ code: 'unknown_name', file: 'prices/index.json', path: '', message: `no prices for the region "${region}"` }] };
-    const missing = (await fetchPriceFiles(index, wanted, this.#base)).filter((f) => !loaded.has(f.name));
-    if (missing.length) {
-      const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
-      if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
-      this.region = region;
-      const state = this.isShipped ? await this.loadShipped() : await this.tryLoad({ priceFiles });
-      return state;
+    return this.loadPrices(wanted, () => { this.region = region; });
+  }
+
+  /** Loads the price files of `wanted` ({provider: [region]} or 'all') not loaded yet, without
+   *  changing the page's region (the spot and regions views ask about many regions at once);
+   *  `then` runs before the catalog answers again. Resolves to the catalog's state. */
+  async loadPrices(wanted, then = () => {}) {
+    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
+    const missing = (await fetchPriceFiles(this.priceIndex, wanted, this.#base)).filter((f) => !loaded.has(f.name));
+    then();
+    if (!missing.length) {
+      this.dispatchEvent(new Event('change'));
+      return this.state;
     }
-    this.region = region;
-    this.dispatchEvent(new Event('change'));
-    return this.state;
+    const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
+    if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
+    return this.isShipped ? this.loadShipped() : this.tryLoad({ priceFiles });
+  }
+
+  /** Whether every price file of `wanted` is loaded. */
+  hasPrices(wanted) {
+    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
+    for (const [provider, p] of Object.entries(this.priceIndex.providers ?? {})) {
+      const regions = wanted === 'all' ? Object.keys(p.regions ?? {}) : own(wanted, provider) ?? [];
+      for (const region of regions) if (own(p.regions, region) && !loaded.has(`prices/${own(p.regions, region).file}`)) return false;
+    }
+    return true;
   }
 
   /** True while the shipped catalog in use lacks its provenance texts (sources, notes). */
