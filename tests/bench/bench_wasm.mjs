@@ -1,4 +1,5 @@
-// The sweep of tests/bench/sweep.json on the WebAssembly core under node; prints one JSON line.
+// The sweep and the tool questions of tests/bench/sweep.json on the WebAssembly core under node;
+// prints one JSON line.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, catalogTexts, load } from '../wasm/support.mjs';
@@ -29,4 +30,9 @@ const result = {
   wasm_sweep_ms: timeIt(() => requests.forEach((r) => analyzer.analyzeJson(r))),
   sweep_requests: requests.length,
 };
+// The tool questions, each alone (sweep.json "tools").
+for (const [name, request] of Object.entries(doc.tools)) {
+  const text = JSON.stringify(request);
+  result[`wasm_${name}_ms`] = timeIt(() => analyzer.analyzeJson(text), 500);
+}
 console.log(JSON.stringify(result));

@@ -53,3 +53,26 @@ test('autoscale: a profile of the wrong length is marked at its field; a pasted 
   assertNear(await text(page, 'as-oracle-usd'), expected.result.policies[0].usd_per_month, 0.005, 'oracle monthly');
   env.checkClean();
 });
+
+test('autoscale: a named shape of the core\'s menus answers as the CLI does; a place or a month the question does not take is refused at its field', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&traffic=business_hours&peak=100');
+  await ready(page);
+  const s = screen(page);
+  const menus = cli({ question: 'catalog', section: 'menus' }).result.request.values;
+  const shown = await s.getByTestId('as-shape').locator('option').evaluateAll((o) => o.map((x) => x.value).filter(Boolean));
+  assert.deepEqual(shown, menus['autoscale_profile.shape']);
+  const policies = await s.getByTestId('as-policy').locator('option').evaluateAll((o) => o.map((x) => x.value));
+  assert.deepEqual(policies, menus['autoscale_policy.kind']);
+  const request = JSON.parse(await page.getByTestId('as-request').textContent());
+  assert.deepEqual(request.profile, { shape: 'business_hours', peak_requests_per_s: 100 });
+  const r = cli(request).result;
+  assert.equal(r.profile.requests_per_s.length, 168);
+  assert.equal(r.profile.synthetic, true);
+  assert.match(await text(page, 'as-shape-source'), new RegExp(r.profile.shape_source.slice(0, 30)));
+  for (const p of r.policies) assertNear(await text(page, `as-${p.name}-usd`), p.usd_per_month, 0.005, `${p.name} monthly`);
+  assert.equal(await page.locator('[data-testid=as-chart-data] tbody tr').count(), 168);
+
+  await afterChange(page, 'autoscale', () => s.getByTestId('wf-instance').selectOption({ index: 0 }));
+  assert.match(await page.getByTestId('autoscale-errors').textContent(), /\/instance.*instance type or family/s);
+  env.checkClean();
+});

@@ -28,13 +28,19 @@ const decoder = new TextDecoder();
 
 /** The price file of each region `regions` names ({provider: [region]}, or 'all'), per
  *  prices/index.json: [{name, text}] with the text as UTF-8 bytes. */
-export async function fetchPriceFiles(index, regions, base = './config/') {
+export async function fetchPriceFiles(index, regions, base = './config/', loaded = new Set()) {
+  const names = priceFileNames(index, regions).filter((name) => !loaded.has(name));
+  return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
+}
+
+/** The price files (prices/<provider>/<region>.json) of `regions` ({provider: [region]} or 'all'). */
+function priceFileNames(index, regions) {
   const names = [];
   for (const [provider, p] of Object.entries(index.providers ?? {})) {
     const wanted = regions === 'all' ? Object.keys(p.regions ?? {}) : own(regions, provider) ?? [];
     for (const region of wanted) if (own(p.regions, region)) names.push(`prices/${own(p.regions, region).file}`);
   }
-  return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
+  return names;
 }
 
 /** The regions a link's ?region= asks for, per prices/index.json: 'all', {provider: [region]}
@@ -134,8 +140,7 @@ export class CatalogStore extends EventTarget {
    *  changing the page's region (the spot and regions views ask about many regions at once);
    *  `then` runs before the catalog answers again. Resolves to the catalog's state. */
   async loadPrices(wanted, then = () => {}) {
-    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
-    const missing = (await fetchPriceFiles(this.priceIndex, wanted, this.#base)).filter((f) => !loaded.has(f.name));
+    const missing = await fetchPriceFiles(this.priceIndex, wanted, this.#base, this.#loadedPrices());
     then();
     if (!missing.length) {
       this.dispatchEvent(new Event('change'));
@@ -148,13 +153,11 @@ export class CatalogStore extends EventTarget {
 
   /** Whether every price file of `wanted` is loaded. */
   hasPrices(wanted) {
-    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
-    for (const [provider, p] of Object.entries(this.priceIndex.providers ?? {})) {
-      const regions = wanted === 'all' ? Object.keys(p.regions ?? {}) : own(wanted, provider) ?? [];
-      for (const region of regions) if (own(p.regions, region) && !loaded.has(`prices/${own(p.regions, region).file}`)) return false;
-    }
-    return true;
+    const loaded = this.#loadedPrices();
+    return priceFileNames(this.priceIndex, wanted).every((name) => loaded.has(name));
   }
+
+  #loadedPrices() { return new Set((this.texts?.priceFiles ?? []).map((f) => f.name)); }
 
   /** True while the shipped catalog in use lacks its provenance texts (sources, notes). */
   get lean() { return this.#lean.length > 0; }

@@ -88,7 +88,7 @@ export function renderRegions(r) {
         ['Compute', f.usdMonth(t.compute_usd_per_month), 'rg-compute'],
         ['Egress', f.usdMonth(t.egress_usd_per_month), 'rg-egress'],
         ['One-time (dataset copies)', f.usd(t.one_time_usd), 'rg-one-time'],
-        r.failover ? ['Surviving a region\u2019s loss (N+1)', `${f.usdMonth(r.failover.premium_usd_per_month)} more than ${f.usdMonth(r.failover.compute_without_failover_usd_per_month)} without`, 'rg-failover'] : null,
+        r.failover ? ['Surviving a region\u2019s loss (N+1)', `${f.usdMonth(r.failover.premium_usd_per_month)} more than ${f.usdMonth(r.failover.compute_without_failover_usd_per_month)} without`, 'rg-failover-premium'] : null,
       ], 'facts compact'),
       r.failover ? h('p', { class: 'muted small' }, f.sentence(r.failover.rule)) : null)
       : h('section', { class: 'card verdict nofit', testid: 'rg-verdict' },
