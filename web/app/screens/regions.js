@@ -76,6 +76,8 @@ function placementTable(chosen, ttft) {
   });
 }
 
+const METHOD_NAMES = { rtt: 'Round trip', placement: 'Placement', egress: 'Egress', regions_source: 'Region locations', egress_source: 'Egress prices' };
+
 export function renderRegions(r) {
   const placed = r.status === 'PLACED';
   const t = r.totals;
@@ -100,7 +102,7 @@ export function renderRegions(r) {
     card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions)),
     h('details', { class: 'why-details', testid: 'rg-method' },
       h('summary', null, 'Method and sources'),
-      facts(Object.entries(r.method ?? {}).map(([k, v]) => [f.sentence(f.label(k)), String(v)]), 'facts compact')),
+      facts(Object.entries(r.method ?? {}).map(([k, v]) => [METHOD_NAMES[k] ?? f.sentence(f.label(k)), f.sentence(String(v))]), 'facts compact')),
   ];
 }
 

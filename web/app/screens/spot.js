@@ -104,7 +104,19 @@ function trainingJobs(r) {
         h('td', { class: 'num', testid: `spot-job-${i}-wall` }, interval(j.wall_hours, hoursOf)),
         h('td', null, j.spot_pays ? 'yes' : 'no'))),
     }),
-    r.checkpoint ? h('p', { class: 'muted small' }, Object.values(r.checkpoint).filter((v) => typeof v === 'string').map(f.sentence).join(' ')) : null);
+    r.checkpoint ? h('p', { class: 'muted small', testid: 'spot-checkpoint' }, `A checkpoint is written in ${f.num(r.checkpoint.write_s, 0)} s; ${f.num(r.checkpoint.restart_s, 0)} s pass from an interruption to training again. Interval: sqrt(2 × write time × mean time between interruptions) (Young/Daly).`) : null);
+}
+
+/** The core's assumptions, each said as it reads (the band's reading by its formula). */
+function assumptionRows(a) {
+  return [
+    a.band_reading_formula ? ['A band read as', a.band_reading_formula] : null,
+    a.band_point ? ['A band\u2019s point', a.band_point] : null,
+    a.replacement_minutes == null ? null : ['Replacement', `${f.num(a.replacement_minutes, 1)} min from a reclaim to a replacement serving`],
+    a.p_replica_up ? ['A spot replica up', a.p_replica_up] : null,
+    a.independence ? ['Independence', a.independence] : null,
+    a.billing ? ['Billing', a.billing] : null,
+  ].map((row) => row && [row[0], f.sentence(row[1])]);
 }
 
 export function renderSpot(r) {
@@ -115,7 +127,7 @@ export function renderSpot(r) {
     card(`Pools (${r.pools.length})`, poolsTable(r.pools)),
     h('details', { class: 'why-details', testid: 'spot-assumptions' },
       h('summary', null, 'Assumptions and method'),
-      facts(Object.entries(r.assumptions ?? {}).map(([k, v]) => [f.sentence(f.label(k)), String(v)]), 'facts compact'),
+      facts(assumptionRows(r.assumptions ?? {}), 'facts compact'),
       h('p', { class: 'small' }, f.sentence(r.method))),
   ];
 }
