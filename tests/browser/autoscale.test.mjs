@@ -74,5 +74,9 @@ test('autoscale: a named shape of the core\'s menus answers as the CLI does; a p
 
   await afterChange(page, 'autoscale', () => s.getByTestId('wf-instance').selectOption({ index: 0 }));
   assert.match(await page.getByTestId('autoscale-errors').textContent(), /\/instance.*instance type or family/s);
+  await afterChange(page, 'autoscale', () => s.getByTestId('wf-instance').selectOption('p5.4xlarge'));
+  await afterChange(page, 'autoscale', () => s.getByTestId('wf-gpus').fill('2'));
+  assert.match(await page.getByTestId('autoscale-errors').textContent(), /\/gpus.*leave the GPUs empty/s);
+  assert.equal(await s.getByTestId('wf-gpus').getAttribute('aria-invalid'), 'true');
   env.checkClean();
 });

@@ -97,6 +97,10 @@ test('the Regions view: every region\'s prices fetched once; residency and N+1 p
   assertNear(await text(page, 'rg-one-time'), r.totals.one_time_usd, 0.005, 'one-time');
   assertNear(await text(page, 'rg-failover-premium'), r.failover.premium_usd_per_month, 0.005, 'N+1 premium');
   assertNear(await text(page, 'rg-total'), r.totals.usd_per_month, 0.005, 'total');
+  assert.equal(await text(page, 'rg-users-asked'), '48.14, 11.58 (100%)');
+  assert.equal(await text(page, 'rg-residency-asked'), 'eu');
+  // g5.xlarge is AWS's, whose regions in the EU are all named eu-*.
+  for (const c of r.regions_chosen) assert.match(c.region, /^eu-/, `${c.region} inside the EU residency`);
   await screenshot(page, 'regions');
 
   const s = screen(page);

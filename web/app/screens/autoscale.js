@@ -88,6 +88,8 @@ function askedOnly(form, store) {
       const where = form.place(store);
       const paid = form.pay({});
       const out = [];
+      const gpus = form.controls().find((c) => c.key === 'gpus');
+      if (gpus?.value() !== undefined) out.push({ code: 'not_taken', file: 'page', path: '/gpus', message: 'A replica is the road\u2019s deployment on the instance: leave the GPUs empty.' });
       if (!where.instance) out.push({ code: 'not_taken', file: 'page', path: '/instance', message: 'Auto-scaling runs on an instance type or family: choose one (or a family to take its cheapest type).' });
       for (const [key, path] of [['hours_per_month', '/hours_per_month'], ['schedule', '/schedule']]) {
         if (paid[key] !== undefined) out.push({ code: 'not_taken', file: 'page', path, message: 'The profile sets the month (24 h x 30.4 days, or 168 h x 4.345 weeks): leave the hours and the schedule empty.' });

@@ -78,7 +78,18 @@ function placementTable(chosen, ttft) {
 
 const METHOD_NAMES = { rtt: 'Round trip', placement: 'Placement', egress: 'Egress', regions_source: 'Region locations', egress_source: 'Egress prices' };
 
-export function renderRegions(r) {
+/** Where the users are and where the workload may run, as asked (the answer does not repeat them). */
+function askedFacts(req) {
+  const users = (req.users ?? []).map((u) => `${u.region ?? `${u.lat}, ${u.lon}`}${u.share === undefined ? '' : ` (${f.pct(100 * u.share)})`}`).join('; ');
+  const residency = [req.residency?.geo, ...(req.residency?.regions ?? [])].filter(Boolean).join(', ');
+  return facts([
+    ['Users', users || 'not given: no round trips', 'rg-users-asked'],
+    ['Residency', residency || 'none', 'rg-residency-asked'],
+    ['Failover', req.failover ? 'N+1: any one region can be lost' : 'none'],
+  ], 'facts compact');
+}
+
+export function renderRegions(r, req = {}) {
   const placed = r.status === 'PLACED';
   const t = r.totals;
   return [
@@ -92,12 +103,14 @@ export function renderRegions(r) {
         ['One-time (dataset copies)', f.usd(t.one_time_usd), 'rg-one-time'],
         r.failover ? ['Surviving a region\u2019s loss (N+1)', `${f.usdMonth(r.failover.premium_usd_per_month)} more than ${f.usdMonth(r.failover.compute_without_failover_usd_per_month)} without`, 'rg-failover-premium'] : null,
       ], 'facts compact'),
-      r.failover ? h('p', { class: 'muted small' }, f.sentence(r.failover.rule)) : null)
+      r.failover ? h('p', { class: 'muted small' }, f.sentence(r.failover.rule)) : null,
+      askedFacts(req))
       : h('section', { class: 'card verdict nofit', testid: 'rg-verdict' },
         h('h3', null, 'Cannot place'),
         h('p', { class: 'verdict-title', testid: 'rg-status' }, r.status),
         h('p', { testid: 'rg-refusal' }, f.sentence(r.refusal)),
-        h('p', { testid: 'rg-way-out' }, h('strong', null, 'Way out: '), f.sentence(r.way_out))),
+        h('p', { testid: 'rg-way-out' }, h('strong', null, 'Way out: '), f.sentence(r.way_out)),
+        askedFacts(req)),
     placed ? card('Regions chosen', placementTable(r.regions_chosen, r.request?.demand?.max_ttft_ms)) : null,
     card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions)),
     h('details', { class: 'why-details', testid: 'rg-method' },
@@ -150,7 +163,7 @@ export function createRegionsScreen(store, form) {
       if (!store.hasPrices(wanted)) await store.loadPrices(wanted);
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderRegions(response.result), requestBlock(req, 'rg-request')] };
+      return { nodes: [renderRegions(response.result, req), requestBlock(req, 'rg-request')] };
     },
   });
 }
