@@ -80,3 +80,19 @@ test('autoscale: a named shape of the core\'s menus answers as the CLI does; a p
   assert.equal(await s.getByTestId('wf-gpus').getAttribute('aria-invalid'), 'true');
   env.checkClean();
 });
+
+test('autoscale: the policy\'s settings and the cold start typed reach the core as the CLI reads them', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&as_min_replicas=2&as_scale_down_delay_s=900&cs_provisioning_s=600');
+  await ready(page);
+  assert.equal(await page.getByTestId('as-settings').getAttribute('open'), '');
+  const request = JSON.parse(await page.getByTestId('as-request').textContent());
+  assert.equal(request.policy.min_replicas, 2);
+  assert.equal(request.policy.scale_down_delay_s, 900);
+  assert.deepEqual(request.cold_start, { provisioning_s: 600 });
+  const r = cli(request).result;
+  assert.equal(r.policy.min_replicas, 2);
+  assert.ok(r.cold_start.total_s >= 600);
+  assertNear(await text(page, 'as-cold-start'), r.cold_start.total_s, 0.5, 'cold start');
+  for (const p of r.policies) assertNear(await text(page, `as-${p.name}-usd`), p.usd_per_month, 0.005, `${p.name} monthly`);
+  env.checkClean();
+});

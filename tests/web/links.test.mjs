@@ -56,7 +56,9 @@ const LINK_KEYS = {
   pack_sched: [''], pack_ha: ['pack_sched=day'], pack_hb: ['pack_sched=day'], pack_hours: [''],
   // Auto-scaling
   profile: ['view=autoscale'], policy: ['view=autoscale'], metric: ['view=autoscale'], traffic: ['view=autoscale'], peak: ['view=autoscale&traffic=flat'],
-  commit: ['view=autoscale'],
+  commit: ['view=autoscale'], as_target: [''], as_min_replicas: [''], as_max_replicas: [''], as_control_period_s: [''],
+  as_scale_up_delay_s: [''], as_scale_down_delay_s: [''], as_tolerance: [''], cs_provisioning_s: [''], cs_image_pull_s: [''],
+  cs_weights_gb_per_s: [''], cs_warmup_s: [''],
   // Spot
   types: [''], regions: [''], target: [''], replace: [''], reading: [''], ckpt: [''], restart: [''],
   // Regions

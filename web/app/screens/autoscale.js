@@ -80,6 +80,49 @@ function choiceControl({ id, key, label, field, names, def }) {
   };
 }
 
+/** The policy's settings and the cold start (docs/api.md, autoscale): empty fields are the core's
+ *  defaults, shown as placeholders. URL: as_<field> for the policy's, cs_<field> for the cold start's. */
+const SETTINGS = [
+  ['policy', 'target', 'Target per replica', 'of the metric', 'the road\u2019s'],
+  ['policy', 'min_replicas', 'Fewest replicas', 'replicas', 'the fewest needed'],
+  ['policy', 'max_replicas', 'Most replicas', 'replicas', 'the most needed'],
+  ['policy', 'control_period_s', 'Control period', 's', '30'],
+  ['policy', 'scale_up_delay_s', 'Scale-up window', 's', '0'],
+  ['policy', 'scale_down_delay_s', 'Scale-down window', 's', '300'],
+  ['policy', 'tolerance', 'Tolerance', 'share of the target', '0.1'],
+  ['cold_start', 'provisioning_s', 'Node provisioning', 's', '180 (estimate)'],
+  ['cold_start', 'image_pull_s', 'Image pull', 's', '60 (estimate)'],
+  ['cold_start', 'weights_gb_per_s', 'Weights loaded at', 'GB/s', '1 (estimate)'],
+  ['cold_start', 'warmup_s', 'Engine warm-up', 's', '60 (estimate)'],
+];
+function settingsControl() {
+  const fields = SETTINGS.map(([group, name, label, unit, placeholder]) => {
+    const key = `${group === 'policy' ? 'as' : 'cs'}_${name}`;
+    const { wrap, input } = numberField({ id: `as-${key}`, label, unit, placeholder, min: 0 });
+    return { group, name, key, wrap, input, path: `/${group}/${name}`, label };
+  });
+  const wrap = h('details', { class: 'why-details', testid: 'as-settings' }, h('summary', null, 'Policy settings and cold start'),
+    h('div', { class: 'demand-fields' }, fields.map((x) => x.wrap)));
+  return {
+    wrap, fields,
+    fill() {},
+    fromParams(p) {
+      for (const x of fields) x.input.value = p.get(x.key) ?? '';
+      if (fields.some((x) => x.input.value !== '')) wrap.open = true;
+    },
+    toParams(p) { for (const x of fields) if (x.input.value.trim() !== '') p.set(x.key, x.input.value.trim()); },
+    /** {policy: {...}, cold_start: {...}} of the fields given. */
+    value() {
+      const out = { policy: {}, cold_start: {} };
+      for (const x of fields) {
+        const t = x.input.value.trim();
+        if (t !== '') out[x.group][x.name] = Number.isFinite(Number(t)) ? Number(t) : t;
+      }
+      return out;
+    },
+  };
+}
+
 /** What the page refuses before asking: a place or a month the question does not take. */
 function askedOnly(form, store) {
   return {
@@ -207,7 +250,8 @@ export function createAutoscaleScreen(store, form) {
     names: { concurrency: 'Requests in flight per replica', queue_length: 'Queue length per replica', requests_per_s: 'Requests/s per replica' } });
   const commitment = choiceControl({ id: 'as-commitment', key: 'commit', label: 'Committed base paid as', def: 'reserved_1y', field: 'autoscale.commitment',
     names: { reserved_1y: '1-year commitment', reserved_3y: '3-year commitment' } });
-  const own = [profile, policy, metric, commitment, askedOnly(form, store)];
+  const settings = settingsControl();
+  const own = [profile, policy, metric, commitment, settings, askedOnly(form, store)];
   const request = () => {
     const { demand, workload: _task, ...w } = form.workload();
     const r = { question: 'autoscale', ...w };
@@ -218,7 +262,9 @@ export function createAutoscaleScreen(store, form) {
     const where = form.place(store);
     if (where.instance) r.instance = where.instance;
     r.profile = profile.value();
-    r.policy = { kind: policy.value(), metric: metric.value() };
+    const given = settings.value();
+    r.policy = { kind: policy.value(), metric: metric.value(), ...given.policy };
+    if (Object.keys(given.cold_start).length) r.cold_start = given.cold_start;
     if (commitment.value() !== 'reserved_1y') r.commitment = commitment.value();
     const paid = form.pay({});
     for (const k of ['pricing', 'use_spot', 'spot_share']) if (paid[k] !== undefined) r[k] = paid[k];
