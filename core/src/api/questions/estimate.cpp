@@ -220,12 +220,16 @@ bool runs(const Catalog& catalog, Reader& r, const ModelChoice* model, const Mem
       r.fail("cannot_answer", "/weight_format", fmt.refusal + "; " + fmt.way_out);
       return false;
     }
+    // The matmuls' precision on this device is the road's (fp8 weights on a GPU without fp8
+    // compute run weight-only, in 16 bits).
+    q.compute = fmt.compute;
     {
       // A setup the road cannot run (memory, layout) is refused here too, not priced.
       w.model.arch = model->arch;
       w.model.label = model->label;
       w.model.parameters = count_parameters(model->arch).total;
       w.kv_format = mq->kv_format;
+      w.engine = mq->engine;
       w.demand.input_tokens = q.input_tokens;
       w.demand.output_tokens = q.output_tokens;
       const Deployment d = training ? deploy_on_gpus(catalog, w, Billing{}, *instance, std::max(1.0, mq->gpus))
@@ -234,6 +238,9 @@ bool runs(const Catalog& catalog, Reader& r, const ModelChoice* model, const Mem
         r.fail("cannot_answer", "/instance", d.refusal + (d.way_out.empty() ? "" : "; " + d.way_out));
         return false;
       }
+      // The sequences a copy's KV cache holds are the road's (the memory model on this device), as
+      // fit, recommend and migrate report them.
+      if (!training) q.kv_sequences = d.max_concurrency_by_kv;
     }
     if (instance->gpu_fraction < 1 && tp > 1) {
       r.fail("cannot_answer", "/tensor_parallel", instance->name + " is a fraction of one GPU: no tensor parallelism");
@@ -348,8 +355,11 @@ std::optional<Json> inference_figures(const Catalog& catalog, Reader& r, const T
 }  // namespace
 
 // How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
-Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
+Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   Reader& r = s.reader();
+  const auto named = with_older_names(s, request, "", RoadQuestion::kEstimate);
+  if (!named) return nullptr;
+  const Json& req = *named;
   if (!only_where_they_apply(r, req)) return nullptr;
   if (!catalog.throughput.present) {
     r.fail("cannot_answer", "", "the catalog has no throughput_model block in model_config.json");
