@@ -6,6 +6,7 @@
 
 #include "api/answers.hpp"
 #include "api/questions/memory.hpp"
+#include "api/request_fields.hpp"
 #include "fleet/rank.hpp"
 #include "fleet/road.hpp"
 #include "pricing/prices.hpp"
@@ -102,11 +103,12 @@ Json ranking(const Catalog& catalog, Reader& r, const Json& req, const ModelChoi
 
 // Fields of an estimate that apply only to a ranking or to training: elsewhere they would be
 // silently ignored, so they are a mistake to name, not a default.
+// The switches are read first: a bad switch is named at itself, not at the fields that depend on it.
 bool only_where_they_apply(Reader& r, const Json& req) {
-  const auto rank_it = req.find("rank");
-  const bool rank = rank_it != req.end() && *rank_it == true;
-  const auto phase_it = req.find("phase");
-  const bool training = phase_it != req.end() && phase_it->is_string() && lower(phase_it->get<std::string>()) == "training";
+  const bool rank = r.boolean(req, "rank", "", false).value_or(false);
+  const auto phase = pick(r, "estimate", req, "phase");
+  if (!r.ok()) return false;
+  const bool training = phase == "training";
   struct Only {
     const char* field;
     bool applies;
@@ -389,10 +391,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   const double tp = mq->tensor_parallel;
   const auto whole = whole_model_memory(catalog, r, *mq);
   if (!whole) return nullptr;
-  const std::string phase = lower(r.string(req, "phase", "", false).value_or("inference"));
-  if (phase != "inference" && phase != "training")
-    r.fail("unknown_name", "/phase", "expected inference or training, got \"" + phase + "\"");
-  const bool training = phase == "training";
+  const bool training = pick(r, "estimate", req, "phase") == "training";
   const TokenShape shape = read_tokens(r, req);
   ThroughputQuestion q = roofline_question(catalog, *mq, *gpu, tp, shape, whole->weights_bytes, whole->kv_bytes_per_token);
   const std::string& precision = q.compute;

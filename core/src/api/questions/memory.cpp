@@ -176,11 +176,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
   q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
   if (const Json* lora = r.object(req, "lora", "", false)) {
-    for (const auto& [key, _] : lora->items()) {
-      if (key != "rank" && key != "target_modules")
-        r.fail("unknown_field", Reader::child("/lora", key),
-               "\"lora\" takes \"rank\" and \"target_modules\"; got \"" + key + "\"");
-    }
+    fields::check_fields(r, *lora, "/lora", "lora");
     q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
     q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
   }

@@ -41,7 +41,7 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
     for (const auto& [key, value] : item.items()) {
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         r.fail("unknown_field", Reader::child(path, key),
-               "a right_size model takes the fields of the memory question, got \"" + key + "\"");
+               "expected one of " + names_of(allowed) + " (the fields of the memory question); got \"" + key + "\"");
         return nullptr;
       }
     }
