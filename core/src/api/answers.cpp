@@ -178,6 +178,9 @@ Json deployment(const Deployment& d, bool details) {
   add(j, "compute_precision", d.compute_precision);
   add(j, "memory_per_gpu_gb", gb(d.memory_per_gpu_bytes));
   add(j, "memory_per_gpu_gib", gib(d.memory_per_gpu_bytes));
+  // What the engine takes on each GPU, the memory question's total: a pool engine its whole share
+  // (its KV pool included, however many sequences fill it); other engines what the copy uses.
+  if (d.memory) add(j, "engine_reserves_per_gpu_gib", gib(d.memory->total_bytes));
   add(j, "capacity_per_gpu_gib", gib(d.capacity_per_gpu_bytes));
   add(j, "capacity_per_gpu_gb", gb(d.capacity_per_gpu_bytes));
   add(j, "memory_utilization_pct",
