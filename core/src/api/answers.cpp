@@ -30,6 +30,13 @@ void add_instance(Json& j, const InstanceType& it) {
 }
 }  // namespace
 
+Json typed_name(const std::pair<std::string, std::string>& typed) {
+  Json j = object(2);
+  add(j, "typed", typed.first);
+  add(j, "matched_by", typed.second);
+  return j;
+}
+
 Json placement(const Placement& p) {
   const InstanceType& it = *p.instance;
   Json j = object(18);
@@ -294,6 +301,7 @@ Json workload(const Workload& w) {
   add(model, "label", w.model.label);
   if (w.model.size) add(model, "size", *w.model.size);
   if (w.model.named) add(model, "key", w.model.named->key);
+  if (w.model.typed_name) add(model, "typed_name", typed_name(*w.model.typed_name));
   add(model, "parameters_billion", round_to(w.model.parameters / 1e9, 3));
   add(model, "shape", w.model.shape_basis);
   add(j, "model", std::move(model));
