@@ -74,6 +74,13 @@ void BM_Sweep(benchmark::State& state) {
 }
 BENCHMARK(BM_Sweep)->Unit(benchmark::kMillisecond);
 
+// The batch question's 20 jobs with 1,000 spot traces each (tests/bench/batch_20_jobs.json).
+void BM_Batch20Jobs(benchmark::State& state) {
+  const std::string request = read(kRoot + "/tests/bench/batch_20_jobs.json");
+  for (auto _ : state) benchmark::DoNotOptimize(analyzer().analyze_json(request));
+}
+BENCHMARK(BM_Batch20Jobs)->Unit(benchmark::kMillisecond);
+
 // The catalog with every family copied `copies` times under new names (synthetic offers at the
 // shipped prices and specs): how the demand-sized recommendation grows with the catalog.
 gpufleet::CatalogSources scaled_catalog(int copies) {

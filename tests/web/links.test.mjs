@@ -19,6 +19,7 @@ const { createDeploymentsScreen } = await import('../../web/app/screens/deployme
 const { createCompareScreen } = await import('../../web/app/screens/compare.js');
 const { createFleetScreen } = await import('../../web/app/screens/fleet.js');
 const { createCatalogScreen } = await import('../../web/app/screens/catalog.js');
+const { createBatchScreen } = await import('../../web/app/screens/batch.js');
 const { memoryRequest } = await import('../../web/app/screens/memory.js');
 const { modelsFromParam } = await import('../../web/app/screens/placement.js');
 const { fromOldLink } = await import('../../web/app/old-links.js');
@@ -53,6 +54,8 @@ const LINK_KEYS = {
   pack_sched: [''], pack_ha: ['pack_sched=day'], pack_hb: ['pack_sched=day'], pack_hours: [''],
   // Auto-scaling
   profile: ['view=autoscale'], policy: ['view=autoscale'], metric: ['view=autoscale'],
+  // Batch jobs
+  job: ['view=batch'], job_tokens: ['view=batch'], job_deadline: ['view=batch'], trace_seed: ['view=batch'], traces: ['view=batch'],
   // Catalog
   section: [''], family: [''],
   // Earlier versions' links (old-links.js)
@@ -104,7 +107,7 @@ async function openPage(search) {
   form.fill(store);
   form.fromParams(params);
   const screens = [createFitScreen(store, form), createDeploymentsScreen(store, form), createCompareScreen(store, form),
-    createFleetScreen(store), createCatalogScreen(store)];
+    createFleetScreen(store), createCatalogScreen(store), createBatchScreen(store, form)];
   for (const screen of screens) {
     screen.fill(store);
     screen.fromParams(params);

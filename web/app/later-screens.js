@@ -5,5 +5,6 @@ export { createDeploymentsScreen } from './screens/deployments.js';
 export { createCompareScreen } from './screens/compare.js';
 export { createFleetScreen } from './screens/fleet.js';
 export { createAutoscaleScreen } from './screens/autoscale.js';
+export { createBatchScreen } from './screens/batch.js';
 export { createCatalogScreen } from './screens/catalog.js';
 export { memoryOnGpu, fitOnAny, fitMore } from './screens/memory.js';

@@ -8,6 +8,7 @@ export const VIEWS = [
   { id: 'compare', title: 'Compare & migrate' },
   { id: 'plan', title: 'Fleet plan' },
   { id: 'autoscale', title: 'Auto-scaling' },
+  { id: 'batch', title: 'Batch jobs' },
   { id: 'catalog', title: 'Catalog' },
 ];
 
