@@ -141,7 +141,7 @@ export function renderBatch(r) {
         ...(t.p_within_budget !== undefined ? [['Within the budget', `${f.pct(100 * t.p_within_budget)} of the traces`]] : []),
         ['At risk', r.jobs_at_risk.length ? r.jobs_at_risk.map((a) => `${a.job}: ${a.reason}`).join('; ') : 'none', 'bt-at-risk'],
       ], 'facts compact')),
-    h('p', { class: 'muted small' }, `${r.simulation.traces} spot traces (seed ${r.simulation.seed}, ${r.simulation.generator}). ${r.assumptions.availability}; ${r.assumptions.band_reading_formula}.`),
+    h('p', { class: 'muted small' }, `${r.simulation.traces} spot traces drawn from the request's seed (${r.simulation.seed}) by ${r.simulation.generator}. ${r.assumptions.availability}; ${r.assumptions.band_reading_formula}.`),
   ];
 }
 
