@@ -59,7 +59,7 @@ json.dump(doc, open(path, "w"), indent=2)
 PY
 check "catalog check on a bad catalog exits 3" test "$(exit_code "$bin" --config "$tmp/cfg" catalog check)" = 3
 check "  naming the file and JSON path" grep -q "gpu_instances.json at /gpu_instances/P5/spot_cost_per_hour" "$tmp/err"
-check "  and the expectation" grep -q 'expected a number >= 0 and <= 10000, got string "abc"' "$tmp/err"
+check "  and the expectation" grep -q 'expected a number >= 1e-06 and <= 10000, got string "abc"' "$tmp/err"
 check "catalog check --json on a bad catalog" test "$(exit_code "$bin" --json --config "$tmp/cfg" catalog check)" = 3
 check "  path in JSON" test "$(json_query "d['errors'][0]['path']")" = /gpu_instances/P5/spot_cost_per_hour
 

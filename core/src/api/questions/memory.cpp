@@ -176,7 +176,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
   q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
   if (const Json* lora = r.object(req, "lora", "", false)) {
-    fields::check_fields(r, *lora, "/lora", "lora");
+    fields::check_fields(r, *lora, "/lora", "request_lora");
     q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
     q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
   }
