@@ -147,6 +147,29 @@ int run(int argc, char** argv) {
   BillingArgs sp_billing;
   sp_billing.add(sp, BillingArgs::kRegion | BillingArgs::kHours | BillingArgs::kSchedule | BillingArgs::kProviders);
 
+  auto* bt = app.add_subcommand("batch", "jobs with deadlines on spot and on demand: each job's plans (all on demand, all spot, deadline-aware) with their cost and odds of finishing on time, and an earliest-deadline-first schedule");
+  WorkloadArgs bt_work;
+  bt_work.add(bt);
+  double bt_deadline = 0, bt_earliest = -1, bt_ckpt = -1, bt_restart = -1, bt_replace = 0, bt_seed = -1, bt_traces = 0, bt_budget = 0,
+         bt_concurrent = 0;
+  std::string bt_reading, bt_jobs;
+  std::vector<std::string> bt_types;
+  bt->add_option("--deadline-hours", bt_deadline, "one job: hours from now by which it must finish");
+  bt->add_option("--earliest-start-hours", bt_earliest, "one job: hours from now before which it may not start (default 0)");
+  bt->add_option("--checkpoint-write-s", bt_ckpt, "one job: seconds to write a checkpoint (default 60 training, 0 batch inference)");
+  bt->add_option("--jobs", bt_jobs, "a JSON array of jobs ({name, model, workload, demand, deadline_hours, ...}: docs/batch.md), or - for standard input")
+      ->type_name("FILE");
+  bt->add_option("--restart-s", bt_restart, "seconds from an interruption or a switch to working again (default 600)");
+  bt->add_option("--replacement-minutes", bt_replace, "mean minutes a reclaimed spot pool stays without capacity (default 10)");
+  bt->add_option("--band-reading", bt_reading, "how a band's % becomes a hazard")->check(choices("batch.band_reading"));
+  bt->add_option("--instance-type", bt_types, "only these instance types (repeat)");
+  bt->add_option("--seed", bt_seed, "the availability traces' seed (default 1)");
+  bt->add_option("--traces", bt_traces, "simulated availability traces, 1 to 10000 (default 1000)");
+  bt->add_option("--budget", bt_budget, "a budget for all the jobs, USD");
+  bt->add_option("--concurrent-jobs", bt_concurrent, "jobs run at once (default: each when it may start)");
+  BillingArgs bt_billing;
+  bt_billing.add(bt, BillingArgs::kRegion | BillingArgs::kProviders);
+
   auto* rg = app.add_subcommand("regions", "per region: prices, spot band, round trip from the users; the cheapest placement with residency, egress and N+1");
   WorkloadArgs rg_work;
   rg_work.add(rg);
@@ -527,6 +550,28 @@ int run(int argc, char** argv) {
       if (sp_ckpt != 0) request["checkpoint_write_s"] = sp_ckpt;
       if (sp_restart >= 0) request["restart_s"] = sp_restart;
       if (!sp_types.empty()) request["instance_types"] = sp_types;
+    } else if (*bt) {
+      if (!bt_jobs.empty()) {
+        if (bt_work.given()) throw CLI::ExcludesError("--jobs", "--model");
+        auto jobs = read_value(bt_jobs);
+        if (!jobs) return kExitInvalid;
+        request = {{"question", "batch"}, {"jobs", std::move(*jobs)}};
+      } else {
+        request = workload_request("batch", bt_work, true);
+        if (bt_deadline <= 0) throw CLI::RequiredError("--deadline-hours (or --jobs FILE)");
+        request["deadline_hours"] = bt_deadline;
+        if (bt_earliest >= 0) request["earliest_start_hours"] = bt_earliest;
+        if (bt_ckpt >= 0) request["checkpoint_write_s"] = bt_ckpt;
+      }
+      bt_billing.apply(request);
+      if (bt_restart >= 0) request["restart_s"] = bt_restart;
+      if (bt_replace != 0) request["replacement_minutes"] = bt_replace;
+      if (!bt_reading.empty()) request["band_reading"] = bt_reading;
+      if (!bt_types.empty()) request["instance_types"] = bt_types;
+      if (bt_seed >= 0) request["seed"] = bt_seed;
+      if (bt_traces != 0) request["traces"] = bt_traces;
+      if (bt_budget != 0) request["max_usd"] = bt_budget;
+      if (bt_concurrent != 0) request["concurrent_jobs"] = bt_concurrent;
     } else if (*rg) {
       WorkloadArgs w = rg_work;
       if (w.workload.empty()) w.workload = "inference";

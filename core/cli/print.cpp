@@ -377,6 +377,44 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     out << "Committed base: " << text(base["replicas"]) << " replicas (" << text(base["commitment"]) << "), "
         << money(base["usd_per_month"]) << "/month with the rest above it\n"
         << "KEDA ScaledObject: --json, result.recommended.keda_scaled_object (not wrapped there)\n";
+  } else if (question == "batch") {
+    for (const auto& j : r["jobs"]) {
+      const Json& d = j["deployment"];
+      const Json& pools = j["pools"];
+      out << text(j["name"]) << ": " << num(j["work_hours"], 2) << " h of work on " << text(d["instances"]) << " x " << text(d["instance"]) << " ("
+          << num(j["work_gpu_hours"], 1) << " GPU-hours), deadline " << num(j["deadline_hours"], 1) << " h, starts at " << num(j["start_hours"], 1)
+          << " h; spot in " << text(pools["spot"]["region"]) << " " << money(pools["spot"]["usd_per_hour"]) << "/h (band "
+          << text(pools["spot"]["interruption_band"]["label"]) << "), on demand in " << text(pools["on_demand"]["region"]) << " "
+          << money(pools["on_demand"]["usd_per_hour"]) << "/h\n";
+      std::vector<Row> rows;
+      for (const auto& p : j["plans"]) {
+        const Json& c = p["cost_usd"];
+        rows.push_back({cell(p["name"]), usd(c["p10"]), usd(c["p50"]), usd(c["p90"]),
+                        quantity(p["p_meet_deadline"].is_number() ? Json(100 * p["p_meet_deadline"].get<double>()) : Json(), 1, "%"),
+                        quantity(p["expected_interruptions"], 3),
+                        p["checkpoint_interval_s"] == 0 ? cell("each output", {p["checkpoint_interval_s"]}) : quantity(p["checkpoint_interval_s"], 0, " s"),
+                        quantity(p["switch_to_on_demand"]["p_switched"].is_number() ? Json(100 * p["switch_to_on_demand"]["p_switched"].get<double>()) : Json(), 1, "%")});
+      }
+      table(out, {{"plan", {"plan"}}, {"p10", {"cost_usd_p10"}}, {"p50", {"cost_usd_p50"}}, {"p90", {"cost_usd_p90"}}, {"on time", {"p_meet_deadline_pct"}},
+                  {"interruptions", {"expected_interruptions"}}, {"checkpoint every", {"checkpoint_interval_s"}}, {"switched", {"p_switched_pct"}}},
+            rows);
+    }
+    std::vector<Row> rows;
+    for (const auto& x : r["schedule"])
+      rows.push_back({cell(x["job"]), quantity(x["start_hours"], 2, " h"), quantity(x["end_hours"], 2, " h"), quantity(x["deadline_hours"], 2, " h"),
+                      cell(text(x["pool"]["kind"]) + " " + text(x["pool"]["instance"]) + " " + text(x["pool"]["region"]),
+                           {x["pool"]["kind"], x["pool"]["instance"], x["pool"]["region"]})});
+    out << "Schedule (earliest deadline first):\n";
+    table(out, {{"job", {"job"}}, {"start", {"start_hours"}}, {"end (p50)", {"end_hours"}}, {"deadline", {"deadline_hours"}},
+                {"pool", {"kind", "instance", "region"}, 0, true}},
+          rows);
+    const Json& t = r["total"]["cost_usd"];
+    out << "Total (deadline-aware): " << money(t["p50"]) << " [" << money(t["p10"]) << ", " << money(t["p90"]) << "] p10-p90 over "
+        << text(r["simulation"]["traces"]) << " traces (seed " << text(r["simulation"]["seed"]) << ")";
+    if (r["total"].contains("p_within_budget"))
+      out << "; within the budget of " << money(r["total"]["max_usd"]) << " in " << num(100 * r["total"]["p_within_budget"].get<double>(), 1) << "% of them";
+    out << "\n";
+    for (const auto& a : r["jobs_at_risk"]) out << "At risk: " << text(a["job"]) << ": " << text(a["reason"]) << "\n";
   } else if (question == "placement") {
     out << "Models:\n";
     for (const auto& m : r["models"]) out << "  " << text(m["name"]) << ": " << num(m["memory_gb"]) << " GB (" << text(m["basis"]) << ")\n";
@@ -700,7 +738,7 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
     text << paint("caveat", "33;1") << ": " << gpufleet::cli::text(r["first_pick_caveat"]) << "\n";
   print_result(text, question, response["result"]);
   static const std::set<std::string> kPriced{"fit", "cost", "performance", "recommend", "migrate", "plan", "decide",
-                                             "placement", "right_size", "estimate", "workload", "workload_set", "autoscale", "spot", "regions"};
+                                             "placement", "right_size", "estimate", "workload", "workload_set", "autoscale", "spot", "regions", "batch"};
   if (kPriced.count(question)) text << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
   // The accuracy summary lines are read by scripts: never broken.
   const bool fit_prose = options.format == Format::kTable && question != "accuracy" && options.width > 0;

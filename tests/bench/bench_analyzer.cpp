@@ -85,6 +85,8 @@ BENCHMARK_CAPTURE(BM_Tool, autoscale_168h_every_family, "autoscale_168h_every_fa
 BENCHMARK_CAPTURE(BM_Tool, spot_every_pool, "spot_every_pool")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Tool, regions_every_region, "regions_every_region")
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Tool, batch_20_jobs_1000_traces, "batch_20_jobs_1000_traces")
+    ->Unit(benchmark::kMillisecond);
 
 // The catalog with every family copied `copies` times under new names (synthetic offers at the
 // shipped prices and specs): how the demand-sized recommendation grows with the catalog.

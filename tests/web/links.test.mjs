@@ -22,6 +22,7 @@ const { createCatalogScreen } = await import('../../web/app/screens/catalog.js')
 const { createAutoscaleScreen } = await import('../../web/app/screens/autoscale.js');
 const { createSpotScreen } = await import('../../web/app/screens/spot.js');
 const { createRegionsScreen } = await import('../../web/app/screens/regions.js');
+const { createBatchScreen } = await import('../../web/app/screens/batch.js');
 const { memoryRequest } = await import('../../web/app/screens/memory.js');
 const { modelsFromParam } = await import('../../web/app/screens/placement.js');
 const { fromOldLink } = await import('../../web/app/old-links.js');
@@ -63,6 +64,8 @@ const LINK_KEYS = {
   types: [''], regions: [''], target: [''], replace: [''], reading: [''], ckpt: [''], restart: [''],
   // Regions
   type: [''], candidates: [''], users: [''], geo: [''], allowed: [''], failover: [''], dataset: [''], dataset_from: [''],
+  // Batch jobs
+  job: ['view=batch'], job_tokens: ['view=batch'], job_deadline: ['view=batch'], trace_seed: ['view=batch'], traces: ['view=batch'],
   // Catalog
   section: [''], family: [''],
   // Earlier versions' links (old-links.js)
@@ -116,7 +119,7 @@ async function openPage(search) {
   form.fill(store);
   form.fromParams(params);
   const screens = [createFitScreen(store, form), createDeploymentsScreen(store, form), createCompareScreen(store, form),
-    createFleetScreen(store), createAutoscaleScreen(store, form), createSpotScreen(store, form), createRegionsScreen(store, form), createCatalogScreen(store)];
+    createFleetScreen(store), createAutoscaleScreen(store, form), createSpotScreen(store, form), createRegionsScreen(store, form), createCatalogScreen(store), createBatchScreen(store, form)];
   for (const screen of screens) {
     screen.fill(store);
     screen.fromParams(params);

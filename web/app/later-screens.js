@@ -7,5 +7,6 @@ export { createFleetScreen } from './screens/fleet.js';
 export { createAutoscaleScreen } from './screens/autoscale.js';
 export { createSpotScreen } from './screens/spot.js';
 export { createRegionsScreen } from './screens/regions.js';
+export { createBatchScreen } from './screens/batch.js';
 export { createCatalogScreen } from './screens/catalog.js';
 export { memoryOnGpu, fitOnAny, fitMore } from './screens/memory.js';

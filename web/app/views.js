@@ -10,6 +10,7 @@ export const VIEWS = [
   { id: 'autoscale', title: 'Auto-scaling' },
   { id: 'spot', title: 'Spot' },
   { id: 'regions', title: 'Regions' },
+  { id: 'batch', title: 'Batch jobs' },
   { id: 'catalog', title: 'Catalog' },
 ];
 

@@ -299,6 +299,38 @@ constexpr Field kResidency[] = {
     str("geo", 0, FIELD_DOC("a geography every region must be in: north_america, europe, eu, asia_pacific, middle_east, south_america, africa, or an ISO country code (us, de, ...)")),
 };
 
+// batch (issue 35, docs/batch.md): one job at the top level, or a list in "jobs".
+constexpr Field kBatchRequest[] = {
+    num("deadline_hours", kMinExclusive, 0, 87600, FIELD_DOC("one job: hours from now by which it must finish")),
+    num("earliest_start_hours", 0, 0, 87600, FIELD_DOC("one job: hours from now before which it may not start (default 0)")),
+    num("checkpoint_write_s", 0, 0, 86400, FIELD_DOC("one job: seconds to write a checkpoint (default 60 training; 0 batch inference, which keeps each output)")),
+    num("restart_s", 0, 0, 86400, FIELD_DOC("seconds from an interruption or a switch to working again: replacement and checkpoint load (default 600)")),
+    num("replacement_minutes", kMinExclusive, 0, 1440, FIELD_DOC("mean minutes a reclaimed spot pool stays without capacity (default 10)")),
+    str("band_reading", 0, FIELD_DOC("how a band's % becomes a hazard: reclaimed_fraction (default: -ln(1 - f) / 730 per hour) or events_per_month (f / 730)"), "reclaimed_fraction events_per_month"),
+    field("instance_types", T::kStrings, 0, FIELD_DOC("only these instance types (names of gpu_instances.json)")),
+    num("seed", 0, 0, 9007199254740991.0, FIELD_DOC("the availability traces' seed, a whole number (default 1)")),
+    num("traces", 0, 1, 10000, FIELD_DOC("simulated availability traces, 1 to 10000 (default 1000)")),
+    num("max_usd", kMinExclusive, 0, 1e12, FIELD_DOC("a budget for all the jobs, USD")),
+    num("concurrent_jobs", 0, 1, 64, FIELD_DOC("jobs run at once (default: every job when it may start)")),
+    objects("jobs", 0, "batch_job", 1, 64, FIELD_DOC("1 to 64 jobs, each {name, model, workload, demand, deadline_hours, ...}")),
+};
+
+constexpr Field kBatchJob[] = {
+    str("name", 0, FIELD_DOC("the job's name (default: job N)")),
+    obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms")),
+    str("workload", kRequired, FIELD_DOC("batch_inference, fine_tuning, lora, qlora or training (any case)"), "batch_inference fine_tuning lora qlora training"),
+    str("precision", 0, FIELD_DOC("a weight format (the seed's name; or weight_format, not both); default fp16")),
+    str("weight_format", 0, FIELD_DOC("a key of memory_model.weight_formats")),
+    str("kv_cache_format", 0, FIELD_DOC("a key of memory_model.kv_cache_formats")),
+    str("engine", 0, FIELD_DOC("a key of memory_model.engines")),
+    str("memory_method", 0, FIELD_DOC("architecture (default) or seed (any case)"), "architecture seed"),
+    obj("demand", kRequired, "demand", FIELD_DOC("the job's tokens: dataset_tokens (and epochs)")),
+    obj("recipe", 0, "recipe", FIELD_DOC("how a training job runs")),
+    num("deadline_hours", kRequired | kMinExclusive, 0, 87600, FIELD_DOC("hours from now by which it must finish")),
+    num("earliest_start_hours", 0, 0, 87600, FIELD_DOC("hours from now before which it may not start (default 0)")),
+    num("checkpoint_write_s", 0, 0, 86400, FIELD_DOC("seconds to write a checkpoint (default 60 training; 0 batch inference)")),
+};
+
 // Every question and the fields it takes ("!": required): rows the dispatch (analyzer.cpp), the
 // request schema, the CLI's help and the page's menus read.
 constexpr QuestionFields kQuestionRows[] = {
@@ -319,6 +351,7 @@ constexpr QuestionFields kQuestionRows[] = {
     {"memory", kMemoryFields},
     {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"batch", "model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions"},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
@@ -338,6 +371,8 @@ constexpr Kind kRequestKinds[] = {
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.spot", "\"spot\"", KIND_FIELDS(kSpotRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("spot's own fields")},
     Kind{"request.regions", "\"regions\"", KIND_FIELDS(kRegionsRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the regions question's own fields")},
+    Kind{"request.batch", "\"batch\"", KIND_FIELDS(kBatchRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("batch's own fields")},
+    Kind{"batch_job", "a batch job", KIND_FIELDS(kBatchJob), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a job with a deadline")},
     Kind{"user_group", "a user group", KIND_FIELDS(kUserGroup), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("where a share of the demand comes from")},
     Kind{"residency", "\"residency\"", KIND_FIELDS(kResidency), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("where the workload may run")},
     Kind{"request.right_size", "\"right_size\"", KIND_FIELDS(kRightSizeRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("right_size's own fields")},

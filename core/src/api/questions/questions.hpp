@@ -25,6 +25,7 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req);
 Json answer_placement(const Catalog& catalog, Session& s, const Json& req);
 Json answer_decide(const Catalog& catalog, Session& s, const Json& req);
 Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req);
+Json answer_batch(const Catalog& catalog, Session& s, const Json& req);
 
 // The catalog's scenarios and sets (the "workloads" answer, also a section of "catalog").
 Json workload_list(const Catalog& catalog);

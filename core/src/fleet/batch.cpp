@@ -1,0 +1,283 @@
+#include "fleet/batch.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "fleet/spot.hpp"
+
+namespace gpufleet::batch {
+
+std::uint64_t SplitMix64::next() {
+  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double SplitMix64::uniform() { return (static_cast<double>(next() >> 11) + 0.5) * 0x1.0p-53; }
+
+double SplitMix64::exponential(double rate) {
+  const double u = uniform();
+  if (rate <= 0) return std::numeric_limits<double>::infinity();
+  return -std::log(u) / rate;
+}
+
+std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t job, std::uint64_t trace) {
+  SplitMix64 a(seed);
+  SplitMix64 b(a.next() ^ (job * 0xD1B54A32D192ED03ULL));
+  SplitMix64 c(b.next() ^ (trace * 0x8CB92BA72F3D8DD7ULL));
+  return c.next();
+}
+
+double checkpoint_interval_hours(const Job& job, const Pools& pools) {
+  if (job.checkpoint_write_hours <= 0 || pools.hazard_per_hour <= 0) return 0;
+  return spot::young_daly_interval_s(job.checkpoint_write_hours * 3600,
+                                     3600 / pools.hazard_per_hour) /
+         3600;
+}
+
+namespace {
+
+constexpr double kEps = 1e-9;
+constexpr int kMaxEvents = 10000;  // per trace: all spot on a pool that is rarely up gives up
+
+// The spot pool's up and down periods, drawn as the simulation reaches them. It starts up with its
+// steady-state probability MTBI / (MTBI + down), so a trace needs no warm-up.
+class Availability {
+ public:
+  Availability(const Pools& p, std::uint64_t seed)
+      : rng_(seed),
+        up_rate_(p.hazard_per_hour),
+        down_rate_(p.down_mean_hours > 0 ? 1 / p.down_mean_hours : 0) {
+    up_ = rng_.uniform() < spot::p_up(up_rate_, p.down_mean_hours);
+    change_ = duration();
+  }
+  bool up_at(double t) {
+    while (change_ <= t) {
+      up_ = !up_;
+      change_ += duration();
+    }
+    return up_;
+  }
+  double next_change() const { return change_; }
+
+ private:
+  double duration() {
+    if (up_) return rng_.exponential(up_rate_);
+    return down_rate_ > 0 ? rng_.exponential(down_rate_) : 0;
+  }
+  SplitMix64 rng_;
+  double up_rate_, down_rate_;
+  bool up_ = true;
+  double change_ = 0;
+};
+
+// One run of the job under a policy on one trace.
+class Simulation {
+ public:
+  Simulation(const Job& job, const Pools& pools, Policy policy, std::uint64_t seed)
+      : job_(job),
+        pools_(pools),
+        aware_(policy == Policy::kDeadlineAware),
+        trace_(pools, seed),
+        tau_(checkpoint_interval_hours(job, pools)),
+        continuous_(job.checkpoint_write_hours <= 0) {}
+
+  Run run() {
+    const double horizon = 1000 * std::max({job_.work_hours, job_.deadline_hours, 1.0});
+    for (int events = 0; !done_; ++events) {
+      if (events > kMaxEvents || t_ > horizon) {
+        out_.wall_hours = std::numeric_limits<double>::infinity();
+        return out_;
+      }
+      if (aware_ && !safe_to_launch(t_)) {
+        on_demand(t_);
+        break;
+      }
+      if (!trace_.up_at(t_)) {
+        const double back = trace_.next_change();
+        if (aware_ && !safe_to_launch(back)) {
+          on_demand(t_);
+          break;
+        }
+        t_ = back;
+        continue;
+      }
+      on_spot();
+    }
+    out_.met = out_.wall_hours <= job_.deadline_hours + kEps;
+    return out_;
+  }
+
+ private:
+  double left() const { return job_.work_hours - committed_; }
+  double segment() const { return continuous_ || tau_ <= 0 ? left() : std::min(tau_, left()); }
+  // A checkpoint after every segment but the last.
+  double write_after(double seg) const {
+    return !continuous_ && seg < left() - kEps ? job_.checkpoint_write_hours : 0;
+  }
+  double restart() const { return launched_ ? job_.restart_hours : 0; }
+
+  // The safety net: the latest finish if the spot run starting (or going on) at `t` is lost just
+  // before its next checkpoint, and the rest then runs on demand after a restart.
+  double worst_finish(double t, double startup) const {
+    if (continuous_) return t + startup + job_.restart_hours + left();
+    const double seg = segment();
+    return t + startup + seg + write_after(seg) + job_.restart_hours + left();
+  }
+  bool safe_to_launch(double t) const {
+    return worst_finish(t, restart()) <= job_.deadline_hours + kEps;
+  }
+  bool safe_to_go_on(double t) const {
+    return continuous_ || worst_finish(t, 0) <= job_.deadline_hours + kEps;
+  }
+
+  void bill(double hours, double usd_per_hour) {
+    out_.usd += std::max(hours, pools_.minimum_billing_hours) * usd_per_hour;
+  }
+
+  void on_demand(double from) {
+    const double hours = restart() + left();
+    bill(hours, pools_.on_demand_usd_per_hour);
+    out_.switch_hours = from;
+    out_.wall_hours = from + hours;
+    done_ = true;
+  }
+
+  // A spot launch at t_ (the pool is up): segments until the job ends, the pool goes down, or the
+  // safety net moves the rest to on demand.
+  void on_spot() {
+    const double launch = t_;
+    const double down = trace_.next_change();
+    double now = t_ + restart();
+    launched_ = true;
+    while (true) {
+      const double seg = segment();
+      const double end = now + seg + write_after(seg);
+      if (down < end || down < now) {
+        if (continuous_) committed_ += std::max(0.0, down - now);
+        bill(down - launch, pools_.spot_usd_per_hour);
+        ++out_.interruptions;
+        t_ = down;
+        return;
+      }
+      now = end;
+      committed_ += seg;
+      if (left() <= kEps) {
+        bill(now - launch, pools_.spot_usd_per_hour);
+        out_.wall_hours = now;
+        done_ = true;
+        return;
+      }
+      if (aware_ && !safe_to_go_on(now)) {
+        bill(now - launch, pools_.spot_usd_per_hour);
+        on_demand(now);
+        return;
+      }
+    }
+  }
+
+  const Job& job_;
+  const Pools& pools_;
+  const bool aware_;
+  Availability trace_;
+  const double tau_;
+  const bool continuous_;
+  double t_ = 0, committed_ = 0;
+  bool launched_ = false, done_ = false;
+  Run out_;
+};
+
+}  // namespace
+
+Run simulate(const Job& job, const Pools& pools, Policy policy, std::uint64_t seed) {
+  if (policy == Policy::kAllOnDemand) {
+    Run out;
+    out.wall_hours = job.work_hours;
+    out.usd = std::max(job.work_hours, pools.minimum_billing_hours) * pools.on_demand_usd_per_hour;
+    out.switch_hours = 0;
+    out.met = job.work_hours <= job.deadline_hours + kEps;
+    return out;
+  }
+  return Simulation(job, pools, policy, seed).run();
+}
+
+Quantiles quantiles(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  const auto at = [&](double q) {
+    const double x = q * static_cast<double>(v.size() - 1);
+    const std::size_t i = static_cast<std::size_t>(std::floor(x));
+    if (i + 1 >= v.size()) return v.back();
+    if (!std::isfinite(v[i + 1])) return v[i + 1];
+    return v[i] + (x - static_cast<double>(i)) * (v[i + 1] - v[i]);
+  };
+  return {at(0.1), at(0.5), at(0.9)};
+}
+
+PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_t seed,
+                 std::uint64_t job_index, int traces) {
+  PlanSummary s;
+  s.policy = policy;
+  s.checkpoint_interval_hours =
+      policy == Policy::kAllOnDemand ? 0 : checkpoint_interval_hours(job, pools);
+  const int n = policy == Policy::kAllOnDemand ? 1 : std::clamp(traces, 1, kMaxTraces);
+  std::vector<double> usd, wall, switched;
+  usd.reserve(static_cast<std::size_t>(n));
+  wall.reserve(static_cast<std::size_t>(n));
+  int met = 0;
+  long interruptions = 0;
+  for (int k = 0; k < n; ++k) {
+    const Run run =
+        simulate(job, pools, policy, trace_seed(seed, job_index, static_cast<std::uint64_t>(k)));
+    usd.push_back(run.usd);
+    wall.push_back(run.wall_hours);
+    if (run.switch_hours) switched.push_back(*run.switch_hours);
+    met += run.met ? 1 : 0;
+    interruptions += run.interruptions;
+  }
+  s.usd = quantiles(usd);
+  s.usd_by_trace = std::move(usd);
+  s.wall_hours = quantiles(wall);
+  s.p_meet_deadline = static_cast<double>(met) / n;
+  s.mean_interruptions = static_cast<double>(interruptions) / n;
+  s.p_switched = static_cast<double>(switched.size()) / n;
+  if (!switched.empty()) s.switch_hours = quantiles(switched);
+  return s;
+}
+
+std::vector<Slot> edf_schedule(const std::vector<Queued>& jobs, int slots,
+                               const std::function<double(std::size_t, double)>& run) {
+  std::vector<std::size_t> order(jobs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (jobs[a].deadline_hours != jobs[b].deadline_hours)
+      return jobs[a].deadline_hours < jobs[b].deadline_hours;
+    return jobs[a].earliest_start_hours < jobs[b].earliest_start_hours;
+  });
+  const std::size_t lanes =
+      slots > 0 ? static_cast<std::size_t>(slots) : std::max<std::size_t>(1, jobs.size());
+  std::vector<double> free_at(lanes, 0.0);
+  std::vector<Slot> out;
+  for (std::size_t i : order) {
+    // The lane free soonest for this job (the lowest-numbered among equals).
+    std::size_t lane = 0;
+    for (std::size_t l = 1; l < lanes; ++l) {
+      if (std::max(free_at[l], jobs[i].earliest_start_hours) <
+          std::max(free_at[lane], jobs[i].earliest_start_hours))
+        lane = l;
+    }
+    Slot s;
+    s.job = i;
+    s.lane = static_cast<int>(lane);
+    s.start_hours = std::max(free_at[lane], jobs[i].earliest_start_hours);
+    s.end_hours = s.start_hours + run(i, s.start_hours);
+    free_at[lane] = s.end_hours;
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace gpufleet::batch

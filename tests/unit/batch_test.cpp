@@ -1,0 +1,168 @@
+// The batch question (api/questions/batch.cpp) through the analyzer: the known answers on the
+// catalog's pools, the refusals naming their field, and the earliest-deadline-first schedule.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json job_request(double deadline_hours) {
+  return {{"question", "batch"},
+          {"model", {{"name", "llama-3.1-8b"}}},
+          {"workload", "lora"},
+          {"demand", {{"dataset_tokens", 5e7}}},
+          {"instance_types", {"g6e.xlarge"}},
+          {"regions", {"us-east-1", "us-west-2"}},
+          {"deadline_hours", deadline_hours},
+          {"traces", 300}};
+}
+
+const Json& plan_named(const Json& job, const std::string& name) {
+  for (const Json& p : job["plans"]) {
+    if (p["name"] == name) return p;
+  }
+  FAIL("no plan " << name);
+  static Json none;
+  return none;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a batch job: its work from the road, three plans, the deadline-aware one on time and no "
+    "dearer than on demand",
+    "[batch]") {
+  const Json r = test::ask(test::shipped(), job_request(200));
+  REQUIRE(r["ok"] == true);
+  const Json& job = r["result"]["jobs"][0];
+  const double work = job["work_hours"].get<double>();
+  CHECK(work > 0);
+  CHECK(job["work_gpu_hours"].get<double>() ==
+        Approx(work * job["deployment"]["gpus"].get<double>()).epsilon(0.01));
+  CHECK(job["plans"].size() == 3);
+  const Json& od = plan_named(job, "all_on_demand");
+  const Json& aware = plan_named(job, "deadline_aware");
+  CHECK(od["cost_usd"]["p50"].get<double>() ==
+        Approx(work * job["pools"]["on_demand"]["usd_per_hour"].get<double>()).epsilon(0.001));
+  CHECK(aware["p_meet_deadline"] == 1);
+  CHECK(aware["cost_usd"]["p50"].get<double>() <= od["cost_usd"]["p50"].get<double>());
+  CHECK(test::non_finite_numbers(r) == 0);
+  // The same request and seed give the same answer; the schedule holds the one job.
+  CHECK(test::ask(test::shipped(), job_request(200)).dump() == r.dump());
+  REQUIRE(r["result"]["schedule"].size() == 1);
+  CHECK(r["result"]["schedule"][0]["start_hours"] == 0);
+}
+
+TEST_CASE(
+    "a deadline of work + restart is met all on demand, and a shorter one than the work is refused "
+    "with the minimum",
+    "[batch]") {
+  const Json first = test::ask(test::shipped(), job_request(200));
+  REQUIRE(first["ok"] == true);
+  const double minimum =
+      first["result"]["jobs"][0]["minimum_deadline_hours"]["hours"].get<double>();
+  const Json tight =
+      test::ask(test::shipped(), job_request(std::ceil(minimum * 100 + 1) / 100 + 600.0 / 3600));
+  REQUIRE(tight["ok"] == true);
+  const Json& aware = plan_named(tight["result"]["jobs"][0], "deadline_aware");
+  CHECK(aware["p_meet_deadline"] == 1);
+  CHECK(aware["switch_to_on_demand"]["p_switched"] == 1);
+  CHECK(aware["expected_interruptions"] == 0);
+  CHECK(tight["result"]["schedule"][0]["pool"]["kind"] == "on_demand");
+
+  const Json refused = test::ask(test::shipped(), job_request(minimum * 0.9));
+  REQUIRE(refused["ok"] == false);
+  CHECK(refused["errors"][0]["path"] == "/deadline_hours");
+  CHECK(refused["errors"][0]["message"].get<std::string>().find("at least") != std::string::npos);
+}
+
+TEST_CASE("the median cost of the chosen plan does not rise as the deadline grows", "[batch]") {
+  double last = 1e300;
+  for (double deadline : {40.0, 60.0, 100.0, 200.0, 400.0}) {
+    const Json r = test::ask(test::shipped(), job_request(deadline));
+    REQUIRE(r["ok"] == true);
+    const double p50 =
+        plan_named(r["result"]["jobs"][0], "deadline_aware")["cost_usd"]["p50"].get<double>();
+    CHECK(p50 <= last + 1e-9);
+    last = p50;
+  }
+}
+
+TEST_CASE("bad batch requests are refused naming the field", "[batch]") {
+  struct Case {
+    const char* pointer;
+    Json value;
+    const char* path;
+  };
+  for (const Case& c :
+       std::vector<Case>{{"/demand/dataset_tokens", 0, "/demand/dataset_tokens"},
+                         {"/deadline_hours", -5, "/deadline_hours"},
+                         {"/earliest_start_hours", -1, "/earliest_start_hours"},
+                         {"/restart_s", -5, "/restart_s"},
+                         {"/checkpoint_write_s", -1, "/checkpoint_write_s"},
+                         {"/instance_types", Json::array({"nope.xlarge"}), "/instance_types/0"},
+                         {"/regions", Json::array({"mars-1"}), "/regions/0"},
+                         {"/traces", 20000, "/traces"},
+                         {"/traces", 1.5, "/traces"},
+                         {"/seed", -1, "/seed"},
+                         {"/workload", "inference", "/workload"},
+                         {"/band_reading", "vibes", "/band_reading"}}) {
+    Json req = job_request(100);
+    req[Json::json_pointer(c.pointer)] = c.value;
+    const Json r = test::ask(test::shipped(), req);
+    INFO(c.pointer << " = " << c.value.dump());
+    REQUIRE(r["ok"] == false);
+    CHECK(r["errors"][0]["path"] == c.path);
+  }
+  Json no_tokens = job_request(100);
+  no_tokens["demand"] = Json::object();
+  CHECK(test::ask(test::shipped(), no_tokens)["errors"][0]["path"] == "/demand/dataset_tokens");
+  Json both = job_request(100);
+  both["jobs"] = Json::array({{{"model", {{"name", "llama-3.1-8b"}}},
+                               {"workload", "lora"},
+                               {"demand", {{"dataset_tokens", 5e7}}},
+                               {"deadline_hours", 50}}});
+  CHECK(test::ask(test::shipped(), both)["errors"][0]["path"] == "/model");
+}
+
+TEST_CASE(
+    "a list of jobs: earliest deadline first on the slots given, a job queued past its deadline at "
+    "risk",
+    "[batch]") {
+  Json req = {{"question", "batch"},
+              {"instance_types", {"g6e.xlarge"}},
+              {"regions", {"us-east-1", "us-west-2"}},
+              {"traces", 200},
+              {"concurrent_jobs", 1}};
+  const Json one = {{"model", {{"name", "llama-3.1-8b"}}},
+                    {"workload", "lora"},
+                    {"demand", {{"dataset_tokens", 5e7}}}};
+  Json jobs = Json::array();
+  for (double deadline : {300.0, 100.0, 200.0}) {
+    Json j = one;
+    j["deadline_hours"] = deadline;
+    jobs.push_back(j);
+  }
+  req["jobs"] = jobs;
+  const Json r = test::ask(test::shipped(), req);
+  REQUIRE(r["ok"] == true);
+  const Json& s = r["result"]["schedule"];
+  REQUIRE(s.size() == 3);
+  CHECK(s[0]["job"] == "job 2");
+  CHECK(s[1]["job"] == "job 3");
+  CHECK(s[2]["job"] == "job 1");
+  CHECK(s[0]["start_hours"] == 0);
+  CHECK(s[1]["start_hours"].get<double>() ==
+        Approx(s[0]["end_p90_hours"].get<double>()).margin(0.01));
+  CHECK(s[2]["start_hours"].get<double>() >= s[1]["start_hours"].get<double>());
+  CHECK(r["result"]["jobs_at_risk"].empty());
+  // A bad job names its index.
+  req["jobs"][1].erase("deadline_hours");
+  CHECK(test::ask(test::shipped(), req)["errors"][0]["path"] == "/jobs/1/deadline_hours");
+  req["jobs"][1]["deadline_hours"] = 100;
+  req["jobs"][1]["colour"] = "red";
+  CHECK(test::ask(test::shipped(), req)["errors"][0]["path"] == "/jobs/1/colour");
+}

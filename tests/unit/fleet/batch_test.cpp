@@ -1,0 +1,158 @@
+// Batch jobs on spot and on demand (fleet/batch.cpp): the generator, the policies' known answers
+// and the earliest-deadline-first queue.
+#include "fleet/batch.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace gpufleet::batch;
+
+namespace {
+// A 10-hour job on a pool at $3/h spot and $10/h on demand, 10 minutes down after a reclaim.
+Job job_of(double deadline, double write_s = 60) {
+  return {10, deadline, 600.0 / 3600, write_s / 3600};
+}
+Pools pools_of(double hazard) { return {3, 10, hazard, 10.0 / 60, 0}; }
+}  // namespace
+
+TEST_CASE("splitmix64 draws the reference sequence and exponential draws have the rate's mean",
+          "[batch]") {
+  SplitMix64 g(0);  // Vigna's splitmix64.c from state 0
+  CHECK(g.next() == 0xE220A8397B1DCDAFULL);
+  CHECK(g.next() == 0x6E789E6AA1B965F4ULL);
+  SplitMix64 e(42);
+  double sum = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) sum += e.exponential(0.5);
+  CHECK(sum / n == Approx(2.0).epsilon(0.02));
+  CHECK(std::isinf(SplitMix64(1).exponential(0)));
+  CHECK(trace_seed(1, 0, 0) != trace_seed(1, 0, 1));
+  CHECK(trace_seed(1, 0, 0) != trace_seed(1, 1, 0));
+  CHECK(trace_seed(1, 0, 0) != trace_seed(2, 0, 0));
+}
+
+TEST_CASE(
+    "no interruptions and no deadline pressure: the deadline-aware plan is all spot at work x spot "
+    "rate",
+    "[batch]") {
+  const PlanSummary p = plan(job_of(100), pools_of(0), Policy::kDeadlineAware, 7, 0, 200);
+  CHECK(p.usd.p10 == Approx(10 * 3.0));
+  CHECK(p.usd.p90 == Approx(10 * 3.0));
+  CHECK(p.wall_hours.p50 == Approx(10));
+  CHECK(p.p_switched == 0);
+  CHECK(p.mean_interruptions == 0);
+  CHECK(p.p_meet_deadline == 1);
+  CHECK(p.checkpoint_interval_hours == 0);  // nothing to protect against
+}
+
+TEST_CASE(
+    "a trace without an interruption costs the work plus its checkpoint writes at the spot rate",
+    "[batch]") {
+  const Job job = job_of(1000, 120);
+  const Pools pools = pools_of(0.02);  // MTBI 50 h: Young/Daly sqrt(2 x 120 s x 50 h) = 2 h of work
+  const double tau = checkpoint_interval_hours(job, pools);
+  CHECK(tau == Approx(std::sqrt(2 * 120.0 * 50 * 3600) / 3600));
+  const int writes = static_cast<int>(std::ceil(job.work_hours / tau)) - 1;
+  int seen = 0;
+  for (std::uint64_t k = 0; k < 200 && seen < 5; ++k) {
+    const Run run = simulate(job, pools, Policy::kDeadlineAware, trace_seed(3, 0, k));
+    if (run.interruptions > 0 ||
+        run.wall_hours > job.work_hours + writes * job.checkpoint_write_hours + 1e-9)
+      continue;
+    ++seen;
+    CHECK(run.usd == Approx((job.work_hours + writes * job.checkpoint_write_hours) * 3));
+    CHECK(!run.switch_hours);
+  }
+  CHECK(seen == 5);
+}
+
+TEST_CASE("a deadline of work + restart leaves no slack: all on demand, and the deadline met",
+          "[batch]") {
+  for (double hazard : {0.0, 0.001, 0.1}) {
+    const Job job = job_of(10 + 600.0 / 3600);
+    const PlanSummary p = plan(job, pools_of(hazard), Policy::kDeadlineAware, 1, 0, 300);
+    CHECK(p.p_switched == 1);
+    CHECK(p.switch_hours->p90 == 0);
+    CHECK(p.usd.p50 == Approx(10 * 10.0));
+    CHECK(p.p_meet_deadline == 1);
+    CHECK(p.mean_interruptions == 0);
+  }
+}
+
+TEST_CASE("the deadline-aware plan always meets a deadline on-demand capacity can meet",
+          "[batch]") {
+  for (double hazard : {0.001, 0.05, 0.3, 2.0}) {
+    for (double write_s : {0.0, 30.0, 600.0}) {
+      for (double deadline : {10.0, 10.2, 11.0, 15.0, 20.0, 40.0}) {
+        const PlanSummary p =
+            plan(job_of(deadline, write_s), pools_of(hazard), Policy::kDeadlineAware, 11, 2, 300);
+        INFO("hazard " << hazard << ", write " << write_s << " s, deadline " << deadline << " h");
+        CHECK(p.p_meet_deadline == 1);
+        CHECK(p.wall_hours.p90 <= deadline + 1e-9);
+      }
+    }
+  }
+}
+
+TEST_CASE("the median cost does not rise as the deadline grows, and never tops all on demand",
+          "[batch]") {
+  for (double hazard : {0.001, 0.05, 0.3}) {
+    for (double write_s : {0.0, 60.0}) {
+      double last = 1e300;
+      for (double deadline = 10; deadline <= 60; deadline += 2.5) {
+        const PlanSummary p =
+            plan(job_of(deadline, write_s), pools_of(hazard), Policy::kDeadlineAware, 5, 0, 500);
+        INFO("hazard " << hazard << ", write " << write_s << " s, deadline " << deadline << " h");
+        CHECK(p.usd.p50 <= last + 1e-9);
+        CHECK(p.usd.p50 <= 10 * 10.0 + 1e-9);
+        last = p.usd.p50;
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "all spot waits out the pool and may miss, all on demand is the work at the on-demand rate",
+    "[batch]") {
+  const PlanSummary od = plan(job_of(10), pools_of(0.3), Policy::kAllOnDemand, 1, 0, 100);
+  CHECK(od.usd.p50 == Approx(100));
+  CHECK(od.p_meet_deadline == 1);
+  const PlanSummary sp = plan(job_of(11, 60), pools_of(0.3), Policy::kAllSpot, 1, 0, 500);
+  CHECK(sp.mean_interruptions > 1);
+  CHECK(sp.p_meet_deadline < 0.5);
+  CHECK(sp.p_switched == 0);
+  CHECK(sp.usd.p50 > 10 * 3.0);  // lost work and restarts are paid
+  // The same seed draws the same traces.
+  const PlanSummary again = plan(job_of(11, 60), pools_of(0.3), Policy::kAllSpot, 1, 0, 500);
+  CHECK(again.usd.p50 == sp.usd.p50);
+  CHECK(plan(job_of(11, 60), pools_of(0.3), Policy::kAllSpot, 2, 0, 500).usd.p50 != sp.usd.p50);
+}
+
+TEST_CASE("a launch is billed at least the provider's minimum", "[batch]") {
+  Pools p = pools_of(0);
+  p.minimum_billing_hours = 20;
+  CHECK(simulate({10, 100, 0, 0}, p, Policy::kAllOnDemand, 1).usd == Approx(200));
+  CHECK(simulate({10, 100, 0, 0}, p, Policy::kDeadlineAware, 1).usd == Approx(60));
+}
+
+TEST_CASE("quantiles interpolate between order statistics", "[batch]") {
+  const Quantiles q = quantiles({11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  CHECK(q.p10 == Approx(2));
+  CHECK(q.p50 == Approx(6));
+  CHECK(q.p90 == Approx(10));
+}
+
+TEST_CASE("earliest deadline first: one slot runs the jobs by deadline, each when it may start",
+          "[batch]") {
+  const std::vector<Queued> jobs{{0, 30}, {0, 10}, {5, 20}};
+  const auto slots = edf_schedule(jobs, 1, [](std::size_t, double) { return 4.0; });
+  REQUIRE(slots.size() == 3);
+  CHECK(slots[0].job == 1);
+  CHECK(slots[0].start_hours == 0);
+  CHECK(slots[1].job == 2);
+  CHECK(slots[1].start_hours == 5);  // free at 4, may start at 5
+  CHECK(slots[2].job == 0);
+  CHECK(slots[2].start_hours == 9);
+  const auto wide = edf_schedule(jobs, 0, [](std::size_t, double) { return 4.0; });
+  for (const Slot& s : wide) CHECK(s.start_hours == jobs[s.job].earliest_start_hours);
+}
