@@ -80,6 +80,7 @@ constexpr QuestionEntry kQuestions[] = {
     {"autoscale", detail::answer_autoscale},
     {"spot", detail::answer_spot},
     {"regions", detail::answer_regions},
+    {"deploy", detail::answer_deploy},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", detail::answer_accuracy},
 #endif

@@ -9,6 +9,7 @@ import { demandControl } from '../demand-fields.js';
 import { frame, axis, legend, dataTable, W, SERIES } from '../charts.js';
 import { copyText } from '../export.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 
 /** A synthetic diurnal day (not measured): a trough at 04:00, a peak 5x the trough at 16:00. */
 export const EXAMPLE_PROFILE = Array.from({ length: 24 }, (_, hr) => Math.round(40 * (3 - 2 * Math.cos(((hr - 4) * Math.PI) / 12)) * 10) / 10);
@@ -178,7 +179,7 @@ export function createAutoscaleScreen(store, form) {
       const req = request();
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderAutoscale(response.result), requestBlock(req, 'as-request')] };
+      return { nodes: [renderAutoscale(response.result), deployPanel(ask, req), requestBlock(req, 'as-request')] };
     },
   });
 }
