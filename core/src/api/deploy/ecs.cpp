@@ -84,9 +84,13 @@ std::vector<File> ecs(const Site& s) {
       {"taskDefinition", s.name},
       {"desiredCount", whole(s.replicas)},
       {"launchType", "EC2"},
-      {"tags", Json::array({tag("desired-count", num(s.replicas.value), s.replicas),
-                            tag("instances", num(s.instances.value) + " x " + s.instance->name,
-                                s.instances)})}};
+      {"tags",
+       Json::array(
+           {tag("catalog",
+                s.catalog_version + " of " + s.catalog_date + "; prices as of " + s.prices_as_of,
+                Traced{0, "the catalog the answer used"}),
+            tag("desired-count", num(s.replicas.value), s.replicas),
+            tag("instances", num(s.instances.value) + " x " + s.instance->name, s.instances)})}};
   return {{"ecs", "ecs/" + s.name + "-taskdef.json", "application/json", task.dump(2) + "\n"},
           {"ecs", "ecs/" + s.name + "-service.json", "application/json", service.dump(2) + "\n"}};
 }
