@@ -49,3 +49,22 @@ test('deploy: the Fit view\'s Deploy panel shows, copies, downloads and zips the
   await screenshot(page, 'deploy-panel');
   env.checkClean();
 });
+
+test('deploy: the Auto-scaling view\'s panel writes KEDA and HPA from the recommended settings', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&ttft=500');
+  await page.getByTestId('autoscale-result').and(page.locator('[data-state=ready]')).waitFor();
+  const from = JSON.parse(await page.getByTestId('as-request').textContent());
+  const expected = cli({ question: 'deploy', target: 'all', from });
+  assert.equal(expected.ok, true, JSON.stringify(expected.errors));
+  await page.getByTestId('deploy-panel').locator('summary').click();
+  await page.getByTestId('deploy-content').waitFor();
+  for (const target of ['keda', 'hpa']) {
+    await page.getByTestId('deploy-target').selectOption(target);
+    const file = expected.result.files.find((f) => f.target === target);
+    assert.equal(await page.getByTestId('deploy-content').textContent(), file.content);
+  }
+  // The view's own KEDA block and the panel's file come from one writer.
+  const keda = expected.result.files.find((f) => f.target === 'keda').content;
+  assert.equal(cli(from).result.recommended.keda_scaled_object, keda);
+  env.checkClean();
+});
