@@ -82,13 +82,16 @@ test('autoscale: a named shape of the core\'s menus answers as the CLI does; a p
 });
 
 test('autoscale: the policy\'s settings and the cold start typed reach the core as the CLI reads them', async () => {
-  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&as_min_replicas=2&as_scale_down_delay_s=900&cs_provisioning_s=600');
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&as_min_replicas=2&as_scale_down_delay_s=900&cs_provisioning_s=600&rps=7');
   await ready(page);
+  // The form's steady rate is said to be unused: the profile gives the rate.
+  assert.match(await text(page, 'as-rps-unused'), /7 requests\/s is not used here/);
   assert.equal(await page.getByTestId('as-settings').getAttribute('open'), '');
   const request = JSON.parse(await page.getByTestId('as-request').textContent());
   assert.equal(request.policy.min_replicas, 2);
   assert.equal(request.policy.scale_down_delay_s, 900);
   assert.deepEqual(request.cold_start, { provisioning_s: 600 });
+  assert.equal(request.demand?.requests_per_s, undefined);
   const r = cli(request).result;
   assert.equal(r.policy.min_replicas, 2);
   assert.ok(r.cold_start.total_s >= 600);

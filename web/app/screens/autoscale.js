@@ -282,7 +282,11 @@ export function createAutoscaleScreen(store, form) {
       const req = request();
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderAutoscale(response.result), deployPanel(ask, req), requestBlock(req, 'as-request')] };
+      // The form's requests/s is the other views' (a steady rate): said, not used, here.
+      const steady = form.workload().demand?.requests_per_s;
+      const unused = steady === undefined ? null
+        : h('p', { class: 'note', testid: 'as-rps-unused' }, `The form's ${f.num(Number(steady), 4)} requests/s is not used here: the profile gives the rate of each hour.`);
+      return { nodes: [unused, renderAutoscale(response.result), deployPanel(ask, req), requestBlock(req, 'as-request')] };
     },
   });
 }

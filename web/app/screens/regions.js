@@ -82,11 +82,11 @@ const METHOD_NAMES = { rtt: 'Round trip', placement: 'Placement', egress: 'Egres
 function askedFacts(req) {
   const users = (req.users ?? []).map((u) => `${u.region ?? `${u.lat}, ${u.lon}`}${u.share === undefined ? '' : ` (${f.pct(100 * u.share)})`}`).join('; ');
   const residency = [req.residency?.geo, ...(req.residency?.regions ?? [])].filter(Boolean).join(', ');
-  return facts([
+  return [
     ['Users', users || 'not given: no round trips', 'rg-users-asked'],
     ['Residency', residency || 'none', 'rg-residency-asked'],
     ['Failover', req.failover ? 'N+1: any one region can be lost' : 'none'],
-  ], 'facts compact');
+  ];
 }
 
 export function renderRegions(r, req = {}) {
@@ -102,15 +102,15 @@ export function renderRegions(r, req = {}) {
         ['Egress', f.usdMonth(t.egress_usd_per_month), 'rg-egress'],
         ['One-time (dataset copies)', f.usd(t.one_time_usd), 'rg-one-time'],
         r.failover ? ['Surviving a region\u2019s loss (N+1)', `${f.usdMonth(r.failover.premium_usd_per_month)} more than ${f.usdMonth(r.failover.compute_without_failover_usd_per_month)} without`, 'rg-failover-premium'] : null,
+        ...askedFacts(req),
       ], 'facts compact'),
-      r.failover ? h('p', { class: 'muted small' }, f.sentence(r.failover.rule)) : null,
-      askedFacts(req))
+      r.failover ? h('p', { class: 'muted small' }, f.sentence(r.failover.rule)) : null)
       : h('section', { class: 'card verdict nofit', testid: 'rg-verdict' },
         h('h3', null, 'Cannot place'),
         h('p', { class: 'verdict-title', testid: 'rg-status' }, r.status),
         h('p', { testid: 'rg-refusal' }, f.sentence(r.refusal)),
         h('p', { testid: 'rg-way-out' }, h('strong', null, 'Way out: '), f.sentence(r.way_out)),
-        askedFacts(req)),
+        facts(askedFacts(req), 'facts compact')),
     placed ? card('Regions chosen', placementTable(r.regions_chosen, r.request?.demand?.max_ttft_ms)) : null,
     card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions)),
     h('details', { class: 'why-details', testid: 'rg-method' },
