@@ -84,7 +84,7 @@ constexpr Field kMemoryRequest[] = {
     boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
     boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
     boolean("master_weights", 0, FIELD_DOC("fp32 master weights: older name of recipe.master_weights")),
-    obj("lora", 0, "lora", FIELD_DOC("LoRA settings (rank: older name of recipe.lora_rank; target_modules)")),
+    obj("lora", 0, "request_lora", FIELD_DOC("LoRA settings (rank: older name of recipe.lora_rank; target_modules)")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
     num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
     num("pipeline_parallel", 0, 1, kMaxGpus, FIELD_DOC("pipeline-parallel degree")),
@@ -362,7 +362,7 @@ constexpr Kind kRequestKinds[] = {
     Kind{"plan_workload", "a plan's workload", KIND_FIELDS(kPlanWorkload), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("instances of one type, their hours and way to pay")},
     Kind{"placement_model_by_memory", "a placement model given by memory_gb", KIND_FIELDS(kPlacementModelByMemory), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model to place, by the memory it needs")},
     Kind{"placement_model", "a placement model", KIND_FIELDS(kPlacementModel), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model to place, sized by the memory model (or by memory_gb alone)")},
-    Kind{"lora", "\"lora\"", KIND_FIELDS(kLora), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("LoRA settings")},
+    Kind{"request_lora", "\"lora\"", KIND_FIELDS(kLora), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("LoRA settings")},
 };
 
 const bool kAdded = add_kinds({std::begin(kRequestKinds), std::end(kRequestKinds)});
