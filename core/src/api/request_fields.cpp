@@ -287,6 +287,14 @@ constexpr Field kRegionsRequest[] = {
     str("dataset_region", 0, FIELD_DOC("where the dataset is now (not copied there)")),
 };
 
+// deploy (issue 36, docs/deploy.md); the targets are api/deploy/targets.cpp's table.
+constexpr Field kDeployRequest[] = {
+    str("target", kRequired, FIELD_DOC("the files to write: all (every target that applies) or one target"),
+        "all kubernetes keda hpa karpenter eksctl gke_compute_class terraform ecs skypilot infracost"),
+    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale or spot request")),
+    num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick)")),
+};
+
 constexpr Field kUserGroup[] = {
     str("region", 0, FIELD_DOC("users near this region (a region of the catalog); or lat and lon")),
     num("lat", 0, -90, 90, FIELD_DOC("latitude, degrees")),
@@ -350,6 +358,7 @@ constexpr QuestionFields kQuestionRows[] = {
     {"validate", ""},
     {"memory", kMemoryFields},
     {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"deploy", "target! from! candidate"},
     {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"batch", "model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions"},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
@@ -370,6 +379,7 @@ constexpr Kind kRequestKinds[] = {
     Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.spot", "\"spot\"", KIND_FIELDS(kSpotRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("spot's own fields")},
+    Kind{"request.deploy", "\"deploy\"", KIND_FIELDS(kDeployRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("deploy's own fields")},
     Kind{"request.regions", "\"regions\"", KIND_FIELDS(kRegionsRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the regions question's own fields")},
     Kind{"request.batch", "\"batch\"", KIND_FIELDS(kBatchRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("batch's own fields")},
     Kind{"batch_job", "a batch job", KIND_FIELDS(kBatchJob), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a job with a deadline")},

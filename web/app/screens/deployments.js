@@ -9,6 +9,7 @@ import { demandControl } from '../demand-fields.js';
 import { numberControl, serves } from '../controls.js';
 import { controlSet, priorityControl, providersControl, kindsControl, checkedList } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
 import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
@@ -77,7 +78,7 @@ export function createDeploymentsScreen(store, form) {
       const [rec, dec] = await Promise.all([ask(sent), ask(asked)]);
       if (rec.errors) return { errors: rec.errors };
       return {
-        nodes: [renderRecommend(rec.response.result), requestBlock(sent, 'rec-request'),
+        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'),
           dec.response ? h('details', { class: 'card decide-details', testid: 'decide-details' },
             h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
             renderDecide(dec.response.result), requestBlock(asked, 'decide-request')) : null],

@@ -9,6 +9,7 @@ import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote,
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
 import { barChart } from '../charts.js';
+import { deployPanel } from '../deploy-panel.js';
 
 const later = () => import('../later-screens.js');
 
@@ -30,7 +31,8 @@ export function createFitScreen(store, form) {
       const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: [renderFit(response.result, !form.model.given()), fitMore(ask, form, response.result, store), requestBlock(request, 'fit-request')] };
+      const deploy = response.result.status === 'FITS' ? deployPanel(ask, request) : null;
+      return { nodes: [renderFit(response.result, !form.model.given()), deploy, fitMore(ask, form, response.result, store), requestBlock(request, 'fit-request')] };
     },
   });
   return screen;

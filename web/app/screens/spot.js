@@ -11,6 +11,7 @@ import { demandControl } from '../demand-fields.js';
 import { numberControl } from '../controls.js';
 import { providersControl } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 import { textControl, nameList, pricesWanted, bandCell, interval } from '../region-fields.js';
 
 const usdM = (v) => f.usdMonth(v);
@@ -190,7 +191,7 @@ export function createSpotScreen(store, form) {
       if (!store.hasPrices(wanted)) await store.loadPrices(wanted);
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderSpot(response.result), requestBlock(req, 'spot-request')] };
+      return { nodes: [renderSpot(response.result), response.result.plan ? deployPanel(ask, req) : null, requestBlock(req, 'spot-request')] };
     },
   });
 }
