@@ -692,3 +692,21 @@ TEST_CASE("transformers' eager generate: a batch-1 decode step waits for the hos
   const Json big = estimate(request)["inference"];
   CHECK(big["decode"]["bound"] != "host (kernel launches)");
 }
+
+TEST_CASE("an estimate's $ per 1M output tokens carries the band of its throughput's measured error") {
+  Json request = llama8b("H100");
+  request["instance"] = "p5.48xlarge";
+  request.erase("gpu");
+  const Json r = estimate(request);
+  const Json& e = r["inference"];
+  INFO(e.dump().substr(0, 800));
+  REQUIRE(e["usd_per_million_output_tokens"].is_number());
+  const double usd = e["usd_per_million_output_tokens"].get<double>();
+  const double p90 = r["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
+  const Json& band = e["usd_per_million_output_tokens_band"];
+  CHECK(band["low"].get<double>() == Approx(usd / (1 + p90)).epsilon(0.001));
+  CHECK(band["high"].get<double>() == Approx(usd / (1 - p90)).epsilon(0.001));
+  CHECK(band["n"] == r["expected_error"]["n"]);
+  CHECK(band["low"].get<double>() < usd);
+  CHECK(usd < band["high"].get<double>());
+}

@@ -176,8 +176,9 @@ Json expected_error(const Catalog& catalog, const std::string& quantity, const s
   out["sources"] = static_cast<std::int64_t>(found->sources);
   out["median_abs_err_pct"] = found->median_abs_err_pct;
   out["p90_abs_err_pct"] = found->p90_abs_err_pct;
-  const std::string over = found->pool == "phase"    ? "every " + phase + " " + quantity + " case (this kind has too few sources)"
-                           : found->pool == "engine" ? "every " + engine + " " + phase + " " + quantity + " case on any GPU"
+  const std::string few = " (" + kind + " has fewer than 3 publications)";
+  const std::string over = found->pool == "phase"    ? "every engine's " + phase + " " + quantity + few
+                           : found->pool == "engine" ? engine + " " + phase + " " + quantity + " on any GPU" + few
                                                      : kind;
   out["from"] = "leave one source out: " + report::short_number(found->n) + " measured case" + (found->n == 1 ? "" : "s") +
                 " of " + over + " from " + report::short_number(found->sources) + " publication" +
