@@ -25,6 +25,7 @@ figures = {
     "native_catalog_load_ms": ms(bench["BM_CatalogLoad"]),
     "native_one_estimate_us": ms(bench["BM_OneEstimate"]) * 1000,
     "native_sweep_ms": ms(bench["BM_Sweep"]),
+    **{f"native_{name.split('/')[1]}_ms": ms(b) for name, b in bench.items() if name.startswith("BM_Tool/")},
     **wasm, **browser,
 }
 figures["wasm_to_native_sweep_ratio"] = figures["browser_sweep_ms"] / figures["native_sweep_ms"]
@@ -73,6 +74,10 @@ figures["further_region_max_sent_bytes"] = max(further) if further else 0
 budgets = [
     # The sweep is demand-sized on the one road (tests/bench/sweep.json): one frame at 60 Hz.
     ("demand-sized sweep in the browser", figures["browser_sweep_ms"], "<= 16 ms", figures["browser_sweep_ms"] <= 16),
+    # The page's tool questions, each one answer on screen: one frame each (tests/bench/sweep.json "tools").
+    ("autoscale, 168 h, every family (browser)", figures["browser_autoscale_168h_every_family_ms"], "<= 16 ms", figures["browser_autoscale_168h_every_family_ms"] <= 16),
+    ("spot plan over every pool (browser)", figures["browser_spot_every_pool_ms"], "<= 16 ms", figures["browser_spot_every_pool_ms"] <= 16),
+    ("regions over every region (browser)", figures["browser_regions_every_region_ms"], "<= 16 ms", figures["browser_regions_every_region_ms"] <= 16),
     ("wasm within 1.5x of native (same sweep)", figures["wasm_to_native_sweep_ratio"], "<= 1.5x", figures["wasm_to_native_sweep_ratio"] <= 1.5),
     ("first answer / blank page first paint", figures["first_answer_to_blank_paint_ratio"], "<= 2.0x", figures["first_answer_to_blank_paint_ratio"] <= 2.0),
     # Linear growth, with room for the noise of timing one run: a quarter more per offer at 16x.
@@ -88,7 +93,8 @@ print(f"{'total loaded by the page':40} {total_raw:>10} {figures['total_gzip9_by
 for key in ["native_catalog_load_ms", "native_one_estimate_us", "native_sweep_ms", "wasm_catalog_load_ms",
             "wasm_one_estimate_us", "wasm_sweep_ms", "browser_sweep_ms", "browser_first_answer_ms",
             "browser_live_first_answer_ms", "live_first_answer_to_blank_paint_ratio", "browser_blank_first_paint_ms", "browser_recompute_ms", "native_scale_1x_ms", "native_scale_4x_ms",
-            "native_scale_16x_ms"]:
+            "native_scale_16x_ms"] + [f"{door}_{tool}_ms" for tool in ("autoscale_168h_every_family", "spot_every_pool", "regions_every_region")
+                                      for door in ("native", "wasm", "browser")]:
     print(f"{key:40} {figures[key]:>10.3f}")
 print(f"\n{'budget':42} {'measured':>10} {'target':>10}  result")
 for name, value, target, ok in budgets:

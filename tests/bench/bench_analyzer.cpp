@@ -1,5 +1,5 @@
-// Native benchmarks (Google Benchmark) of one estimate and of the sweep in tests/bench/sweep.json.
-// scripts/bench.sh runs them beside the same sweep on the WebAssembly core.
+// Native benchmarks (Google Benchmark) of one estimate, of the sweep and of the tool questions
+// in tests/bench/sweep.json; scripts/bench.sh runs the same requests on the WebAssembly core.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -73,6 +73,18 @@ void BM_Sweep(benchmark::State& state) {
   state.counters["requests"] = static_cast<double>(requests.size());
 }
 BENCHMARK(BM_Sweep)->Unit(benchmark::kMillisecond);
+
+// The page's tool questions, each alone (sweep.json "tools"): autoscale over 168 hours choosing
+// among every candidate family, spot over every pool, regions over every region.
+void BM_Tool(benchmark::State& state, const char* name) {
+  const std::string request = sweep()["tools"][name].dump();
+  for (auto _ : state) benchmark::DoNotOptimize(analyzer().analyze_json(request));
+}
+BENCHMARK_CAPTURE(BM_Tool, autoscale_168h_every_family, "autoscale_168h_every_family")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Tool, spot_every_pool, "spot_every_pool")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Tool, regions_every_region, "regions_every_region")
+    ->Unit(benchmark::kMillisecond);
 
 // The catalog with every family copied `copies` times under new names (synthetic offers at the
 // shipped prices and specs): how the demand-sized recommendation grows with the catalog.

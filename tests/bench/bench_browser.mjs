@@ -1,5 +1,5 @@
-// Browser measurements for scripts/bench.sh: the sweep of tests/bench/sweep.json run on the page's
-// own WebAssembly core and the recompute after an input change (one page, steady state), then the
+// Browser measurements for scripts/bench.sh: the sweep and the tool questions of
+// tests/bench/sweep.json run on the page's own WebAssembly core and the recompute after an input change (one page, steady state), then the
 // cold loads to the first answer (each in a context of its own, after the steady-state work so
 // that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
@@ -47,7 +47,7 @@ try {
     }
     return times;
   });
-  const sweepMs = await page.evaluate(async (requests) => {
+  const { runs: sweepMs, toolRuns } = await page.evaluate(async ({ sweep: requests, tools }) => {
     const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     const g = await loadGpufleet();
     const text = async (f) => (await fetch(`./config/${f}`)).text();
@@ -70,8 +70,20 @@ try {
       texts.forEach((t) => analyzer.analyzeJson(t));
       runs.push(performance.now() - t0);
     }
-    return runs;
-  }, sweep.sweep);
+    // The tool questions, each alone, warmed up the same way (median of 30).
+    const toolRuns = {};
+    for (const [name, request] of Object.entries(tools)) {
+      const t = JSON.stringify(request);
+      for (const start = performance.now(); performance.now() - start < 500;) analyzer.analyzeJson(t);
+      toolRuns[name] = [];
+      for (let i = 0; i < 30; i++) {
+        const t0 = performance.now();
+        analyzer.analyzeJson(t);
+        toolRuns[name].push(performance.now() - t0);
+      }
+    }
+    return { runs, toolRuns };
+  }, sweep);
   // Cold load to the first answer painted, alternating with a blank page's first contentful paint
   // on the same server (each run in a new context: cold HTTP cache, fresh renderer), so that the
   // budget is a ratio of two figures taken under the same load. An observer installed before any
@@ -116,6 +128,7 @@ try {
     browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
     browser_sweep_ms: median(sweepMs),
+    ...Object.fromEntries(Object.entries(toolRuns).map(([name, runs]) => [`browser_${name}_ms`, median(runs)])),
     browser_loaded_files: Object.fromEntries(loadedFiles),
   }));
 } finally {

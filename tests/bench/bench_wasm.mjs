@@ -1,4 +1,5 @@
-// The sweep of tests/bench/sweep.json on the WebAssembly core under node; prints one JSON line.
+// The sweep and the tool questions of tests/bench/sweep.json on the WebAssembly core under node;
+// prints one JSON line.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { root, catalogTexts, load } from '../wasm/support.mjs';
@@ -29,4 +30,12 @@ const result = {
   wasm_sweep_ms: timeIt(() => requests.forEach((r) => analyzer.analyzeJson(r))),
   sweep_requests: requests.length,
 };
+// The tool questions, each alone (sweep.json "tools"), with every region's prices as the native
+// benchmark and the page's Spot and Regions views have them.
+const priced = gpufleet.createAnalyzer({ ...texts, priceFiles });
+for (const [name, request] of Object.entries(doc.tools)) {
+  const text = JSON.stringify(request);
+  if (!JSON.parse(priced.analyzeJson(text)).ok) throw new Error(`bench: ${name} is refused`);
+  result[`wasm_${name}_ms`] = timeIt(() => priced.analyzeJson(text), 500);
+}
 console.log(JSON.stringify(result));

@@ -53,3 +53,49 @@ test('autoscale: a profile of the wrong length is marked at its field; a pasted 
   assertNear(await text(page, 'as-oracle-usd'), expected.result.policies[0].usd_per_month, 0.005, 'oracle monthly');
   env.checkClean();
 });
+
+test('autoscale: a named shape of the core\'s menus answers as the CLI does; a place or a month the question does not take is refused at its field', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&traffic=business_hours&peak=100');
+  await ready(page);
+  const s = screen(page);
+  const menus = cli({ question: 'catalog', section: 'menus' }).result.request.values;
+  const shown = await s.getByTestId('as-shape').locator('option').evaluateAll((o) => o.map((x) => x.value).filter(Boolean));
+  assert.deepEqual(shown, menus['autoscale_profile.shape']);
+  const policies = await s.getByTestId('as-policy').locator('option').evaluateAll((o) => o.map((x) => x.value));
+  assert.deepEqual(policies, menus['autoscale_policy.kind']);
+  const request = JSON.parse(await page.getByTestId('as-request').textContent());
+  assert.deepEqual(request.profile, { shape: 'business_hours', peak_requests_per_s: 100 });
+  const r = cli(request).result;
+  assert.equal(r.profile.requests_per_s.length, 168);
+  assert.equal(r.profile.synthetic, true);
+  assert.match(await text(page, 'as-shape-source'), new RegExp(r.profile.shape_source.slice(0, 30)));
+  for (const p of r.policies) assertNear(await text(page, `as-${p.name}-usd`), p.usd_per_month, 0.005, `${p.name} monthly`);
+  assert.equal(await page.locator('[data-testid=as-chart-data] tbody tr').count(), 168);
+
+  await afterChange(page, 'autoscale', () => s.getByTestId('wf-instance').selectOption({ index: 0 }));
+  assert.match(await page.getByTestId('autoscale-errors').textContent(), /\/instance.*instance type or family/s);
+  await afterChange(page, 'autoscale', () => s.getByTestId('wf-instance').selectOption('p5.4xlarge'));
+  await afterChange(page, 'autoscale', () => s.getByTestId('wf-gpus').fill('2'));
+  assert.match(await page.getByTestId('autoscale-errors').textContent(), /\/gpus.*leave the GPUs empty/s);
+  assert.equal(await s.getByTestId('wf-gpus').getAttribute('aria-invalid'), 'true');
+  env.checkClean();
+});
+
+test('autoscale: the policy\'s settings and the cold start typed reach the core as the CLI reads them', async () => {
+  const page = await env.page('index.html?view=autoscale&model=llama-3.1-8b&instance=p5.4xlarge&as_min_replicas=2&as_scale_down_delay_s=900&cs_provisioning_s=600&rps=7');
+  await ready(page);
+  // The form's steady rate is said to be unused: the profile gives the rate.
+  assert.match(await text(page, 'as-rps-unused'), /7 requests\/s is not used here/);
+  assert.equal(await page.getByTestId('as-settings').getAttribute('open'), '');
+  const request = JSON.parse(await page.getByTestId('as-request').textContent());
+  assert.equal(request.policy.min_replicas, 2);
+  assert.equal(request.policy.scale_down_delay_s, 900);
+  assert.deepEqual(request.cold_start, { provisioning_s: 600 });
+  assert.equal(request.demand?.requests_per_s, undefined);
+  const r = cli(request).result;
+  assert.equal(r.policy.min_replicas, 2);
+  assert.ok(r.cold_start.total_s >= 600);
+  assertNear(await text(page, 'as-cold-start'), r.cold_start.total_s, 0.5, 'cold start');
+  for (const p of r.policies) assertNear(await text(page, `as-${p.name}-usd`), p.usd_per_month, 0.005, `${p.name} monthly`);
+  env.checkClean();
+});

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of tests/fuzz/corpus/ (run from the repository root; rewrites every file).
+"""Writes the seed corpora of tests/fuzz/corpus/ (run from the repository root; rewrites every file).
 
-Mode A seeds ('A' + request): every tests/cases/*.request.json, a few of tests/cases/bad/, and
-requests for the questions the golden cases do not cover (plan, decide, schedules and pricing).
-Mode B seeds ('B' + gpu_instances SEP model_config SEP workloads [SEP request]; an empty part keeps
-the shipped file): a compact two-family catalog that loads, variants of it with extreme but accepted
-values (zeros, denormals, the maxima the loader allows, no prices), and variants the loader must
-reject (a string for a number, a missing field, numbers out of range, deep nesting, empty objects).
-Reproducers of findings go to tests/fuzz/regressions/ instead (mode C: one request)."""
+corpus/request/ (fuzz_request: the input is one request): every tests/cases/*.request.json, a few of
+tests/cases/bad/, and requests for the questions the golden cases do not cover (plan, decide,
+schedules and pricing), at ordinary and extreme values.
+corpus/catalog/ (fuzz_catalog): mode B ('B' + gpu_instances SEP model_config SEP workloads [SEP
+request]; an empty part keeps the shipped file): a compact two-family catalog that loads, variants of
+it with extreme but accepted values (zeros, the least and largest prices, the maxima the loader
+allows, no prices), and variants the loader must reject (a string for a number, a missing field,
+numbers out of range, deep nesting, empty objects); mode P ('P' + a price file [SEP request]): the
+shipped us-east-1 file, the same at the extreme prices, and rejected variants.
+Reproducers of findings go to tests/fuzz/regressions/{request,catalog}/ instead."""
 import copy
 import glob
 import json
@@ -16,9 +19,17 @@ import os
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 out = 'tests/fuzz/corpus'
 SEP = '\n@@\n'
+for sub in ('request', 'catalog'):
+    os.makedirs(os.path.join(out, sub), exist_ok=True)
+    for old in glob.glob(os.path.join(out, sub, '*')): os.remove(old)
 def w(name, data):
+    """'a_' + name: a request (written without its old mode byte 'A'); else a catalog target input."""
     if isinstance(data, str): data = data.encode()
-    open(os.path.join(out, name), 'wb').write(data)
+    if name.startswith('a_'):
+        name, data, sub = name[2:], data[1:], 'request'
+    else:
+        sub = 'catalog'
+    open(os.path.join(out, sub, name), 'wb').write(data)
 # mode A: every request of tests/cases
 for f in sorted(glob.glob('tests/cases/*.request.json')):
     name = os.path.basename(f).replace('.request.json', '')
@@ -89,11 +100,11 @@ for gp in g["gpus"].values():
 w('b_ok_zero_compute', B(g, None, cw))
 g = copy.deepcopy(small)
 for fam in g["gpu_instances"].values():
-    fam["gpu_memory_gb"] = 0.1; fam["memory_bandwidth_factor"] = 1e-4; fam["on_demand_cost_per_hour"] = 1e-300
+    fam["gpu_memory_gb"] = 0.1; fam["memory_bandwidth_factor"] = 1e-4; fam["on_demand_cost_per_hour"] = 1e-6
     fam["compute_tflops"] = 0.001; fam["interconnect_bandwidth_gbps"] = 0.001
     for sz in fam.get("sizes", {}).values():
-        sz["on_demand_cost_per_hour"] = 5e-324
-        if "spot_cost_per_hour" in sz: sz["spot_cost_per_hour"] = 4.9e-324
+        sz["on_demand_cost_per_hour"] = 1e-6
+        if "spot_cost_per_hour" in sz: sz["spot_cost_per_hour"] = 1e-6
 for gp in g["gpus"].values():
     gp["memory_gb"] = 0.1; gp["usable_memory_mib"] = 64; gp["memory_bandwidth_gb_per_s"] = 1
     gp["tflops"] = {k: 0.001 for k in gp.get("tflops", {})}
@@ -145,6 +156,25 @@ w('b_bad_model_wrong_types', B(None, m))
 k = copy.deepcopy(wl); next(iter(k["workloads"].values()))["scenario"]["model_size"] = 7
 k["workload_sets"]["dup"] = ["inference_small_p5", "inference_small_p5"]
 w('b_bad_workloads', B(None, None, k))
+g = copy.deepcopy(small)
+for fam in g["gpu_instances"].values():
+    fam["on_demand_cost_per_hour"] = 5e-324
+w('b_bad_price_below_floor', B(g, None, cw))
+# mode P: a price file (prices/aws/us-east-1.json) beside the shipped catalog files
+pf = json.load(open('config/prices/aws/us-east-1.json'))
+w('p_shipped', 'P' + json.dumps(pf, indent=1))
+p = copy.deepcopy(pf)
+p["offers"] = dict(list(p["offers"].items())[:12])
+for o in p["offers"].values():
+    for k in ("on_demand_cost_per_hour", "spot_cost_per_hour", "spot_median_cost_per_hour"):
+        if k in o: o[k] = 1e-6
+w('p_ok_least_prices', 'P' + json.dumps(p, indent=1) + SEP + json.dumps({"question": "estimate", "model": {"name": "llama-3-8b"}, "rank": True, "region": "us-east-1", "providers": ["aws"]}))
+p = copy.deepcopy(pf)
+p["offers"] = dict(list(p["offers"].items())[:12])
+for o in p["offers"].values():
+    if "on_demand_cost_per_hour" in o: o["on_demand_cost_per_hour"] = 5e-324
+w('p_bad_below_floor', 'P' + json.dumps(p, indent=1))
+w('p_bad_unknown_field', 'P' + json.dumps(dict(pf, offers={"g6e.xlarge": {"on_demand_cost_per_hour": 1.86, "price": 1}}), indent=1))
 # all three replaced plus an extra request
 w('b_ok_with_request', B(small, None, cw, json.dumps({"question": "recommend", "model": {"params_b": 1000}, "workload": "training", "precision": "fp8", "use_spot": True, "priority": "performance", "limit": 3})))
 # the full shipped catalogs (all parts empty)

@@ -254,6 +254,38 @@ TEST_CASE("bad configs are errors naming the JSON path") {
     config["num_key_value_heads"] = 8;
     CHECK(has(errors_of(config), "wrong_type", "/model/hf_config/head_dim"));
   }
+  SECTION("a model_type whose structure is not known, with the supported list") {
+    Json config = llama_3_8b_config();
+    config["model_type"] = "mamba";
+    Errors errors = errors_of(config);
+    REQUIRE(has(errors, "unknown_name", "/model/hf_config/model_type"));
+    CHECK(errors.front().message.find("llama") != std::string::npos);
+    CHECK(errors.front().message.find("params_b") != std::string::npos);  // the way out
+  }
+  SECTION("zero experts with top-k routing, or a mixture-of-experts type without experts") {
+    Json config = llama_3_8b_config();
+    config["model_type"] = "mixtral";
+    config["num_local_experts"] = 0;
+    config["num_experts_per_tok"] = 2;
+    CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_local_experts"));
+    config.erase("num_local_experts");
+    CHECK(has(errors_of(config), "missing_field", "/model/hf_config/num_local_experts"));
+    config = llama_3_8b_config();
+    config["num_experts_per_tok"] = 2;  // routing with no experts to route to
+    CHECK(has(errors_of(config), "missing_field", "/model/hf_config/num_local_experts"));
+    config = llama_3_8b_config();
+    config["model_type"] = "qwen3_moe";
+    config["num_experts"] = 0;
+    CHECK(has(errors_of(config), "out_of_range", "/model/hf_config/num_experts"));
+  }
+  SECTION("zero layers, heads or width") {
+    for (const char* key :
+         {"num_hidden_layers", "num_attention_heads", "hidden_size", "vocab_size"}) {
+      Json config = llama_3_8b_config();
+      config[key] = 0;
+      CHECK(has(errors_of(config), "out_of_range", std::string("/model/hf_config/") + key));
+    }
+  }
   SECTION("more experts per token than experts") {
     Json config = llama_3_8b_config();
     config["model_type"] = "mixtral";

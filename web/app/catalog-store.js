@@ -28,13 +28,19 @@ const decoder = new TextDecoder();
 
 /** The price file of each region `regions` names ({provider: [region]}, or 'all'), per
  *  prices/index.json: [{name, text}] with the text as UTF-8 bytes. */
-export async function fetchPriceFiles(index, regions, base = './config/') {
+export async function fetchPriceFiles(index, regions, base = './config/', loaded = new Set()) {
+  const names = priceFileNames(index, regions).filter((name) => !loaded.has(name));
+  return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
+}
+
+/** The price files (prices/<provider>/<region>.json) of `regions` ({provider: [region]} or 'all'). */
+function priceFileNames(index, regions) {
   const names = [];
   for (const [provider, p] of Object.entries(index.providers ?? {})) {
     const wanted = regions === 'all' ? Object.keys(p.regions ?? {}) : own(regions, provider) ?? [];
     for (const region of wanted) if (own(p.regions, region)) names.push(`prices/${own(p.regions, region).file}`);
   }
-  return Promise.all(names.map(async (name) => ({ name, text: await fetchBytes(name, base) })));
+  return names;
 }
 
 /** The regions a link's ?region= asks for, per prices/index.json: 'all', {provider: [region]}
@@ -71,7 +77,7 @@ export async function fetchShippedTexts(base = './config/') {
 }
 
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
-const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog']);
+const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog', 'spot']);
 
 /** Reads what the page's inputs offer (the catalog's "menus": names, sizes, formats, without
  *  prices and sources, a third of "all"); {ok:false, errors} when the catalog is invalid (an
@@ -125,22 +131,33 @@ export class CatalogStore extends EventTarget {
   /** Prices every question in `region` ('' for the usual regions, 'all' for the cheapest of every
    *  region): fetches the region's price file when it is not loaded yet, then answers again. */
   async setRegion(region) {
-    const index = this.priceIndex;
-    const loaded = new Set((this.texts?.priceFiles ?? []).map((f) => f.name));
-    const wanted = regionWanted(index, region);
+    const wanted = regionWanted(this.priceIndex, region);
     if (!wanted) return { ok: false, errors: [{ code: 'unknown_name', file: 'prices/index.json', path: '', message: `no prices for the region "${region}"` }] };
-    const missing = (await fetchPriceFiles(index, wanted, this.#base)).filter((f) => !loaded.has(f.name));
-    if (missing.length) {
-      const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
-      if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
-      this.region = region;
-      const state = this.isShipped ? await this.loadShipped() : await this.tryLoad({ priceFiles });
-      return state;
-    }
-    this.region = region;
-    this.dispatchEvent(new Event('change'));
-    return this.state;
+    return this.loadPrices(wanted, () => { this.region = region; });
   }
+
+  /** Loads the price files of `wanted` ({provider: [region]} or 'all') not loaded yet, without
+   *  changing the page's region (the spot and regions views ask about many regions at once);
+   *  `then` runs before the catalog answers again. Resolves to the catalog's state. */
+  async loadPrices(wanted, then = () => {}) {
+    const missing = await fetchPriceFiles(this.priceIndex, wanted, this.#base, this.#loadedPrices());
+    then();
+    if (!missing.length) {
+      this.dispatchEvent(new Event('change'));
+      return this.state;
+    }
+    const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
+    if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
+    return this.isShipped ? this.loadShipped() : this.tryLoad({ priceFiles });
+  }
+
+  /** Whether every price file of `wanted` is loaded. */
+  hasPrices(wanted) {
+    const loaded = this.#loadedPrices();
+    return priceFileNames(this.priceIndex, wanted).every((name) => loaded.has(name));
+  }
+
+  #loadedPrices() { return new Set((this.texts?.priceFiles ?? []).map((f) => f.name)); }
 
   /** True while the shipped catalog in use lacks its provenance texts (sources, notes). */
   get lean() { return this.#lean.length > 0; }

@@ -5,5 +5,7 @@ export { createDeploymentsScreen } from './screens/deployments.js';
 export { createCompareScreen } from './screens/compare.js';
 export { createFleetScreen } from './screens/fleet.js';
 export { createAutoscaleScreen } from './screens/autoscale.js';
+export { createSpotScreen } from './screens/spot.js';
+export { createRegionsScreen } from './screens/regions.js';
 export { createCatalogScreen } from './screens/catalog.js';
 export { memoryOnGpu, fitOnAny, fitMore } from './screens/memory.js';

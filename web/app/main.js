@@ -15,7 +15,7 @@ import { VIEWS, OLD_VIEWS, isOldView, firstView } from './views.js';
 // A view is built and filled from the catalog when first shown: the first answer waits only for
 // the view it shows.
 const later = () => import('./later-screens.js');
-const LATER = { deployments: 'createDeploymentsScreen', compare: 'createCompareScreen', plan: 'createFleetScreen', autoscale: 'createAutoscaleScreen', catalog: 'createCatalogScreen' };
+const LATER = { deployments: 'createDeploymentsScreen', compare: 'createCompareScreen', plan: 'createFleetScreen', autoscale: 'createAutoscaleScreen', spot: 'createSpotScreen', regions: 'createRegionsScreen', catalog: 'createCatalogScreen' };
 const SCREENS = VIEWS.map((v) => ({
   ...v, load: v.id === 'fit' ? async () => createFitScreen : () => later().then((m) => m[LATER[v.id]]),
 }));

@@ -8,6 +8,8 @@ export const VIEWS = [
   { id: 'compare', title: 'Compare & migrate' },
   { id: 'plan', title: 'Fleet plan' },
   { id: 'autoscale', title: 'Auto-scaling' },
+  { id: 'spot', title: 'Spot' },
+  { id: 'regions', title: 'Regions' },
   { id: 'catalog', title: 'Catalog' },
 ];
 

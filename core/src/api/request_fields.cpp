@@ -52,7 +52,7 @@ constexpr Field kRequestFields[] = {
     objects("instances", 0, "placement", 1, 64, FIELD_DOC("1 to 64 setups to compare")),
     str("id", 0, FIELD_DOC("a workload or workload set id of workloads.json")),
     str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files (any case)"), "all menus instances models precisions workloads files"),
-    obj("plan", 0, nullptr, FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
+    obj("plan", 0, "plan", FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
     objects("models", 0, nullptr, 1, 64, FIELD_DOC("the models to place or right-size, at most 64")),
     num("max_instances", 0, 1, 16, FIELD_DOC("instances a split placement may use (default 4)")),
     field("cases", T::kArray, 0, FIELD_DOC("measured cases, or arrays of them, one per case file (docs/accuracy.md)")),
@@ -71,24 +71,25 @@ constexpr Field kDecideRequest[] = {
 #define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
 constexpr Field kMemoryRequest[] = {
     obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
-    str("mode", 0, FIELD_DOC("inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune lora qlora pretraining"),
+    str("workload", 0, FIELD_DOC("the task, as every question's (any case); memory's own load_only: the weights alone. Older name: mode"), "inference batch_inference fine_tuning lora qlora training load_only"),
+    str("mode", 0, FIELD_DOC("older name of workload: inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune lora qlora pretraining"),
     str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
-    str("optimizer", kUsual, FIELD_DOC("a key of memory_model.optimizers (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
-    num("batch", 0, 1, 1e6, FIELD_DOC("sequences at once (default 1)")),
-    TOKENS("context", 1, "tokens per sequence"),
-    TOKENS("new_tokens", 0, "tokens generated"),
+    str("optimizer", kUsual, FIELD_DOC("older name of recipe.optimizer (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
+    num("batch", 0, 1, 1e6, FIELD_DOC("sequences at once (default 1); training: older name of recipe.micro_batch")),
+    TOKENS("context", 1, "tokens per sequence: older name of demand.input_tokens (serving) or recipe.sequence_length (training)"),
+    TOKENS("new_tokens", 0, "tokens generated: older name of demand.output_tokens"),
     num("beams", 0, 1, 64, FIELD_DOC("beams (default 1)")),
-    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward: older name of recipe.gradient_checkpointing")),
     str("attention", 0, FIELD_DOC("the attention implementation (transformers' attn_implementation): sdpa (default, as transformers), eager, flash_attention_2"), "sdpa eager flash_attention_2"),
     boolean("flash_attention", 0, FIELD_DOC("shorthand: true is attention flash_attention_2, false eager")),
     boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
     boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
-    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default false: torch.optim steps the parameters, its states in their dtype)")),
-    obj("lora", 0, nullptr, FIELD_DOC("LoRA settings (rank, targets)")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default false: torch.optim steps the parameters, its states in their dtype): older name of recipe.master_weights")),
+    obj("lora", 0, "request_lora", FIELD_DOC("LoRA settings (rank: older name of recipe.lora_rank; target_modules)")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
     num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
     num("pipeline_parallel", 0, 1, kMaxGpus, FIELD_DOC("pipeline-parallel degree")),
-    str("sharding", 0, FIELD_DOC("none (default), zero1, zero2, zero3, fsdp"), "none zero1 zero2 zero3 fsdp"),
+    str("sharding", 0, FIELD_DOC("older name of recipe.sharding: none (default), zero1, zero2, zero3, fsdp"), "none zero1 zero2 zero3 fsdp"),
     boolean("cpu_offload", 0, FIELD_DOC("optimizer states offloaded to the host")),
     boolean("cuda_eager_loading", 0, FIELD_DOC("CUDA modules loaded eagerly")),
     num("gpu_memory_utilization", 0, 0.05, 1, FIELD_DOC("a serving engine's share of GPU memory (vLLM's gpu_memory_utilization, SGLang's mem_fraction_static)")),
@@ -102,22 +103,23 @@ constexpr Field kMemoryRequest[] = {
 
 constexpr Field kEstimateRequest[] = {
     obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
-    str("phase", 0, FIELD_DOC("inference (default) or training"), "inference training"),
+    str("workload", 0, FIELD_DOC("the task, as every question's (any case): inference (default) or a full training run. Older name: phase"), "inference batch_inference fine_tuning training"),
+    str("phase", 0, FIELD_DOC("older name of workload: inference (default) or training"), "inference training"),
     str("compute_precision", 0, FIELD_DOC("the precision computed in")),
     str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs")),
     num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
-    TOKENS("input_tokens", 1, "prompt tokens (default 500)"),
-    TOKENS("output_tokens", 1, "output tokens (default 200)"),
+    TOKENS("input_tokens", 1, "older name of demand.input_tokens (default 500)"),
+    TOKENS("output_tokens", 1, "older name of demand.output_tokens (default 200)"),
     num("concurrency", 0, 0, 1e6, FIELD_DOC("streams at once (0: the largest that fits)")),
-    TOKENS("context", 1, "training sequence length"),
-    num("dataset_tokens", 0, 1, 1e16, FIELD_DOC("training tokens")),
-    num("epochs", 0, 0.01, 1e4, FIELD_DOC("passes over the dataset")),
-    boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward")),
-    num("batch", 0, 1, 1e6, FIELD_DOC("sequences per step")),
+    TOKENS("context", 1, "older name of recipe.sequence_length (training)"),
+    num("dataset_tokens", 0, 1, 1e16, FIELD_DOC("older name of demand.dataset_tokens")),
+    num("epochs", 0, 0.01, 1e4, FIELD_DOC("older name of demand.epochs")),
+    boolean("gradient_checkpointing", 0, FIELD_DOC("older name of recipe.gradient_checkpointing")),
+    num("batch", 0, 1, 1e6, FIELD_DOC("older name of recipe.micro_batch (training)")),
     boolean("rank", 0, FIELD_DOC("rank instance types for the model")),
-    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time to first token target, ms (with rank)")),
-    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("time per output token target, ms (with rank)")),
+    num("max_ttft_ms", kMinExclusive, 0, 1e9, FIELD_DOC("older name of demand.max_ttft_ms (with rank)")),
+    num("max_tpot_ms", kMinExclusive, 0, 1e9, FIELD_DOC("older name of demand.max_tpot_ms (with rank)")),
     num("limit", 0, 1, 1000, FIELD_DOC("ranked rows (with rank)")),
 };
 
@@ -206,6 +208,53 @@ constexpr Field kSchedule[] = {
     num("weeks_per_month", kMinExclusive, 0, 31.0 / 7, FIELD_DOC("weeks a month (default 4.35)")),
 };
 
+constexpr Field kPlan[] = {
+    str("name", 0, FIELD_DOC("the plan's name (default \"fleet plan\")")),
+    objects("environments", kRequired, "plan_environment", 1, 100, FIELD_DOC("1 to 100 environments")),
+};
+
+constexpr Field kPlanEnvironment[] = {
+    str("name", kRequired, FIELD_DOC("the environment's name")),
+    objects("workloads", kRequired, "plan_workload", 1, 100, FIELD_DOC("1 to 100 workloads (at most 1,000 in a plan)")),
+};
+
+// A workload's hours and way to pay are its own: a schedule beside "workloads" would bill nothing.
+constexpr Field kPlanWorkload[] = {
+    str("name", kRequired, FIELD_DOC("the workload's name")),
+    str("instance", kRequired, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
+    num("count", 0, 1, 10000, FIELD_DOC("instances (default 1; a fraction is rounded up)")),
+    num("hours_per_month", kMinExclusive, 0, 744, FIELD_DOC("hours a month (default 720); or schedule, not both")),
+    obj("schedule", 0, "schedule", FIELD_DOC("hours a month as a schedule")),
+    boolean("use_spot", 0, FIELD_DOC("spot where a spot price is known; or pricing, not both")),
+    str("pricing", kUsual, FIELD_DOC("the way of paying (as a request's pricing)"), "on_demand spot mixed reserved_1y reserved_3y"),
+    num("spot_share", 0, 0, 1, FIELD_DOC("share on spot with \"pricing\": \"mixed\" (default 0.5)")),
+    str("notes", 0, FIELD_DOC("free text, not read")),
+};
+
+// A placement model is given by its memory or as the road's workload, never both.
+constexpr Field kPlacementModelByMemory[] = {
+    str("name", kRequired, FIELD_DOC("the model's name in the answer")),
+    num("memory_gb", kRequired | kMinExclusive, 0, 100000, FIELD_DOC("the memory one copy needs, GB")),
+};
+
+constexpr Field kPlacementModel[] = {
+    str("name", kRequired, FIELD_DOC("the model's name in the answer")),
+    obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms")),
+    str("workload", 0, FIELD_DOC("the task (default inference)"), "inference batch_inference fine_tuning lora qlora training"),
+    str("precision", 0, FIELD_DOC("a weight format (or weight_format, not both); default fp16")),
+    str("weight_format", 0, FIELD_DOC("a key of memory_model.weight_formats")),
+    str("kv_cache_format", 0, FIELD_DOC("a key of memory_model.kv_cache_formats")),
+    str("engine", 0, FIELD_DOC("a key of memory_model.engines")),
+    obj("demand", 0, "demand", FIELD_DOC("the sequence one copy holds (input_tokens, output_tokens)")),
+    str("memory_method", 0, FIELD_DOC("architecture (default) or seed (any case)"), "architecture seed"),
+};
+
+constexpr Field kLora[] = {
+    num("rank", 0, 1, 65536, FIELD_DOC("the adapters' rank")),
+    strings("target_modules", 0, FIELD_DOC("the modules adapted (default: the model type's usual ones)")),
+    num("dropout", 0, 0, 0.99, FIELD_DOC("peft's lora_dropout (default 0): with it each adapted module keeps a dropout mask and output for backward")),
+};
+
 constexpr Field kPlacement[] = {
     str("instance", kRequired, FIELD_DOC("an instance family (P5) or instance type (p5.48xlarge)")),
     num("gpus", kMinExclusive, 0, kMaxGpus, FIELD_DOC("GPUs used (default 1)")),
@@ -277,7 +326,7 @@ constexpr QuestionFields kQuestionRows[] = {
 #endif
     {"autoscale", "model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions"},
     {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
-    {"estimate", NOT_IN_PAGE("model! phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
+    {"estimate", NOT_IN_PAGE("model! workload precision demand recipe phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
 };
 
 constexpr Kind kRequestKinds[] = {
@@ -300,6 +349,12 @@ constexpr Kind kRequestKinds[] = {
     Kind{"recipe", "a recipe", KIND_FIELDS(kRecipe), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how a training job runs")},
     Kind{"schedule", "a schedule", KIND_FIELDS(kSchedule), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("exactly one of hours_per_month, hours_per_day, hours_per_week, always_on, off_hours_per_day")},
     Kind{"placement", "an instance", KIND_FIELDS(kPlacement), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("instances of one type")},
+    Kind{"plan", "\"plan\"", KIND_FIELDS(kPlan), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a fleet plan")},
+    Kind{"plan_environment", "a plan's environment", KIND_FIELDS(kPlanEnvironment), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an environment of a plan: its workloads")},
+    Kind{"plan_workload", "a plan's workload", KIND_FIELDS(kPlanWorkload), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("instances of one type, their hours and way to pay")},
+    Kind{"placement_model_by_memory", "a placement model given by memory_gb", KIND_FIELDS(kPlacementModelByMemory), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model to place, by the memory it needs")},
+    Kind{"placement_model", "a placement model", KIND_FIELDS(kPlacementModel), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model to place, sized by the memory model (or by memory_gb alone)")},
+    Kind{"request_lora", "\"lora\"", KIND_FIELDS(kLora), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("LoRA settings")},
 };
 
 const bool kAdded = add_kinds({std::begin(kRequestKinds), std::end(kRequestKinds)});

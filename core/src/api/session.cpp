@@ -77,17 +77,7 @@ std::optional<Workload> Session::road_workload(const Json& obj, const std::strin
   Workload w;
   auto m = model(obj, path);
   auto task = workload(obj, path, task_required);
-  // "precision" (the seed's name) and "weight_format" name the same thing.
-  if (obj.contains("precision") && obj.contains("weight_format")) {
-    r_.fail("wrong_type", path + "/weight_format", "give precision or weight_format, not both");
-    return std::nullopt;
-  }
-  const char* format_key = obj.contains("weight_format") ? "weight_format" : "precision";
-  const std::string format = lower(r_.string(obj, format_key, path, false).value_or("fp16"));
-  if (!catalog_.memory.weight_formats.empty() && !catalog_.memory.weight_formats.count(format) && !catalog_.precision(format)) {
-    const auto keys = keys_of(catalog_.memory.weight_formats, first_of);
-    r_.fail("unknown_name", path + "/" + format_key, "expected one of " + names_of(keys) + ", got \"" + format + "\"");
-  }
+  const std::string format = weight_format(obj, path).value_or("fp16");
   w.weight_format = format;
   w.precision = catalog_.precision(format);
   w.kv_format = lower(r_.string(obj, "kv_cache_format", path, false).value_or(""));
@@ -106,39 +96,9 @@ std::optional<Workload> Session::road_workload(const Json& obj, const std::strin
       r_.fail("unknown_name", path + "/memory_method", "expected architecture or seed, got \"" + *method + "\"");
     w.seed_memory = mm == "seed";
   }
-  if (const Json* d = r_.object(obj, "demand", path, false)) {
-    const std::string dp = path + "/demand";
-    fields::check_fields(r_, *d, dp, "demand");
-    Demand& dm = w.demand;
-    dm.requests_per_s = r_.number(*d, "requests_per_s", dp, false, {0, 1e7, true});
-    dm.input_tokens = r_.number(*d, "input_tokens", dp, false, {1, 1e7}).value_or(dm.input_tokens);
-    dm.output_tokens = r_.number(*d, "output_tokens", dp, false, {1, 1e7}).value_or(dm.output_tokens);
-    dm.max_ttft_ms = r_.number(*d, "max_ttft_ms", dp, false, {0, 1e9, true});
-    dm.max_tpot_ms = r_.number(*d, "max_tpot_ms", dp, false, {0, 1e9, true});
-    dm.target_utilization = r_.number(*d, "target_utilization", dp, false, {0, 1, true}).value_or(dm.target_utilization);
-    dm.tokens_per_month = r_.number(*d, "tokens_per_month", dp, false, {0, 1e18, true});
-    dm.dataset_tokens = r_.number(*d, "dataset_tokens", dp, false, {0, 1e16, true});
-    dm.epochs = r_.number(*d, "epochs", dp, false, {0.01, 1e4}).value_or(1);
-    dm.deadline_days = r_.number(*d, "deadline_days", dp, false, {0, 36500, true});
-  }
+  if (const Json* d = r_.object(obj, "demand", path, false)) demand(*d, path + "/demand", w.demand);
   if (auto tpot = r_.number(obj, "max_tpot_ms", path, false, {0, 1e7, true})) w.demand.max_tpot_ms = *tpot;
-  if (const Json* rc = r_.object(obj, "recipe", path, false)) {
-    const std::string rp = path + "/recipe";
-    fields::check_fields(r_, *rc, rp, "recipe");
-    Recipe& re = w.recipe;
-    re.optimizer = lower(r_.string(*rc, "optimizer", rp, false).value_or(re.optimizer));
-    if (!catalog_.memory.optimizers.empty() && !catalog_.memory.optimizers.count(re.optimizer))
-      r_.fail("unknown_name", rp + "/optimizer", "expected an optimizer of model_config.json memory_model.optimizers, got \"" + re.optimizer + "\"");
-    re.gradient_checkpointing = r_.boolean(*rc, "gradient_checkpointing", rp, false).value_or(re.gradient_checkpointing);
-    re.master_weights = r_.boolean(*rc, "master_weights", rp, false).value_or(re.master_weights);
-    re.sharding = lower(r_.string(*rc, "sharding", rp, false).value_or(re.sharding));
-    static const std::vector<std::string> kSharding{"none", "zero1", "zero2", "zero3", "fsdp"};
-    if (std::find(kSharding.begin(), kSharding.end(), re.sharding) == kSharding.end())
-      r_.fail("unknown_name", rp + "/sharding", "expected one of " + names_of(kSharding) + ", got \"" + re.sharding + "\"");
-    re.micro_batch = r_.number(*rc, "micro_batch", rp, false, {1, 1e5}).value_or(re.micro_batch);
-    re.sequence = r_.number(*rc, "sequence_length", rp, false, {1, 1e7}).value_or(re.sequence);
-    re.lora_rank = r_.number(*rc, "lora_rank", rp, false, {1, 65536}).value_or(0);
-  }
+  if (const Json* rc = r_.object(obj, "recipe", path, false)) recipe(*rc, path + "/recipe", w.recipe);
   if (!m || !task || !r_.ok()) return std::nullopt;
   w.model = *m;
   w.task = *task;
@@ -148,6 +108,53 @@ std::optional<Workload> Session::road_workload(const Json& obj, const std::strin
   }
   if (!w.model.arch && !w.seed_memory) w.seed_memory = true;  // a seed catalog: no shape to borrow
   return w;
+}
+
+std::optional<std::string> Session::weight_format(const Json& obj, const std::string& path) {
+  // "precision" (the seed's name) and "weight_format" name the same thing.
+  if (obj.contains("precision") && obj.contains("weight_format")) {
+    r_.fail("wrong_type", path + "/weight_format", "give precision or weight_format, not both");
+    return std::nullopt;
+  }
+  const char* format_key = obj.contains("weight_format") ? "weight_format" : "precision";
+  auto text = r_.string(obj, format_key, path, false);
+  if (!text) return std::nullopt;
+  const std::string format = lower(*text);
+  if (!catalog_.memory.weight_formats.empty() && !catalog_.memory.weight_formats.count(format) && !catalog_.precision(format)) {
+    const auto keys = keys_of(catalog_.memory.weight_formats, first_of);
+    r_.fail("unknown_name", path + "/" + format_key, "expected one of " + names_of(keys) + ", got \"" + format + "\"");
+  }
+  return format;
+}
+
+void Session::demand(const Json& d, const std::string& dp, Demand& dm) {
+  fields::check_fields(r_, d, dp, "demand");
+  dm.requests_per_s = r_.number(d, "requests_per_s", dp, false, {0, 1e7, true});
+  dm.input_tokens = r_.number(d, "input_tokens", dp, false, {1, 1e7}).value_or(dm.input_tokens);
+  dm.output_tokens = r_.number(d, "output_tokens", dp, false, {1, 1e7}).value_or(dm.output_tokens);
+  dm.max_ttft_ms = r_.number(d, "max_ttft_ms", dp, false, {0, 1e9, true});
+  dm.max_tpot_ms = r_.number(d, "max_tpot_ms", dp, false, {0, 1e9, true});
+  dm.target_utilization = r_.number(d, "target_utilization", dp, false, {0, 1, true}).value_or(dm.target_utilization);
+  dm.tokens_per_month = r_.number(d, "tokens_per_month", dp, false, {0, 1e18, true});
+  dm.dataset_tokens = r_.number(d, "dataset_tokens", dp, false, {0, 1e16, true});
+  dm.epochs = r_.number(d, "epochs", dp, false, {0.01, 1e4}).value_or(1);
+  dm.deadline_days = r_.number(d, "deadline_days", dp, false, {0, 36500, true});
+}
+
+void Session::recipe(const Json& rc, const std::string& rp, Recipe& re) {
+  fields::check_fields(r_, rc, rp, "recipe");
+  re.optimizer = lower(r_.string(rc, "optimizer", rp, false).value_or(re.optimizer));
+  if (!catalog_.memory.optimizers.empty() && !catalog_.memory.optimizers.count(re.optimizer))
+    r_.fail("unknown_name", rp + "/optimizer", "expected an optimizer of model_config.json memory_model.optimizers, got \"" + re.optimizer + "\"");
+  re.gradient_checkpointing = r_.boolean(rc, "gradient_checkpointing", rp, false).value_or(re.gradient_checkpointing);
+  re.master_weights = r_.boolean(rc, "master_weights", rp, false).value_or(re.master_weights);
+  re.sharding = lower(r_.string(rc, "sharding", rp, false).value_or(re.sharding));
+  static const std::vector<std::string> kSharding{"none", "zero1", "zero2", "zero3", "fsdp"};
+  if (std::find(kSharding.begin(), kSharding.end(), re.sharding) == kSharding.end())
+    r_.fail("unknown_name", rp + "/sharding", "expected one of " + names_of(kSharding) + ", got \"" + re.sharding + "\"");
+  re.micro_batch = r_.number(rc, "micro_batch", rp, false, {1, 1e5}).value_or(re.micro_batch);
+  re.sequence = r_.number(rc, "sequence_length", rp, false, {1, 1e7}).value_or(re.sequence);
+  re.lora_rank = r_.number(rc, "lora_rank", rp, false, {1, 65536}).value_or(0);
 }
 
 std::optional<WorkloadType> Session::workload(const Json& obj, const std::string& path, bool required) {

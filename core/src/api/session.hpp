@@ -49,6 +49,11 @@ class Session {
   // The workload every sizing question shares: model, task, formats, engine, demand, recipe.
   std::optional<Workload> road_workload(const Json& obj, const std::string& path, bool task_required);
   std::optional<WorkloadType> workload(const Json& obj, const std::string& path, bool required);
+  // "weight_format" or its seed name "precision" (not both), lower case; nullopt when neither.
+  std::optional<std::string> weight_format(const Json& obj, const std::string& path);
+  // A demand object (at `path`) and a recipe object, over the values `dm` and `re` already hold.
+  void demand(const Json& d, const std::string& path, Demand& dm);
+  void recipe(const Json& rc, const std::string& path, Recipe& re);
   const Precision* precision(const Json& obj, const std::string& path, bool required);
   // An instance type or family and its GPUs. Without "gpus" and with the workload `w`: the whole
   // instance type named, or the family's smallest size that holds the job (each said in its note).

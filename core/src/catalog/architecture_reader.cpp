@@ -17,6 +17,10 @@ using detail::Reader;
 bool one_of(const std::string& type, std::initializer_list<const char*> types) {
   return std::any_of(types.begin(), types.end(), [&](const char* t) { return type == t; });
 }
+template <std::size_t N>
+bool one_of(const std::string& type, const char* const (&types)[N]) {
+  return std::any_of(std::begin(types), std::end(types), [&](const char* t) { return type == t; });
+}
 
 // The first of `keys` that the config holds as a number (validated to `range`), else fallback.
 bool has_any(const Json& c, std::initializer_list<const char*> keys) {
@@ -41,6 +45,17 @@ bool flag(const Reader& r, const Json& c, const std::string& path, const char* k
   if (it == c.end() || it->is_null()) return fallback;
   return r.boolean(c, key, path, true).value_or(fallback);
 }
+
+// The model types whose structure the reader knows (each named below or in model/architecture.cpp);
+// any other is refused rather than sized as a Llama it may not be.
+constexpr const char* kModelTypes[] = {
+    "bert",        "bloom",       "deepseek_v2", "deepseek_v3", "distilbert", "falcon",    "gemma2",
+    "gemma3",      "gemma3_text", "gpt2",        "gpt_bigcode", "gpt_neox",   "gptj",      "granite",
+    "llama",       "mistral",     "mixtral",     "mpt",         "mt5",        "olmo",      "opt",
+    "phi",         "phi3",        "qwen2",       "qwen2_moe",   "qwen3",      "qwen3_moe", "roberta",
+    "t5",          "umt5",        "whisper",     "xlm-roberta"};
+// Types that route every token over experts: without an expert count they have no shape.
+constexpr const char* kExpertTypes[] = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3"};
 
 constexpr Range kCount{1, 1e6};
 constexpr Range kWidth{1, 1e7};
@@ -70,6 +85,14 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   a.model_type = detail::lower(r.string(c, "model_type", path, true).value_or(""));
   const std::string& t = a.model_type;
   if (errors.size() > before) return std::nullopt;
+  if (std::find(std::begin(kModelTypes), std::end(kModelTypes), t) == std::end(kModelTypes)) {
+    std::string types;
+    for (const char* type : kModelTypes) types += (types.empty() ? "" : ", ") + std::string(type);
+    r.fail("unknown_name", Reader::child(path, "model_type"),
+           "expected a supported model_type (" + types + "), got \"" + t +
+               "\"" + (file == detail::kRequest ? "; give its parameter count (params_b) to size it as a generic decoder" : ""));
+    return std::nullopt;
+  }
 
   const bool whisper = t == "whisper";
   const bool t5 = one_of(t, {"t5", "mt5", "umt5"});
@@ -207,6 +230,17 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
   // num_experts).
   a.experts = first_number(r, c, path, {"num_local_experts", "n_routed_experts", "num_experts"}, 0,
                            kOptional);
+  const bool routed = has_any(c, {"num_experts_per_tok", "moe_topk"});
+  if (a.experts == 0 && (routed || one_of(t, kExpertTypes))) {
+    r.fail(has_any(c, {"num_local_experts", "n_routed_experts", "num_experts"}) ? "out_of_range" : "missing_field",
+           Reader::child(path, has_any(c, {"n_routed_experts"}) ? "n_routed_experts"
+                               : has_any(c, {"num_experts"})    ? "num_experts"
+                                                                : "num_local_experts"),
+           "expected at least 1 expert: " +
+               (routed ? std::string("the config routes each token to its top-k experts (num_experts_per_tok)")
+                       : "a " + t + " config is a mixture of experts"));
+    return std::nullopt;
+  }
   if (a.experts > 0) {
     a.experts_per_token = first_number(r, c, path, {"num_experts_per_tok", "moe_topk"}, 2, kCount);
     a.shared_experts = first_number(r, c, path, {"n_shared_experts"}, 0, kOptional);
@@ -274,6 +308,10 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
                "), got " + text::short_number(a.experts_per_token));
   if (errors.size() > before) return std::nullopt;
   return a;
+}
+
+std::vector<std::string> supported_model_types() {
+  return {std::begin(kModelTypes), std::end(kModelTypes)};
 }
 
 }  // namespace gpufleet

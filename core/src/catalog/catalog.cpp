@@ -22,7 +22,6 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kMiB = 1024.0 * 1024.0;
 // memory_bandwidth_factor is defined relative to 8000 GB/s (B200), see config/gpu_instances.json.
 constexpr double kBandwidthFactorReferenceGbPerS = 8000.0;
-constexpr double kMaxPriceUsdPerHour = 10000.0;
 constexpr double kMaxGpusPerInstance = 64.0;
 constexpr double kMinGpusPerInstance = 0.01;  // fractional GPUs: AWS sells down to 1/8 of an L4
 constexpr double kMaxHoursPerMonth = 744.0;  // 31 days x 24 h
@@ -46,7 +45,7 @@ std::optional<Json> parse_document(const std::string& text, const char* file, Er
 
 std::optional<double> price(const Reader& r, const Json& obj, const char* key,
                             const std::string& path) {
-  return r.number(obj, key, path, false, {0, kMaxPriceUsdPerHour});
+  return r.number(obj, key, path, false, {detail::fields::kMinPriceUsdPerHour, detail::fields::kMaxPriceUsdPerHour});
 }
 
 void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {

@@ -16,7 +16,6 @@ namespace {
 
 using T = Type;
 using namespace define;
-constexpr double kMaxPrice = 10000;  // USD per hour, as catalog.cpp and prices.cpp check
 
 // ---- gpu_instances.json ----------------------------------------------------------------------
 
@@ -132,9 +131,9 @@ constexpr Field kDefaultWays[] = {
       num("gpu_memory_gb", memory_flags, 0.1, 4096,                                                              \
           FIELD_DOC("memory per accelerator as the cloud labels it, GiB; 0 for a CPU family")),                  \
       num("usable_memory_mib", 0, 64, 4194304, FIELD_DOC("memory per accelerator the driver reports, MiB")), \
-      num("on_demand_cost_per_hour", 0, 0, kMaxPrice,                                                            \
+      num("on_demand_cost_per_hour", 0, kMinPriceUsdPerHour, kMaxPriceUsdPerHour,                                                            \
           FIELD_DOC("USD per instance-hour on demand in the family's region (price files price the others)")),   \
-      num("spot_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on spot")), \
+      num("spot_cost_per_hour", 0, kMinPriceUsdPerHour, kMaxPriceUsdPerHour, FIELD_DOC("USD per instance-hour on spot")), \
       str("price_notes", 0, FIELD_DOC("what the price covers")),                                   \
       num("nvlink_domain_gpus", 0, 1, 576,                                                                       \
           FIELD_DOC("accelerators one NVLink / NVSwitch domain joins (1: PCIe only); a size with fewer joins those it has")), \
@@ -487,10 +486,10 @@ constexpr Field kSnapshot[] = {
 };
 
 constexpr Field kOffer[] = {
-    num("on_demand_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on demand")),
+    num("on_demand_cost_per_hour", 0, kMinPriceUsdPerHour, kMaxPriceUsdPerHour, FIELD_DOC("USD per instance-hour on demand")),
     obj("on_demand_parts", 0, "on_demand_parts", FIELD_DOC("the on-demand price's parts, where the provider prices them apart")),
-    num("spot_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("USD per instance-hour on spot (spot_statistic)")),
-    num("spot_median_cost_per_hour", 0, 0, kMaxPrice, FIELD_DOC("the zones' median spot price")),
+    num("spot_cost_per_hour", 0, kMinPriceUsdPerHour, kMaxPriceUsdPerHour, FIELD_DOC("USD per instance-hour on spot (spot_statistic)")),
+    num("spot_median_cost_per_hour", 0, kMinPriceUsdPerHour, kMaxPriceUsdPerHour, FIELD_DOC("the zones' median spot price")),
     num("zones", 0, 0, 1000, FIELD_DOC("zones offering the type")),
     num("spot_zones", 0, 0, 1000, FIELD_DOC("zones with a spot price")),
     objects("anomalies", 0, "anomaly", 0, 16, FIELD_DOC("faults found in the upstream rows, at most 16: the offer is flagged and left out of rankings")),
@@ -501,8 +500,8 @@ constexpr Field kOffer[] = {
 };
 
 constexpr Field kOnDemandParts[] = {
-    num("host", 0, 0, kMaxPrice, FIELD_DOC("the host VM, USD per hour")),
-    num("accelerators", 0, 0, kMaxPrice, FIELD_DOC("the accelerators, USD per hour")),
+    num("host", 0, 0, kMaxPriceUsdPerHour, FIELD_DOC("the host VM, USD per hour")),
+    num("accelerators", 0, 0, kMaxPriceUsdPerHour, FIELD_DOC("the accelerators, USD per hour")),
 };
 
 constexpr Field kAnomaly[] = {

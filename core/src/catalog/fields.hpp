@@ -23,6 +23,13 @@
 
 namespace gpufleet::detail::fields {
 
+// The prices a catalog or a price file may give, USD per instance-hour. No offer costs less than
+// a millionth of a dollar an hour; a smaller positive rate (5e-324 was accepted) rounds every
+// per-token cost to 0 and ranks first with a tokens-per-dollar figure that means nothing, and 0 is
+// no price (leave the field out). The price pipeline refuses the same range (upstream.py).
+inline constexpr double kMinPriceUsdPerHour = 1e-6;
+inline constexpr double kMaxPriceUsdPerHour = 10000;
+
 enum class Type : unsigned char {
   kString,
   kNumber,

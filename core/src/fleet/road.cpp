@@ -27,6 +27,7 @@ bool neuron(const InstanceType& it) {
 // (NVSwitch inside, a fast fabric between: the catalog's interconnect_multiplier of 1).
 bool spans_instances(const InstanceType& it) { return it.interconnect_multiplier >= 1 && it.gpus >= 2; }
 
+}  // namespace
 
 TrainMode train_mode(WorkloadType task) {
   switch (task) {
@@ -39,6 +40,8 @@ TrainMode train_mode(WorkloadType task) {
   }
   return TrainMode::kInference;
 }
+
+namespace {
 
 bool quantized(const Catalog& catalog, const std::string& format) {
   auto f = catalog.memory.weight_formats.find(format);
@@ -344,6 +347,7 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
   }
   d.memory = a.estimate;
   const MemoryEstimate& e = *d.memory;
+  d.weights_per_gpu_bytes = e.weights_per_gpu_bytes;
   // Texts of the refusals only (a sweep sizes many layouts that fit).
   auto where = [&] { return num(d.layout.gpus_per_copy()) + " x " + it.gpu_type; };
   auto one = [&] { return device_name(it); };
@@ -621,7 +625,7 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
   // Pruned before the memory model: the weights alone exceed the ranks' memory.
   const double ranks = w.trains() ? d.gpus : tp * pp;  // training shards the weights over every GPU
   if (whole && !w.seed_memory && whole->weight_bytes / ranks > it.memory_per_gpu_bytes) {
-    d.memory_per_gpu_bytes = whole->weight_bytes / ranks;
+    d.memory_per_gpu_bytes = d.weights_per_gpu_bytes = whole->weight_bytes / ranks;
     refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per " + device_name(it) + " over " + num(ranks) +
                   " x " + it.gpu_type + " (" + gb(it.memory_per_gpu_bytes) + " each)",
            "more " + device_name(it) + "s per model copy, a smaller weight format, or " + device_name(it) + "s with more memory");

@@ -133,6 +133,7 @@ struct Deployment {
   // Memory of the fullest GPU.
   double capacity_per_gpu_bytes = 0;
   double memory_per_gpu_bytes = 0;
+  double weights_per_gpu_bytes = 0;  // also where a refusal leaves `memory` unset
   std::optional<MemoryEstimate> memory;
   // Serving, per model copy.
   double concurrency = 0;
@@ -202,6 +203,9 @@ void price(const Catalog& catalog, const Billing& billing, bool explain, Deploym
 // The workload on `count` x `it` with `layout`, at the demand (or at one copy without one).
 Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing,
                   const InstanceType& it, const Layout& layout, int count);
+
+// The memory model's mode of a task (inference and batch inference: inference).
+TrainMode train_mode(WorkloadType task);
 
 // The workload on exactly `gpus` GPUs of `it` (fit, a current setup): the best valid layout over
 // them, or the refusal of the closest one.

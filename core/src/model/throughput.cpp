@@ -322,7 +322,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                                                    : memory * engine->kv_fraction - weights;
   const double host = step_overhead_s(l, q, false);
   const double per_seq = q.kv_bytes_per_token * (n + out);
-  e.max_batch_by_kv = per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
+  e.max_batch_by_kv = q.kv_sequences ? *q.kv_sequences : per_seq > 0 ? std::max(0.0, std::floor(pool / per_seq)) : 0;
   double batch = q.batch;
   if (batch <= 0) batch = std::max(1.0, std::min(serving_max_batch(k, q.engine), e.max_batch_by_kv));
   e.batch = batch;

@@ -97,6 +97,9 @@ struct ThroughputQuestion {
   std::string engine;  // a key of ThroughputConstants::engines, or "" (the general serving figures)
   std::string weight_format;  // as stored (awq_int4, fp8, ...): some engines' kernels depend on it
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
+  // Whole sequences the KV cache holds, as the memory model sizes it on the device (the road's
+  // figure); unset: a share of the device less the weights (a ranking over many devices).
+  std::optional<double> kv_sequences;
   double input_tokens = 512;
   double output_tokens = 128;
   double scheduler_steps = 1;  // decode steps per scheduling of the engine (vLLM's num_scheduler_steps)

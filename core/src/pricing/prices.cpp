@@ -17,7 +17,8 @@ namespace gpufleet {
 namespace detail {
 namespace {
 
-constexpr double kMaxPriceUsdPerHour = 10000.0;
+using fields::kMaxPriceUsdPerHour;
+using fields::kMinPriceUsdPerHour;
 constexpr std::size_t kMaxPriceFiles = 256;
 constexpr std::size_t kMaxOffersPerFile = 4096;
 constexpr std::size_t kMaxOffers = 65536;
@@ -90,7 +91,7 @@ std::optional<LoadedFile> read_file(const PriceFile& file, Errors& errors) {
         for (const char* key : {"host", "accelerators"}) r.number(*parts, key, path + "/on_demand_parts", false, {0, kMaxPriceUsdPerHour});
       }
       for (const char* key : {"on_demand_cost_per_hour", "spot_cost_per_hour", "spot_median_cost_per_hour"}) {
-        r.number(offer, key, path, false, {0, kMaxPriceUsdPerHour});
+        r.number(offer, key, path, false, {kMinPriceUsdPerHour, kMaxPriceUsdPerHour});
       }
       for (const char* key : {"zones", "spot_zones"}) r.number(offer, key, path, false, {0, 1000});
       for (const char* key : {"notes", "source", "source_date"}) r.string(offer, key, path, false);

@@ -152,15 +152,20 @@ std::vector<std::string> Reader::strings(const Json& obj, std::string_view key,
     fail("wrong_type", child(path, key), "expected an array of strings, got " + describe(*value));
     return out;
   }
+  bool all_strings = true;
   for (std::size_t i = 0; i < value->size(); ++i) {
     const Json& item = (*value)[i];
     if (!item.is_string()) {
       fail("wrong_type", child(path, key) + "/" + decimal::whole(i),
            "expected a string, got " + describe(item));
+      all_strings = false;
       continue;
     }
     out.push_back(item.get<std::string>());
   }
+  // Callers name an element by its index in the list returned: with an element left out, every
+  // later one would be named by its neighbour's index.
+  if (!all_strings) out.clear();
   return out;
 }
 

@@ -2,7 +2,7 @@
 // on the road's deployment for the workload form's model; each policy's replica schedule drawn over
 // the profile, its monthly cost, idle GPU-hours and SLO attainment; the recommended autoscaler
 // settings with a KEDA ScaledObject to copy; the committed base (docs/api.md, autoscale).
-import { h, svg, table, facts, card, selectField, setSelectValue } from '../dom.js';
+import { h, svg, table, facts, card, selectField, numberField, setSelectValue, fillSelect } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
@@ -13,21 +13,50 @@ import { requestBlock } from '../parts.js';
 /** A synthetic diurnal day (not measured): a trough at 04:00, a peak 5x the trough at 16:00. */
 export const EXAMPLE_PROFILE = Array.from({ length: 24 }, (_, hr) => Math.round(40 * (3 - 2 * Math.cos(((hr - 4) * Math.PI) / 12)) * 10) / 10);
 
-/** The profile as typed: numbers separated by commas, spaces or lines, or CSV rows (a line with a
- *  comma after a time) sent as lines. URL: profile=80,63.4,... (values only). */
+/** The profile: a named shape of the catalog (synthetic, scaled to a peak), or as typed: numbers
+ *  separated by commas, spaces or lines, or CSV rows (a line with a comma after a time) sent as
+ *  lines. URL: traffic=diurnal_5x&peak=200, or profile=80,63.4,... (values only). */
 function profileControl() {
   const id = 'as-profile';
   const input = h('textarea', { id, name: id, rows: 6, spellcheck: false, autocomplete: 'off', testid: id });
-  const wrap = h('div', { class: 'field' }, h('label', { for: id }, 'Traffic profile (requests/s per hour, 24 or 168 values; or paste a timestamp,requests CSV)'), input,
+  const typed = h('div', { class: 'field' }, h('label', { for: id }, 'Traffic profile (requests/s per hour, 24 or 168 values; or paste a timestamp,requests CSV)'), input,
     h('small', { class: 'hint' }, 'The example is synthetic: a day with a 5x peak at 16:00. CSV rows are bucketed to UTC hours.'));
+  const shape = selectField({ id: 'as-shape', label: 'Traffic shape' });
+  const peak = numberField({ id: 'as-peak', label: 'Peak requests/s of the shape', unit: 'req/s', min: 0, value: '200', hint: 'The shape\u2019s hourly shares of its peak times this.' });
+  const sync = () => { typed.hidden = shape.input.value !== ''; peak.wrap.hidden = !typed.hidden; };
+  shape.input.addEventListener('change', sync);
+  const wrap = h('div', null, shape.wrap, peak.wrap, typed);
   // A row of a CSV: an ISO 8601 date or a Unix time, a comma, then a number.
   const isCsv = (text) => /^\s*"?(\d{4}-\d{2}-\d{2}|\d{9,})[^,\n]*,\s*"?[\d.]/m.test(text);
+  const num = (t) => (t.trim() !== '' && Number.isFinite(Number(t)) ? Number(t) : t);
   return {
-    wrap, input, key: 'profile', fields: [{ input, wrap, path: '/profile', label: 'Traffic profile' }],
-    fill() { if (!input.value) input.value = EXAMPLE_PROFILE.join(', '); },
-    fromParams(p) { input.value = p.has('profile') ? p.get('profile').split(',').join(', ') : EXAMPLE_PROFILE.join(', '); },
-    toParams(p) { if (!isCsv(input.value)) p.set('profile', input.value.split(/[\s,;]+/).filter(Boolean).join(',')); },
+    wrap, input, key: 'profile',
+    fields: [{ input, wrap: typed, path: '/profile', label: 'Traffic profile' },
+      { input: shape.input, wrap: shape.wrap, path: '/profile/shape', label: 'Traffic shape' },
+      { input: peak.input, wrap: peak.wrap, path: '/profile/peak_requests_per_s', label: 'Peak requests/s' }],
+    fill(store) {
+      const keep = shape.input.value;
+      // The core's shapes (the field table's values of profile.shape), all synthetic.
+      fillSelect(shape.input, [{ value: '', label: 'Typed values or a pasted CSV' },
+        ...(store.state?.data?.request?.values?.['autoscale_profile.shape'] ?? []).map((v) => ({ value: v, label: `${v.replaceAll('_', ' ')} (synthetic)` }))]);
+      shape.input.value = keep;
+      sync();
+      if (!input.value) input.value = EXAMPLE_PROFILE.join(', ');
+    },
+    fromParams(p) {
+      setSelectValue(shape.input, p.get('traffic') ?? '');
+      if (p.has('peak')) peak.input.value = p.get('peak');
+      input.value = p.has('profile') ? p.get('profile').split(',').join(', ') : EXAMPLE_PROFILE.join(', ');
+      sync();
+    },
+    toParams(p) {
+      if (shape.input.value) {
+        p.set('traffic', shape.input.value);
+        p.set('peak', peak.input.value.trim());
+      } else if (!isCsv(input.value)) p.set('profile', input.value.split(/[\s,;]+/).filter(Boolean).join(','));
+    },
     value() {
+      if (shape.input.value) return { shape: shape.input.value, peak_requests_per_s: num(peak.input.value) };
       const text = input.value.trim();
       if (isCsv(text)) return { csv: text.split(/\r?\n/) };
       return { requests_per_s: text.split(/[\s,;]+/).filter(Boolean).map((v) => (Number.isFinite(Number(v)) ? Number(v) : v)) };
@@ -35,14 +64,81 @@ function profileControl() {
   };
 }
 
-function choiceControl({ id, key, label, options, def }) {
-  const { wrap, input } = selectField({ id, label, options });
+/** A select of the core's allowed values of one request field (its menus' `request.values`). */
+function choiceControl({ id, key, label, field, names, def }) {
+  const { wrap, input } = selectField({ id, label });
   return {
     wrap, input, key,
-    fill() { if (!input.value) setSelectValue(input, def, { quiet: true }); },
+    fill(store) {
+      const keep = input.value;
+      fillSelect(input, (store.state?.data?.request?.values?.[field] ?? []).map((v) => ({ value: v, label: names[v] ?? v.replaceAll('_', ' ') })));
+      setSelectValue(input, keep || def, { quiet: true });
+    },
     fromParams(p) { setSelectValue(input, p.get(key) ?? def, { quiet: true }); },
     toParams(p) { if (input.value && input.value !== def) p.set(key, input.value); },
     value: () => input.value || def,
+  };
+}
+
+/** The policy's settings and the cold start (docs/api.md, autoscale): empty fields are the core's
+ *  defaults, shown as placeholders. URL: as_<field> for the policy's, cs_<field> for the cold start's. */
+const SETTINGS = [
+  ['policy', 'target', 'Target per replica', 'of the metric', 'the road\u2019s'],
+  ['policy', 'min_replicas', 'Fewest replicas', 'replicas', 'the fewest needed'],
+  ['policy', 'max_replicas', 'Most replicas', 'replicas', 'the most needed'],
+  ['policy', 'control_period_s', 'Control period', 's', '30'],
+  ['policy', 'scale_up_delay_s', 'Scale-up window', 's', '0'],
+  ['policy', 'scale_down_delay_s', 'Scale-down window', 's', '300'],
+  ['policy', 'tolerance', 'Tolerance', 'share of the target', '0.1'],
+  ['cold_start', 'provisioning_s', 'Node provisioning', 's', '180 (estimate)'],
+  ['cold_start', 'image_pull_s', 'Image pull', 's', '60 (estimate)'],
+  ['cold_start', 'weights_gb_per_s', 'Weights loaded at', 'GB/s', '1 (estimate)'],
+  ['cold_start', 'warmup_s', 'Engine warm-up', 's', '60 (estimate)'],
+];
+function settingsControl() {
+  const fields = SETTINGS.map(([group, name, label, unit, placeholder]) => {
+    const key = `${group === 'policy' ? 'as' : 'cs'}_${name}`;
+    const { wrap, input } = numberField({ id: `as-${key}`, label, unit, placeholder, min: 0 });
+    return { group, name, key, wrap, input, path: `/${group}/${name}`, label };
+  });
+  const wrap = h('details', { class: 'why-details', testid: 'as-settings' }, h('summary', null, 'Policy settings and cold start'),
+    h('div', { class: 'demand-fields' }, fields.map((x) => x.wrap)));
+  return {
+    wrap, fields,
+    fill() {},
+    fromParams(p) {
+      for (const x of fields) x.input.value = p.get(x.key) ?? '';
+      if (fields.some((x) => x.input.value !== '')) wrap.open = true;
+    },
+    toParams(p) { for (const x of fields) if (x.input.value.trim() !== '') p.set(x.key, x.input.value.trim()); },
+    /** {policy: {...}, cold_start: {...}} of the fields given. */
+    value() {
+      const out = { policy: {}, cold_start: {} };
+      for (const x of fields) {
+        const t = x.input.value.trim();
+        if (t !== '') out[x.group][x.name] = Number.isFinite(Number(t)) ? Number(t) : t;
+      }
+      return out;
+    },
+  };
+}
+
+/** What the page refuses before asking: a place or a month the question does not take. */
+function askedOnly(form, store) {
+  return {
+    wrap: null, fill() {}, fromParams() {}, toParams() {},
+    check() {
+      const where = form.place(store);
+      const paid = form.pay({});
+      const out = [];
+      const gpus = form.controls().find((c) => c.key === 'gpus');
+      if (gpus?.value() !== undefined) out.push({ code: 'not_taken', file: 'page', path: '/gpus', message: 'A replica is the road\u2019s deployment on the instance: leave the GPUs empty.' });
+      if (!where.instance) out.push({ code: 'not_taken', file: 'page', path: '/instance', message: 'Auto-scaling runs on an instance type or family: choose one (or a family to take its cheapest type).' });
+      for (const [key, path] of [['hours_per_month', '/hours_per_month'], ['schedule', '/schedule']]) {
+        if (paid[key] !== undefined) out.push({ code: 'not_taken', file: 'page', path, message: 'The profile sets the month (24 h x 30.4 days, or 168 h x 4.345 weeks): leave the hours and the schedule empty.' });
+      }
+      return out;
+    },
   };
 }
 
@@ -104,6 +200,7 @@ export function renderAutoscale(r) {
         ['Per replica', `${f.num(d.gpus_per_replica, 0)} GPU, ${f.num(d.concurrency_per_replica, 0)} sequences, ${f.num(d.requests_per_s_per_replica, 2)} requests/s (${f.num(d.target_requests_per_s_per_replica, 2)} at the target)`],
         ['Price', `${f.usd(d.usd_per_replica_hour)} per replica-hour (${f.label(d.pricing)})`],
         ['Cold start', `${f.num(r.cold_start.total_s, 0)} s (estimates: ${r.cold_start.basis.split(': ').slice(1).join(': ')})`, 'as-cold-start'],
+        r.profile.shape ? ['Traffic shape', `${r.profile.shape.replaceAll('_', ' ')} (${r.profile.shape_source})`, 'as-shape-source'] : null,
         ['Month', r.profile.month],
       ], 'facts compact')),
     card('Replica schedule', scheduleChart(r)),
@@ -147,11 +244,14 @@ export function renderAutoscale(r) {
 export function createAutoscaleScreen(store, form) {
   form.addDemand(demandControl);
   const profile = profileControl();
-  const policy = choiceControl({ id: 'as-policy', key: 'policy', label: 'Policy to evaluate', def: 'target_tracking',
-    options: [{ value: 'target_tracking', label: 'Target tracking (HPA/KEDA)' }, { value: 'scheduled', label: 'Daily schedule' }, { value: 'oracle', label: 'Oracle only' }] });
-  const metric = choiceControl({ id: 'as-metric', key: 'metric', label: 'Target tracking metric', def: 'concurrency',
-    options: [{ value: 'concurrency', label: 'Requests in flight per replica' }, { value: 'queue_length', label: 'Queue length per replica' }, { value: 'requests_per_s', label: 'Requests/s per replica' }] });
-  const own = [profile, policy, metric];
+  const policy = choiceControl({ id: 'as-policy', key: 'policy', label: 'Policy to evaluate', def: 'target_tracking', field: 'autoscale_policy.kind',
+    names: { target_tracking: 'Target tracking (HPA/KEDA)', scheduled: 'Daily schedule', oracle: 'Oracle only' } });
+  const metric = choiceControl({ id: 'as-metric', key: 'metric', label: 'Target tracking metric', def: 'concurrency', field: 'autoscale_policy.metric',
+    names: { concurrency: 'Requests in flight per replica', queue_length: 'Queue length per replica', requests_per_s: 'Requests/s per replica' } });
+  const commitment = choiceControl({ id: 'as-commitment', key: 'commit', label: 'Committed base paid as', def: 'reserved_1y', field: 'autoscale.commitment',
+    names: { reserved_1y: '1-year commitment', reserved_3y: '3-year commitment' } });
+  const settings = settingsControl();
+  const own = [profile, policy, metric, commitment, settings, askedOnly(form, store)];
   const request = () => {
     const { demand, workload: _task, ...w } = form.workload();
     const r = { question: 'autoscale', ...w };
@@ -162,7 +262,10 @@ export function createAutoscaleScreen(store, form) {
     const where = form.place(store);
     if (where.instance) r.instance = where.instance;
     r.profile = profile.value();
-    r.policy = { kind: policy.value(), metric: metric.value() };
+    const given = settings.value();
+    r.policy = { kind: policy.value(), metric: metric.value(), ...given.policy };
+    if (Object.keys(given.cold_start).length) r.cold_start = given.cold_start;
+    if (commitment.value() !== 'reserved_1y') r.commitment = commitment.value();
     const paid = form.pay({});
     for (const k of ['pricing', 'use_spot', 'spot_share']) if (paid[k] !== undefined) r[k] = paid[k];
     return r;
@@ -178,7 +281,11 @@ export function createAutoscaleScreen(store, form) {
       const req = request();
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderAutoscale(response.result), requestBlock(req, 'as-request')] };
+      // The form's requests/s is the other views' (a steady rate): said, not used, here.
+      const steady = form.workload().demand?.requests_per_s;
+      const unused = steady === undefined ? null
+        : h('p', { class: 'note', testid: 'as-rps-unused' }, `The form's ${f.num(Number(steady), 4)} requests/s is not used here: the profile gives the rate of each hour.`);
+      return { nodes: [unused, renderAutoscale(response.result), requestBlock(req, 'as-request')] };
     },
   });
 }

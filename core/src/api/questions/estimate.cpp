@@ -6,6 +6,7 @@
 
 #include "api/answers.hpp"
 #include "api/questions/memory.hpp"
+#include "api/request_fields.hpp"
 #include "fleet/rank.hpp"
 #include "fleet/road.hpp"
 #include "pricing/prices.hpp"
@@ -102,11 +103,12 @@ Json ranking(const Catalog& catalog, Reader& r, const Json& req, const ModelChoi
 
 // Fields of an estimate that apply only to a ranking or to training: elsewhere they would be
 // silently ignored, so they are a mistake to name, not a default.
+// The switches are read first: a bad switch is named at itself, not at the fields that depend on it.
 bool only_where_they_apply(Reader& r, const Json& req) {
-  const auto rank_it = req.find("rank");
-  const bool rank = rank_it != req.end() && *rank_it == true;
-  const auto phase_it = req.find("phase");
-  const bool training = phase_it != req.end() && phase_it->is_string() && lower(phase_it->get<std::string>()) == "training";
+  const bool rank = r.boolean(req, "rank", "", false).value_or(false);
+  const auto phase = pick(r, "estimate", req, "phase");
+  if (!r.ok()) return false;
+  const bool training = phase == "training";
   struct Only {
     const char* field;
     bool applies;
@@ -218,12 +220,16 @@ bool runs(const Catalog& catalog, Reader& r, const ModelChoice* model, const Mem
       r.fail("cannot_answer", "/weight_format", fmt.refusal + "; " + fmt.way_out);
       return false;
     }
+    // The matmuls' precision on this device is the road's (fp8 weights on a GPU without fp8
+    // compute run weight-only, in 16 bits).
+    q.compute = fmt.compute;
     {
       // A setup the road cannot run (memory, layout) is refused here too, not priced.
       w.model.arch = model->arch;
       w.model.label = model->label;
       w.model.parameters = count_parameters(model->arch).total;
       w.kv_format = mq->kv_format;
+      w.engine = mq->engine;
       w.demand.input_tokens = q.input_tokens;
       w.demand.output_tokens = q.output_tokens;
       const Deployment d = training ? deploy_on_gpus(catalog, w, Billing{}, *instance, std::max(1.0, mq->gpus))
@@ -232,6 +238,9 @@ bool runs(const Catalog& catalog, Reader& r, const ModelChoice* model, const Mem
         r.fail("cannot_answer", "/instance", d.refusal + (d.way_out.empty() ? "" : "; " + d.way_out));
         return false;
       }
+      // The sequences a copy's KV cache holds are the road's (the memory model on this device), as
+      // fit, recommend and migrate report them.
+      if (!training) q.kv_sequences = d.max_concurrency_by_kv;
     }
     if (instance->gpu_fraction < 1 && tp > 1) {
       r.fail("cannot_answer", "/tensor_parallel", instance->name + " is a fraction of one GPU: no tensor parallelism");
@@ -362,8 +371,11 @@ Json cost_band(const Json& usd, const Json& expected) {
 }  // namespace
 
 // How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
-Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
+Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   Reader& r = s.reader();
+  const auto named = with_older_names(s, request, "", RoadQuestion::kEstimate);
+  if (!named) return nullptr;
+  const Json& req = *named;
   if (!only_where_they_apply(r, req)) return nullptr;
   if (!catalog.throughput.present) {
     r.fail("cannot_answer", "", "the catalog has no throughput_model block in model_config.json");
@@ -395,10 +407,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& req) {
   const double tp = mq->tensor_parallel;
   const auto whole = whole_model_memory(catalog, r, *mq);
   if (!whole) return nullptr;
-  const std::string phase = lower(r.string(req, "phase", "", false).value_or("inference"));
-  if (phase != "inference" && phase != "training")
-    r.fail("unknown_name", "/phase", "expected inference or training, got \"" + phase + "\"");
-  const bool training = phase == "training";
+  const bool training = pick(r, "estimate", req, "phase") == "training";
   const TokenShape shape = read_tokens(r, req);
   ThroughputQuestion q = roofline_question(catalog, *mq, *gpu, tp, shape, whole->weights_bytes, whole->kv_bytes_per_token);
   const std::string& precision = q.compute;

@@ -16,7 +16,7 @@ namespace {
 Json memory_summary(const Catalog& catalog, const Workload& w, const Deployment& d) {
   if (w.seed_memory) return report::memory(seed_requirement(catalog, w));
   Json j = report::object(6);
-  const double weights = d.memory ? d.memory->weights_per_gpu_bytes : 0;
+  const double weights = d.weights_per_gpu_bytes;
   report::add(j, "weights_gb", report::gb(weights));
   report::add(j, "overhead_gb", report::gb(std::max(0.0, d.memory_per_gpu_bytes - weights)));
   report::add(j, "overhead_covers", w.serving() ? "KV cache, activations and runtime, per GPU"

@@ -33,6 +33,115 @@ std::optional<ModelChoice> read_model(Session& s, const Json& req, const std::st
   return choice;
 }
 
+namespace {
+
+bool trains(const std::string& mode) { return mode != "inference" && mode != "load_only"; }
+
+// The older name of one of the road's fields given beside it: a fault.
+void clash(Reader& r, const Json& req, const std::string& path, const char* road, const char* older) {
+  if (req.contains(older))
+    r.fail("wrong_type", path + "/" + older, std::string("give ") + road + " or its older name " + older + ", not both");
+}
+
+// The members of a road object this question reads; any other is a mistake to name, not a default.
+void only_members(Reader& r, const Json& obj, const std::string& path, const std::vector<std::string>& reads,
+                  const std::string& why) {
+  for (const auto& [key, _] : obj.items()) {
+    if (std::find(reads.begin(), reads.end(), key) == reads.end())
+      r.fail("unknown_field", Reader::child(path, key), "\"" + key + "\" does not apply here: " + why);
+  }
+}
+
+// The task: "workload" (the road's name; memory also takes load_only) read by the Session's reader, as
+// memory's mode or estimate's phase; or the older name; or inference.
+std::string read_task(Session& s, const Json& req, const std::string& path, RoadQuestion question) {
+  Reader& r = s.reader();
+  const char* older = question == RoadQuestion::kEstimate ? "phase" : "mode";
+  if (!req.contains("workload")) {
+    const auto it = req.find(older);
+    return it != req.end() && it->is_string() ? lower(it->get<std::string>()) : "inference";
+  }
+  clash(r, req, path, "workload", older);
+  const auto text = r.string(req, "workload", path, true);
+  if (text && question != RoadQuestion::kEstimate && lower(*text) == "load_only") return "load_only";
+  const auto task = s.workload(req, path, true);
+  if (!task) return "inference";
+  const std::string mode = to_string(train_mode(*task));
+  if (question != RoadQuestion::kEstimate) return mode;
+  if (mode == "lora" || mode == "qlora")
+    r.fail("cannot_answer", path + "/workload",
+           "estimate's training speed is a full training run's (workload training or fine_tuning); ask fit or performance "
+           "for " + lower(*text));
+  return trains(mode) ? "training" : "inference";
+}
+
+}  // namespace
+
+std::optional<Json> with_older_names(Session& s, const Json& req, const std::string& path, RoadQuestion question) {
+  Reader& r = s.reader();
+  const bool estimate = question == RoadQuestion::kEstimate;
+  if (!req.contains("workload") && !req.contains("demand") && !req.contains("recipe") && !req.contains("precision"))
+    return req;
+  Json out = req;
+  const std::string task = read_task(s, req, path, question);
+  if (req.contains("workload")) out[estimate ? "phase" : "mode"] = task;
+  const bool training = trains(task);
+  if (auto format = s.weight_format(req, path)) out["weight_format"] = *format;
+  if (const Json* d = r.object(req, "demand", path, false)) {
+    const std::string dp = path + "/demand";
+    Demand demand;
+    s.demand(*d, dp, demand);
+    if (estimate) {
+      for (const char* older : {"input_tokens", "output_tokens", "max_ttft_ms", "max_tpot_ms", "dataset_tokens", "epochs"})
+        clash(r, req, path, (std::string("demand.") + older).c_str(), older);
+      only_members(r, *d, dp, {"input_tokens", "output_tokens", "max_ttft_ms", "max_tpot_ms", "dataset_tokens", "epochs"},
+                   "estimate reads the tokens per request, the latency targets (with rank) and a training run's dataset");
+      for (const char* key : {"input_tokens", "output_tokens", "max_ttft_ms", "max_tpot_ms", "dataset_tokens", "epochs"})
+        if (d->contains(key)) out[key] = (*d)[key];
+    } else {
+      clash(r, req, path, "demand.input_tokens", "context");
+      clash(r, req, path, "demand.output_tokens", "new_tokens");
+      only_members(r, *d, dp, training ? std::vector<std::string>{} : std::vector<std::string>{"input_tokens", "output_tokens"},
+                   training ? "a training job's sequence is recipe.sequence_length"
+                            : "the memory question reads the tokens of one request");
+      out["context"] = demand.input_tokens;
+      out["new_tokens"] = demand.output_tokens;
+    }
+  }
+  if (const Json* rc = r.object(req, "recipe", path, false)) {
+    const std::string rp = path + "/recipe";
+    Recipe recipe;
+    s.recipe(*rc, rp, recipe);
+    const std::vector<const char*> older =
+        estimate ? std::vector<const char*>{"gradient_checkpointing", "context", "batch"}
+                 : std::vector<const char*>{"optimizer", "gradient_checkpointing", "master_weights", "sharding", "context", "batch"};
+    for (const char* name : older) clash(r, req, path, "recipe", name);
+    if (!training) {
+      only_members(r, *rc, rp, {}, "a recipe is how a training job runs (workload fine_tuning, lora, qlora or training)");
+    } else {
+      out["gradient_checkpointing"] = recipe.gradient_checkpointing;
+      out["context"] = recipe.sequence;
+      out["batch"] = recipe.micro_batch;
+      if (estimate) {
+        only_members(r, *rc, rp, {"gradient_checkpointing", "sequence_length", "micro_batch"},
+                     "estimate's training speed reads the sequence, the micro-batch and recomputation");
+      } else {
+        out["optimizer"] = recipe.optimizer;
+        out["master_weights"] = recipe.master_weights;
+        out["sharding"] = recipe.sharding;
+        if (recipe.lora_rank > 0) {
+          if (req.contains("lora") && req["lora"].is_object() && req["lora"].contains("rank"))
+            r.fail("wrong_type", path + "/lora/rank", "give recipe.lora_rank or its older name lora.rank, not both");
+          out["lora"]["rank"] = recipe.lora_rank;
+        }
+      }
+    }
+  }
+  for (const char* road : {"workload", "precision", "demand", "recipe"}) out.erase(road);
+  if (!r.ok()) return std::nullopt;
+  return out;
+}
+
 std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req,
                                             ModelChoice& model, const GpuSpec*& gpu) {
   MemoryQuestion q;
@@ -73,11 +182,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
   q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
   if (const Json* lora = r.object(req, "lora", "", false)) {
-    for (const auto& [key, _] : lora->items()) {
-      if (key != "rank" && key != "target_modules" && key != "dropout")
-        r.fail("unknown_field", Reader::child("/lora", key),
-               "\"lora\" takes \"rank\", \"target_modules\" and \"dropout\"; got \"" + key + "\"");
-    }
+    fields::check_fields(r, *lora, "/lora", "request_lora");
     q.lora_rank = r.number(*lora, "rank", "/lora", false, {1, 65536}).value_or(0);
     q.lora_dropout = r.number(*lora, "dropout", "/lora", false, {0, 0.99}).value_or(0);
     q.lora_targets = r.strings(*lora, "target_modules", "/lora", false);
@@ -190,8 +295,11 @@ Json expected_error(const Catalog& catalog, const std::string& quantity, const s
   return out;
 }
 
-Json answer_memory(const Catalog& catalog, Session& s, const Json& req) {
+Json answer_memory(const Catalog& catalog, Session& s, const Json& request) {
   Reader& r = s.reader();
+  const auto named = with_older_names(s, request, "", RoadQuestion::kMemory);
+  if (!named) return nullptr;
+  const Json& req = *named;
   auto model = read_model(s, req, "");
   if (!model) return nullptr;
   const GpuSpec* gpu = nullptr;

@@ -14,9 +14,10 @@
 
 namespace gpufleet::detail {
 
-// The request fields of the "memory" question (and of each right_size item), space-separated.
+// The request fields of the "memory" question (and of each right_size item), space-separated: the
+// road's names (workload, precision, demand, recipe) and memory's older ones.
 inline constexpr const char* kMemoryFields =
-    "model mode weight_format compute_precision optimizer batch context new_tokens beams "
+    "model workload precision demand recipe mode weight_format compute_precision optimizer batch context new_tokens beams "
     "gradient_checkpointing attention flash_attention chunked_loss optimizer_in_backward master_weights "
     "kv_cache_format lora gpus tensor_parallel pipeline_parallel sharding cpu_offload engine "
     "cuda_eager_loading gpu_memory_utilization max_model_len max_num_batched_tokens max_num_seqs "
@@ -39,6 +40,12 @@ struct ModelChoice {
 // The model of `req` (at `path`) through the road's reader (Session::model): exactly one of name,
 // hf_config, size or params_b.
 std::optional<ModelChoice> read_model(Session& s, const Json& req, const std::string& path);
+enum class RoadQuestion { kMemory, kEstimate };
+// The request (at `path`) with the road's names (workload, precision, demand, recipe), read by the
+// Session's readers, written under the question's older names (mode or phase, weight_format,
+// context, new_tokens or input_tokens, ...), which the rest reads; nullopt with the faults, among
+// them a road name given beside its older name. docs/api.md lists the older names.
+std::optional<Json> with_older_names(Session& s, const Json& req, const std::string& path, RoadQuestion question);
 // The memory question of a request (and the GPU it names, if any), or nullopt with the faults.
 std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, const Json& req,
                                             ModelChoice& model, const GpuSpec*& gpu);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "api/answers.hpp"
+#include "catalog/fields.hpp"
 #include "fleet/placement.hpp"
 #include "pricing/prices.hpp"
 #include "support/decimal.hpp"
@@ -62,6 +63,7 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
     const std::string mp = "/models/" + decimal::whole(i);
     const Json& m = (*list)[i];
     if (!r.expect_object(m, mp)) return nullptr;
+    if (!fields::check_fields(r, m, mp, m.contains("memory_gb") ? "placement_model_by_memory" : "placement_model")) return nullptr;
     ModelLoad load;
     load.name = r.string(m, "name", mp, true).value_or("");
     if (m.contains("memory_gb")) {
@@ -70,11 +72,6 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req) {
       load.bytes = *gb * 1e9;
       load.basis = "given: " + report::short_number(*gb) + " GB";
     } else {
-      for (const auto& [key, _] : m.items()) {
-        static const std::vector<std::string> kItem{"name", "model", "workload", "precision", "weight_format", "kv_cache_format", "engine", "demand", "memory_method"};
-        if (std::find(kItem.begin(), kItem.end(), key) == kItem.end())
-          r.fail("unknown_field", Reader::child(mp, key), "a placement model takes memory_gb or " + names_of(kItem) + "; got \"" + key + "\"");
-      }
       auto w = s.road_workload(m, mp, false);
       if (!w) return nullptr;
       if (w->seed_memory) {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "api/answers.hpp"
+#include "catalog/fields.hpp"
 #include "fleet/plan.hpp"
 #include "support/decimal.hpp"
 
@@ -113,6 +114,7 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
   const Json* doc = r.object(req, "plan", "", true);
   if (!doc) return nullptr;
+  if (!fields::check_fields(r, *doc, "/plan", "plan")) return nullptr;
   Plan plan;
   plan.name = r.string(*doc, "name", "/plan", false).value_or("fleet plan");
   const Json* envs = r.member(*doc, "environments", "/plan", true);
@@ -127,7 +129,7 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
   for (std::size_t i = 0; i < envs->size(); ++i) {
     const std::string ep = "/plan/environments/" + decimal::whole(i);
     const Json& e = (*envs)[i];
-    if (!r.expect_object(e, ep)) return nullptr;
+    if (!r.expect_object(e, ep) || !fields::check_fields(r, e, ep, "plan_environment")) return nullptr;
     PlanEnvironment env;
     env.name = r.string(e, "name", ep, true).value_or("");
     const Json* list = r.member(e, "workloads", ep, true);
@@ -143,15 +145,7 @@ Json answer_plan(const Catalog& catalog, Session& s, const Json& req) {
         return nullptr;
       }
       const Json& w = (*list)[j];
-      if (!r.expect_object(w, wp)) return nullptr;
-      static const std::vector<std::string> kFields{"name", "instance", "count", "hours_per_month", "schedule",
-                                                    "use_spot", "pricing", "spot_share", "notes"};
-      for (const auto& [key, _] : w.items()) {
-        if (std::find(kFields.begin(), kFields.end(), key) == kFields.end()) {
-          r.fail("unknown_field", Reader::child(wp, key), "a plan workload takes " + names_of(kFields) + "; got \"" + key + "\"");
-          return nullptr;
-        }
-      }
+      if (!r.expect_object(w, wp) || !fields::check_fields(r, w, wp, "plan_workload")) return nullptr;
       PlanWorkload pw;
       pw.name = r.string(w, "name", wp, true).value_or("");
       auto name = r.string(w, "instance", wp, true);

@@ -32,14 +32,16 @@ Json answer_right_size(const Catalog& catalog, Session& s, const Json& req) {
   const std::vector<std::string> providers = s.providers(req, "");
   Json rows = Json::array();
   for (std::size_t i = 0; i < models->size(); ++i) {
-    const Json& item = (*models)[i];
     const std::string path = "/models/" + decimal::whole(i);
-    if (!r.expect_object(item, path)) return nullptr;
+    if (!r.expect_object((*models)[i], path)) return nullptr;
+    const auto named = with_older_names(s, (*models)[i], path, RoadQuestion::kMemory);
+    if (!named) return nullptr;
+    const Json& item = *named;
     const std::vector<std::string> allowed = words(kMemoryFields);
     for (const auto& [key, value] : item.items()) {
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         r.fail("unknown_field", Reader::child(path, key),
-               "a right_size model takes the fields of the memory question, got \"" + key + "\"");
+               "expected one of " + names_of(allowed) + " (the fields of the memory question); got \"" + key + "\"");
         return nullptr;
       }
     }

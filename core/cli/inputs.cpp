@@ -1,0 +1,52 @@
+#include "inputs.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "catalog_files.hpp"
+#include "gpufleet/analyzer.hpp"
+
+namespace gpufleet::cli {
+
+std::optional<std::string> read_input(const std::string& file) {
+  std::string text;
+  if (const std::string fault = read_text(file, text, gpufleet::kMaxRequestBytes); !fault.empty()) {
+    std::cerr << "gpufleet: " << fault << "\n";
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<Json> read_value(const std::string& file) {
+  auto text = read_input(file);
+  if (!text) return std::nullopt;
+  // The keys of each open object: a key given twice is an error, as in the analyzer's own parser.
+  std::vector<std::vector<std::string>> keys;
+  try {
+    return Json::parse(*text, [&](int depth, Json::parse_event_t event, Json& parsed) {
+      if (depth > 32) throw std::runtime_error("nesting deeper than 32 levels");
+      if (event == Json::parse_event_t::object_start) keys.emplace_back();
+      if (event == Json::parse_event_t::object_end) keys.pop_back();
+      if (event == Json::parse_event_t::key) {
+        const std::string& key = parsed.get_ref<const std::string&>();
+        if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end())
+          throw std::runtime_error("the key \"" + key + "\" appears twice in one object");
+        keys.back().push_back(key);
+      }
+      return true;
+    });
+  } catch (const std::exception& e) {
+    std::cerr << "gpufleet: " << file << " is not one JSON value: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+std::string ask_raw(const std::string& config_dir, const std::string& request) {
+  auto files = read_catalog_dir(config_dir);
+  if (!files.errors.empty()) return gpufleet::errors_json(files.errors, 2);
+  return gpufleet::Analyzer(files.sources).analyze_json(request, 2);
+}
+
+}  // namespace gpufleet::cli

@@ -1,0 +1,22 @@
+#pragma once
+// What the CLI reads besides its arguments: request, plan and case files (or standard input).
+
+#include <optional>
+#include <string>
+
+#include "json.hpp"
+
+namespace gpufleet::cli {
+
+// The text of FILE, or of standard input for "-", within the analyzer's request limit; nullopt
+// (after saying why) when it cannot be read.
+std::optional<std::string> read_input(const std::string& file);
+
+// FILE's text as one JSON value (placed into a request as a value, never spliced into its text),
+// nested no deeper than a request may be; nullopt after saying why.
+std::optional<Json> read_value(const std::string& file);
+
+// One raw request against the catalogs of config_dir: the answer text, or the file errors.
+std::string ask_raw(const std::string& config_dir, const std::string& request);
+
+}  // namespace gpufleet::cli
