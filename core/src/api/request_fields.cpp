@@ -80,10 +80,11 @@ constexpr Field kMemoryRequest[] = {
     TOKENS("new_tokens", 0, "tokens generated: older name of demand.output_tokens"),
     num("beams", 0, 1, 64, FIELD_DOC("beams (default 1)")),
     boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward: older name of recipe.gradient_checkpointing")),
-    boolean("flash_attention", 0, FIELD_DOC("fused attention (default true)")),
+    str("attention", 0, FIELD_DOC("the attention implementation (transformers' attn_implementation): sdpa (default, as transformers), eager, flash_attention_2"), "sdpa eager flash_attention_2"),
+    boolean("flash_attention", 0, FIELD_DOC("shorthand: true is attention flash_attention_2, false eager")),
     boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
     boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
-    boolean("master_weights", 0, FIELD_DOC("fp32 master weights: older name of recipe.master_weights")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default false: torch.optim steps the parameters, its states in their dtype): older name of recipe.master_weights")),
     obj("lora", 0, "request_lora", FIELD_DOC("LoRA settings (rank: older name of recipe.lora_rank; target_modules)")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
     num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
@@ -251,6 +252,7 @@ constexpr Field kPlacementModel[] = {
 constexpr Field kLora[] = {
     num("rank", 0, 1, 65536, FIELD_DOC("the adapters' rank")),
     strings("target_modules", 0, FIELD_DOC("the modules adapted (default: the model type's usual ones)")),
+    num("dropout", 0, 0, 0.99, FIELD_DOC("peft's lora_dropout (default 0): with it each adapted module keeps a dropout mask and output for backward")),
 };
 
 constexpr Field kPlacement[] = {
