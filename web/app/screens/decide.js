@@ -55,7 +55,7 @@ export function renderDecide(r) {
     h('section', { class: 'card' },
       h('h3', null, 'Options'),
       table({
-        caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data',
+        caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data', records: r.options,
         head: ['Option', 'Suitable', 'Cheapest deployment', 'Monthly cost', 'Memory per accelerator', 'Speed', 'Migration complexity', 'Risk'],
         rows: r.options.map(optionRows),
       })),

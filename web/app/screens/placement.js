@@ -179,7 +179,7 @@ export function renderPlacement(r) {
     h('section', { class: 'card' },
       h('h3', null, `Models (${r.models.length})`),
       table({
-        caption: 'Memory each model needs', testid: 'place-models', className: 'data',
+        caption: 'Memory each model needs', testid: 'place-models', className: 'data', records: r.models,
         head: ['Model', 'Memory', 'Basis'],
         rows: r.models.map((m, i) => h('tr', { testid: `place-model-${i}` },
           h('th', { scope: 'row' }, m.name),
