@@ -79,3 +79,14 @@ test('export: Memory breakdown and "GPUs that hold it" as CSV are the memory ans
   assert.deepEqual(Object.keys(gpus[0]), ['gpu', 'capacity_gib', 'used_gib', 'fits']);
   assertRows(gpus, r.gpus, 'gpu');
 });
+
+test('export: Spot pools as CSV are the spot answer\'s pools (the request the page sent, asked of the CLI)', async () => {
+  const page = await env.page('index.html?view=spot&model=llama-3.1-8b&rps=20&types=g5.xlarge,g6.xlarge&regions=us-east-1,us-east-2,us-west-2');
+  await screen(page).getByTestId('spot-pools').waitFor();
+  const request = JSON.parse(await screen(page).getByTestId('spot-request').textContent());
+  const expected = cli(request);
+  assert.equal(expected.ok, true, JSON.stringify(expected.errors));
+  const rows = await csvOf(page, 'spot-pools');
+  assert.ok(rows.length >= 2);
+  assertRows(rows, expected.result.pools);
+});

@@ -33,7 +33,7 @@ function costChart(priced) {
     rows: priced.map((o) => ({ label: o.name, parts: [{ value: o.cheapest_instance.cost.usd_per_month, cls: o.recommended ? 'c3' : o.suitable ? 'c1' : 'c5', name: o.cheapest_instance.instance }], valueText: f.usd(o.cheapest_instance.cost.usd_per_month) })),
     legendItems: [{ cls: 'c3', name: 'Recommended' }, { cls: 'c1', name: 'Suitable' }, { cls: 'c5', name: 'Not suitable' }],
     data: {
-      caption: 'Cheapest instance of each kind (USD/month)', head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
+      caption: 'Cheapest instance of each kind (USD/month)', records: priced, head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
       rows: priced.map((o) => [o.name, countText(o.cheapest_instance), f.num(o.cheapest_instance.cost.usd_per_month, 2), o.suitable ? 'yes' : 'no']),
     },
   }));

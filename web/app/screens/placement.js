@@ -221,7 +221,7 @@ function packingCard(p, title, key, colour, gbOf) {
       })),
       legendItems: [...colour].map(([m, cls]) => ({ cls, name: m })).concat([{ cls: 'marker', name: 'Usable memory' }]),
       data: {
-        caption: `Per accelerator on ${p.instance}`,
+        caption: `Per accelerator on ${p.instance}`, records: p.gpus,
         head: ['Accelerator', 'Models', 'Used (GB)', 'Usable (GB)', 'Use (%)'],
         rows: p.gpus.map((g) => [name(g), g.models.join(', ') || 'none', f.num(g.used_gb, 2), f.num(g.capacity_gb, 2), f.num(g.capacity_gb > 0 ? (g.used_gb / g.capacity_gb) * 100 : 0, 1)]),
       },
