@@ -208,7 +208,7 @@ export function renderAutoscale(r) {
     h('section', { class: 'card' },
       h('h3', null, 'Each policy'),
       table({
-        caption: 'Each policy over the profile: monthly cost, idle GPU-hours and the share of requests within the p95 TTFT target', testid: 'as-policies', className: 'data', exportName: 'autoscale-policies',
+        caption: 'Each policy over the profile: monthly cost, idle GPU-hours and the share of requests within the p95 TTFT target', testid: 'as-policies', className: 'data', exportName: 'autoscale-policies', records: r.policies,
         head: ['Policy', 'Monthly cost', 'Replica-hours a month', 'Idle GPU-hours a month', 'SLO attainment'],
         rows: r.policies.map((p) => h('tr', { testid: `as-policy-${p.name}` },
           h('th', { scope: 'row' }, NAMES[p.name] ?? p.name),

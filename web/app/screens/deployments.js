@@ -138,7 +138,7 @@ function renderRecommend(r) {
     h('section', { class: 'card' },
       h('h3', null, `Candidates (${r.candidates.length})`),
       table({
-        caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data',
+        caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data', records: r.candidates,
         head: ['#', ...deploymentHead(serving, r.candidates), 'Risk'],
         rows: r.candidates.map((c, i) => candidateRow(c, i, 'rec')),
       })),
@@ -167,7 +167,7 @@ export function costPerformanceChart(candidates) {
     points, xFormat: kUsd, yFormat: (v) => f.num(v, v >= 100 ? 0 : 1), testid: 'rec-chart',
     legendItems: [{ cls: 'point', name: 'Candidate' }, { cls: 'frontier', name: 'Pareto frontier: no other is both cheaper and faster' }],
     data: {
-      caption: `Candidates by cost and performance (${unit})`,
+      caption: `Candidates by cost and performance (${unit})`, records: usable,
       head: ['Candidate', 'Monthly cost (USD)', `Performance score (${unit})`, 'On the Pareto frontier'],
       rows: usable.map((c, i) => [label(c), f.num(cost(c), 2), f.num(speed(c), 1), onFront[i] ? 'yes' : 'no']),
     },

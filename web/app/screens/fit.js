@@ -144,7 +144,7 @@ function linesChart(r) {
       xLabel: 'Memory per GPU (GB)', rows, format: f.gbTick, testid: 'fit-chart',
       legendItems: [...present.map((g) => ({ cls: g.cls, name: g.name })), { cls: 'marker', name: 'Memory per GPU' }],
       data: {
-        caption: 'Memory per GPU (GB)',
+        caption: 'Memory per GPU (GB)', records: r.memory.per_gpu,
         head: ['GPU', ...lines.map((l) => `${l.label} (GB)`), 'Total (GB)', 'Capacity (GB)', 'Use (%)'],
         rows: rows.map((row) => [row.label, ...lines.map((l) => f.num(l.gb, 2)), f.num(total, 2), f.num(cap, 2), f.num(r.deployment.memory_utilization_pct, 1)]),
       },
@@ -173,7 +173,7 @@ function seedChart(r) {
       xLabel: 'Memory per GPU (GB)', rows, format: f.gbTick, testid: 'fit-chart',
       legendItems: [{ cls: 'c1', name: 'Weights' }, { cls: 'c2', name: `Overhead (${r.memory.overhead_covers})` }, { cls: 'marker', name: 'Usable memory per GPU' }],
       data: {
-        caption: 'Memory per GPU (GB)',
+        caption: 'Memory per GPU (GB)', records: [r.memory],
         head: ['GPU', 'Weights (GB)', 'Overhead (GB)', 'Total (GB)', 'Usable (GB)', 'Use (%)'],
         rows: rows.map((row) => [row.label, f.num(weights, 2), f.num(overhead, 2), f.num(weights + overhead, 2), f.num(cap, 2), f.num(r.fit.utilization_pct, 1)]),
       },

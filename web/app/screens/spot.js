@@ -29,7 +29,7 @@ function dataNote(data) {
 
 function poolsTable(pools) {
   return table({
-    caption: 'Spot pools: each instance type in each region with an on-demand and a spot price', testid: 'spot-pools', className: 'data', exportName: 'spot-pools',
+    caption: 'Spot pools: each instance type in each region with an on-demand and a spot price', testid: 'spot-pools', className: 'data', exportName: 'spot-pools', records: pools,
     head: ['Instance', 'Region', 'On-demand', 'Spot', 'Interruption band', 'Replicas for the demand', 'Notice', 'Same accelerator'],
     rows: pools.map((p, i) => h('tr', { testid: `spot-pool-${i}` },
       h('th', { scope: 'row' }, p.instance),
@@ -92,7 +92,7 @@ function trainingJobs(r) {
     h('h3', null, 'The run on each pool'),
     table({
       caption: 'Each pool: checkpoint interval, interruptions, wall time and cost on spot (point, then low to high over the band), and the break-even discount',
-      testid: 'spot-jobs', className: 'data', exportName: 'spot-jobs',
+      testid: 'spot-jobs', className: 'data', exportName: 'spot-jobs', records: r.jobs,
       head: ['Instance', 'Region', 'Spot cost', 'On-demand cost', 'Break-even discount', 'Checkpoint every', 'Expected interruptions', 'Wall time', 'Spot pays'],
       rows: r.jobs.map((j, i) => h('tr', { testid: `spot-job-${i}` },
         h('th', { scope: 'row' }, `${f.num(j.instances, 0)} × ${j.instance}`),
