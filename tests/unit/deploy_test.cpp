@@ -127,3 +127,17 @@ TEST_CASE("deploy from recommend takes the candidate asked, and refuses one out 
           {{"question", "deploy"}, {"target", "skypilot"}, {"from", from}, {"candidate", 999}});
   CHECK(bad["errors"][0]["path"] == "/candidate");
 }
+
+TEST_CASE("deploy refuses accelerators the files cannot drive: Inferentia, AMD", "[deploy]") {
+  const Json from = {{"question", "fit"},
+                     {"model", {{"name", "llama-3.1-8b"}}},
+                     {"workload", "inference"},
+                     {"instance", "inf2.xlarge"}};
+  const Json d = ask(shipped(), {{"question", "deploy"}, {"target", "kubernetes"}, {"from", from}});
+  REQUIRE(d["ok"] == false);
+  CHECK(std::string(d["errors"][0]["message"]).find("written for NVIDIA GPUs") !=
+        std::string::npos);
+  const Json all = ask(shipped(), {{"question", "deploy"}, {"target", "all"}, {"from", from}});
+  REQUIRE(all["ok"] == false);
+  CHECK(std::string(all["errors"][0]["message"]).find("no target applies") != std::string::npos);
+}

@@ -373,6 +373,13 @@ std::string refusal(const deploy::Target& t, const Site& s) {
                        std::string(t.name) != "karpenter" &&
                        std::string(t.name) != "gke_compute_class" &&
                        std::string(t.name) != "infracost";
+  if (s.instance->accelerator_kind != "gpu" || s.instance->gpu_type.rfind("NVIDIA", 0) != 0)
+    return "the files are written for NVIDIA GPUs (the device plugin, nvidia.com/gpu, CUDA images "
+           "of vLLM and SGLang); " +
+           s.instance->name + " has " +
+           (s.instance->gpu_type.empty() ? s.instance->accelerator_kind : s.instance->gpu_type) +
+           ": pick a deployment with an NVIDIA GPU (recommend with kinds [\"gpu\"], or another "
+           "candidate)";
   if (!deploy::applies(t, s))
     return std::string(t.name) + " does not apply to " + s.instance->provider + " (" +
            s.instance->name + ")";
@@ -562,6 +569,11 @@ Json answer_deploy(const Catalog& catalog, Session& session, const Json& req) {
                        {"applies", why.empty()},
                        {"reason", why.empty() ? Json(nullptr) : Json(why)}});
     if (why.empty()) usable.push_back(t->name);
+  }
+  if (usable.empty()) {
+    r.fail("cannot_answer", "/target",
+           "no target applies: " + refusal(*deploy::targets_begin(), sites[0]));
+    return nullptr;
   }
   if (*target != "all") {
     const std::string why = refusal(*deploy::target(*target), sites[0]);
