@@ -13,7 +13,7 @@
 # corpora; the committed ones are never modified), fuzzes, writes crash/leak/timeout/oom
 # reproducers to build-fuzz/artifacts/, prints a line per target
 #
-#   fuzz: request executions=N seconds=S exec_per_s=R edges=E features=F corpus=C
+#   fuzz: request executions=N seconds=S exec_per_s=R cpu_seconds=C exec_per_cpu_s=R edges=E features=F corpus=C
 #
 # and ends with one line:
 #
@@ -146,10 +146,18 @@ rm -f "$out"/logs/*.log
 touch "$out/logs/.start"
 fuzz_one() {  # TARGET SECONDS
   echo "fuzz: $1 for ${2}s, corpus $out/corpus-$1 ($(ls "$out/corpus-$1" | wc -l) inputs)"
-  GPUFLEET_CONFIG_DIR=config UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
-    "$out/fuzz_$1$suffix" -max_total_time="$2" -dict=tests/fuzz/gpufleet.dict -rss_limit_mb=2048 -timeout=10 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/artifacts/" -seed="$(( $(date +%s) + ${#1} ))" \
-    "${extra[@]}" "$out/corpus-$1" >"$out/logs/$1.log" 2>&1
+  (
+    code=0
+    GPUFLEET_CONFIG_DIR=config UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
+      "$out/fuzz_$1$suffix" -max_total_time="$2" -dict=tests/fuzz/gpufleet.dict -rss_limit_mb=2048 -timeout=10 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/artifacts/" -seed="$(( $(date +%s) + ${#1} ))" \
+      "${extra[@]}" "$out/corpus-$1" >"$out/logs/$1.log" 2>&1 || code=$?
+    # the CPU time the fuzzer had (user + system): on a shared machine, executions per CPU second
+    # say what one core would do
+    times >"$out/logs/$1.times"  # (not piped: a pipeline's times are its own subshell's)
+    tail -n 1 "$out/logs/$1.times" >"$out/logs/$1.cpu"
+    exit "$code"
+  )
 }
 start=$(date +%s)
 status=0
@@ -180,7 +188,10 @@ for log in "$out"/logs/*.log; do
   t=${t:-0}
   rate=0
   [ "$t" -gt 0 ] && rate=$(( ${n:-0} / t ))
-  echo "fuzz: $target executions=${n:-0} seconds=$t exec_per_s=$rate edges=${edges:-?} features=${features:-?} corpus=${inputs:-?}"
+  cpu=$(awk '{ s = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); s += p[1] * 60 + p[2] } printf "%.0f", s }' "$out/logs/$target.cpu" 2>/dev/null || echo 0)
+  cpu_rate=0
+  [ "${cpu:-0}" -gt 0 ] && cpu_rate=$(( ${n:-0} / cpu ))
+  echo "fuzz: $target executions=${n:-0} seconds=$t exec_per_s=$rate cpu_seconds=${cpu:-0} exec_per_cpu_s=$cpu_rate edges=${edges:-?} features=${features:-?} corpus=${inputs:-?}"
   executions=$((executions + ${n:-0}))
 done
 artifacts_after=$(find "$out/artifacts" -type f | wc -l)

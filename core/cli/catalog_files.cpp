@@ -38,6 +38,62 @@ std::string read_text(const std::string& path, std::string& out, std::size_t lim
   return "";
 }
 
+namespace {
+
+// The entries of folder `path` ("prices", "prices/aws"), each with whether it is a folder; no entry
+// followed through a symlink that cannot be resolved (a loop), and at most `room` entries counted
+// against the bound of the whole prices folder. False, after recording why, when the folder cannot
+// be listed whole.
+bool list_folder(const std::filesystem::path& path, const std::string& name, std::size_t& room,
+                 std::vector<std::pair<std::string, bool>>& out, Errors& errors) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(path, ec), end;
+  if (ec) {
+    // No prices folder is no prices; a folder that exists but cannot be listed is an error.
+    if (ec != std::errc::no_such_file_or_directory) errors.push_back({"missing_file", name, "", "cannot list " + name + ": " + ec.message()});
+    return false;
+  }
+  for (; it != end; it.increment(ec)) {
+    if (ec) break;
+    if (room-- == 0) {
+      errors.push_back({"too_large", name, "",
+                        "expected at most " + std::to_string(kMaxPriceEntries) + " entries under prices/ (providers and their region files)"});
+      return false;
+    }
+    std::error_code kind_ec;
+    // status() follows a symlink; a loop (ELOOP) or a dangling link is an entry that cannot be read.
+    const auto status = it->status(kind_ec);
+    const std::string entry = name + "/" + it->path().filename().string();
+    if (kind_ec) {
+      errors.push_back({"missing_file", entry, "", "cannot read " + entry + ": " + kind_ec.message()});
+      continue;
+    }
+    out.emplace_back(it->path().filename().string(), std::filesystem::is_directory(status));
+  }
+  if (ec) {
+    errors.push_back({"missing_file", name, "", "cannot list " + name + ": " + ec.message()});
+    return false;
+  }
+  return true;
+}
+
+void list_price_files(const std::string& dir, std::vector<std::string>& names, Errors& errors) {
+  std::size_t room = kMaxPriceEntries;
+  std::vector<std::pair<std::string, bool>> providers;
+  list_folder(dir + "/prices", "prices", room, providers, errors);
+  for (const auto& [provider, is_folder] : providers) {
+    if (!is_folder) continue;
+    std::vector<std::pair<std::string, bool>> regions;
+    const std::string folder = "prices/" + provider;
+    list_folder(dir + "/" + folder, folder, room, regions, errors);
+    for (const auto& [file, file_is_folder] : regions) {
+      if (!file_is_folder && std::filesystem::path(file).extension() == ".json") names.push_back(folder + "/" + file);
+    }
+  }
+}
+
+}  // namespace
+
 CatalogFiles read_catalog_dir(const std::string& dir) {
   CatalogFiles files;
   auto read = [&](const char* name, std::string& out) {
@@ -50,16 +106,8 @@ CatalogFiles read_catalog_dir(const std::string& dir) {
   read(kModelConfigFile, files.sources.model_config_json);
   read(kWorkloadsFile, files.sources.workloads_json);
   // Every region's prices (prices/<provider>/<region>.json): the CLI prices any region asked.
-  std::error_code ec;
   std::vector<std::string> names;
-  for (const auto& provider : std::filesystem::directory_iterator(dir + "/prices", ec)) {
-    if (!provider.is_directory()) continue;
-    for (const auto& file : std::filesystem::directory_iterator(provider.path(), ec)) {
-      if (file.path().extension() == ".json") {
-        names.push_back("prices/" + provider.path().filename().string() + "/" + file.path().filename().string());
-      }
-    }
-  }
+  list_price_files(dir, names, files.errors);
   std::sort(names.begin(), names.end());
   for (const auto& name : names) {
     PriceFile price{name, ""};

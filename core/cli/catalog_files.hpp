@@ -15,6 +15,13 @@ struct CatalogFiles {
   Errors errors;  // missing_file for each file that could not be read
 };
 
+// The most entries read under prices/ (provider folders and their files, all together): a folder
+// of millions of files, or a link to a large tree, is refused rather than read for minutes.
+constexpr std::size_t kMaxPriceEntries = 10000;
+
+// The catalogs of `dir`: its three files and prices/<provider>/<region>.json. A link that cannot be
+// resolved (a loop, a dangling link) is an error naming it; nothing is followed more than one
+// level below prices/.
 CatalogFiles read_catalog_dir(const std::string& dir);
 
 // Where the catalogs are, and why there: the --config option when given, else $GPUFLEET_CONFIG,

@@ -3,7 +3,13 @@
 #include <algorithm>
 #include <functional>
 #include <sstream>
+#include <set>
 #include <vector>
+
+#include "catalog_files.hpp"
+#include "exit_codes.hpp"
+#include "gpufleet/analyzer.hpp"
+#include "json.hpp"
 
 namespace gpufleet::cli {
 namespace {
@@ -21,7 +27,7 @@ struct OptionDoc {
 
 struct CommandDoc {
   std::string path;  // "" for the program, "catalog show" for a nested command
-  std::string name, description;
+  std::string name, description, footer;  // footer: the examples of its --help
   std::vector<OptionDoc> options, positionals;
   std::vector<CommandDoc> commands;
 };
@@ -79,6 +85,7 @@ CommandDoc describe(const CLI::App& app, const std::string& path) {
   c.path = path;
   c.name = app.get_name();
   c.description = app.get_description();
+  c.footer = app.get_footer();
   for (const CLI::Option* o : app.get_options()) {
     if (o->get_positional() && !o->nonpositional()) {
       c.positionals.push_back(describe(*o));
@@ -89,6 +96,15 @@ CommandDoc describe(const CLI::App& app, const std::string& path) {
   for (const CLI::App* sub : app.get_subcommands({}))
     c.commands.push_back(describe(*sub, path.empty() ? sub->get_name() : path + " " + sub->get_name()));
   return c;
+}
+
+// Options whose values are catalog names complete to them.
+void add_names(CommandDoc& c, const CatalogNames& names) {
+  for (auto& o : c.options) {
+    if (o.flag || !o.values.empty() || o.names.empty()) continue;
+    if (const auto found = names.find(o.names.front()); found != names.end()) o.values = found->second;
+  }
+  for (auto& sub : c.commands) add_names(sub, names);
 }
 
 void each_command(const CommandDoc& c, const std::function<void(const CommandDoc&)>& visit) {
@@ -112,8 +128,38 @@ std::string bash_values(const OptionDoc& o) {
 
 }  // namespace
 
-std::string bash_completion(const CLI::App& app) {
-  const CommandDoc root = describe(app, "");
+CatalogNames catalog_names(const std::string& config_dir, const char* argv0) {
+  const CatalogLocation location = find_catalog_dir(config_dir, argv0);
+  if (location.dir.empty()) return {};
+  const CatalogFiles files = read_catalog_dir(location.dir);
+  if (!files.errors.empty()) return {};
+  const Json answer = Json::parse(Analyzer(files.sources).analyze_json(R"({"question": "catalog", "section": "menus"})"));
+  if (!answer.value("ok", false)) return {};
+  const Json& r = answer["result"];
+  std::set<std::string> instances, models, gpus, regions;
+  for (const auto& row : r.value("instances", Json::array())) {
+    instances.insert(row.value("instance", ""));
+    instances.insert(row.value("family", ""));
+  }
+  for (const auto& m : r.value("concrete_models", Json::array())) models.insert(m.value("key", ""));
+  for (const auto& g : r.value("gpus", Json::array())) gpus.insert(g.value("key", ""));
+  // prices/<provider>/<region>.json: the regions prices are loaded for.
+  for (const auto& file : files.sources.price_files) {
+    const std::string& name = file.name;
+    const std::size_t slash = name.rfind('/'), dot = name.rfind(".json");
+    if (slash != std::string::npos && dot != std::string::npos && dot > slash) regions.insert(name.substr(slash + 1, dot - slash - 1));
+  }
+  for (auto* set : {&instances, &models, &gpus, &regions}) set->erase("");
+  auto list = [](const std::set<std::string>& set) { return std::vector<std::string>(set.begin(), set.end()); };
+  return {{"--instance", list(instances)}, {"--current", list(instances)}, {"--instance-type", list(instances)},
+          {"--family", list(instances)},   {"--model", list(models)},       {"--gpu", list(gpus)},
+          {"--region", list(regions)},     {"--regions", list(regions)},    {"--dataset-region", list(regions)},
+          {"--residency-region", list(regions)}};
+}
+
+std::string bash_completion(const CLI::App& app, const CatalogNames& names) {
+  CommandDoc root = describe(app, "");
+  add_names(root, names);
   std::ostringstream s;
   s << "# bash completion for gpufleet, generated from its options by `gpufleet completion bash`.\n"
        "# Install as share/bash-completion/completions/gpufleet, or source it.\n\n";
@@ -269,8 +315,9 @@ void man_option(std::ostringstream& s, const OptionDoc& o) {
 
 }  // namespace
 
-std::string zsh_completion(const CLI::App& app) {
-  const CommandDoc root = describe(app, "");
+std::string zsh_completion(const CLI::App& app, const CatalogNames& names) {
+  CommandDoc root = describe(app, "");
+  add_names(root, names);
   std::ostringstream s;
   s << "#compdef gpufleet\n# zsh completion for gpufleet, generated from its options by `gpufleet completion zsh`.\n"
        "# Install as _gpufleet in a directory of $fpath (share/zsh/site-functions).\n\n";
@@ -298,6 +345,14 @@ std::string man_page(const CLI::App& app, const std::string& version) {
     if (c.path.empty()) return;
     s << ".SS \"gpufleet " << roff(c.path) << "\"\n" << roff(c.description) << "\n";
     for (const auto& p : c.positionals) man_option(s, p);
+    if (!c.footer.empty()) {
+      std::istringstream lines(c.footer);
+      std::string line;
+      std::getline(lines, line);  // "Example:" or "Examples:"
+      s << ".PP\n\\fI" << roff(line) << "\\fR\n.RS 4\n.nf\n";
+      while (std::getline(lines, line)) s << roff(line.substr(line.find_first_not_of(' '))) << "\n";
+      s << ".fi\n.RE\n";
+    }
     std::string group;
     for (const auto& o : c.options) {
       if (o.group == "Global options" || std::count(o.names.begin(), o.names.end(), "--help")) continue;
@@ -310,8 +365,7 @@ std::string man_page(const CLI::App& app, const std::string& version) {
        ".TP\n\\fBGPUFLEET_CONFIG\\fR\nthe catalog directory, when \\fB\\-\\-config\\fR is not given\n"
        ".TP\n\\fBNO_COLOR\\fR\nwhen set, no ANSI colour even on a terminal\n"
        ".TP\n\\fBCOLUMNS\\fR\nthe width tables fit (default: the terminal's, or 100 when not a terminal)\n";
-  s << ".SH EXIT STATUS\n0 success, 2 usage error, 3 invalid catalog or request (the error names the file, the JSON path "
-       "and what was expected).\n";
+  s << ".SH EXIT STATUS\n" << roff(kExitCodesText) << ".\n";
   s << ".SH SEE ALSO\nThe README and docs/ of the gpufleet sources: docs/cli.md (every question with an example), "
        "docs/api.md (the JSON request and response).\n";
   return s.str();

@@ -5,7 +5,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "catalog_files.hpp"
+#include "edges.hpp"
 #include "gpufleet/analyzer.hpp"
 
 namespace gpufleet::cli {
@@ -15,6 +18,12 @@ std::optional<std::string> read_input(const std::string& file) {
   if (const std::string fault = read_text(file, text, gpufleet::kMaxRequestBytes); !fault.empty()) {
     std::cerr << "gpufleet: " << fault << "\n";
     return std::nullopt;
+  }
+  if (const std::size_t at = utf8_error_at(text); at != std::string::npos) {
+    // Every file the CLI reads is JSON or CSV text: UTF-8 (RFC 8259), a usage error otherwise.
+    throw CLI::ValidationError(file == "-" ? "standard input" : file,
+                               "is not valid UTF-8 text (the first bad byte is at offset " + std::to_string(at) +
+                                   "); save it as UTF-8");
   }
   return text;
 }

@@ -9,7 +9,8 @@
 namespace gpufleet::cli {
 
 // The text of FILE, or of standard input for "-", within the analyzer's request limit; nullopt
-// (after saying why) when it cannot be read.
+// (after saying why) when it cannot be read; throws CLI::ValidationError naming the file when its
+// text is not UTF-8 (a usage error).
 std::optional<std::string> read_input(const std::string& file);
 
 // FILE's text as one JSON value (placed into a request as a value, never spliced into its text),

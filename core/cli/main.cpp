@@ -1,8 +1,6 @@
 // gpufleet: the native CLI. Parses arguments into a request, asks the Analyzer, prints the answer.
 
-#include <algorithm>
-#include <charconv>
-#include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <unistd.h>
 #include <iostream>
@@ -15,6 +13,10 @@
 
 #include "catalog_files.hpp"
 #include "completion.hpp"
+#include "edges.hpp"
+#include "examples.hpp"
+#include "exit_codes.hpp"
+#include "suggest.hpp"
 #include "gpufleet/analyzer.hpp"
 #include "gpufleet/schema.hpp"
 #include "inputs.hpp"
@@ -24,17 +26,18 @@
 namespace {
 
 using gpufleet::Json;
-
-constexpr int kExitOk = 0;
-constexpr int kExitUsage = 2;
-constexpr int kExitInvalid = 3;
-
-
-}  // namespace
-
 using namespace gpufleet::cli;
 
-int main(int argc, char** argv) {
+// NAME=GB, NAME:PARAMS_B, REGION=SHARE: the number after `separator` by the numeric option rule.
+double suffix_number(const std::string& option, const std::string& spec, std::size_t separator,
+                     const std::string& form) {
+  const std::string number = spec.substr(separator + 1);
+  if (const std::string fault = number_fault(number); !fault.empty())
+    throw CLI::ValidationError(option, "expected " + form + ", got \"" + spec + "\": " + fault);
+  return std::strtod(number.c_str(), nullptr);
+}
+
+int run(int argc, char** argv) {
   CLI::App app{"gpufleet: GPU fleet sizing and cost calculator (memory, cost, performance, migration)"};
   std::string config_dir;  // empty: found by gpufleet::cli::find_catalog_dir
   app.set_version_flag("--version", [&] {
@@ -54,7 +57,7 @@ int main(int argc, char** argv) {
   app.add_flag("--no-color", no_colour, "no ANSI colour even on a terminal (NO_COLOR is honoured too)");
   app.require_subcommand(0, 1);
   app.footer("With no command, runs the basic_demos workload set.\nQuestions a raw request asks (gpufleet analyze, docs/api.md): " +
-             question_names() + "\nExit codes: 0 ok, 2 usage error, 3 invalid catalog or request.");
+             question_names() + "\nExample:\n  gpufleet recommend --model Llama-3.1-8B-Instruct --requests-per-s 20\nExit codes: " + kExitCodesText + ".");
 
   Json request;
 
@@ -327,6 +330,7 @@ int main(int argc, char** argv) {
   app.get_option("--config")->type_name("DIR");
   for (CLI::App* sub : app.get_subcommands({})) share_global_options(app, *sub, config_dir, as_json, format, no_colour);
   check_numbers(app);
+  add_examples(app);
   try {
     app.parse(argc, argv);
     // Options the question would not honour in the form asked: usage errors, not silence.
@@ -355,6 +359,8 @@ int main(int argc, char** argv) {
     refuse(est, {"--tokens", "--epochs", "--seq", "--full-recompute"}, !training, "applies only with --phase training");
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
+    if (code != 0)
+      if (const std::string hint = did_you_mean(app, argc, argv); !hint.empty()) std::cerr << hint << "\n";
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (*sch) {
@@ -366,7 +372,8 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (*completion) {
-    std::cout << (shell == "bash" ? gpufleet::cli::bash_completion(app) : gpufleet::cli::zsh_completion(app));
+    const CatalogNames names = catalog_names(config_dir, argv[0]);
+    std::cout << (shell == "bash" ? gpufleet::cli::bash_completion(app, names) : gpufleet::cli::zsh_completion(app, names));
     return kExitOk;
   }
   if (*man) {
@@ -410,7 +417,7 @@ int main(int argc, char** argv) {
       if (!text) return kExitInvalid;
       const std::string answer = ask_raw(config_dir, *text);
       std::cout << answer << "\n";
-      return Json::parse(answer).value("ok", false) ? kExitOk : kExitInvalid;
+      return answer_exit_code(Json::parse(answer));
     } else if (*precisions) {
       if (p_size.empty() && p_params == 0) throw CLI::RequiredError("--size or --params-b");
       request = {{"question", "precisions"}, {"model", p_size.empty() ? Json{{"params_b", p_params}} : Json{{"size", p_size}}}};
@@ -532,11 +539,7 @@ int main(int argc, char** argv) {
           const auto eq = u.find('=');
           Json g = {{"region", u.substr(0, eq)}};
           if (eq != std::string::npos) {
-            try {
-              g["share"] = std::stod(u.substr(eq + 1));
-            } catch (const std::exception&) {
-              throw CLI::ValidationError("--user", "expected REGION or REGION=SHARE, got " + u);
-            }
+            g["share"] = suffix_number("--user", u, eq, "REGION or REGION=SHARE");
           }
           users.push_back(std::move(g));
         }
@@ -564,17 +567,16 @@ int main(int argc, char** argv) {
       Json models = Json::array();
       for (const auto& spec : pl_models) {
         const auto eq = spec.find('='), colon = spec.find(':');
-        try {
-          if (eq != std::string::npos) {
-            models.push_back({{"name", spec.substr(0, eq)}, {"memory_gb", std::stod(spec.substr(eq + 1))}});
-          } else if (colon != std::string::npos) {
-            models.push_back({{"name", spec.substr(0, colon)}, {"model", {{"params_b", std::stod(spec.substr(colon + 1))}}},
-                              {"workload", "inference"}, {"precision", pl_precision}});
-          } else {
-            throw std::invalid_argument(spec);
-          }
-        } catch (const std::exception&) {
-          throw CLI::ValidationError("--model", "expected NAME=GB or NAME:PARAMS_B, got \"" + spec + "\"");
+        const std::string form = "NAME=GB or NAME:PARAMS_B";
+        if (eq != std::string::npos) {
+          models.push_back({{"name", spec.substr(0, eq)}, {"memory_gb", suffix_number("--model", spec, eq, form)}});
+        } else if (colon != std::string::npos) {
+          models.push_back({{"name", spec.substr(0, colon)},
+                            {"model", {{"params_b", suffix_number("--model", spec, colon, form)}}},
+                            {"workload", "inference"},
+                            {"precision", pl_precision}});
+        } else {
+          throw CLI::ValidationError("--model", "expected " + form + ", got \"" + spec + "\"");
         }
       }
       request = {{"question", "placement"}, {"models", models}};
@@ -665,5 +667,25 @@ int main(int argc, char** argv) {
     if (*cat && *check && format == "table") std::cout << gpufleet::cli::describe(location) << "\n";
     gpufleet::cli::print(std::cout, std::cerr, response, print_options);
   }
-  return response.value("ok", false) ? kExitOk : kExitInvalid;
+  return answer_exit_code(response);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A closed pipe is a write error to report, not a signal that ends the program silently.
+  std::signal(SIGPIPE, SIG_IGN);
+  if (const std::string bad = invalid_utf8_argument(argc, argv); !bad.empty()) {
+    std::cerr << "gpufleet: " << bad << "\n";
+    return kExitUsage;
+  }
+  int code = kExitUsage;
+  try {
+    code = run(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // A file named by an option or argument that cannot be used (read_input): a usage error.
+    std::cerr << "gpufleet: " << e.what() << "\n";
+    code = kExitUsage;
+  }
+  return output_written() ? code : kExitOutput;
 }

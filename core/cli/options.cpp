@@ -1,7 +1,10 @@
 #include "options.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 #include "gpufleet/analyzer.hpp"
 #include "gpufleet/schema.hpp"
@@ -180,25 +183,58 @@ void BillingArgs::apply(Json& request) const {
     request["regions"] = regions;
 }
 
-bool plain_decimal(const std::string& text) {
-  // from_chars reads decimal and exponent forms only (no hex); "inf" and "nan" fail isfinite.
-  const char* first = text.data() + (text.size() > 1 && text[0] == '+' ? 1 : 0);
-  const char* last = text.data() + text.size();
+std::string number_fault(const std::string& text) {
+  std::string low;
+  for (char c : text) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t sign = !low.empty() && (low[0] == '+' || low[0] == '-') ? 1 : 0;
+  const std::string body = low.substr(sign);
+  if (text.empty()) return "an empty value is not a number";
+  if (body.rfind("nan", 0) == 0) return "NaN is not a number";
+  if (body.rfind("inf", 0) == 0) return "an infinite value is not a finite number";
+  if (body.rfind("0x", 0) == 0) return "hexadecimal is not read (write the decimal number)";
+  // from_chars reads decimal and exponent forms only.
   double x = 0;
-  const auto [end, ec] = std::from_chars(first, last, x);
-  return ec == std::errc() && end == last && std::isfinite(x) && x >= 0 && *first != '-';
+  const auto [end, ec] = std::from_chars(text.data() + (text[0] == '+' ? 1 : 0), text.data() + text.size(), x);
+  if (ec == std::errc::result_out_of_range) return "too large to be a finite number";
+  if (ec != std::errc()) return "not a decimal number";
+  if (end != text.data() + text.size()) return "trailing text \"" + std::string(end) + "\" after the number";
+  if (text[0] == '-' || x < 0) return "a negative value";
+  if (!std::isfinite(x)) return "not a finite number";
+  return "";
+}
+
+bool plain_decimal(const std::string& text) { return number_fault(text).empty(); }
+
+std::string whole_number_fault(const std::string& text) {
+  if (std::string fault = number_fault(text); !fault.empty()) return fault;
+  const double x = std::strtod(text.c_str(), nullptr);
+  return x == std::floor(x) ? "" : "a fraction where a whole number is needed";
 }
 
 void check_numbers(CLI::App& app) {
+  // Counts of things (rows, GPUs in a layout, tokens, sequences, replicas): whole numbers.
+  static const std::vector<std::string> kWhole{"limit",   "tp",           "pp",           "lora-rank",
+                                               "beams",   "min-replicas", "max-replicas", "concurrency",
+                                               "context", "new-tokens",   "seq",          "input",
+                                               "output",  "batch"};
   static const CLI::Validator number(
       [](std::string& text) -> std::string {
-        return plain_decimal(text) ? std::string()
-                                   : "expected a finite decimal number >= 0, got \"" + text + "\"";
+        const std::string fault = number_fault(text);
+        return fault.empty() ? "" : "expected a finite decimal number >= 0, got \"" + text + "\": " + fault;
       },
       "NUMBER>=0");
+  static const CLI::Validator whole(
+      [](std::string& text) -> std::string {
+        const std::string fault = whole_number_fault(text);
+        return fault.empty() ? "" : "expected a whole number >= 0, got \"" + text + "\": " + fault;
+      },
+      "WHOLE>=0");
   for (CLI::Option* o : app.get_options()) {
     const std::string type = o->get_type_name();
-    if (type == "FLOAT" || type == "INT" || type == "UINT") o->check(number);
+    if (type != "FLOAT" && type != "INT" && type != "UINT") continue;
+    const auto& names = o->get_lnames();
+    const bool counts = !names.empty() && std::find(kWhole.begin(), kWhole.end(), names.front()) != kWhole.end();
+    o->check(counts ? whole : number);
   }
   for (CLI::App* sub : app.get_subcommands({})) check_numbers(*sub);
 }

@@ -64,6 +64,11 @@ struct BillingArgs {
 // Every numeric option: a plain decimal number, finite and not negative (no nan, inf, hex or
 // octal surprises): counts, tokens, hours, prices and shares are never negative.
 bool plain_decimal(const std::string& text);
+// Why TEXT breaks that rule ("NaN is not a number", "trailing text ...", "hexadecimal ..."); "" when
+// it keeps it. Options and the numbers inside option values (NAME=GB) are read by the same rule.
+std::string number_fault(const std::string& text);
+// The rule, and a whole number: the options that count things (--limit, --tp, --context, ...).
+std::string whole_number_fault(const std::string& text);
 void check_numbers(CLI::App& app);
 
 // The options of the whole program, accepted before or after any command: each command gets its own

@@ -1,5 +1,6 @@
 #include "print.hpp"
 
+#include "edges.hpp"
 #include "table.hpp"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cctype>
 #include <ctime>
 #include <iomanip>
+#include <map>
 #include <set>
 #include <sstream>
 #include <cstdio>
@@ -20,6 +22,8 @@ namespace {
 
 // The workload as the core understood it, with its stated defaults.
 void print_request(std::ostream& out, const Json& q) {
+  if (q["model"].contains("typed_name"))
+    out << "Model \"" << text(q["model"]["typed_name"]["typed"]) << "\" is the catalog's " << text(q["model"]["key"]) << "\n";
   out << text(q["model"]["label"]) << ", " << text(q["workload"]) << ", " << text(q["weight_format"]) << " weights, "
       << text(q["engine"]) << ", memory " << text(q["memory_method"]);
   if (q.contains("monthly_hours")) out << ", " << text(q["schedule"]) << ", " << text(q["pricing"]);
@@ -98,7 +102,7 @@ const std::vector<Column> kCandidateColumns{
     {"region", {"region"}, 7},
     {"accelerator", {"accelerator", "uncalibrated"}, 1},
     {"gpus layout", {"gpus", "tensor_parallel", "pipeline_parallel", "replicas"}, 2},
-    {"memory/GPU", {"memory_per_gpu_gib", "capacity_per_gpu_gib"}, 6},
+    {"memory/GPU", {"memory_per_gpu_gb", "capacity_per_gpu_gb"}, 6},
     {"capacity", {"tokens_per_s"}},
     {"latency or run", {"concurrency_per_replica", "p95_ttft_ms", "tpot_ms", "run_days", "usd_per_run"}, 5},
     {"util", {"utilization_pct"}, 8},
@@ -155,6 +159,48 @@ void print_workload(std::ostream& out, const Json& w) {
   out << "\n";
 }
 
+// The catalog's instances. The price date most rows share (an undated snapshot's explanation, say)
+// is said once under the table; a row shows its date only when it differs (CSV keeps every date).
+void print_instances(std::ostream& out, const Json& instances) {
+  std::map<std::string, int> dates;
+  for (const auto& i : instances) ++dates[text(i["source_date"])];
+  std::string common;
+  int most = 0;
+  for (const auto& [date, count] : dates)
+    if (count > most) common = date, most = count;
+  std::vector<Row> rows;
+  for (const auto& i : instances) {
+    const std::string date = text(i["source_date"]);
+    rows.push_back({cell(i["family"]), cell(i["instance"]), cell(i["gpu_type"]), quantity(i["gpus"], 0),
+                    quantity(i["memory_per_gpu_gb"], 1, " GB"), quantity(i["memory_bandwidth_gb_per_s"], 0),
+                    usd(i["on_demand_usd_per_hour"]), usd(i["spot_usd_per_hour"]),
+                    cell(date == common ? "" : date, {i["source_date"]})});
+  }
+  table(out,
+        {{"family", {"family"}, 2}, {"instance", {"instance"}}, {"gpu", {"gpu"}, 0, true}, {"gpus", {"gpus"}},
+         {"mem/gpu", {"memory_per_gpu_gb"}}, {"GB/s", {"memory_bandwidth_gb_per_s"}, 1},
+         {"on-demand/h", {"on_demand_usd_per_hour"}}, {"spot/h", {"spot_usd_per_hour"}},
+         {dates.size() == 1 ? "" : "date", {"source_date"}, 3}},
+        rows);
+  if (!instances.empty())
+    out << (dates.size() == 1 ? "Price date of every row: " : "Price date of the rows that show none: ") << common << "\n";
+  out << "\n";
+}
+
+// The concrete models of model_config.json: the names --model takes.
+void print_concrete_models(std::ostream& out, const Json& models) {
+  std::vector<Row> rows;
+  for (const auto& m : models)
+    rows.push_back({cell(m["key"]), cell(m["name"]), cell(m["hf_id"]), quantity(m["parameters_billion"], 3, "B"),
+                    cell(m["model_type"]), quantity(m["max_context"], 0)});
+  table(out,
+        {{"model", {"key"}}, {"name", {"name"}, 0, true}, {"hugging face id", {"hf_id"}, 1},
+         {"parameters", {"parameters_billion"}}, {"type", {"model_type"}, 2}, {"context", {"max_context"}, 3}},
+        rows);
+  out << "--model takes these keys, their Hugging Face ids (with or without the organisation) and common "
+         "spellings (Llama-3.1-8B-Instruct, llama3 8b); a model not listed: --hf-config config.json\n\n";
+}
+
 // A row of an estimate: the figure, its value (money with decimals < 0) and unit, and how it was
 // obtained; CSV gets the value, its unit and the explanation in three columns.
 Row figure(const std::string& name, const Json& value, int decimals, const std::string& unit, const std::string& how,
@@ -193,7 +239,7 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       // The memory model's lines are in GiB (2^30 bytes); said in GB as every other size here.
       for (const auto& l : d["memory_per_gpu"])
         rows.push_back({cell(l["label"]), quantity(std::round(l["gib"].get<double>() * 107.3741824) / 100, 2, " GB")});
-      table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"gib"}}}, rows);
+      table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"size_gb"}}}, rows);
     } else if (r["memory"].contains("multiplier")) {
       const Json& m = r["memory"];
       out << "Memory (rule of thumb): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
@@ -409,18 +455,8 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       table(out, {{"code", {"code"}}, {"where", {"file", "path"}, 1}, {"why", {"message"}, 0, true}}, rows);
     }
   } else if (question == "catalog") {
-    if (r.contains("instances")) {
-      std::vector<Row> rows;
-      for (const auto& i : r["instances"])
-        rows.push_back({cell(i["family"]), cell(i["instance"]), cell(i["gpu_type"]), quantity(i["gpus"], 0),
-                        quantity(i["memory_per_gpu_gb"], 1, " GB"), quantity(i["memory_bandwidth_gb_per_s"], 0),
-                        usd(i["on_demand_usd_per_hour"]), usd(i["spot_usd_per_hour"]), cell(i["source_date"])});
-      table(out, {{"family", {"family"}, 2}, {"instance", {"instance"}}, {"gpu", {"gpu"}, 0, true}, {"gpus", {"gpus"}},
-                  {"mem/gpu", {"memory_per_gpu_gb"}}, {"GB/s", {"memory_bandwidth_gb_per_s"}, 1},
-                  {"on-demand/h", {"on_demand_usd_per_hour"}}, {"spot/h", {"spot_usd_per_hour"}}, {"date", {"source_date"}, 3}},
-            rows);
-      out << "\n";
-    }
+    if (r.contains("instances")) print_instances(out, r["instances"]);
+    if (r.contains("concrete_models")) print_concrete_models(out, r["concrete_models"]);
     if (r.contains("model_sizes")) {
       std::vector<Row> rows;
       for (const auto& m : r["model_sizes"])
@@ -441,6 +477,8 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
     if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
   } else if (question == "memory") {
     const Json& m = r["model"];
+    if (m.contains("typed_name"))
+      out << "Model \"" << text(m["typed_name"]["typed"]) << "\" is the catalog's " << text(m["key"]) << "\n";
     out << text(m["name"]) << ": " << num(m["parameters_billion"], 3) << " B parameters";
     if (m.contains("active_parameters_billion")) out << " (" << num(m["active_parameters_billion"], 3) << " B active)";
     out << ", KV cache " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
@@ -666,7 +704,10 @@ void print(std::ostream& out, std::ostream& err, const Json& response, const Pri
   if (kPriced.count(question)) text << prices_line(response["catalog"].value("prices_as_of", Json())) << "\n";
   // The accuracy summary lines are read by scripts: never broken.
   const bool fit_prose = options.format == Format::kTable && question != "accuracy" && options.width > 0;
-  out << wrap_prose(text.str(), fit_prose ? static_cast<std::size_t>(options.width) : std::string::npos);
+  // Catalog and request strings reach a terminal here: no control character passes raw (colour
+  // only where the printer painted it, and only when colour is on).
+  out << escape_terminal(wrap_prose(text.str(), fit_prose ? static_cast<std::size_t>(options.width) : std::string::npos),
+                         options.colour);
 }
 
 }  // namespace gpufleet::cli

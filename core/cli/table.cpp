@@ -1,5 +1,9 @@
 #include "table.hpp"
 
+#include <cmath>
+
+#include "edges.hpp"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -45,7 +49,7 @@ std::string money(const Json& value) {
 }
 
 std::string text(const Json& value) {
-  if (value.is_string()) return value.get<std::string>();
+  if (value.is_string()) return escape_controls(value.get<std::string>());
   if (value.is_null()) return "-";
   return value.dump();
 }
@@ -89,8 +93,12 @@ std::string csv_field(const std::string& text) {
 // number stays a number), strings neutralised and quoted, null empty.
 static std::string csv_value(const Json& value) {
   if (value.is_null()) return "";
+  // A count held as a floating-point number (4.0) is written as the integer it is (4).
+  if (value.is_number_float() && std::abs(value.get<double>()) < 1e15 &&
+      value.get<double>() == std::floor(value.get<double>()))
+    return fixed(value.get<double>(), 0);
   if (value.is_number() || value.is_boolean()) return value.dump();
-  if (value.is_string()) return csv_field(value.get<std::string>());
+  if (value.is_string()) return csv_field(escape_controls(value.get<std::string>()));
   if (value.is_array()) {
     std::string joined;
     for (const auto& v : value) joined += (joined.empty() ? "" : " ") + text(v);

@@ -232,7 +232,7 @@ TEST_CASE("answers say how old their prices are") {
   CHECK(ask(a, {{"question", "cost"}, {"instance", "g5.xlarge"}})["catalog"]["prices_as_of"] == "2026-01-02");
 }
 
-TEST_CASE("a price at the floor (1e-6 USD/h) loads; below it is refused with the range") {
+TEST_CASE("a price at the floor (1e-6 USD/h) loads, and below it is refused with the range") {
   const std::string name = "prices/aws/eu-west-1.json";
   Analyzer least(with_price_file(name, edited_price_file(name, [](Json& d) {
                                    d["offers"]["g5.xlarge"]["on_demand_cost_per_hour"] = 1e-6;

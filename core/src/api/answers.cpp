@@ -30,6 +30,13 @@ void add_instance(Json& j, const InstanceType& it) {
 }
 }  // namespace
 
+Json typed_name(const std::pair<std::string, std::string>& typed) {
+  Json j = object(2);
+  add(j, "typed", typed.first);
+  add(j, "matched_by", typed.second);
+  return j;
+}
+
 Json placement(const Placement& p) {
   const InstanceType& it = *p.instance;
   Json j = object(18);
@@ -178,6 +185,9 @@ Json deployment(const Deployment& d, bool details) {
   add(j, "compute_precision", d.compute_precision);
   add(j, "memory_per_gpu_gb", gb(d.memory_per_gpu_bytes));
   add(j, "memory_per_gpu_gib", gib(d.memory_per_gpu_bytes));
+  // What the engine takes on each GPU, the memory question's total: a pool engine its whole share
+  // (its KV pool included, however many sequences fill it); other engines what the copy uses.
+  if (d.memory) add(j, "engine_reserves_per_gpu_gib", gib(d.memory->total_bytes));
   add(j, "capacity_per_gpu_gib", gib(d.capacity_per_gpu_bytes));
   add(j, "capacity_per_gpu_gb", gb(d.capacity_per_gpu_bytes));
   add(j, "memory_utilization_pct",
@@ -291,6 +301,7 @@ Json workload(const Workload& w) {
   add(model, "label", w.model.label);
   if (w.model.size) add(model, "size", *w.model.size);
   if (w.model.named) add(model, "key", w.model.named->key);
+  if (w.model.typed_name) add(model, "typed_name", typed_name(*w.model.typed_name));
   add(model, "parameters_billion", round_to(w.model.parameters / 1e9, 3));
   add(model, "shape", w.model.shape_basis);
   add(j, "model", std::move(model));

@@ -27,6 +27,8 @@ using text::short_number;
 Json gb(double bytes);                                                    // decimal GB, 2 decimals
 Json report_optional(const std::optional<double>& value, int decimals);  // rounded, or null
 
+// The model's name as typed and the spelling it matched: {"typed", "matched_by"}.
+Json typed_name(const std::pair<std::string, std::string>& typed);
 Json placement(const Placement& p);
 Json memory(const MemoryRequirement& need);
 // `ways`: with `commitments`, every way to pay the provider offers for the instance with its

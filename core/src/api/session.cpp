@@ -1,5 +1,7 @@
 #include "api/session.hpp"
 #include "catalog/architecture_reader.hpp"
+#include "catalog/model_names.hpp"
+#include "gpufleet/names.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,12 +27,13 @@ std::optional<ModelSpec> Session::model(const Json& obj, const std::string& path
   if (m->contains("name")) {
     auto name = r_.string(*m, "name", mp, true);
     if (!name) return std::nullopt;
-    const NamedModel* named = catalog_.model(*name);
-    if (!named) {
-      const auto keys = keys_of(catalog_.models, [](const NamedModel& x) { return x.key; });
-      r_.fail("unknown_name", mp + "/name", "expected a model of model_config.json (" + names_of(keys) + "), got \"" + *name + "\"");
+    const ModelNameMatch match = resolve_model_name(catalog_.models, *name);
+    if (!match.model) {
+      r_.fail("unknown_name", mp + "/name", unknown_model_message(match, *name));
       return std::nullopt;
     }
+    const NamedModel* named = match.model;
+    if (match.how != "key") spec.typed_name = {*name, match.how};
     spec.label = named->name;
     spec.named = named;
     spec.arch = named->arch;
@@ -191,9 +194,14 @@ std::optional<Placement> Session::placement(const Json& obj, const std::string& 
   }
   auto p = place(catalog_, *name, gpus.value_or(1));
   if (!p) {
+    std::vector<std::string> names;
+    for (const InstanceType& it : catalog_.instances) names.push_back(it.name);
+    for (const Family& f : catalog_.families) names.push_back(f.key);
+    const auto near = nearest_names(*name, names);
     r_.fail("unknown_name", path + "/instance",
             "expected an instance family (e.g. P5) or instance type (e.g. p5.48xlarge) of "
-            "gpu_instances.json, got \"" + *name + "\"");
+            "gpu_instances.json, got \"" + *name + "\"" +
+                (near.empty() ? "" : "; did you mean " + names_of(near) + "?"));
   }
   return p;
 }

@@ -6,6 +6,8 @@
 
 #include "catalog/fields.hpp"
 
+#include "gpufleet/names.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <iterator>
@@ -647,21 +649,6 @@ const char* type_text(Type type) {
   return "a value";
 }
 
-// Edit distance, for "did you mean": names are short, so the quadratic table is small.
-std::size_t distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 }  // namespace
 
@@ -754,7 +741,7 @@ bool check_fields(const Reader& r, const Json& obj, const std::string& path, con
     const Field* best = nullptr;
     std::size_t best_distance = 0;
     for (std::size_t i = 0; i < kind.count; ++i) {
-      const std::size_t d = distance(key, kind.fields[i].name);
+      const std::size_t d = edit_distance(key, kind.fields[i].name);
       if (!best || d < best_distance) {
         best = &kind.fields[i];
         best_distance = d;

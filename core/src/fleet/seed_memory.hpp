@@ -20,6 +20,9 @@ struct ModelSpec {
   std::optional<Architecture> arch;  // absent only when the catalog names no generic shape
   std::string shape_basis;           // how the architecture was chosen
   const NamedModel* named = nullptr;
+  // The name as typed and which spelling matched ("alias", "hf_id", "normalized"), when it was not
+  // the catalog's key.
+  std::optional<std::pair<std::string, std::string>> typed_name;
 };
 
 struct MemoryRequirement {

@@ -3,6 +3,8 @@
 
 #include "pricing/prices.hpp"
 
+#include "gpufleet/names.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <set>
@@ -379,7 +381,8 @@ std::optional<RegionChoice> read_region_choice(const Catalog& catalog, const Jso
       for (const auto& [name, _] : catalog.region_provider) known.push_back(name);
       r.fail("unknown_name", path,
              "expected a region with prices loaded (" + list_regions(known) + "), got \"" + region + "\"" +
-                 (known.size() > 6 ? "; the catalog menu lists them all" : ""));
+                 (known.size() > 6 ? "; the catalog menu lists them all" : "") +
+                 (nearest_names(region, known).empty() ? "" : "; did you mean " + list_regions(nearest_names(region, known)) + "?"));
       continue;
     }
     auto& list = choice.regions[provider->second];

@@ -432,6 +432,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
                      {"active_parameters_billion", round_to(q.params.active / 1e9, 3)},
                      {"weights_gb", report::gb(q.weight_bytes)},
                      {"kv_cache_kib_per_token", round_to(q.kv_bytes_per_token / 1024, 3)}};
+  if (model->typed_name) result["model"]["typed_name"] = report::typed_name(*model->typed_name);
   result["device"] = {
       {"gpu", gpu->name},
       {"bandwidth_gb_per_s", q.device.bandwidth_gb_per_s},

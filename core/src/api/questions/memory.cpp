@@ -3,6 +3,8 @@
 // that right_size and estimate share.
 #include "api/questions/memory.hpp"
 
+#include "gpufleet/names.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -29,7 +31,7 @@ std::optional<ModelChoice> read_model(Session& s, const Json& req, const std::st
                         spec->label + " by; give its name or its config.json (hf_config)");
     return std::nullopt;
   }
-  ModelChoice choice{*spec->arch, spec->label, spec->named, spec->named ? "" : spec->shape_basis};
+  ModelChoice choice{*spec->arch, spec->label, spec->named, spec->named ? "" : spec->shape_basis, spec->typed_name};
   return choice;
 }
 
@@ -219,7 +221,8 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
       for (const auto& [key, _] : catalog.gpus) keys.push_back(key);
       r.fail(
           "unknown_name", "/gpu",
-          "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"");
+          "expected a GPU of gpu_instances.json (" + names_of(keys) + "), got \"" + *name + "\"" +
+              (nearest_names(*name, keys).empty() ? "" : "; did you mean " + names_of(nearest_names(*name, keys)) + "?"));
     }
   }
   if (gpu) {
@@ -320,6 +323,7 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& request) {
     m["key"] = model->named->key;
     m["hf_id"] = model->named->hf_id;
     m["source"] = model->named->source;
+    if (model->typed_name) m["typed_name"] = report::typed_name(*model->typed_name);
   }
   if (!model->shape_basis.empty()) m["shape"] = model->shape_basis;
   m["model_type"] = q->arch.model_type;

@@ -36,6 +36,7 @@ struct ModelChoice {
   std::string label;
   const NamedModel* named = nullptr;
   std::string shape_basis;  // a config.json, a size class or a parameter count: where its shape came from
+  std::optional<std::pair<std::string, std::string>> typed_name;  // as ModelSpec's
 };
 // The model of `req` (at `path`) through the road's reader (Session::model): exactly one of name,
 // hf_config, size or params_b.
