@@ -22,6 +22,9 @@ test('each list of values in the menus is the request schema\'s for that field',
   const ofSchema = (s) => s.enum ?? s.examples ?? s.items?.enum ?? s.items?.examples;
   for (const [key, values] of Object.entries(menus.request.values)) {
     const [owner, field] = key.includes('.') ? key.split('.') : [null, key];
+    // A placement model has two forms the schema cannot tell apart (by name, or by memory_gb alone):
+    // its items are checked by the core, so the schema carries no definition to compare with.
+    if (owner === 'placement_model') continue;
     let s;
     if (!owner) s = branch('recommend')[field] ?? branch('catalog')[field] ?? branch('fit')[field];
     else if (schema.$defs[owner]) s = schema.$defs[owner].properties[field];

@@ -30,7 +30,7 @@ const at = (doc, pointer) => pointer.split('/').slice(1).reduce((node, key) => n
 test('every object of every answering golden request refuses an unknown key, named at its pointer', () => {
   let objects = 0;
   const questions = new Set();
-  for (const file of readdirSync(casesDir).filter((f) => f.endsWith('.request.json')).sort()) {
+  for (const file of readdirSync(casesDir).filter((f) => f.endsWith('.request.json') && !f.startsWith('bad_')).sort()) {
     const request = JSON.parse(readFileSync(path.join(casesDir, file), 'utf8'));
     if (ask(request).ok !== true) continue;  // the bad cases, and the native-only accuracy harness
     questions.add(request.question);
