@@ -97,6 +97,22 @@ lines = [
     summary_line("throughput", result["summary"]["throughput"]),
     "```",
     "",
+    "## The expected error shown with answers",
+    "",
+    "Memory and estimate answers carry an `expected_error`: how far a figure of their kind",
+    "(quantity x phase x engine x GPU vendor) is from measurements **on sources the model was not tuned",
+    "on**. It is a leave-one-source-out estimate over every case file, dev and public: each publication",
+    "(a case's `source` up to its first space, its commit left off; a bare `owner/repo` keeps its path)",
+    "is one fold, and since the model's constants stay fixed when a fold is held out, the held-out error",
+    "of a source is its cases' error. Averaging over the folds weighs every publication equally, however",
+    "many cases it gave: the median and 90th percentile of |error| are taken with each case weighted",
+    "1 / (its source's cases x sources), interpolated between the midpoints of the cumulative weights.",
+    "A kind with cases from fewer than 3 publications borrows the band of its engine on any vendor",
+    "(`pool`: `engine`), else of every case of its quantity and phase (`pool`: `phase`); the answer says",
+    "which, with `n` (cases) and `sources`. Constants calibrated on a source are not re-fitted when that",
+    "source is held out, so the band is still optimistic for the kinds those sources set. The bands are",
+    "written into `config/model_config.json` `measured_error` by this script.",
+    "",
 ]
 def case_tables(result, cases_by_id, titles, heading):
     """One table per quantity: every case with its prediction, measurement and error."""
@@ -205,7 +221,7 @@ if [ "${#public[@]}" -gt 0 ] || [ "$#" -eq 0 ]; then
 import json, sys
 result = json.load(open(sys.argv[1], encoding="utf-8"))["result"]
 path, names = sys.argv[2], sorted(sys.argv[3:])
-block = {"generated_by": "scripts/accuracy-doc.sh (the accuracy harness's by_kind over the case files)",
+block = {"generated_by": "scripts/accuracy-doc.sh (the accuracy harness's by_kind over the case files: leave one source out, every publication weighted equally)",
          "case_files": names, "kinds": result["by_kind"]}
 text = open(path, encoding="utf-8").read()
 body = json.dumps(block, indent=2, ensure_ascii=False).replace("\n", "\n  ")

@@ -16,13 +16,14 @@ mkdir -p "$pkg"
 cp "$build/wasm/gpufleet_core.mjs" "$build/wasm/gpufleet_core.wasm" "$pkg/"
 cp "$root/wasm/gpufleet.js" "$pkg/index.js"
 cp "$root/wasm/gpufleet.d.ts" "$pkg/index.d.ts"
-cp "$root/wasm/npm/node.js" "$root/wasm/npm/catalog.d.ts" "$root/wasm/npm/README.md" "$pkg/"
+cp "$root/wasm/npm/node.js" "$root/wasm/npm/catalog.d.ts" "$root/wasm/npm/README.md" "$root/LICENSE" "$pkg/"
 node - "$root" "$pkg" <<'JS'
 const fs = require('node:fs');
 const path = require('node:path');
 const [root, pkg] = process.argv.slice(2);
 const read = (...p) => fs.readFileSync(path.join(root, ...p), 'utf8');
-// The version is the project's (CMakeLists.txt), the license the repository's.
+// The version is the project's (CMakeLists.txt); the license, and the repository and homepage
+// where the repository's package.json names them (it has no public address yet), the repository's.
 const version = read('CMakeLists.txt').match(/project\(gpufleet VERSION ([0-9.]+)/)[1];
 const repo = JSON.parse(read('package.json'));
 // gpufleet/catalog: the three files as shipped and each provider's default-region price file
@@ -49,7 +50,9 @@ const manifest = {
   name: 'gpufleet',
   version,
   description: 'GPU fleet sizing and cost calculator: the gpufleet analyzer core as WebAssembly (memory fit, throughput, cost, recommendations, migrations)',
-  license: repo.license ?? 'UNLICENSED',
+  license: repo.license,
+  ...(repo.repository ? { repository: repo.repository } : {}),
+  ...(repo.homepage ? { homepage: repo.homepage } : {}),
   type: 'module',
   main: './index.js',
   types: './index.d.ts',
@@ -63,7 +66,7 @@ const manifest = {
     './gpufleet_core.wasm': './gpufleet_core.wasm',
     './package.json': './package.json',
   },
-  files: ['index.js', 'index.d.ts', 'node.js', 'catalog.js', 'catalog.d.ts', 'gpufleet_core.mjs', 'gpufleet_core.wasm', 'README.md'],
+  files: ['index.js', 'index.d.ts', 'node.js', 'catalog.js', 'catalog.d.ts', 'gpufleet_core.mjs', 'gpufleet_core.wasm', 'README.md', 'LICENSE'],
   sideEffects: false,
   engines: { node: '>=18' },
   keywords: ['gpu', 'llm', 'inference', 'training', 'cost', 'capacity-planning', 'webassembly'],

@@ -42,6 +42,13 @@ const std::map<std::string, std::string>& examples() {
       {"decide", "gpufleet decide --model llama-3.1-8b --workload inference --goal cost"},
       {"autoscale",
        "gpufleet autoscale --model llama-3.1-8b --shape business_hours --peak-requests-per-s 20"},
+      {"batch",
+       "gpufleet batch --model llama-3.1-8b --workload lora --tokens 2e8 --deadline-hours 24 "
+       "--instance-type g6e.xlarge"},
+      {"deploy",
+       "echo '{\"question\": \"fit\", \"model\": {\"name\": \"llama-3.1-8b\"}, \"workload\": "
+       "\"inference\", \"instance\": \"g6e.xlarge\"}' | gpufleet deploy --target kubernetes --from -\n"
+       "gpufleet deploy --target all --from my-fit-request.json --out deploy/"},
       {"workload", "gpufleet workload inference_small_p5"},
       {"workload-set", "gpufleet workload-set basic_demos"},
       {"workloads", "gpufleet workloads"},

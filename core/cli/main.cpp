@@ -2,6 +2,8 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <unistd.h>
 #include <iostream>
 #include <iterator>
@@ -27,6 +29,35 @@ namespace {
 
 using gpufleet::Json;
 using namespace gpufleet::cli;
+
+// deploy's files: printed (one file as it is, several each after a "==> NAME <==" line), or
+// written under `dir`, each path a name the core gave (relative, no "..").
+bool write_deploy_files(const Json& files, const std::string& dir) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string name = files[i].value("name", ""), content = files[i].value("content", "");
+    if (dir.empty()) {
+      if (files.size() > 1) std::cout << (i ? "\n" : "") << "==> " << name << " <==\n";
+      std::cout << content;
+      continue;
+    }
+    const std::filesystem::path rel(name);
+    if (rel.is_absolute() || name.find("..") != std::string::npos) {
+      std::cerr << "gpufleet: refusing to write " << name << "\n";
+      return false;
+    }
+    const std::filesystem::path path = std::filesystem::path(dir) / rel;
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    std::ofstream out(path, std::ios::binary);
+    out << content;
+    if (ec || !out) {
+      std::cerr << "gpufleet: cannot write " << path.string() << "\n";
+      return false;
+    }
+    std::cout << path.string() << "\n";
+  }
+  return true;
+}
 
 // NAME=GB, NAME:PARAMS_B, REGION=SHARE: the number after `separator` by the numeric option rule.
 double suffix_number(const std::string& option, const std::string& spec, std::size_t separator,
@@ -316,6 +347,16 @@ int run(int argc, char** argv) {
   as->add_option("--commitment", as_commitment, "the committed base's way to pay")->check(choices("autoscale.commitment"));
   BillingArgs as_billing;
   as_billing.add(as, BillingArgs::kPay | BillingArgs::kRegion);
+
+  auto* dep = app.add_subcommand("deploy", "write a chosen deployment as files: Kubernetes, KEDA, Karpenter, eksctl, Terraform, ECS, SkyPilot, Infracost (docs/deploy.md)");
+  std::string dep_target, dep_from, dep_out;
+  double dep_candidate = -1;
+  dep->add_option("--target", dep_target, "the files to write (all: every target that applies)")->check(choices("deploy.target"))->required();
+  dep->add_option("--from", dep_from, "a fit, recommend, migrate, autoscale or spot request (JSON file, or - for standard input)")
+      ->type_name("FILE")
+      ->required();
+  dep->add_option("--candidate", dep_candidate, "with a recommend request: the row of its candidates (default 0)");
+  dep->add_option("--out", dep_out, "write the files under DIR instead of printing them")->type_name("DIR");
 
   auto* wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   std::string wl_id;
@@ -673,6 +714,11 @@ int run(int argc, char** argv) {
       if (as_cold >= 0) request["cold_start"] = {{"provisioning_s", as_cold}};
       if (!as_commitment.empty()) request["commitment"] = as_commitment;
       as_billing.apply(request);
+    } else if (*dep) {
+      auto from = read_value(dep_from);
+      if (!from) return kExitInvalid;
+      request = {{"question", "deploy"}, {"target", dep_target}, {"from", std::move(*from)}};
+      if (dep_candidate >= 0) request["candidate"] = dep_candidate;
     } else if (*wl) {
       request = {{"question", "workload"}, {"id", wl_id}};
     } else if (*ws) {
@@ -704,6 +750,9 @@ int run(int argc, char** argv) {
     // Through the same text door as every other: the request limits and the answer cap apply.
     gpufleet::Analyzer analyzer(files.sources);
     response = Json::parse(analyzer.analyze_json(request.dump()));
+  }
+  if (*dep && !as_json && response.value("ok", false)) {
+    return write_deploy_files(response["result"]["files"], dep_out) ? kExitOk : kExitOutput;
   }
   if (as_json) {
     std::cout << response.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";

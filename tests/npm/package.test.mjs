@@ -43,10 +43,30 @@ test('the tarball holds the module, the .wasm beside it, typings, catalogs and R
   assert.match(manifest.version, /^\d+\.\d+\.\d+$/);
   assert.ok(manifest.exports['.'].node && manifest.exports['.'].default && manifest.exports['./catalog']);
   const files = fs.readdirSync(path.join(project, 'node_modules/gpufleet')).sort();
-  assert.deepEqual(files, ['README.md', 'catalog.d.ts', 'catalog.js', 'gpufleet_core.mjs', 'gpufleet_core.wasm',
+  assert.deepEqual(files, ['LICENSE', 'README.md', 'catalog.d.ts', 'catalog.js', 'gpufleet_core.mjs', 'gpufleet_core.wasm',
     'index.d.ts', 'index.js', 'node.js', 'package.json']);
   // The README's example is the one the next test runs.
   assert.match(fs.readFileSync(path.join(project, 'node_modules/gpufleet/README.md'), 'utf8'), /import catalog from 'gpufleet\/catalog'/);
+});
+
+test('the package is MIT-licensed with the repository\'s LICENSE; repository and homepage only as public https addresses', () => {
+  const dir = path.join(project, 'node_modules/gpufleet');
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const license = fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8');
+  assert.equal(manifest.license, 'MIT');
+  assert.equal(license, fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), 'the repository\'s LICENSE, as it is');
+  assert.match(license, /^MIT License\n\nCopyright \(c\) the gpufleet authors\n/);
+  assert.match(license, /THE SOFTWARE IS PROVIDED "AS IS"/);
+  // The repository has no public address yet: the fields are left out rather than invented, and
+  // appear as given once the repository's package.json names them.
+  const repo = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  assert.equal(repo.license, manifest.license, 'one license for the repository and the package');
+  assert.deepEqual(manifest.repository, repo.repository);
+  assert.equal(manifest.homepage, repo.homepage);
+  const url = (u) => /^https:\/\/[a-z0-9.-]+\.[a-z]{2,}\//i.test(u) && !/example\.(com|org)/.test(u);
+  if (manifest.repository) assert.ok(url(manifest.repository.url ?? manifest.repository), 'a public https repository');
+  if (manifest.homepage) assert.ok(url(manifest.homepage), 'a public https homepage');
+  assert.ok(!JSON.stringify(manifest).includes(root) && !/"\/(work|home|tmp|root)\//.test(JSON.stringify(manifest)), 'no path of this machine');
 });
 
 test('installed offline, it answers from Node without configuration (the README example)', () => {

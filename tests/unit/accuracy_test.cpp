@@ -7,21 +7,22 @@
 #include <set>
 
 #include "support.hpp"
+#include "tools/accuracy/accuracy.hpp"
 
 using namespace gpufleet;
 
 namespace {
 
-// Bounds for the memory summary over memory_cases_dev.json (89 counted cases). The issue's targets
-// are a median <= 3 % (met: 1.01 %) and a p90 <= 10 % (met: 9.21 %). What is left above 10 %:
-// the FSDP LoRA/QLoRA runs at 512 tokens (AA-*-512, -18 % and -28 %: FSDP1's reserved memory
-// exceeds what the allocator reserve fraction gives at short sequences), SGLang's small pool on
-// 4 x L4 (+10 %: the weight load holds more than the weights), and the older GT cases (GT15,
-// GT16, GT20, GT24, GT28, GT46). The max bound asserts the figure reached (27.54 %, the QLoRA
-// 512-token run) until those are modelled.
-constexpr double kMedianAbsErrPctBound = 1.05;
-constexpr double kP90AbsErrPctBound = 9.3;
-constexpr double kMaxAbsErrPctBound = 27.6;
+// Bounds for the memory summary over memory_cases_dev.json (109 counted cases). The issue's targets
+// are a median <= 1.5 % (met: 1.26 %) and a p90 <= 8 % (not met: 18.56 %; 9.21 % over the 89 cases
+// before round 3). The 20 cases added in round 3 (the Qwen speed benchmarks, transformers generate
+// at a 1-token prompt) include misses the model does not explain yet: Qwen2 on transformers 4.38
+// (-4 to -33 %, 0.2-0.6 GiB more than weights and cache) and the small Qwen3 FP8 checkpoints (-15 to
+// -23 %, about one embedding matrix more). Also above 10 %: the FSDP LoRA/QLoRA runs at 512 tokens
+// (AA-*-512), SGLang's small pool on 4 x L4 and the older GT cases. The bounds hold the figures reached.
+constexpr double kMedianAbsErrPctBound = 1.3;
+constexpr double kP90AbsErrPctBound = 18.6;
+constexpr double kMaxAbsErrPctBound = 32.6;
 
 Json case_file(const char* name) {
   return Json::parse(test::read_file(test::source_path(std::string("tests/data/cases/") + name)));
@@ -50,7 +51,7 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
   const Json r = accuracy(cases);
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
-  CHECK(s["n"] == 89.0);
+  CHECK(s["n"] == 109.0);
   CHECK(s["skipped"] == 0.0);
   CHECK(s["median_abs_err_pct"].get<double>() <= kMedianAbsErrPctBound);
   CHECK(s["p90_abs_err_pct"].get<double>() <= kP90AbsErrPctBound);
@@ -277,8 +278,11 @@ TEST_CASE("memory and estimate answers carry the expected error of their kind, w
   const Json& e = memory["result"]["expected_error"];
   CHECK(e["kind"] == "vllm inference memory on nvidia GPUs");
   CHECK(e["n"].get<double>() >= 5);
+  CHECK(e["sources"].get<double>() >= 3);
   CHECK(e["p90_abs_err_pct"].get<double>() >= e["median_abs_err_pct"].get<double>());
-  CHECK_THAT(e["text"].get<std::string>(), Catch::Contains(" measured cases of vllm inference memory"));
+  CHECK_THAT(e["text"].get<std::string>(), Catch::Contains("on a source it was not tuned on"));
+  CHECK_THAT(e["text"].get<std::string>(), Catch::Contains("publications of vllm inference memory"));
+  CHECK_THAT(e["from"].get<std::string>(), Catch::Contains("leave one source out"));
   // A kind nobody measured says so instead of borrowing another kind's figure.
   const Json estimate = test::ask(test::shipped(), {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}},
                                                     {"gpu", "H100"}, {"engine", "llama.cpp"}});
@@ -287,4 +291,76 @@ TEST_CASE("memory and estimate answers carry the expected error of their kind, w
   CHECK(t["kind"] == "llama.cpp inference throughput on nvidia GPUs");
   if (t["n"] == 0) CHECK_THAT(t["text"].get<std::string>(), Catch::Contains("no measured case of this kind"));
   else CHECK(t["median_abs_err_pct"].is_number());
+}
+
+namespace {
+
+CaseOutcome outcome(const std::string& source, double error_pct, const std::string& confidence = "medium") {
+  CaseOutcome o;
+  o.quantity = "memory";
+  o.confidence = confidence;
+  o.source = source;
+  o.error_pct = error_pct;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("the error band weighs every source equally: leave one source out") {
+  // Source A: four cases off by 1 %; source B: one case off by -10 %. Case by case the median is
+  // 1 %; a source not seen before is A or B with equal odds. Weights: A's cases 1/8 each, B's 1/2;
+  // midpoints on the cumulative scale 1/16, 3/16, 5/16, 7/16 (A) and 3/4 (B). The median (1/2) lies
+  // between 7/16 and 3/4: 1 + 9 x (1/16) / (5/16) = 2.8 %; the 90th percentile is past B: 10 %.
+  std::vector<CaseOutcome> cases = {outcome("A", 1), outcome("A", -1), outcome("A", 1), outcome("A", 1),
+                                    outcome("B", -10)};
+  ErrorBand band = source_weighted_band(cases);
+  CHECK(band.n == 5);
+  CHECK(band.sources == 2);
+  CHECK(band.median_abs_err_pct == Approx(2.8));
+  CHECK(band.p90_abs_err_pct == Approx(10));
+  // Low-confidence and skipped cases are not counted; one source alone is its own cases' spread.
+  cases.push_back(outcome("C", 50, "low"));
+  CaseOutcome skipped = outcome("D", 0);
+  skipped.skipped = true;
+  cases.push_back(skipped);
+  CHECK(source_weighted_band(cases).sources == 2);
+  const ErrorBand one = source_weighted_band({outcome("A", 2), outcome("A", 4)});
+  CHECK(one.median_abs_err_pct == Approx(3));  // midpoints 1/4 and 3/4: the median halfway
+  CHECK(one.p90_abs_err_pct == Approx(4));
+  CHECK(source_weighted_band({}).n == 0);
+}
+
+TEST_CASE("a case's source is the publication its first words name, its commit left off") {
+  CHECK(source_key("NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md@258c7540c (table)") ==
+        "NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md");
+  CHECK(source_key("QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md@ac72 ('Speed Benchmark')") ==
+        "QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md");
+  CHECK(source_key("https://blogs.oracle.com/post/x (2024)") == "https://blogs.oracle.com/post/x");
+  CHECK(source_key("  ") == "");
+}
+
+TEST_CASE("a kind with fewer than three sources takes its band from the engine, then the phase") {
+  auto with = [](CaseOutcome o, const char* engine, const char* vendor) {
+    o.phase = "inference";
+    o.engine = engine;
+    o.vendor = vendor;
+    return o;
+  };
+  const std::vector<CaseOutcome> cases = {
+      with(outcome("A", 1), "vllm", "nvidia"),  with(outcome("B", 2), "vllm", "nvidia"),
+      with(outcome("C", 3), "vllm", "nvidia"),  with(outcome("D", 20), "vllm", "amd"),
+      with(outcome("E", 40), "llama.cpp", "")};
+  const Json kinds = summarize_by_kind(cases);
+  auto kind = [&](const char* engine, const char* vendor) {
+    for (const auto& k : kinds)
+      if (k["engine"] == engine && k["vendor"] == vendor) return k;
+    FAIL("no kind " << engine << " " << vendor);
+    return Json();
+  };
+  CHECK(kind("vllm", "nvidia")["pool"] == "kind");
+  CHECK(kind("vllm", "nvidia")["sources"] == 3.0);
+  CHECK(kind("vllm", "amd")["pool"] == "engine");  // A-D: four sources of vLLM on any vendor
+  CHECK(kind("vllm", "amd")["n"] == 4.0);
+  CHECK(kind("llama.cpp", "")["pool"] == "phase");  // every inference memory case
+  CHECK(kind("llama.cpp", "")["sources"] == 5.0);
 }

@@ -25,6 +25,13 @@ Json memory(Json request) {
 }
 
 // Bytes of one line of the per-GPU breakdown; 0 when the line is absent.
+std::string line_basis(const Json& result, const std::string& key) {
+  for (const auto& l : result["per_gpu"]) {
+    if (l["key"] == key) return l["basis"].get<std::string>();
+  }
+  return "";
+}
+
 double line(const Json& result, const std::string& key) {
   for (const auto& l : result["per_gpu"]) {
     if (l["key"] == key) return l["bytes"].get<double>();
@@ -150,7 +157,8 @@ TEST_CASE("training states: optimizer bytes per parameter") {
     request["optimizer"] = optimizer;
     return memory(request);
   };
-  CHECK(line(with("adamw"), "optimizer") == Approx(8 * params));
+  // bf16 parameters stepped by torch.optim.AdamW: two bf16 moments (zeros_like the parameter).
+  CHECK(line(with("adamw"), "optimizer") == Approx(4 * params));
   CHECK(line(with("adamw_8bit"), "optimizer") == Approx(2 * params));
   CHECK(line(with("sgd"), "optimizer") == 0);
   CHECK(line(with("adamw"), "gradients") == Approx(2 * params));  // bf16 gradients
@@ -561,4 +569,77 @@ TEST_CASE("an estimate without its lines (a sweep's candidates) has the same fig
     CHECK(bare.estimate->kv_pool_bytes == full.estimate->kv_pool_bytes);
     CHECK(bare.estimate->max_concurrent_sequences == full.estimate->max_concurrent_sequences);
   }
+}
+
+TEST_CASE("torch.optim's states take the parameters' dtype unless an fp32 master copy is stepped") {
+  const double params = named("llama-3-8b").params.total;
+  const Json bf16 = memory({{"mode", "full_finetune"}, {"context", 512}});
+  CHECK(line(bf16, "optimizer") == Approx(4 * params));  // 2 moments x 2 bytes
+  CHECK(line(bf16, "master_weights") == 0);
+  const Json master = memory({{"mode", "full_finetune"}, {"context", 512}, {"master_weights", true}});
+  CHECK(line(master, "optimizer") == Approx(8 * params));  // the optimizer steps the fp32 copy
+  CHECK(line(master, "master_weights") == Approx(4 * params));
+  const Json fp32 = memory({{"mode", "full_finetune"}, {"context", 512}, {"weight_format", "fp32"}});
+  CHECK(line(fp32, "optimizer") == Approx(8 * params));
+  // bitsandbytes' 8-bit states and LoRA's fp32 adapters are not the parameters' dtype.
+  const Json lora = memory({{"mode", "lora"}, {"lora", {{"rank", 8}, {"target_modules", {"q_proj"}}}}});
+  CHECK(line(lora, "optimizer") == Approx(8 * lora["trainable_parameters"].get<double>()));
+  CHECK_THAT(line_basis(bf16, "optimizer"), Catch::Contains("no fp32 master copy"));
+}
+
+TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused unless fp32 meets GQA") {
+  const Architecture& a = named("llama-3-8b").arch;  // 32 heads over 8 KV heads: grouped-query
+  const double s = 1024, layers = a.layers, heads = a.heads;
+  auto acts = [&](Json extra) {
+    Json request = {{"mode", "full_finetune"}, {"context", s}};
+    for (auto& [k, v] : extra.items()) request[k] = v;
+    return line(memory(request), "activations");
+  };
+  const double sdpa = acts(Json::object());  // transformers' default
+  CHECK(acts({{"attention", "sdpa"}}) == Approx(sdpa));
+  CHECK(acts({{"attention", "flash_attention_2"}}) == Approx(sdpa));
+  CHECK(acts({{"flash_attention", true}}) == Approx(sdpa));
+  // Eager in bf16: the fp32 softmax output and the bf16 copy the value matmul keeps, 6 bytes per score.
+  const double eager = acts({{"attention", "eager"}});
+  CHECK(eager - sdpa == Approx(layers * heads * s * s * 6));
+  CHECK(acts({{"flash_attention", false}}) == Approx(eager));
+  // fp32 inputs: flash takes 16-bit only and the efficient kernel no GQA, so the math kernel keeps
+  // the fp32 softmax (4 bytes per score), as eager does.
+  const Json fp32 = {{"weight_format", "fp32"}};
+  Json fp32_sdpa = fp32, fp32_eager = fp32, fp32_flash = fp32;
+  fp32_eager["attention"] = "eager";
+  fp32_flash["attention"] = "flash_attention_2";
+  CHECK(acts(fp32_sdpa) == Approx(acts(fp32_eager)));
+  CHECK(acts(fp32_sdpa) - acts(fp32_flash) == Approx(layers * heads * s * s * 4));
+  // Without grouped-query attention (Llama 2 7B) the efficient kernel takes fp32: no scores.
+  Json mha = {{"model", {{"name", "llama-2-7b"}}}, {"mode", "full_finetune"}, {"context", s}, {"weight_format", "fp32"}};
+  const double mha_sdpa = line(memory(mha), "activations");
+  mha["attention"] = "flash_attention_2";
+  CHECK(mha_sdpa == Approx(line(memory(mha), "activations")));
+  CHECK(has_error(error_of({{"attention", "xformers"}}), "unknown_name", "/attention"));
+  CHECK(has_error(error_of({{"attention", "eager"}, {"flash_attention", true}}), "cannot_answer", "/flash_attention"));
+}
+
+TEST_CASE("LoRA without checkpointing: each adapted module saves its input again, in fp32") {
+  const Json full = memory({{"mode", "full_finetune"}, {"context", 512}});
+  auto lora = [&](double dropout) {
+    return memory({{"mode", "lora"},
+                   {"context", 512},
+                   {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}, {"dropout", dropout}}}});
+  };
+  // q_proj and v_proj take the 4096-wide hidden state: peft's fp32 cast of it (4 bytes) and lora_A's
+  // rank-8 fp32 output, over 32 layers and 512 tokens; the frozen layers save what full training does.
+  const double per_token = 32 * 2 * (4096 * 4 + 8 * 4);
+  CHECK(line(lora(0), "activations") - line(full, "activations") == Approx(512 * per_token));
+  // With lora_dropout the dropout's mask (1 byte) and fp32 output are kept instead of the cast.
+  CHECK(line(lora(0.05), "activations") - line(lora(0), "activations") == Approx(512 * 32 * 2 * 4096 * 1.0));
+  CHECK(has_error(error_of({{"mode", "lora"}, {"lora", {{"dropout", 2}}}}), "out_of_range", "/lora/dropout"));
+}
+
+TEST_CASE("the loss upcasts 16-bit logits to fp32, and does not copy fp32 logits") {
+  const double vocab = named("llama-3-8b").arch.vocab;
+  const Json bf16 = memory({{"mode", "full_finetune"}, {"context", 512}});
+  const Json fp32 = memory({{"mode", "full_finetune"}, {"context", 512}, {"weight_format", "fp32"}});
+  CHECK(line(bf16, "logits") == Approx(512 * vocab * (2 + 4 + 4)));
+  CHECK(line(fp32, "logits") == Approx(512 * vocab * (4 + 4)));
 }

@@ -189,10 +189,14 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // Float8 8B runs on 500 W H100s (+25 %, +28 %). The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
-  CHECK(all["n"].get<double>() == 88);
+  // Round 3 added 12 batch-1 decode cases from the Qwen speed benchmarks (transformers generate
+  // and vLLM 0.4.2): 100 cases at 7.18 % / 27.76 %. transformers' eager host time fits the Qwen3
+  // runs on H20 within 3 %, but the Qwen2 runs on A100 (transformers 4.38.2, PyTorch 2.1) are 35-53 %
+  // over: their host spent more than the 15 us per kernel the documented 5-25 us range centres on.
+  CHECK(all["n"].get<double>() == 100);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 7.5);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 24.8);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 7.2);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 27.8);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
@@ -200,7 +204,10 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
       "AMD-MI-405B-128-2048", "NX-OPT13B",         "NX-OPT66B",           "NX-TRN1-L13B",
-      "TT-8B-F8-8",         "TT-8B-F8-128",        "TT-70B-2D"};
+      "TT-8B-F8-8",         "TT-8B-F8-128",        "TT-70B-2D",
+      "QW3-T-0.6B-BF16-1",  "QW3-T-1.7B-BF16-1",   "QW3-T-4B-BF16-1",     "QW3-T-8B-BF16-1",
+      "QW3-T-14B-BF16-1",   "QW3-T-32B-BF16-1",    "QW2-T-0.5B-BF16-1",   "QW2-T-1.5B-BF16-1",
+      "QW2-T-7B-BF16-1",    "QW2-V-0.5B-BF16-1",   "QW2-V-1.5B-BF16-1",   "QW2-V-7B-BF16-1"};
   Json earlier = Json::array();
   for (const auto& c : cases) {
     if (!added.count(c["id"].get<std::string>())) earlier.push_back(c);
@@ -358,11 +365,12 @@ TEST_CASE("mixture of experts in decode: one sequence reads the experts it is ro
   // (Mistral AI's release notes). At fp8, one sequence's decode step reads about the active
   // weights; 64 sequences touch nearly every expert of every layer (1 - (6/8)^64).
   auto mixtral = [](double concurrency) {
-    // transformers: a decode step is its kernels' time alone. vLLM adds a fixed per-step
-    // scheduling overhead (4 ms in model_config.json) that is not memory traffic and would dilute
-    // the ratio of bytes read that this test is about.
+    // SGLang: a decode step is its kernels' time alone (model_config.json gives it no host time).
+    // vLLM adds a fixed per-step scheduling overhead (4 ms) and transformers' eager generate its
+    // kernel launches, neither memory traffic: they would dilute the ratio of bytes read that this
+    // test is about.
     return estimate({{"model", {{"name", "mixtral-8x7b-v0.1"}}}, {"weight_format", "fp8"}, {"gpu", "H100"},
-                     {"engine", "transformers"}, {"input_tokens", 1000}, {"output_tokens", 1000},
+                     {"engine", "sglang"}, {"input_tokens", 1000}, {"output_tokens", 1000},
                      {"concurrency", concurrency}});
   };
   const Json one = mixtral(1), many = mixtral(64);
@@ -660,4 +668,45 @@ TEST_CASE("vLLM runs at most 256 sequences at once, other engines the serving bl
   s.q.engine = "tensorrt-llm";
   CHECK(estimate_inference(k, s.q).batch == k.serving_max_batch);
   CHECK(serving_max_batch(k, "") == k.serving_max_batch);
+}
+
+TEST_CASE("transformers' eager generate: a batch-1 decode step waits for the host's kernel launches") {
+  // Llama 3.1 8B: 32 layers x 40 kernels + 30 per step, at 15 us each (model_config.json
+  // throughput_model.engines.transformers.eager_host) = 19.65 ms, more than its bf16 weights take
+  // to stream on an H100; a CUDA-graph engine (vLLM) pays its scheduler step instead.
+  Json request = llama8b("H100", "bf16", 1);
+  request["engine"] = "transformers";
+  const Json eager = estimate(request)["inference"];
+  INFO(eager.dump().substr(0, 600));
+  CHECK(eager["decode"]["bound"] == "host (kernel launches)");
+  CHECK(eager["decode_step_ms"].get<double>() == Approx((32 * 40 + 30) * 0.015).epsilon(0.001));
+  CHECK_THAT(eager["decode"]["basis"].get<std::string>(), Catch::Contains("5-25 us by host CPU"));
+  request["engine"] = "vllm";
+  const Json graphs = estimate(request)["inference"];
+  CHECK(graphs["decode_step_ms"].get<double>() < eager["decode_step_ms"].get<double>());
+  CHECK(graphs["decode"]["bound"] != "host (kernel launches)");
+  // A large batch is bound by the device again: 200 sequences' KV cache at 1500 tokens (39 GB) and
+  // the weights take longer to read than the same 19.65 ms of launches.
+  request["engine"] = "transformers";
+  request["concurrency"] = 200;
+  const Json big = estimate(request)["inference"];
+  CHECK(big["decode"]["bound"] != "host (kernel launches)");
+}
+
+TEST_CASE("an estimate's $ per 1M output tokens carries the band of its throughput's measured error") {
+  Json request = llama8b("H100");
+  request["instance"] = "p5.48xlarge";
+  request.erase("gpu");
+  const Json r = estimate(request);
+  const Json& e = r["inference"];
+  INFO(e.dump().substr(0, 800));
+  REQUIRE(e["usd_per_million_output_tokens"].is_number());
+  const double usd = e["usd_per_million_output_tokens"].get<double>();
+  const double p90 = r["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
+  const Json& band = e["usd_per_million_output_tokens_band"];
+  CHECK(band["low"].get<double>() == Approx(usd / (1 + p90)).epsilon(0.001));
+  CHECK(band["high"].get<double>() == Approx(usd / (1 - p90)).epsilon(0.001));
+  CHECK(band["n"] == r["expected_error"]["n"]);
+  CHECK(band["low"].get<double>() < usd);
+  CHECK(usd < band["high"].get<double>());
 }

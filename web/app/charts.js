@@ -39,11 +39,11 @@ export function legend(items) {
 }
 
 /** The data behind a chart, as a table (with its own CSV and JSON downloads). */
-export function dataTable({ caption, head, rows, testid }) {
+export function dataTable({ caption, head, rows, testid, records }) {
   return h('details', { class: 'chart-data' },
     h('summary', null, 'Data behind the chart'),
     table({
-      caption, testid, head,
+      caption, testid, head, records,
       rows: rows.map((r) => h('tr', null, r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', { class: 'num' }, c))))),
     }));
 }

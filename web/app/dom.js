@@ -97,15 +97,15 @@ export function numberField({ id, label, value = '', min, max, step = 'any', uni
 }
 
 /** A table whose wrapper scrolls horizontally on narrow screens, with CSV and JSON downloads
- *  (export: false leaves them out). */
-export function table({ caption, head, rows, testid, className, exportName, export: withExport = true }) {
+ *  (export: false leaves them out) of records, the answer's objects it shows, where given. */
+export function table({ caption, head, rows, testid, className, exportName, records, export: withExport = true }) {
   const t = h('table', { class: className, testid },
     caption ? h('caption', null, caption) : null,
     h('thead', null, h('tr', null, head.map((c) => (typeof c === 'string' ? h('th', { scope: 'col' }, c) : c)))),
     h('tbody', null, rows));
   const scroll = h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption ?? 'table' }, t);
   if (!withExport) return scroll;
-  return h('div', { class: 'table-block' }, scroll, exportTools(t, exportName ?? testid ?? caption));
+  return h('div', { class: 'table-block' }, scroll, exportTools(t, exportName ?? testid ?? caption, records));
 }
 
 /** A definition list of [term, value] pairs. */

@@ -3,8 +3,9 @@
 
 const slug = (s) => String(s || 'table').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'table';
 
-/** "Download CSV" and "Download JSON" buttons for one table. */
-export function exportTools(table, name) {
+/** "Download CSV" and "Download JSON" buttons for one table; records: the answer's objects the
+ *  table shows (one per row), exported instead of the table's text. */
+export function exportTools(table, name, records) {
   const file = `gpufleet-${slug(name)}`;
   const button = (label, kind, testid) => {
     const b = document.createElement('button');
@@ -14,10 +15,10 @@ export function exportTools(table, name) {
     b.setAttribute('aria-label', `${label}: ${name}`);
     if (testid) b.dataset.testid = testid;
     b.addEventListener('click', async () => {
-      const { tableData, toCsv, toJson, download } = await import('./table-export.js');
-      const data = tableData(table);
+      const { tableData, recordsData, toCsv, toJson, download } = await import('./table-export.js');
+      const data = records ? recordsData(records) : tableData(table);
       if (kind === 'csv') download(`${file}.csv`, 'text/csv;charset=utf-8', toCsv([data.head, ...data.rows]));
-      else download(`${file}.json`, 'application/json', toJson(data));
+      else download(`${file}.json`, 'application/json', records ? `${JSON.stringify(records, null, 2)}\n` : toJson(data));
     });
     return b;
   };

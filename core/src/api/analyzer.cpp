@@ -81,6 +81,7 @@ constexpr QuestionEntry kQuestions[] = {
     {"spot", detail::answer_spot},
     {"regions", detail::answer_regions},
     {"batch", detail::answer_batch},
+    {"deploy", detail::answer_deploy},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", detail::answer_accuracy},
 #endif

@@ -80,10 +80,11 @@ constexpr Field kMemoryRequest[] = {
     TOKENS("new_tokens", 0, "tokens generated: older name of demand.output_tokens"),
     num("beams", 0, 1, 64, FIELD_DOC("beams (default 1)")),
     boolean("gradient_checkpointing", 0, FIELD_DOC("activations recomputed in backward: older name of recipe.gradient_checkpointing")),
-    boolean("flash_attention", 0, FIELD_DOC("fused attention (default true)")),
+    str("attention", 0, FIELD_DOC("the attention implementation (transformers' attn_implementation): sdpa (default, as transformers), eager, flash_attention_2"), "sdpa eager flash_attention_2"),
+    boolean("flash_attention", 0, FIELD_DOC("shorthand: true is attention flash_attention_2, false eager")),
     boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
     boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
-    boolean("master_weights", 0, FIELD_DOC("fp32 master weights: older name of recipe.master_weights")),
+    boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default false: torch.optim steps the parameters, its states in their dtype): older name of recipe.master_weights")),
     obj("lora", 0, "request_lora", FIELD_DOC("LoRA settings (rank: older name of recipe.lora_rank; target_modules)")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),
     num("tensor_parallel", 0, 1, kMaxGpus, FIELD_DOC("tensor-parallel degree")),
@@ -251,6 +252,7 @@ constexpr Field kPlacementModel[] = {
 constexpr Field kLora[] = {
     num("rank", 0, 1, 65536, FIELD_DOC("the adapters' rank")),
     strings("target_modules", 0, FIELD_DOC("the modules adapted (default: the model type's usual ones)")),
+    num("dropout", 0, 0, 0.99, FIELD_DOC("peft's lora_dropout (default 0): with it each adapted module keeps a dropout mask and output for backward")),
 };
 
 constexpr Field kPlacement[] = {
@@ -285,6 +287,14 @@ constexpr Field kRegionsRequest[] = {
     num("response_bytes", 0, 0, 1e9, FIELD_DOC("bytes sent to the users per request (default output_tokens x 4)")),
     num("dataset_gb", 0, 0, 1e7, FIELD_DOC("a dataset copied once into each region chosen, GB")),
     str("dataset_region", 0, FIELD_DOC("where the dataset is now (not copied there)")),
+};
+
+// deploy (issue 36, docs/deploy.md); the targets are api/deploy/targets.cpp's table.
+constexpr Field kDeployRequest[] = {
+    str("target", kRequired, FIELD_DOC("the files to write: all (every target that applies) or one target"),
+        "all kubernetes keda hpa karpenter eksctl gke_compute_class terraform ecs skypilot infracost"),
+    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale or spot request")),
+    num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick)")),
 };
 
 constexpr Field kUserGroup[] = {
@@ -350,6 +360,7 @@ constexpr QuestionFields kQuestionRows[] = {
     {"validate", ""},
     {"memory", kMemoryFields},
     {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
+    {"deploy", "target! from! candidate"},
     {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"batch", "model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions"},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
@@ -370,6 +381,7 @@ constexpr Kind kRequestKinds[] = {
     Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.spot", "\"spot\"", KIND_FIELDS(kSpotRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("spot's own fields")},
+    Kind{"request.deploy", "\"deploy\"", KIND_FIELDS(kDeployRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("deploy's own fields")},
     Kind{"request.regions", "\"regions\"", KIND_FIELDS(kRegionsRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the regions question's own fields")},
     Kind{"request.batch", "\"batch\"", KIND_FIELDS(kBatchRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("batch's own fields")},
     Kind{"batch_job", "a batch job", KIND_FIELDS(kBatchJob), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a job with a deadline")},

@@ -231,6 +231,8 @@ struct MeasuredError {
   std::string engine;
   std::string vendor;  // of the cases' GPUs: nvidia, amd, aws ("" unknown)
   double n = 0;
+  double sources = 0;  // publications the cases come from, each weighted equally
+  std::string pool;    // kind | engine (any vendor) | phase (any engine): what the band is taken over
   double median_abs_err_pct = 0;
   double p90_abs_err_pct = 0;
 };

@@ -198,6 +198,8 @@ constexpr Field kMeasuredErrorKind[] = {
     str("engine", kRequired, FIELD_DOC("the engine (a key of memory_model.engines) or the framework the cases name")),
     str("vendor", 0, FIELD_DOC("the vendor of the cases' GPUs (nvidia, amd, aws; empty when unknown)")),
     num("n", kRequired, 1, 1e6, FIELD_DOC("high- and medium-confidence cases predicted")),
+    num("sources", kRequired, 1, 1e6, FIELD_DOC("publications the cases come from, each weighted equally (leave one source out)")),
+    str("pool", kRequired, FIELD_DOC("the cases the band is taken over: the kind's, the engine's on any vendor, or the quantity x phase's (fewer than 3 sources)"), "kind engine phase"),
     num("median_abs_err_pct", kRequired, 0, 1e6, FIELD_DOC("median absolute error, %")),
     num("p90_abs_err_pct", kRequired, 0, 1e6, FIELD_DOC("90th percentile absolute error, %")),
 };
@@ -268,6 +270,8 @@ constexpr Field kOptimizer[] = {
     num("bytes_per_parameter", kRequired, 0, 64, FIELD_DOC("optimizer state bytes per trained parameter")),
     boolean("factored", 0, FIELD_DOC("factored second moments (Adafactor)")),
     boolean("paged", 0, FIELD_DOC("paged to host memory")),
+    boolean("states_in_parameter_dtype", 0, FIELD_DOC("the states take the trained parameters' dtype (torch.optim): bytes_per_parameter is their fp32 size")),
+    str("states_dtype_source", kInfo, FIELD_DOC("where states_in_parameter_dtype comes from")),
     str("basis", kRequired, FIELD_DOC("how the figure is derived")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
@@ -299,6 +303,8 @@ constexpr Field kEngine[] = {
     str("layer_split", 0, FIELD_DOC("how pipeline stages split the layers (default balanced)")),
     boolean("chunked_loss", 0, FIELD_DOC("computes the loss in chunks")),
     boolean("softmax_fp32", 0, FIELD_DOC("softmax in fp32 (default true)")),
+    boolean("adapters_in_model_dtype", 0, FIELD_DOC("LoRA adapters are built in the model's dtype (default false: peft's fp32 adapters)")),
+    str("adapters_source", kInfo, FIELD_DOC("where adapters_in_model_dtype comes from")),
     str("cross_attention_cache", 0, FIELD_DOC("per_beam (default) or per_input")),
     str("source", kRequired, FIELD_DOC("where the figures come from")),
     str("eager_cuda_context_estimate", kInfo, FIELD_DOC("how eager_cuda_context_mib was estimated")),
@@ -369,6 +375,16 @@ constexpr Field kInferenceEngine[] = {
     num("max_batch", 0, 1, 1e6, FIELD_DOC("the scheduler's default cap on running sequences")),
     str("max_batch_source", 0, FIELD_DOC("where max_batch comes from")),
     obj("tiled_kernel", 0, "tiled_kernel", FIELD_DOC("a weight-only kernel that dequantizes the weights again for every tile of input rows")),
+    obj("eager_host", 0, "eager_host", FIELD_DOC("an eager engine's host time per forward pass: its kernels launched one by one, then its own per-step work")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kEagerHost[] = {
+    num("kernels_per_layer", kRequired, 1, 1e4, FIELD_DOC("kernels one decoder layer launches in a forward pass")),
+    num("kernels_per_step", kRequired, 0, 1e5, FIELD_DOC("kernels the generation loop launches per step beside the layers (embedding, final norm, head, logits processors, stopping criteria)")),
+    num("us_per_kernel", kRequired, 0.1, 1000, FIELD_DOC("host time per kernel (Python, dispatcher, launch), microseconds: the centre of the documented range")),
+    num("us_per_kernel_low", kRequired, 0.1, 1000, FIELD_DOC("the documented range's low end, microseconds")),
+    num("us_per_kernel_high", kRequired, 0.1, 1000, FIELD_DOC("the documented range's high end, microseconds")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 
@@ -572,6 +588,7 @@ constexpr Kind kKinds[] = {
     Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
     MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
     Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},
+    Kind{"eager_host", "\"eager_host\"", KIND_FIELDS(kEagerHost), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an eager engine's host time per forward pass")},
     Kind{"tiled_kernel", "a tiled weight-only kernel", KIND_FIELDS(kTiledKernel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's weight-only matmul kernel that dequantizes per tile of rows")},
     Kind{"serving", "\"serving\"", KIND_FIELDS(kServing), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a serving engine's limits")},
     Kind{"training_mfu", "\"training_mfu\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("training MFU by GPU name, with its source")},

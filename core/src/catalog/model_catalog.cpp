@@ -177,6 +177,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         o.bytes_per_parameter = r.number(v, "bytes_per_parameter", p, true, {0, 64}).value_or(0);
         o.factored = r.boolean(v, "factored", p, false).value_or(false);
         o.paged = r.boolean(v, "paged", p, false).value_or(false);
+        o.states_in_parameter_dtype = r.boolean(v, "states_in_parameter_dtype", p, false).value_or(false);
         o.basis = r.string(v, "basis", p, true).value_or("");
         r.string(v, "source", p, true);
       });
@@ -213,6 +214,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         e.layer_split = r.string(v, "layer_split", p, false).value_or("balanced");
         e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);
         e.softmax_fp32 = r.boolean(v, "softmax_fp32", p, false).value_or(true);
+        e.adapters_in_model_dtype = r.boolean(v, "adapters_in_model_dtype", p, false).value_or(false);
         e.cross_cache_per_beam =
             r.string(v, "cross_attention_cache", p, false).value_or("per_beam") != "per_input";
         e.basis = r.string(v, "source", p, true).value_or("");
@@ -302,6 +304,18 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                  e.tile_weights_per_s = r.number(*tiled, "weights_per_s", tp, true, {1e6, 1e18}).value_or(0);
                  e.tile_basis = r.string(*tiled, "source", tp, true).value_or("");
                }
+               if (const Json* eager = r.object(v, "eager_host", p, false)) {
+                 const std::string ep = Reader::child(p, "eager_host");
+                 e.kernels_per_layer = r.number(*eager, "kernels_per_layer", ep, true, {1, 1e4}).value_or(0);
+                 e.kernels_per_step = r.number(*eager, "kernels_per_step", ep, true, {0, 1e5}).value_or(0);
+                 e.us_per_kernel = r.number(*eager, "us_per_kernel", ep, true, {0.1, 1000}).value_or(0);
+                 e.us_per_kernel_low = r.number(*eager, "us_per_kernel_low", ep, true, {0.1, 1000}).value_or(0);
+                 e.us_per_kernel_high = r.number(*eager, "us_per_kernel_high", ep, true, {0.1, 1000}).value_or(0);
+                 if (!(e.us_per_kernel_low <= e.us_per_kernel && e.us_per_kernel <= e.us_per_kernel_high))
+                   r.fail("out_of_range", Reader::child(ep, "us_per_kernel"),
+                          "expected us_per_kernel_low <= us_per_kernel <= us_per_kernel_high");
+                 e.eager_basis = r.string(*eager, "source", ep, true).value_or("");
+               }
                e.basis = r.string(v, "source", p, true).value_or("");
              });
   for (const char* table :
@@ -354,6 +368,10 @@ void read_measured_error(const Reader& r, const Json& doc, Catalog& catalog) {
     e.engine = r.string(k, "engine", p, true).value_or("");
     e.vendor = r.string(k, "vendor", p, false).value_or("");
     e.n = r.number(k, "n", p, true, {1, 1e6}).value_or(0);
+    e.sources = r.number(k, "sources", p, true, {1, 1e6}).value_or(0);
+    e.pool = r.string(k, "pool", p, true).value_or("kind");
+    if (e.pool != "kind" && e.pool != "engine" && e.pool != "phase")
+      r.fail("unknown_name", p + "/pool", "expected kind, engine or phase, got \"" + e.pool + "\"");
     e.median_abs_err_pct = r.number(k, "median_abs_err_pct", p, true, {0, 1e6}).value_or(0);
     e.p90_abs_err_pct = r.number(k, "p90_abs_err_pct", p, true, {0, 1e6}).value_or(0);
     catalog.measured_error.push_back(std::move(e));

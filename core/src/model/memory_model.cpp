@@ -90,6 +90,37 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
   return attn + mlp;
 }
 
+// Whether attention runs without a score matrix, and why. transformers' "sdpa" calls PyTorch's
+// scaled_dot_product_attention, whose flash kernel takes 16-bit inputs only; with fp32 inputs the
+// memory-efficient kernel takes over, except for grouped-query attention: transformers passes
+// enable_gqa=True (torch >= 2.5, no mask) and that kernel does not admit it, so the math kernel
+// materialises the fp32 scores (aten sdp_utils.cpp; transformers integrations/sdpa_attention.py).
+// Under autocast the inputs are 16-bit.
+bool fused_attention(const MemoryQuestion& q, const EngineProfile& eng, const std::string& compute,
+                     std::string& why) {
+  if (!eng.materialized_attention) {
+    why = eng.name + "'s fused attention kernels";
+    return true;
+  }
+  const std::string impl = lower(q.attention);
+  if (impl == "flash_attention_2") {
+    why = "flash_attention_2";
+    return true;
+  }
+  if (impl == "eager") {
+    why = "eager attention";
+    return false;
+  }
+  const bool gqa = !q.arch.mla() && q.arch.kv_heads < q.arch.heads;
+  if (compute == "fp32" && gqa) {
+    why = "sdpa with fp32 inputs and grouped-query attention runs PyTorch's math kernel";
+    return false;
+  }
+  why = compute == "fp32" ? "sdpa with fp32 inputs runs PyTorch's memory-efficient kernel"
+                          : "sdpa with 16-bit inputs runs PyTorch's flash kernel";
+  return true;
+}
+
 }  // namespace
 
 double parse_engine_version(const std::string& text) {
@@ -206,7 +237,7 @@ struct Sizing {
         active_count(a.moe() ? a.experts_per_token +
                                    a.shared_experts * a.shared_intermediate / a.moe_intermediate
                              : 1),
-        flash(question.flash_attention || !engine.materialized_attention) {
+        flash(fused_attention(question, engine, compute_type, attention_why)) {
     e.params = count_parameters(a);
   }
 
@@ -225,7 +256,9 @@ struct Sizing {
   const double act, tp, pp, dp;
   const bool full_shard, grads_sharded, states_sharded, explain, training, adapters, generates;
   const double active_width, active_count;
+  std::string attention_why;  // set with flash: the kernel the attention runs
   const bool flash;
+  double adapter_bytes_per_token = 0;  // over all layers: what the LoRA adapters save for backward
   double listed_bytes = 0;  // the lines' bytes, also when they are not listed
   // Weights.
   double unquantized = 0, weights_all = 0, checkpoint_bytes = 0, weights_gpu = 0,
@@ -347,6 +380,10 @@ struct Sizing {
                         ? it->second
                         : std::vector<std::string>{"q_proj", "v_proj"};
         }
+        // peft keeps the adapters in fp32 (autocast_adapter_dtype); engines that build them in the
+        // model's dtype, and sharded data parallelism, which casts the whole model to one dtype
+        // (FSDP's flat parameters, DeepSpeed's module cast), hold them in the compute dtype.
+        const double adapter_bytes = eng.adapters_in_model_dtype || sharding != "none" ? act : 4;
         for (const auto& name : targets) {
           auto t = lora_target(a, name);
           if (!t) {
@@ -364,6 +401,17 @@ struct Sizing {
                                                          : a.encoder_layers + a.layers)
                                     : t->per_layer * a.layers;
           trainable += rank * (t->in + t->out) * copies;
+          // peft casts each adapted module's input to the adapters' dtype (a new tensor when it
+          // differs from the model's) and, with lora_dropout, keeps a dropout mask and output: what
+          // lora_A saves for backward beside the frozen layer's own input. lora_B keeps lora_A's
+          // rank-wide output. A routed expert sees only the tokens sent to it.
+          const bool routed =
+              a.moe() && t->per_layer != 1 && t->per_layer == a.experts + a.shared_experts;
+          const double seen = routed ? copies * active_count / t->per_layer : copies;
+          const double input = q.lora_dropout > 0       ? adapter_bytes + 1
+                               : adapter_bytes != act ? adapter_bytes
+                                                        : 0;
+          adapter_bytes_per_token += seen * (t->in * input + rank * adapter_bytes);
         }
       }
       e.trainable_parameters = trainable;
@@ -399,7 +447,14 @@ struct Sizing {
                    ") is on the GPU before it is reduce-scattered and copied out";
       }
       add("gradients", "Gradients", grads, [&] { return gbasis; });
-      double states = trainable * opt->bytes_per_parameter;
+      // torch.optim creates its states like the parameters they step: 16-bit parameters trained
+      // without an fp32 master copy get 16-bit states. Adapters are fp32 (peft's
+      // autocast_adapter_dtype), and so are the states of an optimizer stepping a master copy.
+      const bool master_copy = q.master_weights && bytes_per_param < 4 && !adapters;
+      const double state_scale = opt->states_in_parameter_dtype && !adapters && !master_copy
+                                     ? std::min(1.0, bytes_per_param / 4)
+                                     : 1;
+      double states = trainable * opt->bytes_per_parameter * state_scale;
       // Adafactor: a row and a column statistic per matrix (about 2 x trainable / width), and full
       // states for the vectors and embeddings it does not factor, when they are trained.
       if (opt->factored)
@@ -413,7 +468,12 @@ struct Sizing {
             states;  // placed after everything else: they stay on the GPU only while there is room
       } else {
         add("optimizer", "Optimizer states", states, [&] {
-          return opt->basis + (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : "");
+          return opt->basis +
+                 (state_scale < 1 ? "; held in the parameters' " + num(bytes_per_param) +
+                                        "-byte dtype (torch.optim creates its states like the "
+                                        "parameters; no fp32 master copy)"
+                                  : "") +
+                 (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : "");
         });
       }
       if (q.master_weights && bytes_per_param < 4 && !adapters &&
@@ -502,7 +562,7 @@ struct Sizing {
           flash ? 0 : q.batch * a.heads * s * s * (act + (eng.softmax_fp32 ? 4 : 0));
       const double logit_rows =
           eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
-      const double logits = logit_rows * a.vocab * (act + 4);
+      const double logits = logit_rows * a.vocab * (act + (act < 4 ? 4 : 0));  // + fp32 copy
       double peak = std::max(layer + scores, logits);
       // An encoder runs before its decoder fills the cache, and a dynamic cache grows by the
       // generated tokens only after the prefill (transformers' DynamicCache appends each step's
@@ -518,9 +578,9 @@ struct Sizing {
                              : "Activations (prefill peak)",
           peak / pp, [&] {
             return "max of one layer's intermediates over " + num(tokens) + " tokens" +
-                   (scores > 0 ? " + materialised attention scores (" + gib(scores) + ")" : "") +
+                   (scores > 0 ? " + materialised attention scores (" + gib(scores) + ", " + attention_why + ")" : "") +
                    " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
-                   " vocabulary (" + gib(logits) + ", 16-bit + fp32)" +
+                   " vocabulary (" + gib(logits) + (act < 4 ? ", 16-bit + fp32)" : ", fp32)") +
                    (kv_generated > 0 ? ", less the cache the generated tokens add later (" +
                                            gib(kv_generated) + ")"
                                      : "");
@@ -537,9 +597,12 @@ struct Sizing {
   // ---- Activations and logits: training --------------------------------------------------------
   void training_activations() {
     const double s = q.sequence, b = q.batch;
+    const double all_layers = a.layers + a.encoder_layers;
+    // The adapters' saved inputs per layer: counted where a layer keeps its activations through the
+    // backward pass; a checkpointed layer recomputes them one layer at a time.
+    const double adapters_per_layer = adapter_bytes_per_token / std::max(1.0, all_layers);
     const double per_token =
         layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count);
-    const double all_layers = a.layers + a.encoder_layers;
     double acts = 0;
     std::string basis;
     if (sac == "op") {
@@ -573,7 +636,8 @@ struct Sizing {
       const double every = std::max(1.0, std::floor(std::atof(sac.c_str())));
       const double layers = all_layers / pp, ckpt = std::floor(layers / every);
       acts = b * s *
-             (ckpt * a.hidden * act + (layers - ckpt) * per_token + (ckpt > 0 ? per_token : 0));
+             (ckpt * a.hidden * act + (layers - ckpt) * (per_token + adapters_per_layer) +
+              (ckpt > 0 ? per_token : 0));
       if (explain)
         basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
                 " layers keep only their input, " + num(layers - ckpt) + " keep " + num(per_token) +
@@ -584,12 +648,12 @@ struct Sizing {
         basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
                 num(act) + " bytes) + one layer recomputed and its backward";
     } else {
-      acts = b * s * per_token * all_layers / pp;
+      acts = b * s * (per_token + adapters_per_layer) * all_layers / pp;
       if (explain)
-        basis = "b x s x " + num(per_token) + " bytes per token per layer x " +
+        basis = "b x s x " + num(per_token + adapters_per_layer) + " bytes per token per layer x " +
                 num(all_layers / pp) + " layers (Korthikanti et al. 2022" +
-                (flash ? ", no score matrix with fused attention" : ", score matrix materialised") +
-                ")";
+                (flash ? ", no score matrix: " : ", score matrix materialised: ") + attention_why +
+                (adapter_bytes_per_token > 0 ? "; with the LoRA adapters' saved inputs" : "") + ")";
     }
     if (tp > 1) {
       // Tensor parallelism with sequence parallelism splits every saved activation over the ranks
@@ -602,14 +666,18 @@ struct Sizing {
     transient += acts;
     add("activations", "Activations", acts, [&] { return basis; });
     const double vocab_rows = b * s;
-    const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + 4 + 4) /
+    // The loss upcasts the logits to fp32 (a copy only when they are 16-bit) and keeps the fp32
+    // log-softmax for backward.
+    const double upcast_copy = act < 4 ? 4 : 0;
+    const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + upcast_copy + 4) /
                           (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
     if (a.kind != ArchKind::kEncoder) {
       transient += logits;
       add("logits", "Logits and loss", logits, [&] {
         return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
                (q.chunked_loss ? num(act) + " bytes (chunked loss)"
-                               : num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)");
+                               : act < 4 ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
+                                         : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
       });
     }
     if (q.mode == TrainMode::kQlora) {
@@ -836,6 +904,9 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     fault("sharding",
           "expected one of none, zero1, zero2, zero3, fsdp, got \"" + q.sharding + "\"");
   }
+  if (const std::string impl = lower(q.attention);
+      impl != "sdpa" && impl != "eager" && impl != "flash_attention_2")
+    fault("attention", "expected sdpa, eager or flash_attention_2, got \"" + q.attention + "\"");
   const std::string& sac = q.selective_checkpointing;
   if (!sac.empty() && sac != "op" &&
       (sac.find_first_not_of("0123456789") != std::string::npos || std::atof(sac.c_str()) < 1))

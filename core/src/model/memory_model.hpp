@@ -26,6 +26,9 @@ struct OptimizerSpec {
   double bytes_per_parameter = 0;  // states per trainable parameter
   bool factored = false;           // Adafactor: row + column statistics per matrix
   bool paged = false;              // paged states may live in host memory under pressure
+  // torch.optim: the states are created like the parameter (zeros_like), so 16-bit parameters
+  // without an fp32 master copy get 16-bit states; bytes_per_parameter is their fp32 size.
+  bool states_in_parameter_dtype = false;
   std::string basis;
 };
 
@@ -66,6 +69,7 @@ struct EngineProfile {
   bool chunked_loss = false;           // the loss is computed in chunks of the vocabulary rows
   bool cross_cache_per_beam = true;    // encoder-decoders: one cross-attention cache per beam
   bool softmax_fp32 = true;            // materialised attention: the softmax output kept in fp32
+  bool adapters_in_model_dtype = false;  // LoRA adapters built in the model's dtype (else peft's fp32)
   bool materialized_attention = true;  // eager attention unless flash is asked for
   double gpu_memory_utilization = 0;   // pool engines: share of the device they may take
   // "profile": the pool is what a profiled forward pass leaves of the share (vLLM); "static": the
@@ -126,10 +130,13 @@ struct MemoryQuestion {
   // Selective activation checkpointing (torchtitan's selective_ac_option): "op" keeps the outputs of
   // a listed set of ops per layer; a whole number N checkpoints every N-th layer; "" = none.
   std::string selective_checkpointing;
-  bool flash_attention = true;
+  // The attention implementation (transformers' attn_implementation): "sdpa" (its default),
+  // "eager" or "flash_attention_2". Engines with their own kernels ignore it.
+  std::string attention = "sdpa";
   bool chunked_loss = false;  // logits made and consumed in chunks (torchtune, Liger)
   std::string kv_format;      // "" = the compute precision's 16-bit format
   double lora_rank = 0;
+  double lora_dropout = 0;  // peft's lora_dropout (its default 0: no dropout module)
   std::vector<std::string> lora_targets;
   double gpus = 1;
   double tensor_parallel = 1;

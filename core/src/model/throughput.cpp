@@ -228,6 +228,31 @@ std::string tiled_note(const Lookups& l, const ThroughputQuestion& q, double til
          num(e->tile_rows) + " rows: at least " + num(tiled_s * 1e3) + " ms for its matmuls";
 }
 
+// An eager engine's forward pass: the device cannot finish before the host has launched its last
+// kernel, and the loop's own per-step work (after a device-to-host sync for the sampled token and
+// the stopping criteria) runs while the device waits. Returns the launch time (0: not eager).
+double with_eager_host(const Lookups& l, const ThroughputQuestion& q, Phase& ph) {
+  const InferenceEngine* e = l.engine;
+  if (!e || e->kernels_per_layer <= 0) return 0;
+  const double us = e->us_per_kernel * 1e-6;
+  const double launch = (q.arch.layers + q.arch.encoder_layers) * e->kernels_per_layer * us;
+  if (launch > ph.seconds) {
+    ph.seconds = launch;
+    ph.bound = "host (kernel launches)";
+  }
+  ph.seconds += e->kernels_per_step * us;
+  return launch;
+}
+
+std::string eager_note(const Lookups& l, double launch) {
+  const InferenceEngine* e = l.engine;
+  if (!e || launch <= 0) return "";
+  return "; " + e->name + " launches " + num(e->kernels_per_layer) + " kernels per layer and " +
+         num(e->kernels_per_step) + " per step from the host at " + num(e->us_per_kernel) + " us each (" +
+         num(e->us_per_kernel_low) + "-" + num(e->us_per_kernel_high) +
+         " us by host CPU): the pass takes at least " + num(launch * 1e3) + " ms";
+}
+
 std::string host_note(const Lookups& l, const ThroughputQuestion& q, bool decode) {
   const InferenceEngine* e = l.engine;
   const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
@@ -266,6 +291,7 @@ Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const
                              peak * k.decode_mfu, bw * eff,
                              2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(l, q, 1));
   ph.seconds += step_overhead_s(l, q, true);
+  with_eager_host(l, q, ph);
   return ph;
 }
 
@@ -315,11 +341,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(l, q, tokens),
                                          2 * matmul_params(a, q.params) * tokens / (peak * mfu));
     e.prefill.seconds += host;
+    const double launch = with_eager_host(l, q, e.prefill);
     if (q.explain)
       e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
                       " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                       num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
+                      tiled_note(l, q, tiled) + host_note(l, q, false) + eager_note(l, launch) +
+                      share_note(l, q, peak, tp);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -335,12 +363,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
                                comm, tiled);
     e.decode.seconds += step_overhead_s(l, q, true);
+    const double launch = with_eager_host(l, q, e.decode);
     if (q.explain)
       e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
                        (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
                      " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
                      num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(l, q, tiled) +
-                     host_note(l, q, true) + share_note(l, q, peak, tp);
+                     host_note(l, q, true) + eager_note(l, launch) + share_note(l, q, peak, tp);
     const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
@@ -354,10 +383,12 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(l, q, n),
                                          2 * matmul_params(a, q.params) * n / (peak * mfu));
     e.first_token.seconds += host;
+    const double launch = with_eager_host(l, q, e.first_token);
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                           num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(l, q, tiled) + host_note(l, q, false) + share_note(l, q, peak, tp);
+                          tiled_note(l, q, tiled) + host_note(l, q, false) + eager_note(l, launch) +
+                          share_note(l, q, peak, tp);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.decode_step_ms = e.decode.seconds * 1e3;

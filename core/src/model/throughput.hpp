@@ -29,6 +29,14 @@ struct InferenceEngine {
   std::string tiled_format;
   double tile_rows = 0;
   double tile_weights_per_s = 0;
+  // An eager engine (transformers' generate): the host launches every kernel of a forward pass
+  // one by one, so a pass takes at least layers x kernels_per_layer x us_per_kernel, and the
+  // loop's own kernels_per_step follow once the step's tokens are back on the host.
+  double kernels_per_layer = 0;  // 0: not eager
+  double kernels_per_step = 0;
+  double us_per_kernel = 0;
+  double us_per_kernel_low = 0, us_per_kernel_high = 0;  // the documented range (host CPUs differ)
+  std::string eager_basis;
   std::string basis;
   std::string overhead_basis;
   std::string tile_basis;

@@ -291,6 +291,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
 CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   CaseOutcome out;
   out.id = string_at(c, {"id"});
+  out.source = source_key(string_at(c, {"source"}));
   out.quantity = string_at(c, {"quantity"});
   out.confidence = string_at(c, {"confidence"});
   out.metric = string_at(c, {"measured", "metric"});
@@ -409,10 +410,14 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
                   "\": expected none, full, selective_op or selective_N (every N-th layer)");
     }
   }
-  q.flash_attention = bool_at(*w, {"flash_attention"}, false);
+  // attention_implementation as the run set it; else the older flash_attention flag, whose
+  // absence meant eager attention when these cases were written.
+  q.attention = lower(string_at(*w, {"attention_implementation"}));
+  if (q.attention.empty()) q.attention = bool_at(*w, {"flash_attention"}, false) ? "flash_attention_2" : "eager";
   q.kv_format = lower(string_at(*w, {"kv_cache_format"}));
   if (const Json* lora = at(*w, {"lora"})) {
     q.lora_rank = number_at(*lora, {"rank"}).value_or(0);
+    q.lora_dropout = number_at(*lora, {"dropout"}).value_or(0);
     if (const Json* t = at(*lora, {"target_modules"}); t && t->is_array()) {
       for (const auto& x : *t) {
         if (x.is_string()) q.lora_targets.push_back(x.get<std::string>());
@@ -536,20 +541,91 @@ AccuracySummary summarize(const std::vector<CaseOutcome>& outcomes, const std::s
   return s;
 }
 
+std::string source_key(const std::string& source) {
+  std::size_t start = source.find_first_not_of(' ');
+  if (start == std::string::npos) return "";
+  auto word_at = [&](std::size_t from) {
+    const std::size_t end = source.find(' ', from);
+    return source.substr(from, end == std::string::npos ? std::string::npos : end - from);
+  };
+  std::string key = word_at(start);
+  const bool bare_repo = key.find("://") == std::string::npos && key.find(':') == std::string::npos &&
+                         std::count(key.begin(), key.end(), '/') == 1;
+  if (bare_repo && start + key.size() < source.size()) {
+    const std::size_t next = source.find_first_not_of(' ', start + key.size());
+    if (next != std::string::npos) key += " " + word_at(next);
+  }
+  if (const std::size_t at = key.find('@'); at != std::string::npos && key.find("://") == std::string::npos)
+    key.erase(at);
+  return key;
+}
+
+ErrorBand source_weighted_band(const std::vector<CaseOutcome>& members) {
+  std::map<std::string, double> per_source;
+  std::vector<const CaseOutcome*> counted;
+  for (const auto& o : members) {
+    if (o.skipped || (o.confidence != "high" && o.confidence != "medium")) continue;
+    counted.push_back(&o);
+    per_source[o.source] += 1;
+  }
+  ErrorBand band;
+  band.n = static_cast<double>(counted.size());
+  band.sources = static_cast<double>(per_source.size());
+  if (counted.empty()) return band;
+  std::vector<std::pair<double, double>> points;  // |error|, weight
+  for (const CaseOutcome* o : counted)
+    points.emplace_back(std::fabs(o->error_pct), 1 / (per_source[o->source] * band.sources));
+  detail::small_stable_sort(points.begin(), points.end(), std::less<>());
+  // Each case sits at the midpoint of its weight on the cumulative scale.
+  std::vector<double> at;
+  double cumulative = 0;
+  for (const auto& [err, w] : points) {
+    at.push_back(cumulative + w / 2);
+    cumulative += w;
+  }
+  auto quantile = [&](double p) {
+    if (p <= at.front()) return points.front().first;
+    for (std::size_t i = 1; i < at.size(); ++i)
+      if (p <= at[i])
+        return points[i - 1].first + (points[i].first - points[i - 1].first) * (p - at[i - 1]) / (at[i] - at[i - 1]);
+    return points.back().first;
+  };
+  band.median_abs_err_pct = quantile(0.5);
+  band.p90_abs_err_pct = quantile(0.9);
+  return band;
+}
+
 Json summarize_by_kind(const std::vector<CaseOutcome>& outcomes) {
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<CaseOutcome>> kinds;
-  for (const auto& o : outcomes) kinds[{o.quantity, o.phase, o.engine, o.vendor}].push_back(o);
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;
+  std::map<Key, std::vector<CaseOutcome>> kinds, engines, phases;
+  for (const auto& o : outcomes) {
+    kinds[{o.quantity, o.phase, o.engine, o.vendor}].push_back(o);
+    engines[{o.quantity, o.phase, o.engine, ""}].push_back(o);
+    phases[{o.quantity, o.phase, "", ""}].push_back(o);
+  }
   Json list = Json::array();
   for (const auto& [key, members] : kinds) {
-    const AccuracySummary s = summarize(members, std::get<0>(key));
-    if (s.n == 0) continue;
-    list.push_back({{"quantity", std::get<0>(key)},
-                    {"phase", std::get<1>(key)},
-                    {"engine", std::get<2>(key)},
-                    {"vendor", std::get<3>(key)},
-                    {"n", s.n},
-                    {"median_abs_err_pct", report::round_to(s.median_abs_err_pct, 1)},
-                    {"p90_abs_err_pct", report::round_to(s.p90_abs_err_pct, 1)}});
+    const auto& [quantity, phase, engine, vendor] = key;
+    ErrorBand band = source_weighted_band(members);
+    if (band.n == 0) continue;
+    std::string pool = "kind";
+    if (band.sources < kMinBandSources) {
+      band = source_weighted_band(engines[{quantity, phase, engine, ""}]);
+      pool = "engine";
+    }
+    if (band.sources < kMinBandSources) {
+      band = source_weighted_band(phases[{quantity, phase, "", ""}]);
+      pool = "phase";
+    }
+    list.push_back({{"quantity", quantity},
+                    {"phase", phase},
+                    {"engine", engine},
+                    {"vendor", vendor},
+                    {"n", band.n},
+                    {"sources", band.sources},
+                    {"pool", pool},
+                    {"median_abs_err_pct", report::round_to(band.median_abs_err_pct, 1)},
+                    {"p90_abs_err_pct", report::round_to(band.p90_abs_err_pct, 1)}});
   }
   return list;
 }

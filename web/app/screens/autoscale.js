@@ -9,6 +9,7 @@ import { demandControl } from '../demand-fields.js';
 import { frame, axis, legend, dataTable, W, SERIES } from '../charts.js';
 import { copyText } from '../export.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 
 /** A synthetic diurnal day (not measured): a trough at 04:00, a peak 5x the trough at 16:00. */
 export const EXAMPLE_PROFILE = Array.from({ length: 24 }, (_, hr) => Math.round(40 * (3 - 2 * Math.cos(((hr - 4) * Math.PI) / 12)) * 10) / 10);
@@ -207,7 +208,7 @@ export function renderAutoscale(r) {
     h('section', { class: 'card' },
       h('h3', null, 'Each policy'),
       table({
-        caption: 'Each policy over the profile: monthly cost, idle GPU-hours and the share of requests within the p95 TTFT target', testid: 'as-policies', className: 'data', exportName: 'autoscale-policies',
+        caption: 'Each policy over the profile: monthly cost, idle GPU-hours and the share of requests within the p95 TTFT target', testid: 'as-policies', className: 'data', exportName: 'autoscale-policies', records: r.policies,
         head: ['Policy', 'Monthly cost', 'Replica-hours a month', 'Idle GPU-hours a month', 'SLO attainment'],
         rows: r.policies.map((p) => h('tr', { testid: `as-policy-${p.name}` },
           h('th', { scope: 'row' }, NAMES[p.name] ?? p.name),
@@ -285,7 +286,7 @@ export function createAutoscaleScreen(store, form) {
       const steady = form.workload().demand?.requests_per_s;
       const unused = steady === undefined ? null
         : h('p', { class: 'note', testid: 'as-rps-unused' }, `The form's ${f.num(Number(steady), 4)} requests/s is not used here: the profile gives the rate of each hour.`);
-      return { nodes: [unused, renderAutoscale(response.result), requestBlock(req, 'as-request')] };
+      return { nodes: [unused, renderAutoscale(response.result), deployPanel(ask, req), requestBlock(req, 'as-request')] };
     },
   });
 }

@@ -107,7 +107,7 @@ function instancesCard(list, store) {
   return h('section', { class: 'card' },
     h('h3', null, `Instances (${list.length})`),
     table({
-      caption: 'Instance types with prices (USD per instance-hour), specs, sources and dates', testid: 'cat-instances', className: 'data',
+      caption: 'Instance types with prices (USD per instance-hour), specs, sources and dates', testid: 'cat-instances', className: 'data', records: list,
       head: ['Instance', 'GPU', 'GPUs', 'On-demand', 'Spot', 'Provider', 'Family', 'Memory per GPU', 'vCPUs', 'RAM', 'Compute', 'Bandwidth', 'Interconnect', 'Source date', 'Notes and source'],
       rows: list.map((i) => h('tr', { testid: `cat-row-${i.instance}` },
         h('th', { scope: 'row' }, i.instance),

@@ -8,6 +8,7 @@ import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
 import { renderReport } from '../report.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 import { priorityControl, providersControl } from '../more-controls.js';
 import { tags } from './precisions.js';
 
@@ -87,7 +88,7 @@ export function createCompareScreen(store, form) {
       const { response, errors } = await ask(request);
       if (errors) return { errors };
       const w = preset.scenario();
-      return { nodes: [w ? scenarioCards(w, 'wl', response.result) : null, renderReport(response.result, 'mig'), requestBlock(request, 'mig-request')] };
+      return { nodes: [w ? scenarioCards(w, 'wl', response.result) : null, renderReport(response.result, 'mig'), deployPanel(ask, request), requestBlock(request, 'mig-request')] };
     },
   });
   return screen;

@@ -33,7 +33,7 @@ function costChart(priced) {
     rows: priced.map((o) => ({ label: o.name, parts: [{ value: o.cheapest_instance.cost.usd_per_month, cls: o.recommended ? 'c3' : o.suitable ? 'c1' : 'c5', name: o.cheapest_instance.instance }], valueText: f.usd(o.cheapest_instance.cost.usd_per_month) })),
     legendItems: [{ cls: 'c3', name: 'Recommended' }, { cls: 'c1', name: 'Suitable' }, { cls: 'c5', name: 'Not suitable' }],
     data: {
-      caption: 'Cheapest instance of each kind (USD/month)', head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
+      caption: 'Cheapest instance of each kind (USD/month)', records: priced, head: ['Option', 'Instance', 'Monthly cost (USD)', 'Suitable'],
       rows: priced.map((o) => [o.name, countText(o.cheapest_instance), f.num(o.cheapest_instance.cost.usd_per_month, 2), o.suitable ? 'yes' : 'no']),
     },
   }));
@@ -55,7 +55,7 @@ export function renderDecide(r) {
     h('section', { class: 'card' },
       h('h3', null, 'Options'),
       table({
-        caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data',
+        caption: 'Each kind of accelerator: suitability, cheapest deployment that runs the workload, cost, complexity and risk', testid: 'decide-options', className: 'data', records: r.options,
         head: ['Option', 'Suitable', 'Cheapest deployment', 'Monthly cost', 'Memory per accelerator', 'Speed', 'Migration complexity', 'Risk'],
         rows: r.options.map(optionRows),
       })),

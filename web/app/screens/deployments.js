@@ -9,6 +9,7 @@ import { demandControl } from '../demand-fields.js';
 import { numberControl, serves } from '../controls.js';
 import { controlSet, priorityControl, providersControl, kindsControl, checkedList } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
 import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
@@ -77,7 +78,7 @@ export function createDeploymentsScreen(store, form) {
       const [rec, dec] = await Promise.all([ask(sent), ask(asked)]);
       if (rec.errors) return { errors: rec.errors };
       return {
-        nodes: [renderRecommend(rec.response.result), requestBlock(sent, 'rec-request'),
+        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'),
           dec.response ? h('details', { class: 'card decide-details', testid: 'decide-details' },
             h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
             renderDecide(dec.response.result), requestBlock(asked, 'decide-request')) : null],
@@ -137,7 +138,7 @@ function renderRecommend(r) {
     h('section', { class: 'card' },
       h('h3', null, `Candidates (${r.candidates.length})`),
       table({
-        caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data',
+        caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data', records: r.candidates,
         head: ['#', ...deploymentHead(serving, r.candidates), 'Risk'],
         rows: r.candidates.map((c, i) => candidateRow(c, i, 'rec')),
       })),
@@ -166,7 +167,7 @@ export function costPerformanceChart(candidates) {
     points, xFormat: kUsd, yFormat: (v) => f.num(v, v >= 100 ? 0 : 1), testid: 'rec-chart',
     legendItems: [{ cls: 'point', name: 'Candidate' }, { cls: 'frontier', name: 'Pareto frontier: no other is both cheaper and faster' }],
     data: {
-      caption: `Candidates by cost and performance (${unit})`,
+      caption: `Candidates by cost and performance (${unit})`, records: usable,
       head: ['Candidate', 'Monthly cost (USD)', `Performance score (${unit})`, 'On the Pareto frontier'],
       rows: usable.map((c, i) => [label(c), f.num(cost(c), 2), f.num(speed(c), 1), onFront[i] ? 'yes' : 'no']),
     },

@@ -9,6 +9,7 @@ import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote,
 import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '../deployment.js';
 import { GROUPS, groupOf } from '../memory-groups.js';
 import { barChart } from '../charts.js';
+import { deployPanel } from '../deploy-panel.js';
 
 const later = () => import('../later-screens.js');
 
@@ -30,7 +31,8 @@ export function createFitScreen(store, form) {
       const request = form.pay({ question: 'fit', ...form.workload(), instance: where.instance, ...(where.gpus === undefined ? {} : { gpus: where.gpus }) });
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: [renderFit(response.result, !form.model.given()), fitMore(ask, form, response.result, store), requestBlock(request, 'fit-request')] };
+      const deploy = response.result.status === 'FITS' ? deployPanel(ask, request) : null;
+      return { nodes: [renderFit(response.result, !form.model.given()), deploy, fitMore(ask, form, response.result, store), requestBlock(request, 'fit-request')] };
     },
   });
   return screen;
@@ -142,7 +144,7 @@ function linesChart(r) {
       xLabel: 'Memory per GPU (GB)', rows, format: f.gbTick, testid: 'fit-chart',
       legendItems: [...present.map((g) => ({ cls: g.cls, name: g.name })), { cls: 'marker', name: 'Memory per GPU' }],
       data: {
-        caption: 'Memory per GPU (GB)',
+        caption: 'Memory per GPU (GB)', records: r.memory.per_gpu,
         head: ['GPU', ...lines.map((l) => `${l.label} (GB)`), 'Total (GB)', 'Capacity (GB)', 'Use (%)'],
         rows: rows.map((row) => [row.label, ...lines.map((l) => f.num(l.gb, 2)), f.num(total, 2), f.num(cap, 2), f.num(r.deployment.memory_utilization_pct, 1)]),
       },
@@ -171,7 +173,7 @@ function seedChart(r) {
       xLabel: 'Memory per GPU (GB)', rows, format: f.gbTick, testid: 'fit-chart',
       legendItems: [{ cls: 'c1', name: 'Weights' }, { cls: 'c2', name: `Overhead (${r.memory.overhead_covers})` }, { cls: 'marker', name: 'Usable memory per GPU' }],
       data: {
-        caption: 'Memory per GPU (GB)',
+        caption: 'Memory per GPU (GB)', records: [r.memory],
         head: ['GPU', 'Weights (GB)', 'Overhead (GB)', 'Total (GB)', 'Usable (GB)', 'Use (%)'],
         rows: rows.map((row) => [row.label, f.num(weights, 2), f.num(overhead, 2), f.num(weights + overhead, 2), f.num(cap, 2), f.num(r.fit.utilization_pct, 1)]),
       },

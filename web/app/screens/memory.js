@@ -137,7 +137,7 @@ export async function fitOnAny(ask, form, store, where) {
   const list = order.map((i) => answers[i].response.result);
   return {
     nodes: [renderFit(list[0]), card(`Every instance with ${n} × ${where.any}`, table({
-      caption: 'Instances with the GPU, cheapest that holds the model first', testid: 'fit-any-table', exportName: 'fit-instances',
+      caption: 'Instances with the GPU, cheapest that holds the model first', testid: 'fit-any-table', exportName: 'fit-instances', records: list,
       head: ['Instance', 'Monthly cost', 'Fits', 'Memory per GPU'],
       rows: list.map((r, i) => h('tr', { testid: `fit-any-row-${i}` },
         h('th', { scope: 'row' }, r.placement.instance),
@@ -211,7 +211,7 @@ function breakdownTable(r) {
     h('th', { scope: 'row' }, 'Total per GPU (nvidia-smi)'),
     h('td', { class: 'num', testid: 'mem-total' }, f.gbOfGib(r.total_gib)),
     h('td', { class: 'basis-cell' }, `tensors ${f.gbOfGib(r.tensors_gib)} (`, tool(r.tensors_gib * 2 ** 30, 'GiB', 'torch.cuda.max_memory_allocated()'), ') + runtime')));
-  return table({ caption: 'Memory per GPU', head: ['Part', 'GB', 'How'], rows, testid: 'mem-breakdown', exportName: 'model-memory' });
+  return table({ caption: 'Memory per GPU', head: ['Part', 'GB', 'How'], rows, testid: 'mem-breakdown', exportName: 'model-memory', records: r.per_gpu });
 }
 
 /** One stacked bar: every breakdown line, against the chosen GPU's usable memory. */
@@ -232,7 +232,7 @@ function memoryChart(r) {
     xLabel: 'Memory per GPU (GB)', rows: [row], format: f.gbTick, testid: 'mem-chart',
     legendItems: [...present.map((grp) => ({ cls: grp.cls, name: grp.name })), cap === undefined ? null : { cls: 'marker', name: 'Usable memory of the GPU' }].filter(Boolean),
     data: {
-      caption: 'Memory per GPU (GB)',
+      caption: 'Memory per GPU (GB)', records: r.per_gpu,
       head: ['Part', 'GB', 'Share of the GPU (%)'],
       rows: [
         ...r.per_gpu.map((l) => [l.label, f.num(f.gibToGb(l.gib), 3), pctOf(l.gib)]),
@@ -253,7 +253,7 @@ function gpusTable(r) {
       ? `${holding.length} of ${list.length} GPUs hold it${per}; the smallest is the ${holding[0].gpu} (${f.gbOfGib(holding[0].capacity_gib)} usable).`
       : `None of the ${list.length} GPUs holds it${per}: use more GPUs per copy, a smaller weight format or a shorter context.`),
     table({
-      caption: 'Every GPU of the catalog', head: ['GPU', 'Usable (GB)', 'Needs (GB)', 'Use (%)', 'Fits'], testid: 'mem-gpu-table', exportName: 'model-memory-gpus',
+      caption: 'Every GPU of the catalog', head: ['GPU', 'Usable (GB)', 'Needs (GB)', 'Use (%)', 'Fits'], testid: 'mem-gpu-table', exportName: 'model-memory-gpus', records: list,
       rows: list.map((x, i) => h('tr', { class: x.gpu === chosen ? 'mem-chosen' : null, testid: `mem-gpu-row-${i}` },
         h('th', { scope: 'row', testid: `mem-gpu-name-${i}` }, x.gpu, x.gpu === chosen ? h('span', { class: 'muted' }, ' (chosen)') : null),
         h('td', { class: 'num' }, f.num(f.gibToGb(x.capacity_gib), 2)),

@@ -179,7 +179,7 @@ export function renderPlacement(r) {
     h('section', { class: 'card' },
       h('h3', null, `Models (${r.models.length})`),
       table({
-        caption: 'Memory each model needs', testid: 'place-models', className: 'data',
+        caption: 'Memory each model needs', testid: 'place-models', className: 'data', records: r.models,
         head: ['Model', 'Memory', 'Basis'],
         rows: r.models.map((m, i) => h('tr', { testid: `place-model-${i}` },
           h('th', { scope: 'row' }, m.name),
@@ -221,7 +221,7 @@ function packingCard(p, title, key, colour, gbOf) {
       })),
       legendItems: [...colour].map(([m, cls]) => ({ cls, name: m })).concat([{ cls: 'marker', name: 'Usable memory' }]),
       data: {
-        caption: `Per accelerator on ${p.instance}`,
+        caption: `Per accelerator on ${p.instance}`, records: p.gpus,
         head: ['Accelerator', 'Models', 'Used (GB)', 'Usable (GB)', 'Use (%)'],
         rows: p.gpus.map((g) => [name(g), g.models.join(', ') || 'none', f.num(g.used_gb, 2), f.num(g.capacity_gb, 2), f.num(g.capacity_gb > 0 ? (g.used_gb / g.capacity_gb) * 100 : 0, 1)]),
       },

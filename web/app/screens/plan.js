@@ -288,7 +288,7 @@ export function renderPlan(r) {
         xLabel: 'Monthly cost (USD/month)', format: money, testid: 'plan-env-chart', width: 480,
         rows: r.environments.map((e, i) => ({ label: e.name, parts: [{ value: e.usd_per_month, cls: SERIES[i % SERIES.length], name: 'monthly cost' }], valueText: f.usd(e.usd_per_month) })),
         data: {
-          caption: 'Monthly cost by environment (USD/month)', head: ['Environment', 'Monthly cost (USD)', 'Share of the plan (%)'],
+          caption: 'Monthly cost by environment (USD/month)', records: r.environments, head: ['Environment', 'Monthly cost (USD)', 'Share of the plan (%)'],
           rows: r.environments.map((e) => [e.name, f.num(e.usd_per_month, 2), f.num(total > 0 ? (e.usd_per_month / total) * 100 : 0, 1)]),
         },
       })),

@@ -18,7 +18,7 @@ export function renderPrecisions(r) {
     h('section', { class: 'card' },
       h('h3', null, `Weights in every format: ${r.model.label}, `, h('span', { class: 'muted' }, `${f.num(r.model.parameters_billion, 3)} billion parameters`)),
       table({
-        caption: 'Weights by precision', testid: 'prec-table',
+        caption: 'Weights by precision', testid: 'prec-table', records: r.precisions,
         head: ['Precision', 'Bytes per parameter', 'Weights', 'Native on families', 'Native architectures', 'Notes'],
         rows,
       }),
@@ -29,7 +29,7 @@ export function renderPrecisions(r) {
         xLabel: 'Weights (GB)', format: f.gbTick, testid: 'prec-chart',
         rows: r.precisions.map((p) => ({ label: `${p.name} (${f.num(p.bytes_per_parameter, 2)} B/param)`, parts: [{ value: p.weights_gb, cls: 'c1', name: 'weights' }] })),
         data: {
-          caption: 'Weights by precision (GB)',
+          caption: 'Weights by precision (GB)', records: r.precisions,
           head: ['Precision', 'Bytes per parameter', 'Weights (GB)', 'Against the largest (%)'],
           rows: r.precisions.map((p) => [p.name, f.num(p.bytes_per_parameter, 2), f.num(p.weights_gb, 2), f.num((p.weights_gb / max) * 100, 1)]),
         },

@@ -44,7 +44,7 @@ const rttOf = (row) => (row.rtt_from_users?.length ? row.rtt_from_users.map((u) 
 function regionsTable(rows) {
   return table({
     caption: 'Each candidate region: prices of the instance type, spot band, offers, round trip from the users (an estimate) and egress price',
-    testid: 'rg-regions', className: 'data', exportName: 'regions',
+    testid: 'rg-regions', className: 'data', exportName: 'regions', records: rows,
     head: ['Region', 'On-demand', 'Spot', 'Interruption band', 'Round trip from the users', 'Egress', 'Offers in the region'],
     rows: rows.map((r) => h('tr', { testid: `rg-region-${r.region}` },
       h('th', { scope: 'row' }, r.region, r.location ? h('span', { class: 'small muted' }, ` ${r.location}`) : null),
@@ -60,7 +60,7 @@ function regionsTable(rows) {
 function placementTable(chosen, ttft) {
   return table({
     caption: `Regions chosen: replicas for each region's share of the demand, the round trip added to the p95 TTFT${ttft == null ? '' : ` against the ${f.ms(ttft)} target`}, and monthly costs`,
-    testid: 'rg-chosen', className: 'data', exportName: 'regions-chosen',
+    testid: 'rg-chosen', className: 'data', exportName: 'regions-chosen', records: chosen,
     head: ['Region', 'Compute', 'Replicas', 'Share (sized for)', 'Users', 'Round trip', 'p95 TTFT + round trip', 'Egress', 'Dataset copy (once)'],
     rows: chosen.map((c) => h('tr', { testid: `rg-chosen-${c.region}` },
       h('th', { scope: 'row' }, c.region),

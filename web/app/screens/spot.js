@@ -11,6 +11,7 @@ import { demandControl } from '../demand-fields.js';
 import { numberControl } from '../controls.js';
 import { providersControl } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 import { textControl, nameList, pricesWanted, bandCell, interval } from '../region-fields.js';
 
 const usdM = (v) => f.usdMonth(v);
@@ -28,7 +29,7 @@ function dataNote(data) {
 
 function poolsTable(pools) {
   return table({
-    caption: 'Spot pools: each instance type in each region with an on-demand and a spot price', testid: 'spot-pools', className: 'data', exportName: 'spot-pools',
+    caption: 'Spot pools: each instance type in each region with an on-demand and a spot price', testid: 'spot-pools', className: 'data', exportName: 'spot-pools', records: pools,
     head: ['Instance', 'Region', 'On-demand', 'Spot', 'Interruption band', 'Replicas for the demand', 'Notice', 'Same accelerator'],
     rows: pools.map((p, i) => h('tr', { testid: `spot-pool-${i}` },
       h('th', { scope: 'row' }, p.instance),
@@ -91,7 +92,7 @@ function trainingJobs(r) {
     h('h3', null, 'The run on each pool'),
     table({
       caption: 'Each pool: checkpoint interval, interruptions, wall time and cost on spot (point, then low to high over the band), and the break-even discount',
-      testid: 'spot-jobs', className: 'data', exportName: 'spot-jobs',
+      testid: 'spot-jobs', className: 'data', exportName: 'spot-jobs', records: r.jobs,
       head: ['Instance', 'Region', 'Spot cost', 'On-demand cost', 'Break-even discount', 'Checkpoint every', 'Expected interruptions', 'Wall time', 'Spot pays'],
       rows: r.jobs.map((j, i) => h('tr', { testid: `spot-job-${i}` },
         h('th', { scope: 'row' }, `${f.num(j.instances, 0)} × ${j.instance}`),
@@ -190,7 +191,7 @@ export function createSpotScreen(store, form) {
       if (!store.hasPrices(wanted)) await store.loadPrices(wanted);
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderSpot(response.result), requestBlock(req, 'spot-request')] };
+      return { nodes: [renderSpot(response.result), response.result.plan ? deployPanel(ask, req) : null, requestBlock(req, 'spot-request')] };
     },
   });
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "api/answers.hpp"
+#include "api/questions/questions.hpp"
 #include "api/session.hpp"
 #include "catalog/fields.hpp"
 #include "fleet/autoscale.hpp"
@@ -396,41 +397,6 @@ std::optional<double> copy_rate(const Catalog& catalog, const Deployment& d, con
 
 std::string number_text(double v) { return text::short_number(v); }
 
-std::string keda_yaml(const std::string& name, const ScalingSettings& s, const std::string& model) {
-  std::string query, threshold = number_text(round_to(s.target, 2));
-  switch (s.metric) {
-    case ScalingMetric::kConcurrency:
-      query = "sum(vllm:num_requests_running{model_name=\"" + model + "\"}) + sum(vllm:num_requests_waiting{model_name=\"" + model + "\"})";
-      break;
-    case ScalingMetric::kQueueLength: query = "sum(vllm:num_requests_waiting{model_name=\"" + model + "\"})"; break;
-    case ScalingMetric::kRequestsPerS: query = "sum(rate(vllm:request_success_total{model_name=\"" + model + "\"}[1m]))"; break;
-  }
-  return "apiVersion: keda.sh/v1alpha1\n"
-         "kind: ScaledObject\n"
-         "metadata:\n"
-         "  name: " + name + "\n"
-         "spec:\n"
-         "  scaleTargetRef:\n"
-         "    name: " + name + "\n"
-         "  pollingInterval: " + number_text(s.control_period_s) + "\n"
-         "  minReplicaCount: " + decimal::whole(static_cast<std::size_t>(s.min_replicas)) + "\n"
-         "  maxReplicaCount: " + decimal::whole(static_cast<std::size_t>(s.max_replicas)) + "\n"
-         "  advanced:\n"
-         "    horizontalPodAutoscalerConfig:\n"
-         "      behavior:\n"
-         "        scaleUp:\n"
-         "          stabilizationWindowSeconds: " + number_text(s.scale_up_delay_s) + "\n"
-         "        scaleDown:\n"
-         "          stabilizationWindowSeconds: " + number_text(s.scale_down_delay_s) + "\n"
-         "  triggers:\n"
-         "    - type: prometheus\n"
-         "      metricType: AverageValue\n"
-         "      metadata:\n"
-         "        serverAddress: http://prometheus.monitoring:9090\n"
-         "        query: '" + query + "'\n"
-         "        threshold: \"" + threshold + "\"\n";
-}
-
 Json rounded(const std::vector<double>& values, int decimals) {
   Json list = Json::array();
   for (double v : values) list.push_back(round_to(v, decimals));
@@ -648,14 +614,6 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                            number_text(round_to(q.replica.hold_s(), 3)) + " s); min and max: the fewest and most replicas the profile needs; "
                            "scale-down window at least the cold start"
                      : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
-  // vLLM labels its metrics with the served model's name: by default the Hugging Face id it loads.
-  const NamedModel* named = at_peak.model.named;
-  const std::string model = named && !named->hf_id.empty() ? named->hf_id : named ? named->key : "MODEL";
-  std::string name;
-  for (char c : named ? named->key : std::string("model"))
-    name += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : '-';
-  name += "-vllm";
-  rec["keda_scaled_object"] = keda_yaml(name, advised, model);
   result["recommended"] = std::move(rec);
 
   Json base = report::object(6);
@@ -676,6 +634,8 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                     "start and billed from their launch; scheduled: each hour of the day the most any day needs, started a cold "
                     "start ahead; slo_attainment: the share of requests arriving while the replicas up meet the p95 TTFT target; "
                     "monthly: " + profile->month + " x the replica-hour rate";
+  // The engine labels its metrics with the served model's name: the Hugging Face id it loads.
+  result["recommended"]["keda_scaled_object"] = keda_for_autoscale(catalog, result);
   return result;
 }
 

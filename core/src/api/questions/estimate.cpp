@@ -352,6 +352,22 @@ std::optional<Json> inference_figures(const Catalog& catalog, Reader& r, const T
   return inf;
 }
 
+// The $ per 1M output tokens at the measured error of the throughput figure it divides by: the
+// throughput within +-p90 of its kind's leave-one-source-out band (expected_error), so the cost
+// between usd / (1 + p90) and usd / (1 - p90); no upper end when p90 reaches 100 %.
+Json cost_band(const Json& usd, const Json& expected) {
+  if (!usd.is_number() || !expected.contains("p90_abs_err_pct")) return nullptr;
+  const double e = expected["p90_abs_err_pct"].get<double>() / 100, cost = usd.get<double>();
+  Json band = report::object(5);
+  band["low"] = round_to(cost / (1 + e), 4);
+  band["high"] = e < 1 ? Json(round_to(cost / (1 - e), 4)) : Json(nullptr);
+  band["p90_abs_err_pct"] = expected["p90_abs_err_pct"];
+  band["n"] = expected["n"];
+  band["basis"] = "the throughput within " + report::short_number(e * 100) +
+                  " % (the 90th percentile of its kind's error on sources it was not tuned on)";
+  return band;
+}
+
 }  // namespace
 
 // How fast and what it costs per token: the roofline estimate of a model on a GPU or instance.
@@ -465,6 +481,11 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   const std::string& engine = mq->engine;
   result["expected_error"] = expected_error(catalog, "throughput", training ? "training" : "inference", engine,
                                             gpu ? gpu->vendor : instance ? catalog.gpu(instance->gpu_model) ? catalog.gpu(instance->gpu_model)->vendor : "" : "");
+  if (!training) {
+    Json& inf = result["inference"];
+    if (Json band = cost_band(inf["usd_per_million_output_tokens"], result["expected_error"]); !band.is_null())
+      inf["usd_per_million_output_tokens_band"] = std::move(band);
+  }
   result["basis"] =
       "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) "
       "and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; "

@@ -26,6 +26,9 @@ Json answer_placement(const Catalog& catalog, Session& s, const Json& req);
 Json answer_decide(const Catalog& catalog, Session& s, const Json& req);
 Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req);
 Json answer_batch(const Catalog& catalog, Session& s, const Json& req);
+Json answer_deploy(const Catalog& catalog, Session& s, const Json& req);
+// autoscale's recommended settings as deploy's KEDA ScaledObject (one writer for both answers).
+std::string keda_for_autoscale(const Catalog& catalog, const Json& autoscale_result);
 
 // The catalog's scenarios and sets (the "workloads" answer, also a section of "catalog").
 Json workload_list(const Catalog& catalog);

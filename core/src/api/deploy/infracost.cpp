@@ -1,0 +1,48 @@
+// An Infracost usage file for the Terraform file's resources: the instances an autoscaled group
+// runs on average over the month, not its desired count (infracost issue #2896).
+
+#include "api/deploy/deploy_files.hpp"
+
+namespace gpufleet::detail::deploy {
+namespace {
+
+std::string ident(const std::string& name) {
+  std::string id;
+  for (char c : name) id += c == '-' || c == '.' ? '_' : c;
+  return id;
+}
+
+}  // namespace
+
+std::vector<File> infracost(const Site& s) {
+  const std::string& p = s.instance->provider;
+  const std::string id = ident(s.name);
+  std::string y =
+      header(s, "Infracost usage file (infracost breakdown --usage-file) for the Terraform file");
+  y += "version: 0.1\nresource_usage:\n";
+  const Traced& mean = s.mean_instances;
+  if (p == "aws") {
+    y += "  aws_autoscaling_group." + id + ":\n    instances: " + num(mean.value) +
+         yaml_note(mean) + "\n";
+  } else if (p == "gcp") {
+    if (s.pricing != "on_demand" && s.on_demand_base.value > 0) {
+      y += "  google_container_node_pool." + id +
+           "_on_demand:\n    nodes: " + num(s.on_demand_base.value) + yaml_note(s.on_demand_base) +
+           "\n";
+      y += "  google_container_node_pool." + id +
+           "_spot:\n    nodes: " + num(std::max(0.0, mean.value - s.on_demand_base.value)) +
+           "  # " + mean.from + ", less the on-demand base\n";
+    } else {
+      y += "  google_container_node_pool." + id + ":\n    nodes: " + num(mean.value) +
+           yaml_note(mean) + "\n";
+    }
+  } else {
+    y += "  azurerm_linux_virtual_machine_scale_set." + id +
+         ":\n    instances: " + num(mean.value) + yaml_note(mean) + "\n";
+  }
+  y += "# gpufleet's own monthly figure for comparison: $" + num(s.usd_per_month.value) + " (" +
+       s.usd_per_month.from + ")\n";
+  return {{"infracost", "infracost/" + s.name + "-usage.yml", "application/yaml", y}};
+}
+
+}  // namespace gpufleet::detail::deploy
