@@ -22,9 +22,6 @@ const std::map<std::string, std::string>& examples() {
       {"recommend",
        "gpufleet recommend --model meta-llama/Llama-3.1-8B-Instruct --requests-per-s 20 --limit 5"},
       {"spot", "gpufleet spot --model llama-3.1-8b --requests-per-s 5 --target-availability 0.999"},
-      {"batch",
-       "gpufleet batch --model llama-3.1-8b --workload lora --tokens 5e7 --deadline-hours 48 "
-       "--instance-type g6e.xlarge"},
       {"regions",
        "gpufleet regions --model llama-3.1-8b --requests-per-s 5 --user us-east-1=0.7 --user "
        "eu-west-1=0.3"},
