@@ -92,8 +92,9 @@ const notExpressible = {
   // hf_config is read by the architecture reader; a profile's length is 24 or 168 values, which the
   // field table's ranges do not say; a placement model is one of two kinds (memory_gb alone, or a
   // workload: placement_model_by_memory, placement_model) and "models" is shared with right_size, a
-  // choice the table's schema does not say.
-  paths: [/\/hf_config\//, /\/profile\/requests_per_s$/, /^\/models\/\d+\/[^/]+$/],
+  // choice the table's schema does not say; a batch job's shortest deadline is its work on the
+  // fastest pool, which the road computes; a deploy target applies or not by the answer's provider.
+  paths: [/^\/target$/, /\/hf_config\//, /\/profile\/requests_per_s$/, /^\/models\/\d+\/[^/]+$/, /(^|\/jobs\/\d+)\/deadline_hours$/],
 };
 
 test('the bad-input corpus: each fault the core refuses, the schema refuses too, where a schema can express it', () => {
