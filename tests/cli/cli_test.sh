@@ -1,19 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of the native CLI: output, JSON, exit codes (0 ok, 2 usage, 3 invalid input).
 set -uo pipefail
-bin="$1"
-root="$2"
-failures=0
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
-exit_code() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
-json_query() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($1)"; }
+source "$(dirname "$0")/check.sh"
 
 check "--help exits 0" test "$(exit_code "$bin" --help)" = 0
 check "--version" grep -q "gpufleet" <("$bin" --version)

@@ -3,18 +3,7 @@
 # loops or too many entries, an answer that cannot be written, control characters in catalog
 # strings, and the numbers inside option values (NAME=GB, NAME:PARAMS_B, REGION=SHARE).
 set -uo pipefail
-bin="$1"
-root="$2"
-failures=0
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
-exit_code() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
+source "$(dirname "$0")/check.sh"
 
 # Arguments that are not UTF-8: a usage error naming the argument (it was SIGABRT, exit 134).
 check "a --model value that is not UTF-8 exits 2" test "$(exit_code "$bin" fit --model $'\xff\xfe' --gpu L4)" = 2

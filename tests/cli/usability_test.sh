@@ -3,19 +3,7 @@
 # in every --help and the man page, "did you mean", completion of catalog names, whole-number
 # options, CSV columns named for their units with integer counts, the catalog's models and dates.
 set -uo pipefail
-bin="$1"
-root="$2"
-failures=0
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
-}
-exit_code() { "$@" >"$tmp/out" 2>"$tmp/err"; echo $?; }
-json_query() { python3 -c "import json,sys; d=json.load(open('$tmp/out')); print($1)"; }
+source "$(dirname "$0")/check.sh"
 
 # Model names as people type them.
 for typed in "meta-llama/Llama-3.1-8B-Instruct" "Llama-3.1-8B-Instruct" "llama3.1 8b"; do
