@@ -167,6 +167,7 @@ for (const file of cases) {
     for (const f of byTarget('kubernetes')) {
       const docs = yamlDocs(f);
       const work = docs.find((d) => d.kind === 'Deployment' || d.kind === 'LeaderWorkerSet');
+      if (!work) continue;  // a packing's GPU-sharing ConfigMap
       const pod = work.kind === 'Deployment' ? work.spec.template.spec : work.spec.leaderWorkerTemplate.leaderTemplate.spec;
       assert.equal(pod.nodeSelector['node.kubernetes.io/instance-type'], instance);
       const c = pod.containers[0];
