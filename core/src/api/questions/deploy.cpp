@@ -400,8 +400,12 @@ std::string refusal(const deploy::Target& t, const Site& s) {
            "of vLLM and SGLang); " +
            s.instance->name + " has " +
            (s.instance->gpu_type.empty() ? s.instance->accelerator_kind : s.instance->gpu_type) +
-           ": pick a deployment with an NVIDIA GPU (recommend with kinds [\"gpu\"], or another "
-           "candidate)";
+           (s.source == "placement"
+                ? ": pick a packing on NVIDIA GPUs (packing on_instance with an NVIDIA instance, "
+                  "or "
+                  "providers and instances that have one)"
+                : ": pick a deployment with an NVIDIA GPU (recommend with kinds [\"gpu\"], or "
+                  "another candidate)");
   if (!deploy::applies(t, s))
     return std::string(t.name) + " does not apply to " + s.instance->provider + " (" +
            s.instance->name + ")";
