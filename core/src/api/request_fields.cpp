@@ -293,8 +293,10 @@ constexpr Field kRegionsRequest[] = {
 constexpr Field kDeployRequest[] = {
     str("target", kRequired, FIELD_DOC("the files to write: all (every target that applies) or one target"),
         "all kubernetes keda hpa karpenter eksctl gke_compute_class terraform ecs skypilot infracost"),
-    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale or spot request")),
-    num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick)")),
+    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide or regions request")),
+    num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick); with decide: the row of its options (default: the recommended one)")),
+    str("packing", 0, FIELD_DOC("with a placement request: the packing written (default on_instance when it names an instance, else cheapest_split)"),
+        "on_instance cheapest_single_instance cheapest_split"),
 };
 
 constexpr Field kUserGroup[] = {
@@ -360,7 +362,7 @@ constexpr QuestionFields kQuestionRows[] = {
     {"validate", ""},
     {"memory", kMemoryFields},
     {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"deploy", "target! from! candidate"},
+    {"deploy", "target! from! candidate packing"},
     {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"batch", "model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions"},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out

@@ -81,10 +81,23 @@ export function createDeploymentsScreen(store, form) {
         nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'),
           dec.response ? h('details', { class: 'card decide-details', testid: 'decide-details' },
             h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
-            renderDecide(dec.response.result), requestBlock(asked, 'decide-request')) : null],
+            renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result), requestBlock(asked, 'decide-request')) : null],
       };
     },
   });
+}
+
+/** Decide's pick as files, or its cheapest NVIDIA GPU deployment when the rules pick another kind
+ *  (the files are written for NVIDIA GPUs); none for training, which deploy does not write. */
+function decideDeploy(ask, asked, r) {
+  if (asked.workload !== 'inference' && asked.workload !== 'batch_inference') return null;
+  const pick = r.options.findIndex((o) => o.recommended);
+  if (r.options[pick]?.kind === 'gpu' && r.options[pick].cheapest_instance) return deployPanel(ask, asked);
+  const gpu = r.options.findIndex((o) => o.kind === 'gpu' && o.cheapest_instance);
+  if (gpu < 0) return null;
+  const picked = r.options[pick]?.name ?? 'another kind';
+  return deployPanel(ask, asked, { candidate: gpu },
+    `The rules pick ${picked}; these files are for the cheapest NVIDIA GPU deployment (${r.options[gpu].cheapest_instance.instance}), the kind the files are written for.`);
 }
 
 /** Priorities that are also goals of the accelerator rules. */
