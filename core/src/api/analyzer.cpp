@@ -7,9 +7,9 @@
 #include "api/answers.hpp"
 #include "api/questions/memory.hpp"
 #include "api/questions/questions.hpp"
+#include "api/questions/spot.hpp"
 #include "api/request_fields.hpp"
 #include "api/session.hpp"
-#include "api/questions/spot.hpp"
 #include "pricing/prices.hpp"
 #include "support/decimal.hpp"
 #include "support/guarded.hpp"
@@ -56,8 +56,10 @@ struct QuestionEntry {
 };
 #if GPUFLEET_PAGE_MODULE
 // The page's module (wasm/CMakeLists.txt, gpufleet_page_wasm) leaves out the questions no view of the
-// page asks: 13 KB gzipped of the page's first download (docs/performance.md).
-constexpr const char* kPageLeavesOut[] = {"cost", "performance", "right_size", "estimate"};
+// page asks (13 KB gzipped) and the tools' simulations, which the page asks of the full module in a
+// Web Worker fetched when a tool is first used (web/app/catalog-store.js TOOLS): 66 KB gzipped of
+// the page's first download (docs/performance.md).
+constexpr const char* kPageLeavesOut[] = {"cost", "performance", "right_size", "estimate", "autoscale", "spot", "regions", "batch", "deploy"};
 #endif
 constexpr QuestionEntry kQuestions[] = {
     {"precisions", detail::answer_precisions},
@@ -77,11 +79,13 @@ constexpr QuestionEntry kQuestions[] = {
     {"catalog", detail::answer_catalog},
     {"validate", detail::answer_validate},
     {"memory", detail::answer_memory},
+#if !GPUFLEET_PAGE_MODULE  // kPageLeavesOut
     {"autoscale", detail::answer_autoscale},
     {"spot", detail::answer_spot},
     {"regions", detail::answer_regions},
     {"batch", detail::answer_batch},
     {"deploy", detail::answer_deploy},
+#endif
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", detail::answer_accuracy},
 #endif
@@ -158,8 +162,8 @@ const QuestionEntry* handler(const Reader& r, const std::string& question, const
   for (const char* left_out : kPageLeavesOut) {
     if (q != left_out) continue;
     r.fail("unknown_name", "/question",
-           "the page's WebAssembly module leaves \"" + q + "\" out (no view of the page asks it): ask it through "
-           "gpufleet/all/gpufleet.js beside the page, the npm package or the CLI");
+           "the page's WebAssembly module leaves \"" + q + "\" out: ask it through gpufleet/all/gpufleet.js "
+           "beside the page (as the page's tool views do, in a Web Worker), the npm package or the CLI");
     return nullptr;
   }
 #endif

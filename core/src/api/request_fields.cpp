@@ -359,14 +359,14 @@ constexpr QuestionFields kQuestionRows[] = {
     {"catalog", "section region regions"},
     {"validate", ""},
     {"memory", kMemoryFields},
-    {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"deploy", "target! from! candidate"},
-    {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"batch", "model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions"},
+    {"spot", NOT_IN_PAGE("model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"deploy", NOT_IN_PAGE("target! from! candidate")},
+    {"regions", NOT_IN_PAGE("model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"batch", NOT_IN_PAGE("model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions")},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
-    {"autoscale", "model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions"},
+    {"autoscale", NOT_IN_PAGE("model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions")},
     {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
     {"estimate", NOT_IN_PAGE("model! workload precision demand recipe phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
 };
