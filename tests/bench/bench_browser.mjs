@@ -60,6 +60,32 @@ try {
     }
     return times;
   });
+  // Each view that asks about the workload: an input change (the weight format, int8 <-> fp16) to
+  // its answer re-rendered and painted (the results' data-seq counts renders), median of 10 after
+  // the view's first answer; the tools' views answer from the core's Web Worker.
+  const viewChange = {};
+  for (const view of ['fit', 'deployments', 'compare', 'autoscale', 'spot', 'regions', 'batch']) {
+    const p = await browser.newPage();
+    await p.goto(`${server.origin}/?view=${view}&model=llama-3.1-8b&workload=inference&precision=fp16`);
+    await p.waitForSelector(`[data-testid="${view}-result"]:is([data-state="ready"], [data-state="error"])`, { timeout: 60000 });
+    viewChange[view] = median(await p.evaluate(async (id) => {
+      const input = document.querySelector('#wf-precision');
+      const results = document.querySelector(`[data-testid="${id}-result"]`);
+      const times = [];
+      for (let i = 0; i < 11; i++) {
+        const before = results.dataset.seq;
+        const t0 = performance.now();
+        input.value = i % 2 === 0 ? 'int8' : 'fp16';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        while (results.dataset.seq === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 0));
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        if (i > 0) times.push(performance.now() - t0);  // the first change warms the view's code
+      }
+      return times;
+    }, view));
+    await p.close();
+  }
   const { runs: sweepMs, toolRuns } = await page.evaluate(async ({ sweep: requests, tools }) => {
     const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     const g = await loadGpufleet();
@@ -155,6 +181,7 @@ try {
     ...Object.fromEntries(Object.entries(linkAnswers).map(([name, runs]) => [`browser_link_${name}_first_answer_ms`, median(runs)])),
     browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
+    ...Object.fromEntries(Object.entries(viewChange).map(([view, ms]) => [`browser_input_to_answer_${view}_ms`, ms])),
     browser_sweep_ms: median(sweepMs),
     ...Object.fromEntries(Object.entries(toolRuns).map(([name, runs]) => [`browser_${name}_ms`, median(runs)])),
     browser_loaded_files: Object.fromEntries(loadedFiles),

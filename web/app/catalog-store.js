@@ -76,11 +76,12 @@ export async function fetchShippedTexts(base = './config/') {
   return { texts, bytes, index: JSON.parse(decoder.decode(files.get('prices/index.json'))), lean: [...LEAN], base };
 }
 
-/** The tools' questions, which the page's module leaves out (kPageLeavesOut in
- *  core/src/api/analyzer.cpp): the full module (gpufleet/all/) answers them in a Web Worker, started
- *  with the catalog in use when one is first asked, so that neither the first download nor the page's
- *  thread carries their simulations. */
-export const TOOLS = new Set(['autoscale', 'spot', 'regions', 'batch', 'deploy']);
+/** The questions the page's module leaves out (kPageLeavesOut in core/src/api/analyzer.cpp): those of
+ *  the later views and the tools' simulations. The full module (gpufleet/all/) answers them in a Web
+ *  Worker, started with the catalog in use when one is first asked, so that neither the first
+ *  download nor the page's thread carries them. */
+export const IN_WORKER = new Set(['precisions', 'migrate', 'workload', 'plan', 'decide', 'placement', 'workload_set', 'workloads', 'validate',
+  'autoscale', 'spot', 'regions', 'batch', 'deploy']);
 
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
 const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog', 'spot']);
@@ -276,24 +277,24 @@ export class CatalogStore extends EventTarget {
   async ask(request, signal) {
     if (this.#recovering) return this.#restarting();
     const analyzer = this.analyzer;
-    const tool = TOOLS.has(request?.question) && !analyzer.inWorker;
+    const tool = IN_WORKER.has(request?.question) && !analyzer.inWorker;
     try {
       return await (tool ? await this.#toolsOf(analyzer) : analyzer).ask(this.#withRegion(request), signal);
     } catch (e) {
       if (e?.name === 'AbortError') throw e;
       if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
-      // The tools' worker died alone: the next tool question starts a fresh one.
+      // The worker died alone: the next question for it starts a fresh one.
       if (tool) {
         this.#dropTools();
-        return { ok: false, errors: [{ code: 'core_restarting', file: '', path: '', message: `the tools' core stopped (${String(e?.message ?? e)}); it starts again with the next change` }] };
+        return { ok: false, errors: [{ code: 'core_restarting', file: '', path: '', message: `the core's worker stopped (${String(e?.message ?? e)}); it starts again with the next change` }] };
       }
       if (analyzer === this.analyzer) this.#recover(e);
       return this.#restarting();
     }
   }
 
-  /** The analyzer of the tools' questions over the same catalog as `analyzer`: the full module in a
-   *  Web Worker (or, where no worker starts, on this thread). */
+  /** The analyzer of the IN_WORKER questions over the same catalog as `analyzer`: the full module in
+   *  a Web Worker (or, where no worker starts, on this thread). */
   #toolsOf(analyzer) {
     if (this.#tools?.base === analyzer) return this.#tools.analyzer;
     this.#dropTools();
