@@ -78,6 +78,7 @@ export function createDeploymentsScreen(store, form) {
       // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
       // their folded card: the ranking is shown without waiting for them.
       const decided = ask(asked);
+      decided.catch(() => {});  // superseded with this render, whichever way it ends
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
       const slot = h('div', { class: 'decide-slot' });
@@ -87,7 +88,7 @@ export function createDeploymentsScreen(store, form) {
             h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
             renderDecide(dec.response.result), requestBlock(asked, 'decide-request')));
         }
-      }, () => {});  // superseded by a newer render
+      }, () => {});
       return {
         nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), slot],
       };
