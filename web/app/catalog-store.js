@@ -266,7 +266,6 @@ export class CatalogStore extends EventTarget {
     this.texts = texts;
     this.state = state;
     this.isShipped = shipped;
-    if (this.#tools && this.#tools.base !== analyzer) this.#dropTools();
     setPayNames(state?.data);
     try { old?.dispose(); } catch { /* its module died: nothing left to free */ }
     if (announce) this.dispatchEvent(new Event('change'));
@@ -297,6 +296,9 @@ export class CatalogStore extends EventTarget {
    *  a Web Worker (or, where no worker starts, on this thread). */
   #toolsOf(analyzer) {
     if (this.#tools?.base === analyzer) return this.#tools.analyzer;
+    // The worker of an earlier catalog stops now, not when that catalog was replaced: what it was
+    // answering then is still shown (a catalog replaced during the first answer has no one to ask
+    // again).
     this.#dropTools();
     // Compact copies: a view into the catalog's pack would send the whole pack each time.
     const source = analyzer.bytes ?? analyzer.texts;
