@@ -81,16 +81,15 @@ export function createDeploymentsScreen(store, form) {
       decided.catch(() => {});  // superseded with this render, whichever way it ends
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
-      const slot = h('div', { class: 'decide-slot' });
+      // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
+      const details = h('details', { class: 'card decide-details', testid: 'decide-details' },
+        h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')));
       decided.then((dec) => {
-        if (dec.response) {
-          slot.replaceChildren(h('details', { class: 'card decide-details', testid: 'decide-details' },
-            h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
-            renderDecide(dec.response.result), requestBlock(asked, 'decide-request')));
-        }
+        if (dec.response) details.append(...[renderDecide(dec.response.result)].flat(Infinity).filter(Boolean), requestBlock(asked, 'decide-request'));
+        else details.remove();
       }, () => {});
       return {
-        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), slot],
+        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), details],
       };
     },
   });
