@@ -240,18 +240,12 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
   s.min_instances = instances_for(s, c.min_replicas, "instances at min_replicas");
   s.max_instances = instances_for(s, c.max_replicas, "instances at max_replicas");
   s.instances = s.min_instances;
-  double sum = 0, n = 0;
-  for (const Json& p : member(result, "policies")) {
-    if (text_at(p, "name") != "target_tracking") continue;
-    for (const Json& v : member(p, "replicas")) sum += v.is_number() ? v.get<double>() : 0, ++n;
-  }
-  Traced mean{
-      n > 0 ? text::round_to(sum / n, 2) : c.max_replicas.value,
-      "autoscale result.policies[target_tracking].replicas: their mean over the profile's hours"};
-  s.mean_instances = {
-      text::round_to(
-          mean.value * s.gpus_per_replica.value / std::max(1.0, s.gpus_per_instance.value), 2),
-      mean.from + " (" + text::short_number(mean.value) + ") x GPUs per replica / per instance"};
+  const double month_hours = Billing{}.hours_per_month;
+  for (const Json& p : member(result, "policies"))
+    if (text_at(p, "name") == "target_tracking")
+      s.mean_instances = {text::round_to(number_at(p, "instance_hours_per_month") / month_hours, 2),
+                          "autoscale result.policies[target_tracking].instance_hours_per_month / " +
+                              text::short_number(month_hours) + " h: the whole instances billed, their mean over the month"};
   for (const Json& p : member(result, "policies"))
     if (text_at(p, "name") == "target_tracking")
       s.usd_per_month = {number_at(p, "usd_per_month"),
