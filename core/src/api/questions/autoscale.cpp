@@ -480,6 +480,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   st.cold_start_s = cold->total_s();
   st.min_replicas = std::max(1, least);
   st.max_replicas = peak;
+  bool target_asked = false;
   if (policy_obj) {
     const std::string path = "/policy";
     fields::check_fields(r, *policy_obj, path, "autoscale_policy");
@@ -505,7 +506,10 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                  decimal::whole(static_cast<std::size_t>(st.max_replicas)));
       return nullptr;
     }
-    if (target) st.target = *target;
+    if (target) {
+      st.target = *target;
+      target_asked = true;
+    }
   }
   if (!(st.target > 0)) {
     st.target = st.metric == ScalingMetric::kConcurrency ? target_rps * q.replica.hold_s()
@@ -610,12 +614,18 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   rec["control_period_s"] = advised.control_period_s;
   rec["scale_up_delay_s"] = advised.scale_up_delay_s;
   rec["scale_down_delay_s"] = advised.scale_down_delay_s;
-  rec["basis"] = advised.metric == ScalingMetric::kConcurrency
+  rec["basis"] = advised.metric == ScalingMetric::kConcurrency && !target_asked
                      ? "threshold = requests in flight per replica at the target: the road's requests/s per replica at the target "
                        "utilization with the p95 TTFT met (" + number_text(round_to(target_rps, 3)) + ") x a slot's hold time (" +
                            number_text(round_to(q.replica.hold_s(), 3)) + " s); min and max: the fewest and most replicas the profile needs; "
                            "scale-down window at least the cold start"
-                     : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
+                     : advised.metric == ScalingMetric::kRequestsPerS && !target_asked
+                         ? "threshold = the road's requests/s per replica at the target utilization with the p95 TTFT met; min and max: "
+                           "the fewest and most replicas the profile needs; scale-down window at least the cold start"
+                     : advised.metric == ScalingMetric::kQueueLength && !target_asked
+                         ? "threshold: one request waiting per replica, a default not derived from the road (give policy.target); "
+                           "min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start"
+                         : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
   result["recommended"] = std::move(rec);
 
   Json base = report::object(6);

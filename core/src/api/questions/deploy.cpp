@@ -227,8 +227,7 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
   c.max_replicas = {number_at(rec, "max_replicas"),
                     r + "max_replicas: the most replicas the profile needs"};
   c.threshold = {number_at(rec, "threshold"),
-                 r + "threshold: " + text_at(rec, "metric") +
-                     " per replica at the target utilization with the p95 TTFT met"};
+                 r + "threshold: " + text_at(rec, "metric") + " per replica; " + text_at(rec, "basis")};
   c.polling_s = {number_at(rec, "control_period_s"), r + "control_period_s"};
   c.scale_up_s = {number_at(rec, "scale_up_delay_s"), r + "scale_up_delay_s"};
   c.scale_down_s = {number_at(rec, "scale_down_delay_s"),
