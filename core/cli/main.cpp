@@ -744,7 +744,7 @@ int run(int argc, char** argv) {
     if (!config) return kExitInvalid;
     request["model"] = {{"hf_config", std::move(*config)}};
   }
-  auto files = gpufleet::cli::read_catalog_dir(config_dir);
+  auto files = gpufleet::cli::read_catalog_dir(config_dir, &request);
   Json response;
   if (!files.errors.empty()) {
     response = Json::parse(gpufleet::errors_json(files.errors));

@@ -140,8 +140,9 @@ async function start() {
     }
   };
 
-  await store.loadShipped();
+  // A link's region is priced by the first analyzer built (its prices fetched first), not a second.
   if (params.get('region')) await store.setRegion(params.get('region'));
+  if (!store.analyzer) await store.loadShipped();
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
   form.fill(store);

@@ -70,7 +70,9 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
           return response.ok ? { response } : { errors: response.errors };
         } });
       } catch (e) {
-        if (signal.aborted) return;
+        // Superseded: by a newer render, or by a catalog that replaced the one asked (whose 'change'
+        // renders again).
+        if (signal.aborted || e?.name === 'AbortError') return;
         out = { errors: [{ code: 'internal_error', file: 'page', path: '', message: String(e?.message ?? e) }] };
         console.warn(e);
       }

@@ -75,13 +75,21 @@ export function createDeploymentsScreen(store, form) {
     async render({ ask }) {
       const sent = request();
       const asked = decideRequest(sent);
-      const [rec, dec] = await Promise.all([ask(sent), ask(asked)]);
+      // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
+      // their folded card: the ranking is shown without waiting for them.
+      const decided = ask(asked);
+      decided.catch(() => {});  // superseded with this render, whichever way it ends
+      const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
+      // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
+      const details = h('details', { class: 'card decide-details', testid: 'decide-details' },
+        h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')));
+      decided.then((dec) => {
+        if (dec.response) details.append(...[renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result)].flat(Infinity).filter(Boolean), requestBlock(asked, 'decide-request'));
+        else details.remove();
+      }, () => {});
       return {
-        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'),
-          dec.response ? h('details', { class: 'card decide-details', testid: 'decide-details' },
-            h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
-            renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result), requestBlock(asked, 'decide-request')) : null],
+        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), details],
       };
     },
   });
