@@ -3,3 +3,8 @@
 // it, not even for one frame: this classic script runs before the body is parsed, and the style
 // sheet hides [data-prerendered] under html.live.
 if (location.search || location.hash) document.documentElement.classList.add('live');
+// A link's theme (?theme=light|dark, e.g. from an embedding page) before the first paint.
+{
+  const theme = new URLSearchParams(location.search).get('theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+}
