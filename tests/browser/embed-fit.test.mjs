@@ -19,6 +19,7 @@ before(async () => {
   const page = (body, style) => `<!doctype html><html><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="host.css"><script type="module" src="${env.origin}/embed.js"></script></head>
 <body class="${style}">${body}</body></html>`;
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>host</title>');
   fs.writeFileSync(path.join(dir, 'host.css'), 'body.dark { background: #15171c; color: #eee; } body.light { background: #fff; }');
   fs.writeFileSync(path.join(dir, 'dark.html'), page('<gpufleet-calculator view="fit"></gpufleet-calculator>', 'dark'));
   fs.writeFileSync(path.join(dir, 'compact.html'), page('<gpufleet-calculator view="fit" compact="answer" theme="light"></gpufleet-calculator><gpufleet-calculator view="fit" compact="summary" theme="dark"></gpufleet-calculator>', 'light'));
@@ -44,7 +45,7 @@ test('the embed follows a dark host, then its change to light, without loading a
   const frame = page.frameLocator('gpufleet-calculator iframe');
   await frame.locator('[data-testid="fit-result"][data-state="ready"]').waitFor();
   assert.equal(new URL(await page.locator('gpufleet-calculator iframe').getAttribute('src')).searchParams.get('theme'), 'dark');
-  const bg = () => frame.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+  const bg = () => frame.locator('html').evaluate((r) => getComputedStyle(r).backgroundColor);
   assert.equal(await frame.locator('html').getAttribute('data-theme'), 'dark');
   assert.ok(luminance(await bg()) < 60, `a dark page: ${await bg()}`);
   await screenshot(page, 'embed-dark-host');
@@ -76,12 +77,15 @@ test('the height follows the content past 4,000 px; max-height caps it', async (
   const page = await hostPage('tall.html');
   const frames = page.locator('gpufleet-calculator iframe');
   await page.frameLocator('gpufleet-calculator iframe').first().locator('[data-testid="catalog-result"][data-state="ready"]').waitFor();
-  await page.waitForFunction(() => document.querySelector('gpufleet-calculator iframe').getBoundingClientRect().height > 4000, null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('gpufleet-calculator iframe').getBoundingClientRect().height > 4000, null, { timeout: 15000 })
+    .catch(async (e) => { throw new Error(`${e.message}: ${await frames.first().evaluate((f) => f.style.height)}`); });
   const inner = await page.frameLocator('gpufleet-calculator iframe').first().locator('body').evaluate((b) => b.getBoundingClientRect().height);
   const outer = (await frames.first().boundingBox()).height;
   assert.ok(Math.abs(outer - inner) < 12, `the iframe (${outer} px) holds its page (${inner} px)`);
   await page.frameLocator('gpufleet-calculator iframe').nth(1).locator('[data-testid="catalog-result"][data-state="ready"]').waitFor();
-  await page.waitForFunction(() => document.querySelectorAll('gpufleet-calculator iframe')[1].getBoundingClientRect().height === 900);
+  // Its page is as tall as the first's: the height stops at max-height.
+  await page.waitForFunction(() => document.querySelectorAll('gpufleet-calculator iframe')[1].style.height === '900px');
+  assert.ok(await page.frameLocator('gpufleet-calculator iframe').nth(1).locator('body').evaluate((b) => b.getBoundingClientRect().height) > 900);
   await page.close();
 });
 

@@ -57,9 +57,11 @@ test('an Inferentia pick says on its first line that its speed has no measured e
   assert.match(await line.textContent(), /^Speed not measured on Inferentia chips: no measured error/);
   assert.equal(new URL(page.url()).searchParams.get('kinds'), 'inferentia');
 
-  // Deployments: the kinds are the first inputs; the link's kind is checked there, and its top pick
-  // says the same on its first line.
-  await page.getByTestId('tab-deployments').click();
+  // Deployments: the kinds are the first inputs; the same link's kind is checked there, and its top
+  // pick says the same on its first line.
+  const link = new URL(page.url());
+  link.searchParams.set('view', 'deployments');
+  await page.goto(link.href);
   await page.locator('[data-testid="deployments-result"][data-state="ready"]').waitFor();
   const d = screen(page);
   const kinds = d.locator('fieldset.kinds');

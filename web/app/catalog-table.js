@@ -83,8 +83,9 @@ export function createInstanceBrowser() {
     if (provider.input.value && i.provider !== provider.input.value) return false;
     if (region.input.value && i.region !== region.input.value) return false;
     if (accel.input.value && (i.gpu_type || 'CPU only') !== accel.input.value) return false;
-    if (minMemory.value() !== null && !(i.memory_per_gpu_gb >= minMemory.value())) return false;
-    if (maxPrice.value() !== null && !(i.on_demand_usd_per_hour <= maxPrice.value())) return false;
+    // An unknown figure (null) passes no bound.
+    if (minMemory.value() !== null && !(num(i.memory_per_gpu_gb) >= minMemory.value())) return false;
+    if (maxPrice.value() !== null && !(num(i.on_demand_usd_per_hour) !== null && i.on_demand_usd_per_hour <= maxPrice.value())) return false;
     return true;
   };
   const sortButton = (c) => {

@@ -1,6 +1,6 @@
 // The kind of accelerator a deployment sized for the demand uses (GPU, Trainium, Inferentia,
 // CPU), chosen at the top of the landing view. The link key is Deployments' `kinds` (its first
-// kind), so that the choice carries from one view to the other.
+// kind here), so that a link names the kind the same way for either view.
 import { selectControl } from './controls.js';
 import { KIND_NAMES } from './names.js';
 import { own } from './link.js';
