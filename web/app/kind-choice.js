@@ -9,7 +9,6 @@ export function kindChoice(prefix) {
   const c = selectControl({
     id: `${prefix}-kind`, key: 'kinds', label: 'Accelerator', def: 'gpu',
     fill: (store) => (store.state?.data?.request?.values?.kinds ?? []).map((k) => ({ value: k, label: own(KIND_NAMES, k) ?? k })),
-    hint: 'The kind sized for the requests per second.',
   });
   const fromParams = c.fromParams;
   // A Deployments link may list several kinds: the first is the one sized here.
