@@ -120,7 +120,8 @@ TEST_CASE("compact answers are the pretty-printed ones without the whitespace be
 
 TEST_CASE("the catalog's model_name resolves a name as typed the way a request's model.name does") {
   const auto name = [](const char* typed) {
-    return test::ask(test::shipped(), {{"question", "catalog"}, {"section", "model_name"}, {"model_name", typed}});
+    return test::ask(test::shipped(),
+                     {{"question", "catalog"}, {"section", "model_name"}, {"model_name", typed}});
   };
   const Json hf = name("meta-llama/Llama-3.1-8B-Instruct");
   REQUIRE(hf["ok"] == true);
@@ -129,9 +130,11 @@ TEST_CASE("the catalog's model_name resolves a name as typed the way a request's
   CHECK(found["typed"] == "meta-llama/Llama-3.1-8B-Instruct");
   CHECK(found["message"].is_null());
   // The same model as a request that names it (its label is the catalog model's name).
-  const Json fit = test::ask(test::shipped(), {{"question", "precisions"}, {"model", {{"name", "meta-llama/Llama-3.1-8B-Instruct"}}}});
-  REQUIRE(fit["ok"] == true);
-  CHECK(found["name"] == fit["result"]["model"]["label"]);
+  const Json named = test::ask(
+      test::shipped(),
+      {{"question", "precisions"}, {"model", {{"name", "meta-llama/Llama-3.1-8B-Instruct"}}}});
+  REQUIRE(named["ok"] == true);
+  CHECK(found["name"] == named["result"]["model"]["label"]);
   CHECK(name("llama3 8b")["result"]["model_name"]["key"] == "llama-3-8b");
   const Json unknown = name("llama 3.1 9000b")["result"]["model_name"];
   CHECK(unknown["key"].is_null());
@@ -140,7 +143,8 @@ TEST_CASE("the catalog's model_name resolves a name as typed the way a request's
   // The answer holds the name and nothing of the catalog's listing.
   CHECK(!name("gpt2")["result"].contains("instances"));
   // The section needs the name.
-  const Json missing = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "model_name"}});
+  const Json missing =
+      test::ask(test::shipped(), {{"question", "catalog"}, {"section", "model_name"}});
   REQUIRE(missing["ok"] == false);
   CHECK(missing["errors"][0]["path"] == "/model_name");
 }

@@ -100,7 +100,8 @@ void choice_menus(const Catalog& catalog, Json& result) {
 Json model_name_answer(const Catalog& catalog, const std::string& typed) {
   const ModelNameMatch match = resolve_model_name(catalog.models, typed);
   Json suggestions = Json::array();
-  for (const NamedModel* m : match.suggestions) suggestions.push_back({{"key", m->key}, {"name", m->name}});
+  for (const NamedModel* m : match.suggestions)
+    suggestions.push_back({{"key", m->key}, {"name", m->name}});
   Json j = report::object(7);
   j["typed"] = typed;
   j["key"] = match.model ? Json(match.model->key) : Json(nullptr);
