@@ -136,6 +136,12 @@ TEST_CASE("the catalog's model_name resolves a name as typed the way a request's
   REQUIRE(named["ok"] == true);
   CHECK(found["name"] == named["result"]["model"]["label"]);
   CHECK(name("llama3 8b")["result"]["model_name"]["key"] == "llama-3-8b");
+  // Every model by the name the catalog's lists show (the page offers them as typed names).
+  const Json models = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "models"}});
+  for (const Json& m : models["result"]["concrete_models"]) {
+    INFO(m["name"]);
+    CHECK(name(m["name"].get<std::string>().c_str())["result"]["model_name"]["key"] == m["key"]);
+  }
   const Json unknown = name("llama 3.1 9000b")["result"]["model_name"];
   CHECK(unknown["key"].is_null());
   REQUIRE(!unknown["suggestions"].empty());
