@@ -191,6 +191,8 @@ async function start() {
     showCatalog();
   }
   root.dataset.ready = '1';
+  // Every view's code and data kept for offline use, after the first answer (offline.js).
+  if (!embed) import('./offline.js').then((m) => m.keepOffline(store)).catch((e) => console.warn(e));
 }
 
 // The default view's answer that the staged HTML holds (scripts/prerender.mjs), until the live
