@@ -33,6 +33,7 @@ test('after the first load, every view opens offline', async () => {
   page.setDefaultTimeout(20000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && /Content.Security.Policy|service ?worker/i.test(m.text())) errors.push(m.text()); });
   await page.goto(`${server.origin}/index.html`);
   await page.locator('html[data-offline="ready"]').waitFor({ timeout: 60000 });
   await context.setOffline(true);
