@@ -10,7 +10,7 @@ import { alertRegion, markFields } from './errors.js';
 
 /** "Fit & memory answered: FITS g6e.xlarge · 1 × NVIDIA L40S": the view and its answer's first line. */
 function summaryOf(title, results) {
-  const first = results.querySelector('.verdict-title, h3, p');
+  const first = results.querySelector('.verdict-title') ?? results.querySelector('h3, p');
   const line = (first?.textContent ?? '').replace(/\s+/g, ' ').trim();
   return `${title} answered${line ? `: ${line.length > 140 ? `${line.slice(0, 139)}…` : line}` : '.'}`;
 }
