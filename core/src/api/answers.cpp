@@ -133,6 +133,12 @@ Json price_flags_first(Json result, const Cost& cost) {
   return out;
 }
 
+std::string uncalibrated_caveat(const Deployment& d) {
+  return d.instance->name + " (" + d.instance->gpu_type +
+         "), has no measured speed error: its throughput comes from datasheet peaks with GPU efficiency factors, and "
+         "models must be compiled for AWS Neuron first; measure before committing, or ask for GPUs only (kinds: [\"gpu\"])";
+}
+
 Json price_flags(const std::vector<std::string>& codes) {
   Json list = Json::array();
   for (const std::string& code : codes) list.push_back({{"code", code}, {"name", price_flag_name(code)}});

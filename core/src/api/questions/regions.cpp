@@ -125,6 +125,7 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
       if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
       if (it.accelerator_kind == "cpu" || !it.price_flags.empty()) continue;
       Deployment d = best_on(catalog, *w, *billed, it);
+      refuse_without_speed(d);
       if (!d.runs() || !d.cost.usd_per_month) continue;
       if (!cheapest || *d.cost.usd_per_month < *cheapest->cost.usd_per_month) cheapest = std::move(d);
     }

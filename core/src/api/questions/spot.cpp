@@ -114,6 +114,7 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
     }
     if (!t.on_demand) continue;
     t.d = best_on(catalog, *w, *billed, *t.on_demand);
+    refuse_without_speed(t.d);
     if (!t.d.runs() || !t.d.cost.usd_per_month) continue;
     t.unit_instances = std::max(1.0, t.d.layout.pipeline_parallel);
     t.units = static_cast<int>(std::ceil(t.d.instance_count / t.unit_instances - 1e-9));
