@@ -386,7 +386,8 @@ void print_result(std::ostream& out, const std::string& question, const Json& r)
       out << text(j["name"]) << ": " << num(j["work_hours"], 2) << " h of work on " << text(d["instances"]) << " x " << text(d["instance"]) << " ("
           << num(j["work_gpu_hours"], 1) << " GPU-hours), deadline " << num(j["deadline_hours"], 1) << " h, starts at " << num(j["start_hours"], 1)
           << " h; spot in " << text(pools["spot"]["region"]) << " " << money(pools["spot"]["usd_per_hour"]) << "/h (band "
-          << text(pools["spot"]["interruption_band"]["label"]) << "), on demand in " << text(pools["on_demand"]["region"]) << " "
+          << text(pools["spot"]["interruption_band"]["label"]) << " as of " << text(pools["spot"]["interruption_band"]["as_of"])
+          << (pools["spot"]["interruption_band"].value("stale", false) ? ", STALE" : "") << "), on demand in " << text(pools["on_demand"]["region"]) << " "
           << money(pools["on_demand"]["usd_per_hour"]) << "/h\n";
       std::vector<Row> rows;
       for (const auto& p : j["plans"]) {

@@ -375,7 +375,10 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     if (e.kv_pool_tokens) {
       // A pool engine takes its share of the device; a copy needs what it holds for its sequences.
       d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(0);
-      const double per_seq = e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
+      const double per_seq =
+          e.kv_bytes_per_sequence > 0
+              ? e.kv_bytes_per_sequence
+              : e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
       d.memory_per_gpu_bytes = e.total_bytes - *e.kv_pool_bytes;
       if (w.max_memory_share < 1 && per_seq > 0)
         d.max_concurrency_by_kv = std::min(d.max_concurrency_by_kv,
@@ -472,7 +475,10 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   // A pool engine reserves its share of the device; the copy holds its sequences' KV cache of it.
   // Its lines say the same: the KV line is what the sequences hold, of the pool.
   if (d.memory && d.memory->kv_pool_bytes) {
-    const double held = lo * d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens);
+    const double held =
+        lo * (d.memory->kv_bytes_per_sequence > 0
+                  ? d.memory->kv_bytes_per_sequence
+                  : d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens));
     d.memory_per_gpu_bytes += held;
     for (auto& l : d.memory->lines) {
       if (l.key != "kv_cache" || held >= l.bytes) continue;

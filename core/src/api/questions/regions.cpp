@@ -198,9 +198,7 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
       if (cc.usd_per_hour) ways[cc.way->id] = round_to(*cc.usd_per_hour, 4);
     }
     row["usd_per_hour"] = std::move(ways);
-    row["interruption_band"] = o.interruption_band ? Json{{"label", o.interruption_band->label}, {"low_pct", o.interruption_band->low_pct},
-                                                          {"high_pct", o.interruption_band->high_pct}, {"source", o.interruption_band->source},
-                                                          {"as_of", o.interruption_band->as_of}}
+    row["interruption_band"] = o.interruption_band ? report::interruption_band(*o.interruption_band, catalog)
                                                    : Json{{"label", "unknown"}, {"reason", o.band_unknown}};
     std::size_t offered = 0;
     for (const InstanceType& x : *catalog.offers) offered += x.region == o.region && x.provider == o.provider && x.on_demand_usd_per_hour;

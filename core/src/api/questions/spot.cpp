@@ -50,11 +50,6 @@ Json band3(const Band3& b, int decimals) {
 
 Json finite(double v, int decimals) { return std::isfinite(v) ? Json(round_to(v, decimals)) : Json(nullptr); }
 
-std::string catalog_date(const Catalog& catalog) {
-  auto it = catalog.info.is_object() ? catalog.info.find("date") : catalog.info.end();
-  return it != catalog.info.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 int same_accelerator_types(const Catalog& catalog, const InstanceType& o) {
   std::set<std::string> names;
   for (const InstanceType& x : *catalog.offers) {
@@ -131,7 +126,7 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
   }
 
   // Bands, hazards and the data's age.
-  const std::string cat_date = catalog_date(catalog);
+  const std::string cat_date = report::catalog_date(catalog);
   std::set<std::string> as_ofs;
   Json pools = Json::array();
   for (TypeRow& t : types) {
@@ -162,11 +157,7 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
       row["replicas_for_demand"] = t.units;
       if (o.interruption_band) {
         const InterruptionBand& b = *o.interruption_band;
-        Json band = {{"low_pct", b.low_pct}, {"high_pct", b.high_pct}, {"label", b.label}, {"source", b.source}, {"as_of", b.as_of}};
-        const auto age = spot::days_between(b.as_of, cat_date);
-        if (age) band["age_days"] = *age;
-        band["stale"] = !age || *age > 30;
-        row["interruption_band"] = std::move(band);
+        row["interruption_band"] = report::interruption_band(b, catalog);
         row["hazard_per_hour"] = band3(p.hazard, 6);
         row["mean_hours_between_interruptions"] = {{"low", finite(1 / p.hazard.high, 1)}, {"point", finite(1 / p.hazard.point, 1)}, {"high", finite(1 / p.hazard.low, 1)}};
         row["p_replica_up"] = band3(p.up, 6);
