@@ -63,6 +63,7 @@ PY
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --bundle --format=esm --outfile="$site/embed.js"
 "${min[@]}" "$root/web/prerendered.js" --define:LATER_MODULES="$(cat "$meta.later")" --outfile="$site/prerendered.js"
+"${min[@]}" "$root/web/sw.js" --outfile="$site/sw.js"
 # gpufleet/ holds the page's module (without the questions no view asks, wasm/CMakeLists.txt);
 # gpufleet/all/ the module that answers every question, for pages that import the facade.
 stage_module() {  # FROM TO: the facade, the glue and the module

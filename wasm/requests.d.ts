@@ -720,9 +720,13 @@ question: "workloads"
 export interface CatalogRequest {
 question: "catalog"
 /**
- * all (default), menus, instances, models, precisions, workloads, files (any case)
+ * all (default), menus, instances, models, precisions, workloads, files, model_name (any case)
  */
-section?: ("all" | "menus" | "instances" | "models" | "precisions" | "workloads" | "files")
+section?: ("all" | "menus" | "instances" | "models" | "precisions" | "workloads" | "files" | "model_name")
+/**
+ * a model's name as a person types it (section model_name): the catalog model it names and how, or the nearest models, ranked
+ */
+model_name?: string
 /**
  * a region with prices loaded; or regions, not both
  */

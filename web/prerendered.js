@@ -20,3 +20,9 @@ if (location.search || location.hash) document.documentElement.classList.add('li
     }
   }
 }
+
+// A link's theme (?theme=light|dark, e.g. from an embedding page) before the first paint.
+{
+  const theme = new URLSearchParams(location.search).get('theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+}

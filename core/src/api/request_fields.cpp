@@ -51,7 +51,7 @@ constexpr Field kRequestFields[] = {
     obj("current", 0, "placement", FIELD_DOC("the deployment today")),
     objects("instances", 0, "placement", 1, 64, FIELD_DOC("1 to 64 setups to compare")),
     str("id", 0, FIELD_DOC("a workload or workload set id of workloads.json")),
-    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files (any case)"), "all menus instances models precisions workloads files"),
+    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files, model_name (any case)"), "all menus instances models precisions workloads files model_name"),
     obj("plan", 0, "plan", FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
     objects("models", 0, nullptr, 1, 64, FIELD_DOC("the models to place or right-size, at most 64")),
     num("max_instances", 0, 1, 16, FIELD_DOC("instances a split placement may use (default 4)")),
@@ -299,6 +299,10 @@ constexpr Field kDeployRequest[] = {
         "on_instance cheapest_single_instance cheapest_split"),
 };
 
+constexpr Field kCatalogRequest[] = {
+    str("model_name", 0, FIELD_DOC("a model's name as a person types it (section model_name): the catalog model it names and how, or the nearest models, ranked")),
+};
+
 constexpr Field kUserGroup[] = {
     str("region", 0, FIELD_DOC("users near this region (a region of the catalog); or lat and lon")),
     num("lat", 0, -90, 90, FIELD_DOC("latitude, degrees")),
@@ -358,7 +362,7 @@ constexpr QuestionFields kQuestionRows[] = {
     {"placement", NOT_IN_PAGE("models! instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions")},
     {"workload_set", NOT_IN_PAGE("id!")},
     {"workloads", NOT_IN_PAGE("")},
-    {"catalog", "section region regions"},
+    {"catalog", "section model_name region regions"},
     {"validate", NOT_IN_PAGE("")},
     {"memory", kMemoryFields},
     {"spot", NOT_IN_PAGE("model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions")},
@@ -383,6 +387,7 @@ constexpr Kind kRequestKinds[] = {
     Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.spot", "\"spot\"", KIND_FIELDS(kSpotRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("spot's own fields")},
+    Kind{"request.catalog", "\"catalog\"", KIND_FIELDS(kCatalogRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("catalog's own fields")},
     Kind{"request.deploy", "\"deploy\"", KIND_FIELDS(kDeployRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("deploy's own fields")},
     Kind{"request.regions", "\"regions\"", KIND_FIELDS(kRegionsRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the regions question's own fields")},
     Kind{"request.batch", "\"batch\"", KIND_FIELDS(kBatchRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("batch's own fields")},

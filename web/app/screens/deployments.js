@@ -14,6 +14,7 @@ import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
 import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
 import { renderDecide } from './decide.js';
+import { calibrationWarning } from '../sized.js';
 import { scatterChart, paretoFrontier } from '../scatter-chart.js';
 
 /** Family checkboxes; none checked = every family. URL: families=G6,G6e */
@@ -71,7 +72,8 @@ export function createDeploymentsScreen(store, form) {
     form,
     uses: ['model', 'task', 'format', 'shape', 'demand', 'pay'],
     inputsTitle: 'Workload',
-    controls: controlSet([priority, providers, kinds, families, budget]),
+    controls: controlSet([kinds, priority, providers, families, budget]),
+    lead: [kinds],
     async render({ ask }) {
       const sent = request();
       const asked = decideRequest(sent);
@@ -138,9 +140,11 @@ function topPick(top, r) {
     return h('section', { class: 'card verdict nofit' }, h('h3', null, 'No candidate'),
       h('p', { testid: 'rec-none' }, 'No instance meets these filters; see the excluded families below.'));
   }
-  return h('section', { class: 'card verdict fits' },
+  const warning = calibrationWarning(top);
+  return h('section', { class: ['card', 'verdict', warning ? 'accent' : 'fits'] },
     h('h3', null, 'Top pick'),
     h('p', { class: 'verdict-title' },
+      warning ? h('span', { class: 'uncalibrated', testid: 'rec-top-uncalibrated' }, `${warning} `) : null,
       h('span', { testid: 'rec-top-count' }, `${f.num(top.instance_count, 0)} ×`), ' ', h('span', { testid: 'rec-top-instance' }, top.instance), ' · ',
       h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${layoutText(top.layout)} · ${f.pct(top.memory_utilization_pct)} of ${f.device(top.accelerator_kind)} memory`),
     h('p', { class: 'muted', testid: 'rec-ranking' }, `Ranking: ${r.ranking}. ${r.pricing_note}.`));
