@@ -1,8 +1,9 @@
 // Offline after the first load (docs/page.md): the service worker (web/sw.js) keeps what passes
 // through it; once it controls the page, what the page fetched before it (the core, the page's
 // copies of the catalogs, the first chunks) is fetched again through it from the HTTP cache, and
-// what the other views need is fetched now: their code, the full catalogs, every region's prices
-// (kept, not loaded: the page answers as it did).
+// what the other views need is fetched now: their code, the full module the core's Web Worker
+// answers them with, the full catalogs, every region's prices (kept, not loaded: the page answers
+// as it did).
 import { FILES } from './catalog-store.js';
 
 export async function keepOffline(store) {
@@ -25,6 +26,8 @@ export async function keepOffline(store) {
     import('./header-tools.js'),
     ...FILES.map(({ file }) => again(`./config/${file}`)),
     again('./app/core-worker.js'),
+    // The full module the core's Web Worker loads for the later views' questions.
+    ...['gpufleet.js', 'gpufleet_core.mjs', 'gpufleet_core.wasm'].map((f) => again(`./gpufleet/all/${f}`)),
   ]);
   document.documentElement.dataset.offline = 'ready';
 }
