@@ -82,7 +82,17 @@ export function deployPanel(ask, from, extra = {}, note = null) {
   panel.addEventListener('toggle', async () => {
     if (!panel.open || asked) return;
     asked = true;
-    const { response, errors } = await ask({ question: 'deploy', target: 'all', from, ...extra });
+    let answer;
+    try {
+      answer = await ask({ question: 'deploy', target: 'all', from, ...extra });
+    } catch {
+      // The question was dropped (the catalog changed, its worker replaced): asked again on the next opening.
+      asked = false;
+      panel.open = false;
+      body.replaceChildren(h('p', { class: 'muted small' }, 'Writing the files…'));
+      return;
+    }
+    const { response, errors } = answer;
     if (errors) body.replaceChildren(h('p', { class: 'error' }, f.sentence(errors.map((e) => e.message).join('; '))));
     else body.replaceChildren(...filesView(response.result, status, id));
   });
