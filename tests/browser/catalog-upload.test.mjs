@@ -82,7 +82,8 @@ test('a broken file upload is reported too; a valid upload is used everywhere; r
   await page.getByTestId('cat-upload').setInputFiles({ name: 'model_config.json', mimeType: 'application/json', buffer: Buffer.from(modelsText) });
   await page.getByTestId('cat-load-errors').waitFor({ state: 'hidden' });
   assert.match(await text(page, 'cat-status'), /^Loaded model_config\.json/);
-  assert.equal(await text(page, 'cat-origin'), 'your own catalog');
+  // The view is drawn again from the new catalog's answer, which comes after the status line.
+  await page.waitForFunction(() => document.querySelector('[data-testid=cat-origin]')?.textContent === 'your own catalog', null, { timeout: 15000 });
 
   await page.getByTestId('tab-fit').click();
   await afterChange(page, 'fit', () => screen(page).getByLabel('Model', { exact: true }).selectOption('small'));
@@ -107,7 +108,7 @@ test('a broken file upload is reported too; a valid upload is used everywhere; r
   assert.equal(bundle['model_config.json'].model_sizes.small.parameter_count_billion, 20);
 
   await page.getByTestId('cat-reset').click();
-  assert.equal(await text(page, 'cat-origin'), 'shipped catalog');
+  await page.waitForFunction(() => document.querySelector('[data-testid=cat-origin]')?.textContent === 'shipped catalog', null, { timeout: 15000 });
   await page.getByTestId('tab-fit').click();
   const back = cli(fitRequest).result;
   assertNear(await text(page, 'fit-memory-weights'), back.memory.weights_gb, 0.005, 'weights after reset');
