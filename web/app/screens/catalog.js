@@ -236,7 +236,10 @@ function createLoader(store) {
         for (const { key, file } of FILES) bundle[file] = JSON.parse(store.texts[key]);
         bundleText = `${JSON.stringify(bundle, null, 2)}\n`;
       } catch { bundleText = null; }
-      const items = FILES.map(({ key, file }) => link(store.texts[key], file, file, `cat-download-${file}`));
+      // The shipped catalog is offered as its served files: the page's own copies leave the sources out.
+      const items = FILES.map(({ key, file }) => (store.isShipped
+        ? h('li', null, h('a', { href: `./config/${file}`, download: file, testid: `cat-download-${file}` }, file))
+        : link(store.texts[key], file, file, `cat-download-${file}`)));
       if (bundleText) items.unshift(link(bundleText, 'gpufleet-catalog.json', 'All three files (gpufleet-catalog.json)', 'cat-download-bundle'));
       links.replaceChildren(...items);
     },
