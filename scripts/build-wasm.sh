@@ -31,5 +31,5 @@ for f in "$out/gpufleet_core.mjs" "$out/gpufleet_core.wasm" "$out/page/gpufleet_
   printf 'wasm artifact %-27s %8d bytes raw %8d bytes gzipped\n' "${f#"$out/"}" "$raw" "$gz"
 done
 # The facade and its typings sit beside each module (page/: the page's, wasm/CMakeLists.txt).
-cp "$root/wasm/gpufleet.js" "$root/wasm/gpufleet.d.ts" "$out/"
-cp "$root/wasm/gpufleet.js" "$root/wasm/gpufleet.d.ts" "$out/page/"
+cp "$root/wasm/gpufleet.js" "$root/wasm/gpufleet.d.ts" "$root/wasm/requests.d.ts" "$out/"
+cp "$root/wasm/gpufleet.js" "$root/wasm/gpufleet.d.ts" "$root/wasm/requests.d.ts" "$out/page/"

@@ -16,6 +16,7 @@ mkdir -p "$pkg"
 cp "$build/wasm/gpufleet_core.mjs" "$build/wasm/gpufleet_core.wasm" "$pkg/"
 cp "$root/wasm/gpufleet.js" "$pkg/index.js"
 cp "$root/wasm/gpufleet.d.ts" "$pkg/index.d.ts"
+cp "$root/wasm/requests.d.ts" "$pkg/requests.d.ts"
 cp "$root/wasm/npm/node.js" "$root/wasm/npm/catalog.d.ts" "$root/wasm/npm/README.md" "$root/LICENSE" "$pkg/"
 node - "$root" "$pkg" <<'JS'
 const fs = require('node:fs');
@@ -66,7 +67,7 @@ const manifest = {
     './gpufleet_core.wasm': './gpufleet_core.wasm',
     './package.json': './package.json',
   },
-  files: ['index.js', 'index.d.ts', 'node.js', 'catalog.js', 'catalog.d.ts', 'gpufleet_core.mjs', 'gpufleet_core.wasm', 'README.md', 'LICENSE'],
+  files: ['index.js', 'index.d.ts', 'requests.d.ts', 'node.js', 'catalog.js', 'catalog.d.ts', 'gpufleet_core.mjs', 'gpufleet_core.wasm', 'README.md', 'LICENSE'],
   sideEffects: false,
   engines: { node: '>=18' },
   keywords: ['gpu', 'llm', 'inference', 'training', 'cost', 'capacity-planning', 'webassembly'],

@@ -60,7 +60,7 @@ stage_module() {  # FROM TO: the facade, the glue and the module
   mkdir -p "$2"
   "${min[@]}" "$1/gpufleet.js" --outfile="$2/gpufleet.js"
   "${min[@]}" "$1/gpufleet_core.mjs" --outfile="$2/gpufleet_core.mjs"
-  cp "$1/gpufleet.d.ts" "$1/gpufleet_core.wasm" "$2/"
+  cp "$1/gpufleet.d.ts" "$1/requests.d.ts" "$1/gpufleet_core.wasm" "$2/"
 }
 stage_module "$build/wasm/page" "$site/gpufleet"
 stage_module "$build/wasm" "$site/gpufleet/all"

@@ -1,4 +1,7 @@
-// Typings of the gpufleet facade (wasm/gpufleet.js).
+// Typings of the gpufleet facade (wasm/gpufleet.js). The requests' types (every question and its
+// fields) are generated from the request schema into requests.d.ts (scripts/gen-typings.mjs).
+import type { Request, Question } from './requests.js';
+export type * from './requests.js';
 
 export interface GpufleetErrorDetail {
   /** invalid_json | wrong_type | missing_field | out_of_range | unknown_name | unknown_field | ... */
@@ -32,12 +35,9 @@ export interface CatalogTexts {
   priceFiles?: PriceFileText[];
 }
 
-/** A request of docs/api.md, e.g. { question: 'fit', model: { size: 'small' }, ... }. */
-export type Request = { question: string } & Record<string, unknown>;
-
 export interface OkResponse<R = any> {
   ok: true;
-  question: string;
+  question: Question;
   /** prices_as_of: the oldest price date the answer could use (null when no price is dated). */
   catalog: { name: string; version: string; date: string; prices_as_of: string | null };
   result: R;

@@ -1,7 +1,7 @@
 // The npm package as a user gets it: scripts/pack-npm.sh builds it, `npm pack` packs it, a scratch
 // project installs the tarball offline and answers a question from Node through the `node` entry
-// and gpufleet/catalog; the browser entry bundles for the browser without Node built-ins; the
-// typings declare what the code exports.
+// and gpufleet/catalog; the browser entry bundles with esbuild and Vite without configuration;
+// the typings declare what the code exports, and `tsc` refuses a misspelled question or field.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -44,7 +44,7 @@ test('the tarball holds the module, the .wasm beside it, typings, catalogs and R
   assert.ok(manifest.exports['.'].node && manifest.exports['.'].default && manifest.exports['./catalog']);
   const files = fs.readdirSync(path.join(project, 'node_modules/gpufleet')).sort();
   assert.deepEqual(files, ['LICENSE', 'README.md', 'catalog.d.ts', 'catalog.js', 'gpufleet_core.mjs', 'gpufleet_core.wasm',
-    'index.d.ts', 'index.js', 'node.js', 'package.json']);
+    'index.d.ts', 'index.js', 'node.js', 'package.json', 'requests.d.ts']);
   // The README's example is the one the next test runs.
   assert.match(fs.readFileSync(path.join(project, 'node_modules/gpufleet/README.md'), 'utf8'), /import catalog from 'gpufleet\/catalog'/);
 });
@@ -124,4 +124,59 @@ test('the typings declare what the code exports (and no locateFile it would igno
   const catalogDeclared = [...catalogDts.matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
   assert.deepEqual(Object.keys(catalog).filter((k) => k !== 'default').sort(), catalogDeclared.sort());
   assert.deepEqual(Object.keys(catalog.default).sort(), catalogDeclared.sort());
+});
+
+const tool = (name) => path.join(root, 'node_modules/.bin', name);
+
+// tsc over one file of the scratch project; its diagnostics ('' when it type-checks).
+function typeCheck(file, source) {
+  fs.writeFileSync(path.join(project, file), source);
+  fs.writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false },
+    files: [file],
+  }));
+  try {
+    execFileSync(tool('tsc'), ['-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', stdio: 'pipe' });
+    return '';
+  } catch (e) {
+    return `${e.stdout}${e.stderr}`;
+  }
+}
+
+const asking = (request) => `import { loadGpufleet, type Request } from 'gpufleet';
+import catalog from 'gpufleet/catalog';
+const analyzer = (await loadGpufleet()).createAnalyzer(catalog);
+const request: Request = ${request};
+const response = analyzer.ask(request);
+if (response.ok) console.log(response.question, response.catalog.version);
+export {};
+`;
+
+test('the typings are the request schema: tsc accepts a valid request and refuses a misspelled question or field', () => {
+  assert.equal(typeCheck('good.ts', asking("{ question: 'fit', model: { name: 'llama-3.1-8b' }, workload: 'inference', precision: 'bf16', instance: 'g6e.xlarge' }")), '');
+  assert.equal(typeCheck('cost.ts', asking("{ question: 'cost', instance: 'P5', gpus: 8, pricing: 'reserved_1y' }")), '');
+  const question = typeCheck('question.ts', asking("{ question: 'fitt', model: { size: 'small' }, workload: 'inference', instance: 'P5' }"));
+  assert.match(question, /error TS\d+/);
+  assert.match(question, /fitt/);
+  const field = typeCheck('field.ts', asking("{ question: 'cost', instance: 'P5', gpu: 8 }"));
+  assert.match(field, /error TS\d+/);
+  assert.match(field, /'gpu'/);
+  const value = typeCheck('value.ts', asking("{ question: 'fit', model: { size: 'small' }, workload: 'inferencing', instance: 'P5' }"));
+  assert.match(value, /inferencing/);
+  const nested = typeCheck('nested.ts', asking("{ question: 'fit', model: { nmae: 'llama-3.1-8b' }, workload: 'inference', instance: 'P5' }"));
+  assert.match(nested, /'nmae'/);
+});
+
+test('Vite builds a page that imports the package, with no configuration, offline: the .wasm is emitted and referenced', () => {
+  const app = path.join(project, 'vite-app');
+  fs.mkdirSync(app, { recursive: true });
+  fs.writeFileSync(path.join(app, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>\n');
+  fs.writeFileSync(path.join(app, 'main.js'), "import { loadGpufleet } from 'gpufleet';\nloadGpufleet().then((g) => console.log(g.memoryBytes()));\n");
+  execFileSync(tool('vite'), ['build', '--logLevel', 'error'], { cwd: app, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+  const assets = fs.readdirSync(path.join(app, 'dist/assets'));
+  const wasm = assets.find((f) => /^gpufleet_core-.*\.wasm$/.test(f));
+  assert.ok(wasm, `the module is emitted as an asset: ${assets.join(', ')}`);
+  const js = assets.filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(app, 'dist/assets', f), 'utf8')).join('\n');
+  assert.ok(js.includes(wasm), 'the bundle refers to the emitted .wasm');
+  assert.doesNotMatch(js, /node:fs/);
 });

@@ -3,6 +3,7 @@
 // every target (deploy-zip.js, fetched on the first press). Asked when the panel is first opened:
 // no answer waits for it.
 import { h } from './dom.js';
+import * as f from './format.js';
 import { copyText } from './export.js';
 
 const LABELS = {
@@ -76,7 +77,7 @@ export function deployPanel(ask, from, extra = {}) {
     if (!panel.open || asked) return;
     asked = true;
     const { response, errors } = await ask({ question: 'deploy', target: 'all', from, ...extra });
-    if (errors) body.replaceChildren(h('p', { class: 'error' }, errors.map((e) => e.message).join('; ')));
+    if (errors) body.replaceChildren(h('p', { class: 'error' }, f.sentence(errors.map((e) => e.message).join('; '))));
     else body.replaceChildren(...filesView(response.result, status));
   });
   return panel;
