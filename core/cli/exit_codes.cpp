@@ -1,5 +1,6 @@
 #include "exit_codes.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace gpufleet::cli {
@@ -22,7 +23,15 @@ bool cannot_run(const std::string& question, const Json& result) {
 }  // namespace
 
 int answer_exit_code(const Json& response) {
-  if (!response.value("ok", false)) return kExitInvalid;
+  if (!response.value("ok", false)) {
+    // A valid request whose setup cannot run (no type serves it, a deadline below the work, a
+    // latency target missed at one sequence): refused as an answer would be.
+    const Json errors = response.value("errors", Json::array());
+    const bool cannot = !errors.empty() && std::all_of(errors.begin(), errors.end(), [](const Json& e) {
+      return e.is_object() && e.value("code", "") == "cannot_answer";
+    });
+    return cannot ? kExitCannot : kExitInvalid;
+  }
   return cannot_run(response.value("question", ""), response.value("result", Json())) ? kExitCannot
                                                                                       : kExitOk;
 }

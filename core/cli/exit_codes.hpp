@@ -19,8 +19,8 @@ inline constexpr const char* kExitCodesText =
     "0 success; 2 usage error (unknown command or option, a bad value, an argument or file that is "
     "not "
     "UTF-8); 3 invalid catalog or request (the error names the file, the JSON path and what was "
-    "expected); 4 answered CANNOT FIT, CANNOT RUN or CANNOT PLACE (the setup asked cannot run; the "
-    "answer says why and a way out); 5 the answer could not be written (closed output, full disk)";
+    "expected); 4 answered CANNOT FIT, CANNOT RUN or CANNOT PLACE, or refused with cannot_answer (the "
+    "setup asked cannot run; the answer says why and a way out); 5 the answer could not be written (closed output, full disk)";
 
 // 0, 3 or 4 for an analyzer response: 4 when it answers that the setup asked cannot run.
 int answer_exit_code(const Json& response);

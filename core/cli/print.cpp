@@ -379,7 +379,8 @@ void print_autoscale(std::ostream& out, const Json& r) {
   const Json& pr = r["profile"];
   out << "Replica: " << text(d["instance"]) << " (" << text(d["provider"]) << ", " << text(d["region"]) << "), "
       << num(d["concurrency_per_replica"], 0) << " sequences, " << num(d["target_requests_per_s_per_replica"], 2)
-      << " requests/s at the target, " << money(d["usd_per_replica_hour"]) << "/h (" << text(d["pricing"]) << ")\n"
+      << " requests/s at the target, " << text(d["replicas_per_instance"]) << " per instance at "
+      << money(d["usd_per_instance_hour"]) << "/h (" << text(d["pricing"]) << ", whole instances)\n"
       << "Profile: " << text(pr["intervals"]) << " h (" << text(pr["source"]) << "), peak " << num(pr["peak_requests_per_s"], 1)
       << " requests/s; " << text(pr["month"]) << "; cold start " << num(r["cold_start"]["total_s"], 0) << " s (estimates)\n";
   if (pr.contains("shape_source")) out << "Shape: " << text(pr["shape_source"]) << "\n";
@@ -393,9 +394,10 @@ void print_autoscale(std::ostream& out, const Json& r) {
       << ", target " << num(rec["threshold"], 2) << " per replica, scale up after " << num(rec["scale_up_delay_s"], 0)
       << " s, down after " << num(rec["scale_down_delay_s"], 0) << " s\n";
   const Json& base = r["committed_base"];
-  out << "Committed base: " << text(base["replicas"]) << " replicas (" << text(base["commitment"]) << "), "
+  out << "Committed base: " << text(base["instances"]) << " instances, " << text(base["replicas"]) << " replicas (" << text(base["commitment"]) << "), "
       << money(base["usd_per_month"]) << "/month with the rest above it\n"
       << "KEDA ScaledObject: --json, result.recommended.keda_scaled_object (not wrapped there)\n";
+  for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
 }
 
 void print_batch(std::ostream& out, const Json& r) {
@@ -405,7 +407,8 @@ void print_batch(std::ostream& out, const Json& r) {
     out << text(j["name"]) << ": " << num(j["work_hours"], 2) << " h of work on " << text(d["instances"]) << " x " << text(d["instance"]) << " ("
         << num(j["work_gpu_hours"], 1) << " GPU-hours), deadline " << num(j["deadline_hours"], 1) << " h, starts at " << num(j["start_hours"], 1)
         << " h; spot in " << text(pools["spot"]["region"]) << " " << money(pools["spot"]["usd_per_hour"]) << "/h (band "
-        << text(pools["spot"]["interruption_band"]["label"]) << "), on demand in " << text(pools["on_demand"]["region"]) << " "
+        << text(pools["spot"]["interruption_band"]["label"]) << " as of " << text(pools["spot"]["interruption_band"]["as_of"])
+        << (pools["spot"]["interruption_band"].value("stale", false) ? ", STALE" : "") << "), on demand in " << text(pools["on_demand"]["region"]) << " "
         << money(pools["on_demand"]["usd_per_hour"]) << "/h\n";
     std::vector<Row> rows;
     for (const auto& p : j["plans"]) {
@@ -413,7 +416,10 @@ void print_batch(std::ostream& out, const Json& r) {
       rows.push_back({cell(p["name"]), usd(c["p10"]), usd(c["p50"]), usd(c["p90"]),
                       quantity(p["p_meet_deadline"].is_number() ? Json(100 * p["p_meet_deadline"].get<double>()) : Json(), 1, "%"),
                       quantity(p["expected_interruptions"], 3),
-                      p["checkpoint_interval_s"] == 0 ? cell("each output", {p["checkpoint_interval_s"]}) : quantity(p["checkpoint_interval_s"], 0, " s"),
+                      p["checkpoint_interval_s"] == 0 ? cell("each output", {p["checkpoint_interval_s"]})
+                      : p["name"] == "deadline_aware" && p["checkpoint_interval_s"].is_number()
+                          ? cell("<= " + num(p["checkpoint_interval_s"], 0) + " s", {p["checkpoint_interval_s"]})
+                          : quantity(p["checkpoint_interval_s"], 0, " s"),
                       quantity(p["switch_to_on_demand"]["p_switched"].is_number() ? Json(100 * p["switch_to_on_demand"]["p_switched"].get<double>()) : Json(), 1, "%")});
     }
     table(out, {{"plan", {"plan"}}, {"p10", {"cost_usd_p10"}}, {"p50", {"cost_usd_p50"}}, {"p90", {"cost_usd_p90"}}, {"on time", {"p_meet_deadline_pct"}},
@@ -693,12 +699,16 @@ void print_spot(std::ostream& out, const Json& r) {
 void print_regions(std::ostream& out, const Json& r) {
   std::vector<Row> rows;
   for (const auto& c : r["regions_chosen"]) {
+    const Json meets = c.value("meets_ttft", Json());
     rows.push_back({cell(c["region"]), quantity(c["replicas"], 0), quantity(c["instances"], 0), usd(c["usd_per_month"]),
-                    quantity(c.value("rtt_ms_estimate", Json()), 1, " ms"), usd(c["egress_usd_per_month"])});
+                    quantity(c.value("rtt_ms_estimate", Json()), 1, " ms"), quantity(c.value("p95_ttft_with_rtt_ms", Json()), 1, " ms"),
+                    cell(meets.is_boolean() ? (meets.get<bool>() ? "yes" : "NO") : "-", {meets}), usd(c["egress_usd_per_month"])});
   }
   table(out, {{"region", {"region"}}, {"replicas", {"replicas"}}, {"instances", {"instances"}}, {"compute monthly", {"usd_per_month"}},
-              {"RTT (estimate)", {"rtt_ms_estimate"}}, {"egress monthly", {"egress_usd_per_month"}}},
+              {"RTT (estimate)", {"rtt_ms_estimate"}}, {"p95 TTFT + RTT", {"p95_ttft_with_rtt_ms"}}, {"meets TTFT", {"meets_ttft"}},
+              {"egress monthly", {"egress_usd_per_month"}}},
         rows);
+  for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
   if (r.contains("totals")) {
     out << "Instance " << text(r["instance"]) << "; total " << money(r["totals"]["usd_per_month"]) << "/month, one-time " << money(r["totals"]["one_time_usd"]) << "\n";
   }

@@ -369,6 +369,11 @@ check "batch --jobs FILE exits 0" test "$(exit_code "$bin" --json batch --jobs "
 check "  earliest deadline first" test "$(json_query "','.join(x['job'] for x in d['result']['schedule'])")" = b,a
 check "batch with a deadline under the work exits 3" test "$(exit_code "$bin" batch --model llama-3.1-8b --workload lora --tokens 5e7 --deadline-hours 0.5 --instance-type g6e.xlarge)" = 3
 check "  naming the field and the minimum" grep -q "request at /deadline_hours.*at least" "$tmp/err"
+check "autoscale on a type without a speed estimate is refused with exit 4" test "$(exit_code "$bin" autoscale --model llama-3.1-8b --shape flat --peak-requests-per-s 5 --instance g7e.4xlarge)" = 4
+"$bin" autoscale --model llama-3.1-8b --shape flat --peak-requests-per-s 5 --instance g7e.4xlarge 2>"$tmp/err" >/dev/null || true
+check "  naming the reason and a way out" grep -q "no speed estimate.*choose another instance type" "$tmp/err"
+check "spot never sizes a demand on a type without a speed estimate" \
+  bash -c '! "$0" --json spot --model llama-3.1-8b --requests-per-s 20 | grep -q "g7e"' "$bin"
 check "batch without --deadline-hours is a usage error" test "$(exit_code "$bin" batch --model llama-3.1-8b --workload lora --tokens 5e7)" = 2
 
 echo "cli: $failures failure(s)"

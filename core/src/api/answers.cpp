@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <utility>
+#include "fleet/spot.hpp"
 #include "support/decimal.hpp"
 
 
@@ -131,6 +132,25 @@ Json price_flags_first(Json result, const Cost& cost) {
   add(out, "price_flags", price_flags(cost.price_flags));
   for (auto& [key, value] : result.items()) out[key] = std::move(value);
   return out;
+}
+
+std::string uncalibrated_caveat(const Deployment& d) {
+  return d.instance->name + " (" + d.instance->gpu_type +
+         "), has no measured speed error: its throughput comes from datasheet peaks with GPU efficiency factors, and "
+         "models must be compiled for AWS Neuron first; measure before committing, or ask for GPUs only (kinds: [\"gpu\"])";
+}
+
+std::string catalog_date(const Catalog& catalog) {
+  auto it = catalog.info.is_object() ? catalog.info.find("date") : catalog.info.end();
+  return it != catalog.info.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+Json interruption_band(const InterruptionBand& b, const Catalog& catalog) {
+  Json band = {{"low_pct", b.low_pct}, {"high_pct", b.high_pct}, {"label", b.label}, {"source", b.source}, {"as_of", b.as_of}};
+  const auto age = spot::days_between(b.as_of, catalog_date(catalog));
+  if (age) band["age_days"] = *age;
+  band["stale"] = !age || *age > 30;
+  return band;
 }
 
 Json price_flags(const std::vector<std::string>& codes) {

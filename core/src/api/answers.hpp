@@ -39,6 +39,14 @@ Json price_flags(const std::vector<std::string>& codes);
 // An answer about a named instance whose price the catalog flags says so first (price_flags),
 // before any figure it priced.
 Json price_flags_first(Json result, const Cost& cost);
+// Why a deployment on an accelerator without a measured speed error needs measuring first
+// ("inf2.xlarge (AWS Inferentia2), has no measured speed error: ...").
+std::string uncalibrated_caveat(const Deployment& d);
+// The catalog's own date (catalog_info.date), "" when it has none.
+std::string catalog_date(const Catalog& catalog);
+// A spot pool's interruption band as every answer shows it: its range, label, source and date,
+// and its age against the catalog's date (stale past 30 days or when undated).
+Json interruption_band(const InterruptionBand& b, const Catalog& catalog);
 Json memory_lines(const MemoryEstimate& e);
 // A deployment of the road: the fields scripts rely on (instance, instance_count, gpus, layout,
 // memory_per_gpu_gb, usd_per_month, usd_per_million_output_tokens, output_tokens_per_s, ...);

@@ -67,9 +67,21 @@ ReplicaModel replica_model(const Deployment& d, const Demand& demand) {
   m.target_utilization = demand.target_utilization;
   m.max_ttft_ms = demand.max_ttft_ms;
   m.gpus = d.layout.gpus_per_copy();
+  // Copies share an instance of several GPUs; a copy wider than its instance spans several; a
+  // fractional GPU's instance holds one copy.
+  const double instance_gpus = d.instance ? std::max(0.0, d.instance->gpus) : m.gpus;
+  if (instance_gpus > 0 && m.gpus > instance_gpus + 1e-9) {
+    m.instances_per_unit = std::ceil(m.gpus / instance_gpus - 1e-9);
+  } else if (instance_gpus > 0 && m.gpus > 0) {
+    m.copies_per_unit = std::max(1, static_cast<int>(std::floor(instance_gpus / m.gpus + 1e-9)));
+  }
+  m.gpus_per_unit = std::max(m.copies_per_unit * m.gpus, m.instances_per_unit * instance_gpus);
   return m;
 }
 
+int ReplicaModel::units(int copies) const {
+  return copies > 0 ? (copies + copies_per_unit - 1) / copies_per_unit : 0;
+}
 double p95_ttft_ms(const ReplicaModel& m, double rps, double replicas) {
   if (!(rps > 0)) return m.ttft_ms;
   if (!(replicas > 0) || !(m.copy_rps > 0)) return kNever;
@@ -210,10 +222,11 @@ std::vector<int> slo_replicas(const AutoscaleQuestion& q) {
   return out;
 }
 
-void account(const AutoscaleQuestion& q, PolicyRun& run, double rps, double billed, double up, int slo_need,
+void account(const AutoscaleQuestion& q, PolicyRun& run, double rps, double billed_units, double up, int slo_need,
              double seconds) {
   const double busy = q.replica.copy_rps > 0 ? std::min(up, rps / q.replica.copy_rps) : 0;
-  run.gpu_hours_idle += std::max(0.0, billed - busy) * seconds / 3600 * q.replica.gpus;
+  run.gpu_hours_idle +=
+      std::max(0.0, billed_units * q.replica.gpus_per_unit - busy * q.replica.gpus) * seconds / 3600;
   run.requests += rps * seconds;
   if (up >= slo_need) run.requests_within += rps * seconds;
 }
@@ -224,7 +237,11 @@ PolicyRun run_planned(const AutoscaleQuestion& q, ScalingPolicy policy, const st
   run.policy = policy;
   const std::size_t n = up.size();
   run.replicas.assign(n, 0);
-  for (std::size_t i = 0; i < n; ++i) run.replicas[i] = up[i];
+  std::vector<double> units(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    run.replicas[i] = up[i];
+    units[i] = q.replica.units(up[i]);
+  }
   // Replicas a schedule adds start a cold start ahead of their interval: billed in the one before
   // (the profile repeats: the first interval's come at the end of the last).
   if (started_ahead && n > 1) {
@@ -232,11 +249,14 @@ PolicyRun run_planned(const AutoscaleQuestion& q, ScalingPolicy policy, const st
     for (std::size_t i = 0; i < n; ++i) {
       const std::size_t before = (i + n - 1) % n;
       if (up[i] > up[before]) run.replicas[before] += (up[i] - up[before]) * share;
+      const int more = q.replica.units(up[i]) - q.replica.units(up[before]);
+      if (more > 0) units[before] += more * share;
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
     run.replica_hours += run.replicas[i] * q.interval_s / 3600;
-    account(q, run, q.rps[i], run.replicas[i], up[i], slo_need[i], q.interval_s);
+    run.unit_hours += units[i] * q.interval_s / 3600;
+    account(q, run, q.rps[i], units[i], up[i], slo_need[i], q.interval_s);
   }
   return run;
 }
@@ -264,7 +284,7 @@ PolicyRun run_reactive(const AutoscaleQuestion& q, const std::vector<int>& slo_n
   };
   for (std::size_t i = 0; i < n; ++i) {
     const double rps = q.rps[i];
-    double billed = 0;
+    double billed = 0, billed_units = 0;
     for (long k = 0; k < steps; ++k) {
       const double t = static_cast<double>(i) * q.interval_s + static_cast<double>(k) * dt;
       int ready = ready_at(t);
@@ -287,10 +307,12 @@ PolicyRun run_reactive(const AutoscaleQuestion& q, const std::vector<int>& slo_n
       current = next;
       ready = ready_at(t);
       billed += current * dt;
-      account(q, run, rps, current, ready, slo_need[i], dt);
+      billed_units += q.replica.units(current) * dt;
+      account(q, run, rps, q.replica.units(current), ready, slo_need[i], dt);
     }
     run.replicas[i] = billed / q.interval_s;
     run.replica_hours += billed / 3600;
+    run.unit_hours += billed_units / 3600;
   }
   return run;
 }
@@ -330,7 +352,7 @@ PolicyRun run_policy(const AutoscaleQuestion& q, ScalingPolicy policy, const std
     }
     case ScalingPolicy::kTargetTracking: run = run_reactive(q, slo_need); break;
   }
-  run.usd_per_month = run.replica_hours * q.replica.usd_per_hour * q.month_scale;
+  run.usd_per_month = run.unit_hours * q.replica.usd_per_unit_hour * q.month_scale;
   run.gpu_hours_idle *= q.month_scale;
   return run;
 }
@@ -348,14 +370,18 @@ AutoscaleResult autoscale(const AutoscaleQuestion& q) {
   out.runs.push_back(run_policy(q, ScalingPolicy::kAlwaysPeak, out.needed));
   if (q.settings.policy != ScalingPolicy::kOracle)
     out.runs.push_back(run_policy(q, q.settings.policy, out.needed));
-  if (q.replica.committed_usd_per_hour && q.replica.usd_per_hour > 0 && !q.rps.empty()) {
-    const double c = *q.replica.committed_usd_per_hour, o = q.replica.usd_per_hour;
+  if (q.replica.committed_usd_per_unit_hour && q.replica.usd_per_unit_hour > 0 && !q.rps.empty()) {
+    const double c = *q.replica.committed_usd_per_unit_hour, o = q.replica.usd_per_unit_hour;
     CommittedBase& base = out.base;
-    base.replicas = committed_base_replicas(out.needed, c, o);
+    // Commitments buy whole instances: the base is counted in the units the needs fill.
+    std::vector<int> needed_units;
+    for (int need : out.needed) needed_units.push_back(q.replica.units(need));
+    base.units = committed_base_replicas(needed_units, c, o);
+    base.replicas = base.units * q.replica.copies_per_unit;
     double above_hours = 0;
-    for (int need : out.needed) above_hours += std::max(0, need - base.replicas) * q.interval_s / 3600;
-    // A commitment bills every hour of the month (730 h); the rest is paid as the profile's hours.
-    base.usd_per_month = base.replicas * c * kAlwaysOnHoursPerMonth + above_hours * o * q.month_scale;
+    for (int units : needed_units) above_hours += std::max(0, units - base.units) * q.interval_s / 3600;
+    // A commitment bills every hour of the month; the rest is paid as the profile's hours.
+    base.usd_per_month = base.units * c * q.month_hours + above_hours * o * q.month_scale;
     base.break_even_utilization = c / o;
   }
   return out;

@@ -14,7 +14,9 @@
 
 namespace gpufleet {
 
-// What one model copy (the unit that scales) of the road's deployment serves, and its price.
+// What one model copy (the unit that scales) of the road's deployment serves, and what its
+// instances cost: copies are packed on whole instances (a "unit": one instance holding
+// copies_per_unit copies, or the instances one pipeline-parallel copy spans), billed whole.
 struct ReplicaModel {
   double concurrency = 1;    // sequence slots (the road's concurrency)
   double copy_rps = 0;       // requests/s at that concurrency (decode capacity, Little's law)
@@ -23,14 +25,18 @@ struct ReplicaModel {
   double ttft_ms = 0;        // one prompt's time to first token, alone
   double target_utilization = 0.7;
   std::optional<double> max_ttft_ms;  // p95, queueing included
-  double gpus = 1;             // per copy
-  double usd_per_hour = 0;     // per copy, the way to pay above the base (on-demand, spot or mixed)
-  std::optional<double> committed_usd_per_hour;  // per copy, the commitment's effective rate
+  double gpus = 1;                 // per copy
+  int copies_per_unit = 1;         // copies one unit of whole instances holds
+  double instances_per_unit = 1;
+  double gpus_per_unit = 1;        // the unit's GPUs, billed whether busy or not
+  double usd_per_unit_hour = 0;    // the way to pay above the base (on-demand, spot or mixed)
+  std::optional<double> committed_usd_per_unit_hour;  // the commitment's effective rate
   double hold_s() const { return copy_rps > 0 ? concurrency / copy_rps : 0; }
+  int units(int copies) const;  // whole units holding `copies`
 };
 
-// The copy of a serving deployment of the road (its figures at its concurrency); prices are set
-// by the caller. Requires d.runs() and d.inference.
+// The copy of a serving deployment of the road (its figures at its concurrency) and its unit of
+// whole instances; prices are set by the caller. Requires d.runs() and d.inference.
 ReplicaModel replica_model(const Deployment& d, const Demand& demand);
 
 // The road's copies for `rps` (road.cpp, size_serving): ceil(rps / (capacity x target
@@ -71,12 +77,14 @@ struct AutoscaleQuestion {
   ReplicaModel replica;
   ScalingSettings settings;
   double month_scale = 1;     // months per profile: a month's hours / the profile's hours
+  double month_hours = 730;   // the hours a commitment bills a month (every hour)
 };
 
 struct PolicyRun {
   ScalingPolicy policy = ScalingPolicy::kOracle;
   std::vector<double> replicas;  // per interval: copies billed, mean over the interval
   double replica_hours = 0;      // over the profile
+  double unit_hours = 0;         // over the profile: whole units billed (x instances_per_unit)
   double gpu_hours_idle = 0;     // over the profile: billed GPU time beyond the busy share
   double requests = 0;
   double requests_within = 0;    // served while the p95 TTFT met the target
@@ -85,7 +93,8 @@ struct PolicyRun {
 };
 
 struct CommittedBase {
-  int replicas = 0;
+  int units = 0;                // whole units committed (x instances_per_unit instances)
+  int replicas = 0;             // the copies they hold
   std::optional<double> usd_per_month;      // the base committed + the rest above it, a month
   std::optional<double> break_even_utilization;  // c / o: share of hours a committed copy must be needed
 };

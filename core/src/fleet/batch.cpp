@@ -41,6 +41,7 @@ double checkpoint_interval_hours(const Job& job, const Pools& pools) {
 namespace {
 
 constexpr double kEps = 1e-9;
+constexpr double kMinSegmentHours = 1.0 / 60;  // the shortest segment the safety net shortens to
 constexpr int kMaxEvents = 10000;  // per trace: all spot on a pool that is rarely up gives up
 
 // The spot pool's up and down periods, drawn as the simulation reaches them. It starts up with its
@@ -120,19 +121,21 @@ class Simulation {
   }
   double restart() const { return launched_ ? job_.restart_hours : 0; }
 
-  // The safety net: the latest finish if the spot run starting (or going on) at `t` is lost just
-  // before its next checkpoint, and the rest then runs on demand after a restart.
-  double worst_finish(double t, double startup) const {
-    if (continuous_) return t + startup + job_.restart_hours + left();
+  // The safety net: a spot run starting (or going on) at `t` may lose the segment it is in, just
+  // before its checkpoint, and then run the rest on demand after a restart. The deadline-aware
+  // policy shortens the segment (checkpoints more often) to what that worst case leaves room for;
+  // 0 when no segment of at least a checkpoint's write (one minute without one) fits.
+  double segment_at(double t, double startup) const {
     const double seg = segment();
-    return t + startup + seg + write_after(seg) + job_.restart_hours + left();
+    if (!aware_) return seg;
+    const double rest = t + startup + job_.restart_hours + left();
+    if (continuous_) return rest <= job_.deadline_hours + kEps ? seg : 0;
+    if (rest + seg + write_after(seg) <= job_.deadline_hours + kEps) return seg;
+    const double room = job_.deadline_hours - rest - job_.checkpoint_write_hours;
+    return room >= std::max(job_.checkpoint_write_hours, kMinSegmentHours) ? std::min(seg, room) : 0;
   }
-  bool safe_to_launch(double t) const {
-    return worst_finish(t, restart()) <= job_.deadline_hours + kEps;
-  }
-  bool safe_to_go_on(double t) const {
-    return continuous_ || worst_finish(t, 0) <= job_.deadline_hours + kEps;
-  }
+  bool safe_to_launch(double t) const { return segment_at(t, restart()) > 0; }
+  bool safe_to_go_on(double t) const { return continuous_ || segment_at(t, 0) > 0; }
 
   void bill(double hours, double usd_per_hour) {
     out_.usd += std::max(hours, pools_.minimum_billing_hours) * usd_per_hour;
@@ -154,7 +157,7 @@ class Simulation {
     double now = t_ + restart();
     launched_ = true;
     while (true) {
-      const double seg = segment();
+      const double seg = segment_at(now, 0) > 0 ? segment_at(now, 0) : segment();
       const double end = now + seg + write_after(seg);
       if (down < end || down < now) {
         if (continuous_) committed_ += std::max(0.0, down - now);

@@ -238,10 +238,7 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       if (d.runs() && q.min_gpus > 0 && d.gpus < q.min_gpus) {
         d = deploy_on_gpus(catalog, w, asked.billing, it, std::ceil(q.min_gpus));
       }
-      if (d.runs() && !d.inference && !d.training) {
-        d.refusal = d.notes.empty() ? "no speed estimate" : d.notes.back();  // nothing to size the demand with
-        d.way_out = "add the GPU's bandwidth and TFLOPS to gpu_instances.json";
-      }
+      refuse_without_speed(d);
       if (d.runs()) {
         if (auto why = unreliable(asked, d)) {
           d.refusal = *why;

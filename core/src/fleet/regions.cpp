@@ -47,7 +47,10 @@ Result place(const Input& in) {
   const bool located = !in.users.empty();
   const std::vector<UserGroup> users = located ? in.users : std::vector<UserGroup>{UserGroup{"", 0, 0, 1}};
   std::vector<Deployment> full;
-  for (const Candidate& c : in.candidates) full.push_back(best_on(*in.catalog, in.workload, in.billing, *c.offer));
+  for (const Candidate& c : in.candidates) {
+    full.push_back(best_on(*in.catalog, in.workload, in.billing, *c.offer));
+    refuse_without_speed(full.back());
+  }
   const auto runs = [&](std::size_t i) { return full[i].runs() && full[i].cost.usd_per_month.has_value(); };
   std::size_t runnable = 0;
   for (std::size_t i = 0; i < full.size(); ++i) runnable += runs(i);

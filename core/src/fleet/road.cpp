@@ -742,6 +742,12 @@ Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billi
   return d;
 }
 
+void refuse_without_speed(Deployment& d) {
+  if (!d.runs() || d.inference || d.training) return;
+  d.refusal = d.notes.empty() ? "no speed estimate" : d.notes.back();
+  d.way_out = "add the GPU's bandwidth and TFLOPS to gpu_instances.json, or choose another instance type";
+}
+
 Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& billing, const InstanceType& it) {
   const FormatSupport fmt = format_support(catalog, w, it);
   std::optional<Deployment> best, refused;

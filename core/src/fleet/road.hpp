@@ -214,6 +214,10 @@ TrainMode train_mode(WorkloadType task);
 Deployment deploy_on_gpus(const Catalog& catalog, const Workload& w, const Billing& billing,
                           const InstanceType& it, double gpus);
 
+// A deployment that fits but has no speed estimate cannot be sized for a demand: refused, with the
+// road's note as the reason. Every question that sizes replicas asks this of what it takes.
+void refuse_without_speed(Deployment& d);
+
 // The cheapest valid deployment of the workload on instances of type `it` for the demand (without
 // one: the fewest GPUs per copy, lowest $ per token), or the refusal that stopped every layout.
 Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& billing,

@@ -26,8 +26,8 @@ ReplicaModel replica() {
   m.target_utilization = 0.7;
   m.max_ttft_ms = 500;
   m.gpus = 1;
-  m.usd_per_hour = 4;
-  m.committed_usd_per_hour = 2.4;
+  m.usd_per_unit_hour = 4;
+  m.committed_usd_per_unit_hour = 2.4;
   return m;
 }
 
@@ -35,7 +35,7 @@ AutoscaleQuestion question(std::vector<double> rps) {
   AutoscaleQuestion q;
   q.rps = std::move(rps);
   q.replica = replica();
-  q.month_scale = q.rps.size() == 24 ? 30.4 : 4.345;
+  q.month_scale = 720.0 / static_cast<double>(q.rps.size());
   std::vector<int> needed;
   for (double x : q.rps) needed.push_back(replicas_needed(q.replica, x));
   q.settings.min_replicas = std::max(1, *std::min_element(needed.begin(), needed.end()));
@@ -102,7 +102,7 @@ TEST_CASE("autoscale: a flat profile needs the same replicas every hour, and eve
   for (const auto& run : r.runs) {
     INFO(to_string(run.policy));
     for (double x : run.replicas) CHECK(x == Approx(5));
-    CHECK(run.usd_per_month == Approx(5 * 4 * 24 * 30.4));
+    CHECK(run.usd_per_month == Approx(5 * 4 * 720));
     CHECK(run.slo_attainment() == 1);
   }
 }
@@ -189,7 +189,6 @@ TEST_CASE("autoscale answers: a flat profile is the steady recommend count at th
               {"model", {{"name", "llama-3.1-8b"}}},
               {"workload", "inference"},
               {"families", {"P5"}},
-              {"hours_per_month", 729.6},
               {"demand", {{"requests_per_s", 40}, {"input_tokens", 500}, {"output_tokens", 200}, {"max_ttft_ms", 500}}}};
   const Json b = ask(rec);
   INFO(b.dump().substr(0, 3000));
@@ -205,6 +204,50 @@ TEST_CASE("autoscale answers: a flat profile is the steady recommend count at th
     CHECK(p["slo_attainment"] == 1);
   }
   CHECK(r["policies"].size() == 3);
+}
+
+TEST_CASE("autoscale: copies packed on whole instances are billed by the instance, as recommend bills them") {
+  // Four one-GPU copies of an 8-GPU instance occupy one instance, billed whole.
+  ReplicaModel m = replica();
+  m.copies_per_unit = 8;
+  m.gpus_per_unit = 8;
+  m.usd_per_unit_hour = 20;
+  CHECK(m.units(0) == 0);
+  CHECK(m.units(1) == 1);
+  CHECK(m.units(8) == 1);
+  CHECK(m.units(9) == 2);
+  AutoscaleQuestion q = question(std::vector<double>(24, 20));
+  q.replica = m;
+  const AutoscaleResult r = autoscale(q);
+  for (const auto& run : r.runs) {
+    INFO(to_string(run.policy));
+    CHECK(run.usd_per_month == Approx(20 * 720.0 * m.units(r.peak)));
+  }
+
+  // The answer on p4d.24xlarge (8 x A100): the same monthly cost as recommend's first pick on
+  // that type for the same steady demand, whatever the copies per instance.
+  Json req = autoscale_request({{"requests_per_s", std::vector<double>(24, 12)}});
+  req["instance"] = "p4d.24xlarge";
+  const Json a = ask(req);
+  INFO(a.dump().substr(0, 2000));
+  REQUIRE(a["ok"] == true);
+  Json rec = {{"question", "recommend"},
+              {"model", {{"name", "llama-3.1-8b"}}},
+              {"workload", "inference"},
+              {"families", {"P4d"}},
+              {"demand", {{"requests_per_s", 12}, {"input_tokens", 500}, {"output_tokens", 200}, {"max_ttft_ms", 500}}}};
+  const Json b = ask(rec);
+  REQUIRE(b["ok"] == true);
+  const Json& best = b["result"]["candidates"][0];
+  REQUIRE(best["instance"] == "p4d.24xlarge");
+  const Json& d = a["result"]["deployment"];
+  CHECK(d["replicas_per_instance"].get<int>() * d["gpus_per_replica"].get<double>() <= 8);
+  CHECK(a["result"]["recommended"]["max_replicas"] == best["layout"]["replicas"]);
+  for (const Json& p : a["result"]["policies"]) {
+    INFO(p["name"]);
+    CHECK(p["usd_per_month"].get<double>() == Approx(best["usd_per_month"].get<double>()).epsilon(1e-4));
+    CHECK(p["instance_hours_per_month"].get<double>() == Approx(720 * best["instance_count"].get<double>()));
+  }
 }
 
 TEST_CASE("autoscale refusals name the field or the line") {
@@ -258,11 +301,11 @@ TEST_CASE("autoscale reads a named shape of config/traffic_shapes.json, syntheti
   REQUIRE(p["requests_per_s"].size() == 24);
   CHECK(p["requests_per_s"][16] == 200);
   CHECK(p["requests_per_s"][4] == 40);
-  CHECK(p["month"] == "24 h profile x 30.4 days");
+  CHECK(p["month"] == "24 h profile x 30 days (a 720 h month, as recommend's)");
   const Json week = ask(autoscale_request({{"shape", "business_hours"}, {"peak_requests_per_s", 50}}));
   REQUIRE(week["ok"] == true);
   CHECK(week["result"]["profile"]["requests_per_s"].size() == 168);
-  CHECK(week["result"]["profile"]["month"] == "168 h profile x 4.345 weeks");
+  CHECK(week["result"]["profile"]["month"] == "168 h profile x 720/168 weeks (a 720 h month, as recommend's)");
   const Json unknown = ask(autoscale_request({{"shape", "tuesday"}, {"peak_requests_per_s", 50}}));
   REQUIRE(unknown["ok"] == false);
   CHECK(unknown["errors"][0]["path"] == "/profile/shape");

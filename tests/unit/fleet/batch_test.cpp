@@ -156,3 +156,24 @@ TEST_CASE("earliest deadline first: one slot runs the jobs by deadline, each whe
   const auto wide = edf_schedule(jobs, 0, [](std::size_t, double) { return 4.0; });
   for (const Slot& s : wide) CHECK(s.start_hours == jobs[s.job].earliest_start_hours);
 }
+
+TEST_CASE(
+    "a Young/Daly interval longer than the slack: the deadline-aware plan checkpoints more often and "
+    "stays on spot instead of paying on demand from the start",
+    "[batch]") {
+  // MTBI 5,000 h: Young/Daly sqrt(2 x 60 s x 5,000 h) = 12.9 h of work, longer than the 10 h job.
+  // A deadline of 15 h leaves 4.8 h of slack after a restart: a lost segment must be shorter.
+  const Job job = job_of(15);
+  const Pools pools = pools_of(1.0 / 5000);
+  CHECK(checkpoint_interval_hours(job, pools) > job.work_hours);
+  const PlanSummary aware = plan(job, pools, Policy::kDeadlineAware, 11, 0, 500);
+  const PlanSummary spot = plan(job, pools, Policy::kAllSpot, 11, 0, 500);
+  CHECK(aware.p_meet_deadline == 1);
+  CHECK(aware.p_switched < 0.05);
+  // The work at the spot rate plus a checkpoint write or two, far below on demand's $100.
+  CHECK(aware.usd.p50 == Approx(10 * 3.0).epsilon(0.01));
+  CHECK(aware.usd.p50 <= spot.usd.p50 + 3 * 60.0 / 3600 * 3 + 1e-9);
+  // Checked at the first segment: lost just before its checkpoint, the rest on demand still ends
+  // by the deadline (0 + 4.8 h + 1 min + 10 min restart + 10 h <= 15 h).
+  CHECK(aware.wall_hours.p90 <= 15 + 1e-9);
+}

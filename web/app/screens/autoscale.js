@@ -199,7 +199,7 @@ export function renderAutoscale(r) {
       facts([
         ['Runs on', `${d.instance} (${d.provider}, ${d.region})`, 'as-instance'],
         ['Per replica', `${f.num(d.gpus_per_replica, 0)} GPU, ${f.num(d.concurrency_per_replica, 0)} sequences, ${f.num(d.requests_per_s_per_replica, 2)} requests/s (${f.num(d.target_requests_per_s_per_replica, 2)} at the target)`],
-        ['Price', `${f.usd(d.usd_per_replica_hour)} per replica-hour (${f.label(d.pricing)})`],
+        ['Price', `${f.usd(d.usd_per_instance_hour)} per instance-hour (${f.label(d.pricing)}), ${f.num(d.replicas_per_instance, 0)} replica${d.replicas_per_instance === 1 ? '' : 's'} per instance, billed whole`],
         ['Cold start', `${f.num(r.cold_start.total_s, 0)} s (estimates: ${r.cold_start.basis.split(': ').slice(1).join(': ')})`, 'as-cold-start'],
         r.profile.shape ? ['Traffic shape', `${r.profile.shape.replaceAll('_', ' ')} (${r.profile.shape_source})`, 'as-shape-source'] : null,
         ['Month', r.profile.month],
@@ -233,7 +233,7 @@ export function renderAutoscale(r) {
       h('section', { class: 'card', testid: 'as-base' },
         h('h3', null, 'Committed base'),
         facts([
-          ['Commit', `${base.replicas} replicas (${f.label(base.commitment)})`, 'as-base-replicas'],
+          ['Commit', `${base.instances} instance${base.instances === 1 ? '' : 's'} holding ${base.replicas} replicas (${f.label(base.commitment)})`, 'as-base-replicas'],
           ['Monthly cost', base.usd_per_month === null ? f.DASH : f.usdMonth(base.usd_per_month), 'as-base-usd'],
           ['Break-even utilization', base.break_even_utilization === null ? f.DASH : f.pct(100 * base.break_even_utilization)],
         ], 'facts compact'),

@@ -31,6 +31,7 @@ using report::round_to;
 
 constexpr std::size_t kMaxIntervals = 8784;  // a leap year's hours
 constexpr double kMaxRps = 1e7;
+const double kMonthHours = Billing{}.hours_per_month;  // 720
 
 // Cold start defaults: estimates, not measurements (docs/api.md, autoscale, says so).
 constexpr double kProvisioningS = 180;   // a GPU node launched and joined to the cluster
@@ -308,16 +309,11 @@ std::optional<Profile> read_profile(const Reader& r, const Json& obj) {
     p.source = "csv";
   }
   if (!r.ok()) return std::nullopt;
-  if (p.rps.size() == 24) {
-    p.month_scale = 30.4;
-    p.month = "24 h profile x 30.4 days";
-  } else if (p.rps.size() == 168) {
-    p.month_scale = 4.345;
-    p.month = "168 h profile x 4.345 weeks";
-  } else {
-    p.month_scale = kAlwaysOnHoursPerMonth / static_cast<double>(p.rps.size());
-    p.month = decimal::whole(p.rps.size()) + " h profile scaled to 730 h";
-  }
+  // The month of every other answer (recommend's, cost's): 720 h, the seed's.
+  p.month_scale = kMonthHours / static_cast<double>(p.rps.size());
+  if (p.rps.size() == 24) p.month = "24 h profile x 30 days (a 720 h month, as recommend's)";
+  else if (p.rps.size() == 168) p.month = "168 h profile x 720/168 weeks (a 720 h month, as recommend's)";
+  else p.month = decimal::whole(p.rps.size()) + " h profile scaled to a 720 h month (as recommend's)";
   return p;
 }
 
@@ -354,6 +350,7 @@ std::optional<Deployment> deployment_for(const Catalog& catalog, const Reader& r
                                          const Billing& billing, const std::optional<std::string>& name) {
   std::optional<Deployment> best;
   auto keep = [&](Deployment d) {
+    refuse_without_speed(d);
     if (!best || (d.runs() && !best->runs()) ||
         (d.runs() == best->runs() && d.cost.usd_per_month.value_or(1e300) < best->cost.usd_per_month.value_or(1e300)))
       best = std::move(d);
@@ -386,13 +383,11 @@ std::optional<Deployment> deployment_for(const Catalog& catalog, const Reader& r
   return best;
 }
 
-// A copy's share of its instances, priced the way `billing` asks (per hour).
-std::optional<double> copy_rate(const Catalog& catalog, const Deployment& d, const Billing& billing) {
+// One instance of the deployment's type, priced the way `billing` asks (a flagged price comes from
+// the nearest trustworthy region, and says so).
+Cost instance_cost(const Catalog& catalog, const Deployment& d, const Billing& billing) {
   const InstanceType& it = *d.instance;
-  const Cost c = cost_of(catalog, Placement{&it, it.gpus, 1, it.name, false}, billing, false, false);
-  if (!c.usd_per_hour) return std::nullopt;
-  // Copies share an instance of several GPUs; a fractional GPU's instance holds one copy.
-  return *c.usd_per_hour * d.layout.gpus_per_copy() / std::max(1.0, it.gpus);
+  return cost_of(catalog, Placement{&it, it.gpus, 1, it.name, false}, billing, false, false);
 }
 
 std::string number_text(double v) { return text::short_number(v); }
@@ -405,7 +400,7 @@ Json rounded(const std::vector<double>& values, int decimals) {
 
 
 // The policy asked (its members over the defaults in `st`); false with the fault.
-bool read_policy(Reader& r, const Json& policy, ScalingSettings& st) {
+bool read_policy(Reader& r, const Json& policy, ScalingSettings& st, bool& target_asked) {
   const std::string path = "/policy";
   fields::check_fields(r, policy, path, "autoscale_policy");
   const std::string kind = lower(r.string(policy, "kind", path, false).value_or("target_tracking"));
@@ -430,11 +425,15 @@ bool read_policy(Reader& r, const Json& policy, ScalingSettings& st) {
                decimal::whole(static_cast<std::size_t>(st.max_replicas)));
     return false;
   }
-  if (target) st.target = *target;
+  if (target) {
+    st.target = *target;
+    target_asked = true;
+  }
   return true;
 }
 
-Json deployment_json(const Deployment& d, const AutoscaleQuestion& q, const Billing& billing, double target_rps, int peak) {
+Json deployment_json(const Deployment& d, const AutoscaleQuestion& q, const Billing& billing, const Cost& above, double target_rps,
+                     int peak) {
   Json dep = report::object(16);
   const InstanceType& it = *d.instance;
   dep["instance"] = it.name;
@@ -448,7 +447,11 @@ Json deployment_json(const Deployment& d, const AutoscaleQuestion& q, const Bill
   dep["target_requests_per_s_per_replica"] = round_to(target_rps, 3);
   dep["ttft_ms"] = round_to(q.replica.ttft_ms, 1);
   dep["pricing"] = billing.pricing();
-  dep["usd_per_replica_hour"] = round_to(q.replica.usd_per_hour, 4);
+  dep["replicas_per_instance"] = q.replica.copies_per_unit;
+  dep["instances_per_replica"] = q.replica.instances_per_unit;
+  dep["usd_per_instance_hour"] = round_to(q.replica.usd_per_unit_hour / q.replica.instances_per_unit, 4);
+  if (!above.price_flags.empty())
+    dep["priced_from_region"] = above.priced_from_region.empty() ? Json(nullptr) : Json(above.priced_from_region);
   dep["replicas_at_peak"] = peak;
   return dep;
 }
@@ -500,13 +503,14 @@ Json policy_json(const ScalingSettings& st) {
   return simulated;
 }
 
-Json policies_json(const AutoscaleResult& res, double month_scale) {
+Json policies_json(const AutoscaleResult& res, const AutoscaleQuestion& q) {
   Json policies = Json::array();
   for (const PolicyRun& run : res.runs) {
     Json p = report::object(8);
     p["name"] = to_string(run.policy);
     p["replicas"] = rounded(run.replicas, 3);
-    p["replica_hours_per_month"] = round_to(run.replica_hours * month_scale, 1);
+    p["replica_hours_per_month"] = round_to(run.replica_hours * q.month_scale, 1);
+    p["instance_hours_per_month"] = round_to(run.unit_hours * q.replica.instances_per_unit * q.month_scale, 1);
     p["usd_per_month"] = round_to(run.usd_per_month, 2);
     p["gpu_hours_idle"] = round_to(run.gpu_hours_idle, 1);
     p["slo_attainment"] = round_to(run.slo_attainment(), 4);
@@ -518,7 +522,7 @@ Json policies_json(const AutoscaleResult& res, double month_scale) {
 // The target-tracking policy advised: the profile's fewest and most replicas, no scale-up delay, a
 // scale-down window at least the cold start.
 Json recommended_json(const ScalingSettings& st, int least, int peak, const ColdStart& cold, double target_rps,
-                      const ReplicaModel& replica) {
+                      const ReplicaModel& replica, bool target_asked) {
   ScalingSettings advised = st;
   advised.policy = ScalingPolicy::kTargetTracking;
   advised.min_replicas = std::max(1, least);
@@ -533,12 +537,18 @@ Json recommended_json(const ScalingSettings& st, int least, int peak, const Cold
   rec["control_period_s"] = advised.control_period_s;
   rec["scale_up_delay_s"] = advised.scale_up_delay_s;
   rec["scale_down_delay_s"] = advised.scale_down_delay_s;
-  rec["basis"] = advised.metric == ScalingMetric::kConcurrency
+  rec["basis"] = advised.metric == ScalingMetric::kConcurrency && !target_asked
                      ? "threshold = requests in flight per replica at the target: the road's requests/s per replica at the target "
                        "utilization with the p95 TTFT met (" + number_text(round_to(target_rps, 3)) + ") x a slot's hold time (" +
                            number_text(round_to(replica.hold_s(), 3)) + " s); min and max: the fewest and most replicas the profile needs; "
                            "scale-down window at least the cold start"
-                     : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
+                     : advised.metric == ScalingMetric::kRequestsPerS && !target_asked
+                       ? "threshold = the road's requests/s per replica at the target utilization with the p95 TTFT met; min and max: "
+                         "the fewest and most replicas the profile needs; scale-down window at least the cold start"
+                   : advised.metric == ScalingMetric::kQueueLength && !target_asked
+                       ? "threshold: one request waiting per replica, a default not derived from the road (give policy.target); "
+                         "min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start"
+                       : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
   return rec;
 }
 
@@ -546,14 +556,32 @@ Json base_json(const std::string& commitment, const AutoscaleResult& res, const 
   Json base = report::object(6);
   base["commitment"] = commitment;
   base["replicas"] = res.base.replicas;
+  base["instances"] = round_to(res.base.units * replica.instances_per_unit, 0);
   base["usd_per_month"] = report::report_optional(res.base.usd_per_month, 2);
-  base["usd_per_replica_hour"] = report::report_optional(replica.committed_usd_per_hour, 4);
+  base["usd_per_instance_hour"] = replica.committed_usd_per_unit_hour
+                                     ? Json(round_to(*replica.committed_usd_per_unit_hour / replica.instances_per_unit, 4))
+                                     : Json(nullptr);
   base["break_even_utilization"] = report::report_optional(res.base.break_even_utilization, 4);
-  base["basis"] = replica.committed_usd_per_hour
-                      ? "the most replicas needed in more than a share c/o of the hours (c, o: the committed and the above-base "
-                        "hourly rates), billed 730 h a month; the oracle's replicas above it at the above-base rate"
+  base["basis"] = replica.committed_usd_per_unit_hour
+                      ? "the most instances needed in more than a share c/o of the hours (c, o: the committed and the above-base "
+                        "hourly rates), billed 730 h a month as every commitment is; the oracle's instances above it at the "
+                        "above-base rate"
                       : "no public commitment price for this family: no base";
   return base;
+}
+
+// What the figures leave out: an uncalibrated replica, and target tracking below the oracle.
+Json notes_of(const Deployment& d, const AutoscaleQuestion& q, const ScalingSettings& st, const AutoscaleResult& res) {
+  Json notes = Json::array();
+  if (d.uncalibrated) notes.push_back("the replica, " + report::uncalibrated_caveat(d));
+  const PolicyRun& oracle = res.runs.front();
+  for (const PolicyRun& run : res.runs)
+    if (run.policy == ScalingPolicy::kTargetTracking && run.usd_per_month < oracle.usd_per_month - 0.005)
+      notes.push_back("target_tracking costs less than the oracle: within the tolerance (" + number_text(st.tolerance * 100) +
+                      " %) it leaves replicas above the target utilization the oracle sizes for (" +
+                      number_text(q.replica.target_utilization * 100) + " %), at SLO attainment " +
+                      number_text(round_to(run.slo_attainment() * 100, 2)) + " %");
+  return notes;
 }
 
 }  // namespace
@@ -604,17 +632,19 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   AutoscaleQuestion q;
   q.rps = profile->rps;
   q.month_scale = profile->month_scale;
+  q.month_hours = kAlwaysOnHoursPerMonth;  // a commitment bills every hour: 730 h, as cost bills it
   q.replica = replica_model(*d, at_peak.demand);
-  auto above = copy_rate(catalog, *d, *billed);
-  if (!above) {
+  const Cost above = instance_cost(catalog, *d, *billed);
+  if (!above.usd_per_hour) {
     r.fail("cannot_answer", "/instance", d->instance->name + " has no " + billed->pricing() + " price in " + d->instance->region);
     return nullptr;
   }
-  q.replica.usd_per_hour = *above;
+  q.replica.usd_per_unit_hour = *above.usd_per_hour * q.replica.instances_per_unit;
   Billing commit;
   commit.mode = *commit_mode;
   commit.hours_per_month = kAlwaysOnHoursPerMonth;
-  q.replica.committed_usd_per_hour = copy_rate(catalog, *d, commit);
+  if (const Cost c = instance_cost(catalog, *d, commit); c.usd_per_hour)
+    q.replica.committed_usd_per_unit_hour = *c.usd_per_hour * q.replica.instances_per_unit;
 
   auto cold = read_cold_start(r, cold_obj, d->memory ? d->memory->weights_bytes : 0);
   if (!cold) return nullptr;
@@ -636,7 +666,8 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   st.cold_start_s = cold->total_s();
   st.min_replicas = std::max(1, least);
   st.max_replicas = peak;
-  if (policy_obj && !read_policy(r, *policy_obj, st)) return nullptr;
+  bool target_asked = false;
+  if (policy_obj && !read_policy(r, *policy_obj, st, target_asked)) return nullptr;
   if (!(st.target > 0)) {
     st.target = st.metric == ScalingMetric::kConcurrency ? target_rps * q.replica.hold_s()
                 : st.metric == ScalingMetric::kRequestsPerS ? target_rps
@@ -646,7 +677,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
 
   Json result = report::object(12);
   result["request"] = report::workload(*w);
-  result["deployment"] = deployment_json(*d, q, *billed, target_rps, peak);
+  result["deployment"] = deployment_json(*d, q, *billed, above, target_rps, peak);
   result["profile"] = profile_json(*profile, peak_rps);
   result["cold_start"] = cold_start_json(*cold);
   result["policy"] = policy_json(st);
@@ -654,18 +685,19 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   for (int n : res.needed) needed_json.push_back(n);
   result["needed_replicas"] = std::move(needed_json);
 
-  result["policies"] = policies_json(res, q.month_scale);
-  result["recommended"] = recommended_json(st, least, peak, *cold, target_rps, q.replica);
+  result["policies"] = policies_json(res, q);
+  result["recommended"] = recommended_json(st, least, peak, *cold, target_rps, q.replica, target_asked);
   result["committed_base"] = base_json(commitment, res, q.replica);
   result["basis"] = "needed replicas per hour: the road's rule (ceil(requests/s / (capacity x target utilization)), then more until "
                     "the p95 TTFT target is met); target_tracking simulated every control period as the Kubernetes HPA "
                     "(ceil(replicas x metric / target), tolerance, stabilization windows), new replicas serving after the cold "
                     "start and billed from their launch; scheduled: each hour of the day the most any day needs, started a cold "
                     "start ahead; slo_attainment: the share of requests arriving while the replicas up meet the p95 TTFT target; "
-                    "monthly: " + profile->month + " x the replica-hour rate";
+                    "monthly: " + profile->month + " x the whole instances the replicas occupy x the instance-hour rate";
   // The engine labels its metrics with the served model's name: the Hugging Face id it loads.
   result["recommended"]["keda_scaled_object"] = keda_for_autoscale(catalog, result);
-  return result;
+  result["notes"] = notes_of(*d, q, st, res);
+  return report::price_flags_first(std::move(result), above);
 }
 
 }  // namespace gpufleet::detail

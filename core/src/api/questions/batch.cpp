@@ -203,7 +203,7 @@ Json pool_json(const InstanceType& o, double usd_per_hour) {
           {"usd_per_hour", round_to(usd_per_hour, 4)}};
 }
 
-Json job_json(const JobAsk& ask, const JobOnType& j, double start_h, double minimum_h,
+Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, double start_h, double minimum_h,
               const std::string& fastest) {
   Json o = report::object(16);
   o["name"] = ask.name;
@@ -218,7 +218,7 @@ Json job_json(const JobAsk& ask, const JobOnType& j, double start_h, double mini
       {"instance", j.d.instance->name}, {"instances", j.d.instance_count}, {"gpus", j.d.gpus}};
   Json spot_pool = pool_json(*j.pools->spot, j.rates.spot_usd_per_hour);
   const InterruptionBand& b = *j.pools->spot->interruption_band;
-  spot_pool["interruption_band"] = {{"label", b.label}, {"as_of", b.as_of}, {"source", b.source}};
+  spot_pool["interruption_band"] = report::interruption_band(b, catalog);
   spot_pool["job_hazard_per_hour"] = round_to(j.rates.hazard_per_hour, 8);
   spot_pool["p_up"] = round_to(spot::p_up(j.rates.hazard_per_hour, j.rates.down_mean_hours), 6);
   o["pools"] = {{"on_demand", pool_json(*j.pools->on_demand, j.rates.on_demand_usd_per_hour)},
@@ -413,7 +413,7 @@ Json answer_batch(const Catalog& catalog, Session& s, const Json& req) {
   std::vector<double> starts(asks.size(), 0);
   for (const batch::Slot& slot : slots_used) starts[slot.job] = slot.start_hours;
   for (std::size_t i = 0; i < asks.size(); ++i) {
-    jobs.push_back(job_json(asks[i], *chosen[i], starts[i], fastest[i].first, fastest[i].second));
+    jobs.push_back(job_json(catalog, asks[i], *chosen[i], starts[i], fastest[i].first, fastest[i].second));
     for (std::size_t k = 0; k < total_by_trace.size(); ++k)
       total_by_trace[k] += chosen[i]->plans[2].usd_by_trace[k];
   }

@@ -227,8 +227,7 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
   c.max_replicas = {number_at(rec, "max_replicas"),
                     r + "max_replicas: the most replicas the profile needs"};
   c.threshold = {number_at(rec, "threshold"),
-                 r + "threshold: " + text_at(rec, "metric") +
-                     " per replica at the target utilization with the p95 TTFT met"};
+                 r + "threshold: " + text_at(rec, "metric") + " per replica; " + text_at(rec, "basis")};
   c.polling_s = {number_at(rec, "control_period_s"), r + "control_period_s"};
   c.scale_up_s = {number_at(rec, "scale_up_delay_s"), r + "scale_up_delay_s"};
   c.scale_down_s = {number_at(rec, "scale_down_delay_s"),
@@ -240,18 +239,12 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
   s.min_instances = instances_for(s, c.min_replicas, "instances at min_replicas");
   s.max_instances = instances_for(s, c.max_replicas, "instances at max_replicas");
   s.instances = s.min_instances;
-  double sum = 0, n = 0;
-  for (const Json& p : member(result, "policies")) {
-    if (text_at(p, "name") != "target_tracking") continue;
-    for (const Json& v : member(p, "replicas")) sum += v.is_number() ? v.get<double>() : 0, ++n;
-  }
-  Traced mean{
-      n > 0 ? text::round_to(sum / n, 2) : c.max_replicas.value,
-      "autoscale result.policies[target_tracking].replicas: their mean over the profile's hours"};
-  s.mean_instances = {
-      text::round_to(
-          mean.value * s.gpus_per_replica.value / std::max(1.0, s.gpus_per_instance.value), 2),
-      mean.from + " (" + text::short_number(mean.value) + ") x GPUs per replica / per instance"};
+  const double month_hours = Billing{}.hours_per_month;
+  for (const Json& p : member(result, "policies"))
+    if (text_at(p, "name") == "target_tracking")
+      s.mean_instances = {text::round_to(number_at(p, "instance_hours_per_month") / month_hours, 2),
+                          "autoscale result.policies[target_tracking].instance_hours_per_month / " +
+                              text::short_number(month_hours) + " h: the whole instances billed, their mean over the month"};
   for (const Json& p : member(result, "policies"))
     if (text_at(p, "name") == "target_tracking")
       s.usd_per_month = {number_at(p, "usd_per_month"),

@@ -30,13 +30,8 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   Recommendation rec = recommend(catalog, *q);
   Json result = report::object(7);
   // The first pick's speed without a measured error is said before anything else.
-  if (!rec.ranked.empty() && rec.ranked.front().d.uncalibrated) {
-    const Deployment& top = rec.ranked.front().d;
-    result["first_pick_caveat"] = "the first pick, " + top.instance->name + " (" + top.instance->gpu_type +
-                                  "), has no measured speed error: its throughput comes from datasheet peaks with "
-                                  "GPU efficiency factors, and models must be compiled for AWS Neuron first; measure "
-                                  "before committing, or ask for GPUs only (kinds: [\"gpu\"])";
-  }
+  if (!rec.ranked.empty() && rec.ranked.front().d.uncalibrated)
+    result["first_pick_caveat"] = "the first pick, " + report::uncalibrated_caveat(rec.ranked.front().d);
   result["request"] = report::question(*q);
   Json ranked = Json::array();
   for (const auto& c : rec.ranked) {

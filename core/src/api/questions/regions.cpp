@@ -127,6 +127,7 @@ const InstanceType* cheapest_type(const Catalog& catalog, const Workload& w, con
     if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
     if (it.accelerator_kind == "cpu" || !it.price_flags.empty()) continue;
     Deployment d = best_on(catalog, w, billing, it);
+    refuse_without_speed(d);
     if (!d.runs() || !d.cost.usd_per_month) continue;
     if (!cheapest || *d.cost.usd_per_month < *cheapest->cost.usd_per_month) cheapest = std::move(d);
   }
@@ -184,9 +185,7 @@ Json region_rows(const Catalog& catalog, const std::vector<regions::Candidate>& 
       if (cc.usd_per_hour) ways[cc.way->id] = round_to(*cc.usd_per_hour, 4);
     }
     row["usd_per_hour"] = std::move(ways);
-    row["interruption_band"] = o.interruption_band ? Json{{"label", o.interruption_band->label}, {"low_pct", o.interruption_band->low_pct},
-                                                          {"high_pct", o.interruption_band->high_pct}, {"source", o.interruption_band->source},
-                                                          {"as_of", o.interruption_band->as_of}}
+    row["interruption_band"] = o.interruption_band ? report::interruption_band(*o.interruption_band, catalog)
                                                    : Json{{"label", "unknown"}, {"reason", o.band_unknown}};
     std::size_t offered = 0;
     for (const InstanceType& x : *catalog.offers) offered += x.region == o.region && x.provider == o.provider && x.on_demand_usd_per_hour;

@@ -50,11 +50,6 @@ Json band3(const Band3& b, int decimals) {
 
 Json finite(double v, int decimals) { return std::isfinite(v) ? Json(round_to(v, decimals)) : Json(nullptr); }
 
-std::string catalog_date(const Catalog& catalog) {
-  auto it = catalog.info.is_object() ? catalog.info.find("date") : catalog.info.end();
-  return it != catalog.info.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
 int same_accelerator_types(const Catalog& catalog, const InstanceType& o) {
   std::set<std::string> names;
   for (const InstanceType& x : *catalog.offers) {
@@ -116,6 +111,7 @@ std::vector<TypeRow> types_that_run(const Catalog& catalog, const Workload& w, c
     }
     if (!t.on_demand) continue;
     t.d = best_on(catalog, w, billing, *t.on_demand);
+    refuse_without_speed(t.d);
     if (!t.d.runs() || !t.d.cost.usd_per_month) continue;
     t.unit_instances = std::max(1.0, t.d.layout.pipeline_parallel);
     t.units = static_cast<int>(std::ceil(t.d.instance_count / t.unit_instances - 1e-9));
@@ -130,8 +126,7 @@ std::vector<TypeRow> types_that_run(const Catalog& catalog, const Workload& w, c
 
 // Each pool's row, its band's hazards and chance of being up set on the way; `as_ofs` collects the
 // bands' dates.
-Json pool_rows(const Catalog& catalog, std::vector<TypeRow>& types, const SpotAsk& ask, const std::string& cat_date,
-               std::set<std::string>& as_ofs) {
+Json pool_rows(const Catalog& catalog, std::vector<TypeRow>& types, const SpotAsk& ask, std::set<std::string>& as_ofs) {
   Json pools = Json::array();
   for (TypeRow& t : types) {
     for (PoolRow& p : t.pools) {
@@ -161,11 +156,7 @@ Json pool_rows(const Catalog& catalog, std::vector<TypeRow>& types, const SpotAs
       row["replicas_for_demand"] = t.units;
       if (o.interruption_band) {
         const InterruptionBand& b = *o.interruption_band;
-        Json band = {{"low_pct", b.low_pct}, {"high_pct", b.high_pct}, {"label", b.label}, {"source", b.source}, {"as_of", b.as_of}};
-        const auto age = spot::days_between(b.as_of, cat_date);
-        if (age) band["age_days"] = *age;
-        band["stale"] = !age || *age > 30;
-        row["interruption_band"] = std::move(band);
+        row["interruption_band"] = report::interruption_band(b, catalog);
         row["hazard_per_hour"] = band3(p.hazard, 6);
         row["mean_hours_between_interruptions"] = {{"low", finite(1 / p.hazard.high, 1)}, {"point", finite(1 / p.hazard.point, 1)}, {"high", finite(1 / p.hazard.low, 1)}};
         row["p_replica_up"] = band3(p.up, 6);
@@ -368,9 +359,9 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
                                 "name more regions (\"regions\": \"all\"), other instance_types, or a smaller model");
     return nullptr;
   }
-  const std::string cat_date = catalog_date(catalog);
+  const std::string cat_date = report::catalog_date(catalog);
   std::set<std::string> as_ofs;
-  Json pools = pool_rows(catalog, types, ask, cat_date, as_ofs);
+  Json pools = pool_rows(catalog, types, ask, as_ofs);
   Json result = report::object(12);
   result["request"] = report::workload(*w);
   result["data"] = data_age(as_ofs, cat_date);
