@@ -492,3 +492,35 @@ TEST_CASE("a first pick without a measured speed error is said before anything e
                            {"kinds", {"gpu"}}, {"demand", {{"requests_per_s", 5}}}});
   CHECK_FALSE(gpu.contains("first_pick_caveat"));
 }
+
+TEST_CASE("vLLM's hybrid KV cache manager: Gemma 3 27B's window layers keep their window, 32k fits one H100") {
+  // Gemma 3 27B's text config (google/gemma-3-27b-it): 62 layers, 16 KV heads of 128, a 1024-token
+  // window on five layers of every six. Full KV is 62 x 16 x 128 x 2 x 2 bytes = 496 KiB per token,
+  // 16.6 GB for one 32,768-token sequence: more than the pool vLLM leaves on an H100 beside 54 GB of
+  // bf16 weights. vLLM's hybrid KV cache manager (docs.vllm.ai design/hybrid_kv_cache_manager) keeps
+  // a window layer's last sliding_window - 1 + max_num_batched_tokens tokens (8,192 batched tokens
+  // on an H100): 10 full layers x 32,768 + 52 window layers x 9,215 tokens x 8 KiB = 6.61 GB.
+  const Json gemma3 = {
+      {"model_type", "gemma3"},
+      {"text_config",
+       {{"model_type", "gemma3_text"}, {"hidden_size", 5376}, {"intermediate_size", 21504},
+        {"num_attention_heads", 32}, {"num_key_value_heads", 16}, {"head_dim", 128},
+        {"num_hidden_layers", 62}, {"sliding_window", 1024}, {"vocab_size", 262208},
+        {"max_position_embeddings", 131072}, {"hidden_activation", "gelu_pytorch_tanh"}}}};
+  const Json r = result({{"question", "fit"}, {"model", {{"hf_config", gemma3}}}, {"workload", "inference"},
+                         {"precision", "bf16"}, {"instance", "p5.4xlarge"},
+                         {"demand", {{"input_tokens", 32000}, {"output_tokens", 768}}}});
+  const Json& d = r["deployment"];
+  INFO(d.dump().substr(0, 1500));
+  REQUIRE(d["runs"] == true);
+  CHECK(d["max_concurrency_by_kv_cache"].get<double>() >= 1);
+  const double per_sequence_gb = 8192.0 * (10 * 32768 + 52 * 9215) / 1e9;
+  for (const auto& line : r["memory"]["per_gpu"]) {
+    if (line["key"] != "kv_cache") continue;
+    const double held_gb = line["gib"].get<double>() / kGiBPerGB;
+    const double sequences = d["concurrency_per_replica"].get<double>();
+    // The layer shares are the config's 5 of 6 (51.67 window layers for 52): within 2 %.
+    CHECK(held_gb == Approx(sequences * per_sequence_gb).epsilon(0.02));
+    CHECK_THAT(line["basis"].get<std::string>(), Catch::Contains("sliding-window layers"));
+  }
+}

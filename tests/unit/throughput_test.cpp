@@ -435,6 +435,59 @@ TEST_CASE("a decode step adds its attention's KV reads to its matmuls, at one se
   CHECK(many.decode.seconds < many.decode.compute_s + many.decode.memory_s);
 }
 
+TEST_CASE(
+    "MLA's latent KV is read whole by every tensor-parallel GPU, split KV heads by their share") {
+  // DeepSeek-V3's latent (512 + 64 per layer) is shared by all 128 heads: SGLang and vLLM keep it
+  // on every GPU of the group (the memory model sizes it so), so each GPU reads all of it each
+  // step and more GPUs do not shorten those reads. Llama 3.1 70B's 8 KV heads split 8 ways.
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  auto kv_memory_s = [&](const std::string& name, double tp) {
+    ThroughputQuestion q;
+    q.arch = load.catalog->model(name)->arch;
+    q.params = count_parameters(q.arch);
+    q.weight_bytes = 0;  // the step's KV reads alone
+    q.kv_bytes_per_token = 70272;
+    q.device = load.catalog->device(*load.catalog->gpu("H200"));
+    q.tensor_parallel = tp;
+    q.batch = 32;
+    q.input_tokens = 1000;
+    q.output_tokens = 200;
+    return estimate_inference(load.catalog->throughput, q).decode.memory_s;
+  };
+  CHECK(kv_memory_s("deepseek-v3", 8) == Approx(kv_memory_s("deepseek-v3", 2)));
+  CHECK(kv_memory_s("llama-3.1-70b", 8) == Approx(kv_memory_s("llama-3.1-70b", 2) / 4));
+  // The whole cache at one GPU's stream: 32 sequences x 1100 tokens (mean context) x 70,272 bytes.
+  const Json h200 = estimate({{"model", {{"name", "llama-3.1-8b"}}}, {"gpu", "H200"}})["device"];
+  INFO(h200.dump());
+  CHECK(kv_memory_s("deepseek-v3", 8) >
+        32 * 1100 * 70272.0 / (h200["bandwidth_gb_per_s"].get<double>() * 1e9));
+}
+
+TEST_CASE("a sliding-window layer's decode reads only its window of the KV cache") {
+  // Gemma 2 9B: a 4096-token window on every other layer. Past the window, a step's KV reads grow
+  // with the context at half the rate of a model whose every layer attends to all of it.
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  auto kv_memory_s = [&](double context) {
+    ThroughputQuestion q;
+    q.arch = load.catalog->model("gemma-2-9b")->arch;
+    q.params = count_parameters(q.arch);
+    q.weight_bytes = 0;  // the step's KV reads alone
+    q.kv_bytes_per_token = 344064;
+    q.device = load.catalog->device(*load.catalog->gpu("H100"));
+    q.batch = 4;
+    q.input_tokens = context;
+    q.output_tokens = 2;  // mean context = input + 1
+    return estimate_inference(load.catalog->throughput, q).decode.memory_s;
+  };
+  REQUIRE(load.catalog->model("gemma-2-9b")->arch.sliding_window == 4096);
+  // Below the window every layer reads the whole context; past it, half the layers stop growing.
+  CHECK(kv_memory_s(2000) / kv_memory_s(1000) == Approx(2001.0 / 1001).epsilon(1e-6));
+  CHECK(kv_memory_s(20000) / kv_memory_s(10000) ==
+        Approx((0.5 * 20001 + 0.5 * 4096) / (0.5 * 10001 + 0.5 * 4096)).epsilon(1e-6));
+}
+
 TEST_CASE("TensorRT-LLM's KV pool is a share of the memory the weights leave free, vLLM's of the device") {
   Setup s = llama70b_fp8_h100();
   const ThroughputConstants& k = s.catalog->throughput;

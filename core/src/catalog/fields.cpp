@@ -324,6 +324,8 @@ constexpr Field kProfileBand[] = {
     num("large_gpu_max_num_seqs", 0, 0, 1e6, FIELD_DOC("max_num_seqs on large GPUs")),
     boolean("charges_cuda_context", 0, FIELD_DOC("the pool is sized from free device memory, so the CUDA context counts against it")),
     num("sampler_bytes_per_logit", 0, 0, 256, FIELD_DOC("the band's sampler bytes per sampled logit (default: the engine's)")),
+    boolean("sliding_window_kv", 0, FIELD_DOC("the pool keeps only the window (plus one step's batched tokens) of a sliding-window layer's KV per sequence (a hybrid KV cache manager)")),
+    str("sliding_window_kv_source", 0, FIELD_DOC("where sliding_window_kv comes from (required with it)")),
     str("source", kRequired, FIELD_DOC("where the band's defaults come from")),
 };
 

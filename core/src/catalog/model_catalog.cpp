@@ -128,6 +128,8 @@ void read_profile_bands(const Reader& r, const Json& v, const std::string& p, En
     band.charges_cuda_context = r.boolean(b, "charges_cuda_context", bp, false).value_or(false);
     band.sampler_bytes_per_logit =
         r.number(b, "sampler_bytes_per_logit", bp, false, {0, 256}).value_or(0);
+    band.window_kv = r.boolean(b, "sliding_window_kv", bp, false).value_or(false);
+    band.window_kv_basis = r.string(b, "sliding_window_kv_source", bp, band.window_kv).value_or("");
     band.basis = r.string(b, "source", bp, true).value_or("");
     e.bands.push_back(std::move(band));
   }

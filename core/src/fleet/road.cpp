@@ -397,7 +397,10 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
     d.max_concurrency_by_kv = sequences_of(catalog, w, d, compute, e);
     if (e.kv_pool_tokens) {
       // A pool engine takes its share of the device; a copy needs what it holds for its sequences.
-      const double per_seq = e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
+      const double per_seq =
+          e.kv_bytes_per_sequence > 0
+              ? e.kv_bytes_per_sequence
+              : e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
       d.memory_per_gpu_bytes = e.total_bytes - *e.kv_pool_bytes;
       if (d.max_concurrency_by_kv < 1 && e.max_concurrent_sequences.value_or(0) >= 1) {
         refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per " + one() + " even at one sequence",
@@ -488,7 +491,10 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   // A pool engine reserves its share of the device; the copy holds its sequences' KV cache of it.
   // Its lines say the same: the KV line is what the sequences hold, of the pool.
   if (d.memory && d.memory->kv_pool_bytes) {
-    const double held = lo * d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens);
+    const double held =
+        lo * (d.memory->kv_bytes_per_sequence > 0
+                  ? d.memory->kv_bytes_per_sequence
+                  : d.memory->kv_bytes_per_token * (dm.input_tokens + dm.output_tokens));
     d.memory_per_gpu_bytes += held;
     for (auto& l : d.memory->lines) {
       if (l.key != "kv_cache" || held >= l.bytes) continue;

@@ -707,15 +707,27 @@ struct Sizing {
   }
 
   // A pool that fits: its bytes and tokens, and how many sequences of the longest length it holds.
+  // `window`: tokens a sliding-window layer keeps per sequence in the pool (0: every token, as a
+  // full-attention layer does).
   template <class How>
-  void place_pool(double pool, const How& how) {
+  void place_pool(double pool, const How& how, double window = 0) {
     e.kv_pool_bytes = pool;
     e.kv_pool_tokens = std::floor(pool / e.kv_bytes_per_token);
+    const double sliding = window > 0 && a.sliding_window > 0 ? a.sliding_layer_share : 0;
+    auto sequence_bytes = [&](double n) {
+      return e.kv_bytes_per_token * ((1 - sliding) * n + sliding * std::min(n, window));
+    };
     const double max_len = q.max_model_len.value_or(q.sequence + q.new_tokens);
-    if (max_len > 0) e.max_concurrent_sequences = std::floor(*e.kv_pool_tokens / max_len);
+    if (max_len > 0) e.max_concurrent_sequences = std::floor(pool / sequence_bytes(max_len));
+    e.kv_bytes_per_sequence = sequence_bytes(q.sequence + q.new_tokens);
     add("kv_cache", "KV cache pool", pool, [&] {
       return how() + " = " + gib(pool) + " = " + num(*e.kv_pool_tokens) + " tokens at " +
-             num(e.kv_bytes_per_token / 1024) + " KiB each";
+             num(e.kv_bytes_per_token / 1024) + " KiB each" +
+             (sliding > 0 ? "; its sliding-window layers (" + num(std::round(sliding * 100)) +
+                                " % of them) keep " + num(std::min(max_len, window)) +
+                                " tokens of a " + num(max_len) +
+                                "-token sequence: " + gib(sequence_bytes(max_len)) + " per sequence"
+                          : "");
     });
     e.kv_cache_bytes = pool;
     e.tensor_bytes += pool;
@@ -832,11 +844,19 @@ struct Sizing {
       const double charged_context = band && band->charges_cuda_context ? context : 0;
       const double pool = budget - weights_gpu - profile - non_torch - charged_context;
       if (pool > 0 && e.kv_bytes_per_token > 0) {
-        place_pool(pool, [&] {
-          return num(util) + " x " + gib(*q.gpu_memory_bytes) +
-                 " - weights - profiled activations - " + num(non_torch / kMiB) + " MiB non-torch" +
-                 (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")" : "");
-        });
+        // vLLM's SlidingWindowSpec.max_memory_usage_bytes: a window layer holds at most
+        // sliding_window - 1 + max_num_batched_tokens tokens of a sequence.
+        const double window = band && band->window_kv ? a.sliding_window - 1 + tokens : 0;
+        place_pool(
+            pool,
+            [&] {
+              return num(util) + " x " + gib(*q.gpu_memory_bytes) +
+                     " - weights - profiled activations - " + num(non_torch / kMiB) +
+                     " MiB non-torch" +
+                     (charged_context > 0 ? " - the CUDA context (" + gib(charged_context) + ")"
+                                          : "");
+            },
+            window);
       } else {
         e.notes.push_back("the weights (" + gib(weights_gpu) + ") and the profiled activations (" +
                           gib(profile) + ") leave no room for a KV cache in " + num(util) + " x " +

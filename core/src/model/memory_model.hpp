@@ -49,6 +49,10 @@ struct ProfileBand {
   double large_gpu_max_num_seqs = 0;
   bool charges_cuda_context = false;  // the budget counts everything on the device, the context too
   double sampler_bytes_per_logit = 0;  // the band's sampler, per sampled logit (0: the engine's)
+  // A hybrid KV cache manager: sliding-window layers hold only their window (plus one step's
+  // batched tokens) of each sequence's KV in the pool, full-attention layers all of it.
+  bool window_kv = false;
+  std::string window_kv_basis;
   std::string basis;
 };
 
@@ -177,6 +181,9 @@ struct MemoryEstimate {
   std::optional<double> kv_pool_bytes;  // serving engines that pre-allocate a pool
   std::optional<double> kv_pool_tokens;
   std::optional<double> max_concurrent_sequences;
+  // A pool's KV bytes for one sequence of the question's input + output tokens (sliding-window
+  // layers at their window where the engine keeps only the window); 0 without a pool.
+  double kv_bytes_per_sequence = 0;
   ParameterCount params;
   double trainable_parameters = 0;
   std::vector<std::string> notes;

@@ -13,8 +13,12 @@ constexpr double kMostSequences = 1e6;  // the request's largest batch
 double in_pool(const MemoryQuestion& q, const MemoryEstimate& e, double limit) {
   if (!e.kv_pool_bytes) return 0;
   double n = e.max_concurrent_sequences.value_or(0);
+  // A sequence's KV in the pool (sliding-window layers at their window, where the engine keeps
+  // only that).
   const double per_sequence =
-      e.kv_bytes_per_token * q.max_model_len.value_or(q.sequence + q.new_tokens);
+      e.kv_bytes_per_sequence > 0
+          ? e.kv_bytes_per_sequence
+          : e.kv_bytes_per_token * q.max_model_len.value_or(q.sequence + q.new_tokens);
   if (limit < e.total_bytes && per_sequence > 0)
     n = std::min(n, std::floor((limit - (e.total_bytes - *e.kv_pool_bytes)) / per_sequence));
   return std::max(0.0, n);

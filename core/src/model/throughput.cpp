@@ -27,6 +27,30 @@ double query_width(const Architecture& a) {
   return a.mla() ? a.heads * (a.qk_nope_head_dim + a.qk_rope_head_dim) : a.heads * a.head_dim;
 }
 
+// Decode FLOPs of attention per cached token a step's query attends to (all heads, one layer).
+// MLA decodes in its absorbed form (DeepSeek-V2 paper section 2.1.2; SGLang's and vLLM's MLA decode
+// kernels): each head scores its query against the kv_lora_rank-wide latent plus the rope key and
+// sums the latent back, 2 (rank + rope) + 2 rank FLOPs per head; other attention 4 x head width.
+double decode_attention_flops(const Architecture& a) {
+  return a.mla() ? a.heads * (4 * a.kv_lora_rank + 2 * a.qk_rope_head_dim) : 4 * query_width(a);
+}
+
+// The GPUs a tensor-parallel group divides the KV cache over: whole KV heads per GPU, replicated
+// when there are fewer heads than GPUs; MLA's latent is shared by every head, so each GPU keeps
+// (and each decode step reads) all of it (as the memory model sizes it).
+double kv_split(const Architecture& a, double tp) {
+  return a.mla() ? 1 : std::min(tp, std::max(1.0, a.kv_heads));
+}
+
+// Cached tokens a decode step attends to at `context` tokens, averaged over the layers: a
+// sliding-window layer attends to (and reads the KV of) its last `sliding_window` tokens only
+// (FlashAttention's and the engines' window kernels), whatever the cache keeps.
+double attended_tokens(const Architecture& a, double context) {
+  if (a.sliding_window <= 0) return context;
+  const double s = a.sliding_layer_share;
+  return (1 - s) * context + s * std::min(context, a.sliding_window);
+}
+
 // The output layer's parameters: its own matrix, or the input embedding's when the two are tied
 // (the logits still take a vocabulary x width matmul). Encoders here end without one.
 double output_params(const Architecture& a, const ParameterCount& p) {
@@ -282,14 +306,15 @@ Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const
                            double context) {
   const Architecture& a = q.arch;
   const double tp = std::max(1.0, q.tensor_parallel);
-  const double q_dim = query_width(a);
   const double peak = matmul_peak(l, q, tp, 1);
   const double bw = stream_bandwidth(l, q, tp);
   const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
-  Phase ph = decode_roofline(2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
-                             4 * a.layers * q_dim * context, context * q.kv_bytes_per_token,
-                             peak * k.decode_mfu, bw * eff,
-                             2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2), tiled_gemm_s(l, q, 1));
+  Phase ph = decode_roofline(
+      2 * matmul_params(a, q.params), decode_weight_bytes(q, 1),
+      a.layers * decode_attention_flops(a) * attended_tokens(a, context),
+      attended_tokens(a, context) * q.kv_bytes_per_token * tp / kv_split(a, tp),
+      peak * k.decode_mfu, bw * eff, 2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2),
+      tiled_gemm_s(l, q, 1));
   ph.seconds += step_overhead_s(l, q, true);
   with_eager_host(l, q, ph);
   return ph;
@@ -353,23 +378,33 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   {
     const double context = n + out / 2;
     const double peak = matmul_peak(l, q, tp, batch);
-    const double kv = batch * context * q.kv_bytes_per_token;
-    const double bytes = decode_weight_bytes(q, batch) + kv;
-    const double gemm = 2 * matmul_params(a, q.params) * batch, attn = 4 * layers * q_dim * context * batch;
+    const double kv = batch * attended_tokens(a, context) * q.kv_bytes_per_token;
+    // What the group's GPUs read together: a replicated cache is read once per GPU holding it.
+    const double kv_read = kv * tp / kv_split(a, tp);
+    const double bytes = decode_weight_bytes(q, batch) + kv_read;
+    const double gemm = 2 * matmul_params(a, q.params) * batch;
+    const double attn = layers * decode_attention_flops(a) * attended_tokens(a, context) * batch;
     const double flops = gemm + attn;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
     const double tiled = tiled_gemm_s(l, q, batch);
-    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv, peak * k.decode_mfu, bw * eff,
-                               comm, tiled);
+    e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv_read,
+                               peak * k.decode_mfu, bw * eff, comm, tiled);
     e.decode.seconds += step_overhead_s(l, q, true);
     const double launch = with_eager_host(l, q, e.decode);
     if (q.explain)
-      e.decode.basis = "each step reads " + num(bytes / 1e9) + " GB (weights" +
-                       (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
-                     " sequences at " + num(context) + " tokens) at " + num(eff * 100) + " % of " +
-                     num(bw / 1e9) + " GB/s; " + num(flops / 1e12) + " TFLOP" + tiled_note(l, q, tiled) +
-                     host_note(l, q, true) + eager_note(l, launch) + share_note(l, q, peak, tp);
+      e.decode.basis =
+          "each step reads " + num(bytes / 1e9) + " GB (weights" +
+          (a.moe() ? " of the experts its tokens touch" : "") + " + KV of " + num(batch) +
+          " sequences at " + num(context) + " tokens" +
+          (a.mla() && tp > 1 ? ", MLA's latent read by each of the " + num(tp) + " GPUs" : "") +
+          (a.sliding_window > 0 && a.sliding_window < context
+               ? ", " + num(std::round(a.sliding_layer_share * 100)) +
+                     " % of the layers at their " + num(a.sliding_window) + "-token window"
+               : "") +
+          ") at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) +
+          " TFLOP" + tiled_note(l, q, tiled) + host_note(l, q, true) + eager_note(l, launch) +
+          share_note(l, q, peak, tp);
     const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
