@@ -32,8 +32,9 @@ PY
 # The facade stays a module of its own: embedders and the benchmarks import it by its path.
 # The screens after the first are a chunk of their own (code splitting, web/app/later-screens.js).
 meta="$(mktemp)"
-trap 'rm -f "$meta"' EXIT
+trap 'rm -f "$meta" "$meta.later"' EXIT
 "${min[@]}" "$root/web/app/main.js" --bundle --splitting --format=esm --external:../gpufleet/gpufleet.js \
+  --external:../gpufleet/all/gpufleet.js \
   --chunk-names='chunk-[hash]' --outdir="$site/app" --metafile="$meta"
 # The chunks main.js imports statically are requested with it (modulepreload), not after it has
 # arrived and been parsed: one round trip less before the page's script runs.
@@ -46,14 +47,23 @@ html = open(page, encoding="utf-8").read()
 script = '<script type="module" src="./app/main.js"></script>'
 html = html.replace(script, script + "".join(f'\n<link rel="modulepreload" href="./app/{c}">' for c in chunks), 1)
 open(page, "w", encoding="utf-8").write(html)
+# The later views' chunk and the chunks it imports that main.js does not: web/prerendered.js
+# requests them at once for a link to a later view.
+later = next(out for name, out in meta["outputs"].items() if out.get("entryPoint", "").endswith("app/later-screens.js"))
+mine = [os.path.basename(name) for name, out in meta["outputs"].items() if out is later]
+more = [os.path.basename(i["path"]) for i in later["imports"] if i["kind"] == "import-statement" and not i.get("external")]
+names = mine + [c for c in more if c not in chunks]
+open(sys.argv[2] + ".later", "w", encoding="utf-8").write(json.dumps([f"./app/{c}" for c in names]))
 PY
-# The core's Web Worker (a heavy catalog of your own answers there): a module of its own beside the
-# page's, fetched only when first needed; it imports the same facade.
-"${min[@]}" "$root/web/app/core-worker.js" --bundle --format=esm --external:../gpufleet/gpufleet.js \
+# The core's Web Worker (the tools' questions, and every question of a heavy catalog of your own):
+# a module of its own beside the page's, fetched only when first needed; it imports the full
+# module's facade (gpufleet/all/).
+"${min[@]}" "$root/web/app/core-worker.js" --bundle --format=esm --external:../gpufleet/all/gpufleet.js \
   --outfile="$site/app/core-worker.js"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --bundle --format=esm --outfile="$site/embed.js"
-"${min[@]}" "$root/web/prerendered.js" --outfile="$site/prerendered.js"
+"${min[@]}" "$root/web/prerendered.js" --define:LATER_MODULES="$(cat "$meta.later")" --outfile="$site/prerendered.js"
+"${min[@]}" "$root/web/sw.js" --outfile="$site/sw.js"
 # gpufleet/ holds the page's module (without the questions no view asks, wasm/CMakeLists.txt);
 # gpufleet/all/ the module that answers every question, for pages that import the facade.
 stage_module() {  # FROM TO: the facade, the glue and the module

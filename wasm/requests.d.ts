@@ -720,9 +720,13 @@ question: "workloads"
 export interface CatalogRequest {
 question: "catalog"
 /**
- * all (default), menus, instances, models, precisions, workloads, files (any case)
+ * all (default), menus, instances, models, precisions, workloads, files, model_name (any case)
  */
-section?: ("all" | "menus" | "instances" | "models" | "precisions" | "workloads" | "files")
+section?: ("all" | "menus" | "instances" | "models" | "precisions" | "workloads" | "files" | "model_name")
+/**
+ * a model's name as a person types it (section model_name): the catalog model it names and how, or the nearest models, ranked
+ */
+model_name?: string
 /**
  * a region with prices loaded; or regions, not both
  */
@@ -961,15 +965,19 @@ question: "deploy"
  */
 target: ("all" | "kubernetes" | "keda" | "hpa" | "karpenter" | "eksctl" | "gke_compute_class" | "terraform" | "ecs" | "skypilot" | "infracost")
 /**
- * the request whose chosen deployment is written: a fit, recommend, migrate, autoscale or spot request
+ * the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide or regions request
  */
 from: {
 [k: string]: unknown | undefined
 }
 /**
- * with a recommend request: the row of its candidates (default 0, the first pick)
+ * with a recommend request: the row of its candidates (default 0, the first pick); with decide: the row of its options (default: the recommended one)
  */
 candidate?: number
+/**
+ * with a placement request: the packing written (default on_instance when it names an instance, else cheapest_split)
+ */
+packing?: ("on_instance" | "cheapest_single_instance" | "cheapest_split")
 }
 export interface RegionsRequest {
 question: "regions"

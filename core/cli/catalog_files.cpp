@@ -1,10 +1,13 @@
 #include "catalog_files.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include "gpufleet/analyzer.hpp"
 
@@ -92,9 +95,52 @@ void list_price_files(const std::string& dir, std::vector<std::string>& names, E
   }
 }
 
+// Questions whose answer reads the prices of the regions the request names and of each provider's
+// usual region only; every other question (spot, regions, batch, plan, catalog, validate, ...) may
+// look at every region.
+constexpr const char* kPricedWhereAsked[] = {"fit", "cost", "performance", "recommend", "migrate", "estimate",
+                                             "memory", "precisions", "decide", "placement", "right_size"};
+
+// The regions whose price files `request` reads: each provider's usual region (gpu_instances.json
+// providers.<p>.region) and those it names; nullopt for every file (a question that may look at
+// every region, "regions": "all", or a catalog or request this cannot read: the core then answers
+// exactly as with every file read, errors included).
+std::optional<std::set<std::string>> regions_read(const std::string& gpu_instances_json, const Json& request) {
+  if (!request.is_object() || !request.contains("question") || !request["question"].is_string()) return std::nullopt;
+  std::string question = request["question"].get<std::string>();
+  std::transform(question.begin(), question.end(), question.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (std::none_of(std::begin(kPricedWhereAsked), std::end(kPricedWhereAsked), [&](const char* q) { return question == q; })) {
+    return std::nullopt;
+  }
+  const Json catalog = Json::parse(gpu_instances_json, nullptr, false);
+  if (catalog.is_discarded() || !catalog.is_object() || !catalog.contains("providers") || !catalog["providers"].is_object()) {
+    return std::nullopt;
+  }
+  std::set<std::string> regions;
+  for (const auto& [_, provider] : catalog["providers"].items()) {
+    if (!provider.is_object() || !provider.contains("region") || !provider["region"].is_string()) return std::nullopt;
+    regions.insert(provider["region"].get<std::string>());
+  }
+  if (request.contains("region")) {
+    if (!request["region"].is_string()) return std::nullopt;
+    regions.insert(request["region"].get<std::string>());
+  }
+  if (request.contains("regions")) {
+    if (!request["regions"].is_array()) return std::nullopt;  // "all", or a value the core refuses
+    for (const auto& r : request["regions"]) {
+      if (!r.is_string()) return std::nullopt;
+      regions.insert(r.get<std::string>());
+    }
+  }
+  return regions;
+}
+
+// prices/<provider>/<region>.json -> region
+std::string region_of(const std::string& name) { return std::filesystem::path(name).stem().string(); }
+
 }  // namespace
 
-CatalogFiles read_catalog_dir(const std::string& dir) {
+CatalogFiles read_catalog_dir(const std::string& dir, const Json* request) {
   CatalogFiles files;
   auto read = [&](const char* name, std::string& out) {
     const std::string path = dir + "/" + name;
@@ -105,10 +151,20 @@ CatalogFiles read_catalog_dir(const std::string& dir) {
   read(kGpuInstancesFile, files.sources.gpu_instances_json);
   read(kModelConfigFile, files.sources.model_config_json);
   read(kWorkloadsFile, files.sources.workloads_json);
-  // Every region's prices (prices/<provider>/<region>.json): the CLI prices any region asked.
+  // The prices (prices/<provider>/<region>.json) of the regions the request reads, else every
+  // region's: the CLI prices any region asked.
   std::vector<std::string> names;
   list_price_files(dir, names, files.errors);
   std::sort(names.begin(), names.end());
+  if (const auto regions = request ? regions_read(files.sources.gpu_instances_json, *request) : std::nullopt) {
+    std::vector<std::string> kept;
+    for (const auto& name : names)
+      if (regions->count(region_of(name))) kept.push_back(name);
+    // A region no file prices: every file, so that the core names the regions there are.
+    std::set<std::string> found;
+    for (const auto& name : kept) found.insert(region_of(name));
+    if (found.size() == regions->size()) names = std::move(kept);
+  }
   for (const auto& name : names) {
     PriceFile price{name, ""};
     read(name.c_str(), price.text);

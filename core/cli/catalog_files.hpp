@@ -21,8 +21,9 @@ constexpr std::size_t kMaxPriceEntries = 10000;
 
 // The catalogs of `dir`: its three files and prices/<provider>/<region>.json. A link that cannot be
 // resolved (a loop, a dangling link) is an error naming it; nothing is followed more than one
-// level below prices/.
-CatalogFiles read_catalog_dir(const std::string& dir);
+// level below prices/. With `request`, a question that prices only the regions it names and each
+// provider's usual region (fit, cost, recommend, ...) reads only those regions' price files.
+CatalogFiles read_catalog_dir(const std::string& dir, const Json* request = nullptr);
 
 // Where the catalogs are, and why there: the --config option when given, else $GPUFLEET_CONFIG,
 // else the installation the executable belongs to (<prefix>/share/gpufleet/config from

@@ -53,7 +53,8 @@ std::optional<Json> read_value(const std::string& file) {
 }
 
 std::string ask_raw(const std::string& config_dir, const std::string& request) {
-  auto files = read_catalog_dir(config_dir);
+  const Json parsed = Json::parse(request, nullptr, false);
+  auto files = read_catalog_dir(config_dir, parsed.is_discarded() ? nullptr : &parsed);
   if (!files.errors.empty()) return gpufleet::errors_json(files.errors, 2);
   return gpufleet::Analyzer(files.sources).analyze_json(request, 2);
 }

@@ -190,7 +190,7 @@ class Cli {
   double as_peak = 0;
   BillingArgs as_billing;
   CLI::App* dep = nullptr;
-  std::string dep_target, dep_from, dep_out;
+  std::string dep_target, dep_from, dep_out, dep_packing;
   double dep_candidate = -1;
   CLI::App* wl = nullptr;
   std::string wl_id;
@@ -425,10 +425,11 @@ void Cli::define_catalog() {
 
   dep = app.add_subcommand("deploy", "write a chosen deployment as files: Kubernetes, KEDA, Karpenter, eksctl, Terraform, ECS, SkyPilot, Infracost (docs/deploy.md)");
   dep->add_option("--target", dep_target, "the files to write (all: every target that applies)")->check(choices("deploy.target"))->required();
-  dep->add_option("--from", dep_from, "a fit, recommend, migrate, autoscale or spot request (JSON file, or - for standard input)")
+  dep->add_option("--from", dep_from, "a fit, recommend, migrate, autoscale, spot, placement, decide or regions request (JSON file, or - for standard input)")
       ->type_name("FILE")
       ->required();
-  dep->add_option("--candidate", dep_candidate, "with a recommend request: the row of its candidates (default 0)");
+  dep->add_option("--candidate", dep_candidate, "with a recommend request: the row of its candidates (default 0); with decide: its option");
+  dep->add_option("--packing", dep_packing, "with a placement request: the packing to write")->check(choices("deploy.packing"));
   dep->add_option("--out", dep_out, "write the files under DIR instead of printing them")->type_name("DIR");
 
   wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
@@ -797,6 +798,7 @@ std::optional<int> Cli::other_request() {
     if (!from) return kExitInvalid;
     request = {{"question", "deploy"}, {"target", dep_target}, {"from", std::move(*from)}};
     if (dep_candidate >= 0) request["candidate"] = dep_candidate;
+    if (!dep_packing.empty()) request["packing"] = dep_packing;
   } else if (*wl) {
     request = {{"question", "workload"}, {"id", wl_id}};
   } else if (*ws) {
@@ -828,7 +830,7 @@ int Cli::answer(const gpufleet::cli::CatalogLocation& location, const gpufleet::
     if (!config) return kExitInvalid;
     request["model"] = {{"hf_config", std::move(*config)}};
   }
-  auto files = gpufleet::cli::read_catalog_dir(config_dir);
+  auto files = gpufleet::cli::read_catalog_dir(config_dir, &request);
   Json response;
   if (!files.errors.empty()) {
     response = Json::parse(gpufleet::errors_json(files.errors));

@@ -58,6 +58,30 @@ void BM_CatalogLoad(benchmark::State& state) {
 }
 BENCHMARK(BM_CatalogLoad)->Unit(benchmark::kMillisecond);
 
+// What the CLI reads for a question that prices where it is asked (core/cli/catalog_files.cpp):
+// the catalog with only each provider's usual region's prices (aws us-east-1, gcp us-central1,
+// azure eastus), against BM_CatalogLoad's every region.
+void BM_CatalogLoadUsualRegions(benchmark::State& state) {
+  gpufleet::CatalogSources sources = shipped_sources();
+  const auto catalog = gpufleet::Json::parse(sources.gpu_instances_json);
+  std::vector<std::string> usual;
+  for (const auto& [key, provider] : catalog["providers"].items()) {
+    usual.push_back("prices/" + key + "/" + provider["region"].get<std::string>() + ".json");
+  }
+  std::erase_if(sources.price_files, [&](const gpufleet::PriceFile& f) {
+    return std::find(usual.begin(), usual.end(), f.name) == usual.end();
+  });
+  if (sources.price_files.size() != usual.size()) {
+    state.SkipWithError("a usual region's price file is missing");
+    return;
+  }
+  for (auto _ : state) {
+    gpufleet::Analyzer a(sources);
+    benchmark::DoNotOptimize(a.catalog_ok());
+  }
+}
+BENCHMARK(BM_CatalogLoadUsualRegions)->Unit(benchmark::kMillisecond);
+
 void BM_OneEstimate(benchmark::State& state) {
   const std::string request = sweep()["one_estimate"].dump();
   for (auto _ : state) benchmark::DoNotOptimize(analyzer().analyze_json(request));

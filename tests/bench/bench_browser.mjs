@@ -16,6 +16,19 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
+// Links anyone shares, each answered by the live core (no staged answer): a named model with a
+// demand (Deployments), a pasted config.json (Fit; a config is never in a link, so it is pasted the
+// moment its field exists) and a region other than the usual ones (Fit).
+const TINY_LLAMA = {
+  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 2048, intermediate_size: 5632, num_hidden_layers: 22,
+  num_attention_heads: 32, num_key_value_heads: 4, vocab_size: 32000, max_position_embeddings: 2048, rms_norm_eps: 1e-5,
+  tie_word_embeddings: false, torch_dtype: 'bfloat16',
+};
+const LINKS = {
+  model_demand: { view: 'deployments', query: '?view=deployments&model=llama-3.1-8b&workload=inference&rps=50&ttft=500' },
+  pasted_config: { view: 'fit', query: '?view=fit&model=config&workload=inference&instance=G6e', paste: JSON.stringify(TINY_LLAMA) },
+  region: { view: 'fit', query: '?view=fit&region=eu-west-1' },
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const page = await browser.newPage();
@@ -47,6 +60,32 @@ try {
     }
     return times;
   });
+  // Each view that asks about the workload: an input change (the weight format, int8 <-> fp16) to
+  // its answer re-rendered and painted (the results' data-seq counts renders), median of 10 after
+  // the view's first answer; the tools' views answer from the core's Web Worker.
+  const viewChange = {};
+  for (const view of ['fit', 'deployments', 'compare', 'autoscale', 'spot', 'regions', 'batch']) {
+    const p = await browser.newPage();
+    await p.goto(`${server.origin}/?view=${view}&model=llama-3.1-8b&workload=inference&precision=fp16`);
+    await p.waitForSelector(`[data-testid="${view}-result"]:is([data-state="ready"], [data-state="error"])`, { timeout: 60000 });
+    viewChange[view] = median(await p.evaluate(async (id) => {
+      const input = document.querySelector('#wf-precision');
+      const results = document.querySelector(`[data-testid="${id}-result"]`);
+      const times = [];
+      for (let i = 0; i < 11; i++) {
+        const before = results.dataset.seq;
+        const t0 = performance.now();
+        input.value = i % 2 === 0 ? 'int8' : 'fp16';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        input.dispatchEvent(new Event('change', { bubbles: true }));
+        while (results.dataset.seq === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 0));
+        await new Promise((r) => requestAnimationFrame(() => r()));
+        if (i > 0) times.push(performance.now() - t0);  // the first change warms the view's code
+      }
+      return times;
+    }, view));
+    await p.close();
+  }
   const { runs: sweepMs, toolRuns } = await page.evaluate(async ({ sweep: requests, tools }) => {
     const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     const g = await loadGpufleet();
@@ -93,40 +132,84 @@ try {
   const firstAnswers = [];
   const blankPaints = [];
   const liveAnswers = [];
+  const linkAnswers = Object.fromEntries(Object.keys(LINKS).map((name) => [name, []]));
   for (let i = 0; i < 7; i++) {
-    for (const blank of [true, false]) {
+    for (const kind of ['blank', 'default', ...Object.keys(LINKS)]) {
       const context = await browser.newContext();
-      await context.addInitScript(() => {
+      const link = LINKS[kind];
+      await context.addInitScript(({ view, paste }) => {
         new PerformanceObserver((list) => {
           for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') window.gpufleetBenchFcpMs = e.startTime;
         }).observe({ type: 'paint', buffered: true });
         const check = () => {
           const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
-          if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs = performance.now();
-          else requestAnimationFrame(check);
+          if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs ??= performance.now();
+          // A link's own answer: its view's results filled by the live page (never the staged copy).
+          const live = view && document.querySelector(`[data-testid="${view}-result"][data-state="ready"]`);
+          if (live && !live.closest('[data-prerendered]')) window.gpufleetBenchLinkAnswerMs = performance.now();
+          // The pasted config.json: pasted the moment its field exists, as a visitor's paste lands.
+          const field = paste && document.querySelector('[data-testid="wf-config"]');
+          if (field && !field.value) {
+            field.value = paste;
+            field.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+          if (!(view ? window.gpufleetBenchLinkAnswerMs : window.gpufleetBenchFirstAnswerMs)) requestAnimationFrame(check);
         };
         requestAnimationFrame(check);
-      });
+      }, { view: link?.view ?? null, paste: link?.paste ?? null });
       const page = await context.newPage();
-      if (blank) {
+      if (kind === 'blank') {
         await page.goto(`${server.origin}/bench-blank.html`, { waitUntil: 'commit' });
         blankPaints.push(await (await page.waitForFunction(() => window.gpufleetBenchFcpMs)).jsonValue());
-      } else {
+      } else if (kind === 'default') {
         // The page as a visitor opens it: its HTML holds the default view's answer, rendered when
         // the site was staged (scripts/prerender.mjs); the live core's own first answer replaces
         // it, and is reported beside it.
         await page.goto(`${server.origin}/`, { waitUntil: 'commit' });
         firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
         liveAnswers.push(await (await page.waitForFunction(() => performance.getEntriesByName('gpufleet:first-answer')[0]?.startTime)).jsonValue());
+      } else {
+        await page.goto(`${server.origin}/${link.query}`, { waitUntil: 'commit' });
+        linkAnswers[kind].push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
       }
       await context.close();
     }
   }
+  // The Batch view with 19 jobs pasted beside its own (20 jobs, 1,000 traces each): from a change of
+  // the traces' seed to the new answer on screen (a new total element: these jobs' totals need not
+  // change with the seed), then one frame, as the recompute above.
+  const batchPage = await browser.newPage();
+  await batchPage.goto(`${server.origin}/?view=batch`);
+  await batchPage.waitForSelector('[data-testid="bt-total"]');
+  const pasted = sweep.tools.batch_20_jobs_1000_traces.jobs.slice(1);
+  await batchPage.fill('#bt-jobs', JSON.stringify(pasted));
+  await batchPage.locator('#bt-jobs').dispatchEvent('change');
+  await batchPage.waitForFunction(() => document.querySelectorAll('[data-testid^="bt-job-"][data-testid$="-work"]').length >= 20, null, { timeout: 60000 });
+  const batchView = await batchPage.evaluate(async () => {
+    const input = document.querySelector('#bt-seed');
+    const shown = () => document.querySelector('[data-testid="bt-total"]');
+    const times = [];
+    for (let i = 0; i < 10; i++) {
+      const before = shown();
+      const t0 = performance.now();
+      input.value = String(i + 2);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+      while (shown() === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push(performance.now() - t0);
+    }
+    return times;
+  });
+  await batchPage.close();
   console.log(JSON.stringify({
+    browser_batch_view_20_jobs_ms: median(batchView),
     browser_first_answer_ms: median(firstAnswers),
     browser_live_first_answer_ms: median(liveAnswers),
+    ...Object.fromEntries(Object.entries(linkAnswers).map(([name, runs]) => [`browser_link_${name}_first_answer_ms`, median(runs)])),
     browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
+    ...Object.fromEntries(Object.entries(viewChange).map(([view, ms]) => [`browser_input_to_answer_${view}_ms`, ms])),
     browser_sweep_ms: median(sweepMs),
     ...Object.fromEntries(Object.entries(toolRuns).map(([name, runs]) => [`browser_${name}_ms`, median(runs)])),
     browser_loaded_files: Object.fromEntries(loadedFiles),

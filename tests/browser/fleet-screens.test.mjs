@@ -202,6 +202,8 @@ test('decide: the accelerator rules inside Deployments, branch and every option 
   await afterChange(page, 'deployments', () => s.getByLabel('Schedule').selectOption('day'));
   await check({ ...base, workload: 'inference', precision: 'fp16', goal: 'performance', schedule: { hours_per_day: 8, days_per_month: 22 } });
   const copy = await env.page(rel(page));
+  // The rules follow the ranking (from the core's worker) into their card.
+  await copy.getByTestId('decide-request').waitFor({ state: 'attached' });
   assert.equal(await copy.getByTestId('decide-details').textContent(), await page.getByTestId('decide-details').textContent());
 });
 

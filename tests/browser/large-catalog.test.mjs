@@ -123,7 +123,8 @@ test('a large catalog answers in a worker: input is taken within 200 ms while it
   // The same question through the facade on the page's thread: the same answer, and keys typed
   // meanwhile wait for it (what the worker spares the page).
   await page.evaluate(async (texts) => {
-    const { loadGpufleet } = await import('./gpufleet/gpufleet.js');
+    // The module the worker runs (the page's own leaves workload_set to it).
+    const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     // With the usual regions' prices, as the page loads them.
     const get = async (f) => (await fetch(`./config/${f}`)).text();
     const index = JSON.parse(await get('prices/index.json'));

@@ -76,7 +76,7 @@ test('Trainium and Inferentia are counted as chips, not GPUs, where the answer g
   assert.match(row, new RegExp(`${r.candidates[0].gpus} Inferentia chips?`));
   assert.doesNotMatch(row, /\bGPUs?\b/);
   assert.match(await page.getByTestId('rec-detail-0').innerText(), / GB per Inferentia chip of /);
-  assert.match(await page.locator('.verdict.fits').first().innerText(), /of Inferentia chip memory/);
+  assert.match(await page.getByTestId('deployments-result').locator('.verdict').first().innerText(), /of Inferentia chip memory/);
   // A GPU-only table keeps its word.
   const gpus = await env.page('index.html?view=deployments&size=small&kinds=gpu');
   assert.ok((await gpus.getByTestId('rec-table').locator('thead th').allTextContents()).includes('Memory per GPU'));

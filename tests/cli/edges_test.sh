@@ -97,5 +97,16 @@ check "regions --user us-east-1=0x1 exits 2" \
 check "regions --user us-east-1=1e-1 is read" \
   test "$(exit_code "$bin" regions --model llama-3.1-8b --user us-east-1=1e-1 --user eu-west-1=0.9)" = 0
 
+# A question that prices where it is asked reads only those regions' price files (and each
+# provider's usual region's): a broken file of another region is never read by it.
+cp -r "$root/config" "$tmp/far"
+echo '{"broken' >"$tmp/far/prices/aws/eu-west-1.json"
+check "cost --instance g5.xlarge does not read another region's price file" \
+  test "$(exit_code "$bin" --config "$tmp/far" cost --instance g5.xlarge)" = 0
+check "fit --region eu-west-1 reads it, and says it is broken" \
+  test "$(exit_code "$bin" --config "$tmp/far" fit --model llama-3.1-8b --instance g5.xlarge --region eu-west-1)" = 3
+check "  naming the file" grep -q "prices/aws/eu-west-1.json" "$tmp/err" "$tmp/out"
+check "catalog check reads every region's file" test "$(exit_code "$bin" --config "$tmp/far" catalog check)" = 3
+
 echo "$failures failure(s)"
 exit $((failures > 0))

@@ -118,6 +118,43 @@ TEST_CASE("compact answers are the pretty-printed ones without the whitespace be
   CHECK(Json::parse(compact) == Json::parse(pretty));
 }
 
+TEST_CASE("the catalog's model_name resolves a name as typed the way a request's model.name does") {
+  const auto name = [](const char* typed) {
+    return test::ask(test::shipped(),
+                     {{"question", "catalog"}, {"section", "model_name"}, {"model_name", typed}});
+  };
+  const Json hf = name("meta-llama/Llama-3.1-8B-Instruct");
+  REQUIRE(hf["ok"] == true);
+  const Json& found = hf["result"]["model_name"];
+  CHECK(found["key"] == "llama-3.1-8b");
+  CHECK(found["typed"] == "meta-llama/Llama-3.1-8B-Instruct");
+  CHECK(found["message"].is_null());
+  // The same model as a request that names it (its label is the catalog model's name).
+  const Json named = test::ask(
+      test::shipped(),
+      {{"question", "precisions"}, {"model", {{"name", "meta-llama/Llama-3.1-8B-Instruct"}}}});
+  REQUIRE(named["ok"] == true);
+  CHECK(found["name"] == named["result"]["model"]["label"]);
+  CHECK(name("llama3 8b")["result"]["model_name"]["key"] == "llama-3-8b");
+  // Every model by the name the catalog's lists show (the page offers them as typed names).
+  const Json models = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "models"}});
+  for (const Json& m : models["result"]["concrete_models"]) {
+    INFO(m["name"]);
+    CHECK(name(m["name"].get<std::string>().c_str())["result"]["model_name"]["key"] == m["key"]);
+  }
+  const Json unknown = name("llama 3.1 9000b")["result"]["model_name"];
+  CHECK(unknown["key"].is_null());
+  REQUIRE(!unknown["suggestions"].empty());
+  CHECK(unknown["message"].get<std::string>().find("config.json") != std::string::npos);
+  // The answer holds the name and nothing of the catalog's listing.
+  CHECK(!name("gpt2")["result"].contains("instances"));
+  // The section needs the name.
+  const Json missing =
+      test::ask(test::shipped(), {{"question", "catalog"}, {"section", "model_name"}});
+  REQUIRE(missing["ok"] == false);
+  CHECK(missing["errors"][0]["path"] == "/model_name");
+}
+
 TEST_CASE("the catalog's menus list every instance of the full listing without prices or sources") {
   const Json all = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "all"}});
   const Json menus = test::ask(test::shipped(), {{"question", "catalog"}, {"section", "menus"}});

@@ -166,3 +166,25 @@ TEST_CASE(
   req["jobs"][1]["colour"] = "red";
   CHECK(test::ask(test::shipped(), req)["errors"][0]["path"] == "/jobs/1/colour");
 }
+
+TEST_CASE("the default checkpoint write is the checkpoint's bytes over the storage's speed",
+          "[batch]") {
+  Json req = {{"question", "batch"},
+              {"model", {{"name", "llama-3.1-8b"}}},
+              {"workload", "fine_tuning"},
+              {"demand", {{"dataset_tokens", 5e7}}},
+              {"deadline_hours", 400},
+              {"instance_types", {"p4d.24xlarge"}},
+              {"regions", {"us-east-1"}}};
+  const Json full = test::ask(test::shipped(), req)["result"]["jobs"][0];
+  req["workload"] = "lora";
+  const Json lora = test::ask(test::shipped(), req)["result"]["jobs"][0];
+  req["checkpoint_write_s"] = 300;
+  const Json given = test::ask(test::shipped(), req)["result"]["jobs"][0];
+  // A full run writes its 16 GB of weights and 12 bytes per parameter of states: minutes at
+  // 125 MiB/s; LoRA only its adapters: under a second.
+  CHECK(full["checkpoint_write_s"].get<double>() > 600);
+  CHECK(lora["checkpoint_write_s"].get<double>() < 1);
+  CHECK(std::string(full["checkpoint_write_basis"]).find("125 MiB/s") != std::string::npos);
+  CHECK(given["checkpoint_write_s"] == 300.0);
+}

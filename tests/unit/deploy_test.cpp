@@ -141,3 +141,43 @@ TEST_CASE("deploy refuses accelerators the files cannot drive: Inferentia, AMD",
   REQUIRE(all["ok"] == false);
   CHECK(std::string(all["errors"][0]["message"]).find("no target applies") != std::string::npos);
 }
+
+TEST_CASE("deploy from placement: one node group, each catalog model's engine within its share",
+          "[deploy]") {
+  const Json from = {
+      {"question", "placement"},
+      {"instance", "g5.12xlarge"},
+      {"models",
+       {{{"name", "llama-3.1-8b"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"}},
+        {{"name", "qwen3-4b"}, {"model", {{"name", "qwen3-4b"}}}, {"workload", "inference"}},
+        {{"name", "whisper"}, {"memory_gb", 10}}}}};
+  const Json placed = ask(shipped(), from);
+  REQUIRE(placed["ok"] == true);
+  const Json d = ask(shipped(), {{"question", "deploy"}, {"target", "all"}, {"from", from}});
+  REQUIRE(d["ok"] == true);
+  int node_groups = 0;
+  for (const Json& f : d["result"]["files"]) node_groups += f["target"] == "eksctl";
+  CHECK(node_groups == 1);
+  // Every GPU's engines are capped at shares that fit on it together.
+  for (const Json& g : placed["result"]["on_instance"]["gpus"]) {
+    if (g["models"].size() < 2) continue;
+    double sum = 0;
+    for (const Json& dep : d["result"]["deployments"])
+      for (const Json& m : g["models"]) {
+        std::string key = m.get<std::string>();  // as a Kubernetes name: "llama-3-1-8b"
+        std::replace(key.begin(), key.end(), '.', '-');
+        if (dep["name"].get<std::string>().rfind(key + "-", 0) == 0)
+          sum += dep["gpu_memory_utilization"]["value"].get<double>();
+      }
+    CHECK(sum <= 1.0);
+  }
+  bool whisper_named = false;
+  for (const Json& l : d["result"]["left_out"])
+    whisper_named = whisper_named || std::string(l["reason"]).find("whisper") != std::string::npos;
+  CHECK(whisper_named);
+  const Json wrong = ask(shipped(), {{"question", "deploy"},
+                                     {"target", "all"},
+                                     {"from", kFitG6e},
+                                     {"packing", "cheapest_split"}});
+  CHECK(wrong["errors"][0]["path"] == "/packing");
+}

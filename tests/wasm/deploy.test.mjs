@@ -13,7 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import Ajv from 'ajv';
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { Service as CoreService, PodTemplateSpec } from 'kubernetes-models/v1';
+import { Service as CoreService, PodTemplateSpec, ConfigMap } from 'kubernetes-models/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { NodePool } from '@kubernetes-models/karpenter/karpenter.sh/v1';
@@ -59,6 +59,7 @@ const validateEcs = new Ajv({ allErrors: true }).compile(ecsTaskSchema);
 const models = {
   'apps/v1/Deployment': Deployment,
   'v1/Service': CoreService,
+  'v1/ConfigMap': ConfigMap,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
   'karpenter.sh/v1/NodePool': NodePool,
@@ -105,6 +106,7 @@ function chosen(source, request, response) {
   const r = response.result;
   if (source === 'fit') return r.deployment;
   if (source === 'recommend') return r.candidates[request.candidate ?? 0];
+  if (source === 'decide') return r.options[request.candidate ?? r.options.findIndex((o) => o.recommended)].cheapest_instance;
   return null;
 }
 
@@ -152,12 +154,20 @@ for (const file of cases) {
     } else if (q === 'spot') {
       instance = source.result.plan.instance;
       replicas = source.result.plan.replicas_total;
+    } else if (q === 'regions') {
+      instance = source.result.instance;
+      replicas = source.result.regions_chosen.reduce((n, c) => n + c.replicas, 0);
+    } else if (q === 'placement') {
+      const packing = source.result[request.packing ?? (source.result.on_instance ? 'on_instance' : 'cheapest_split')];
+      instance = packing.instance;
+      instances = packing.instance_count;
     }
     // Kubernetes: the engine's flags and the pods' placement.
     let k8sReplicas = 0;
     for (const f of byTarget('kubernetes')) {
       const docs = yamlDocs(f);
       const work = docs.find((d) => d.kind === 'Deployment' || d.kind === 'LeaderWorkerSet');
+      if (!work) continue;  // a packing's GPU-sharing ConfigMap
       const pod = work.kind === 'Deployment' ? work.spec.template.spec : work.spec.leaderWorkerTemplate.leaderTemplate.spec;
       assert.equal(pod.nodeSelector['node.kubernetes.io/instance-type'], instance);
       const c = pod.containers[0];
@@ -165,8 +175,10 @@ for (const file of cases) {
       const flag = (name) => Number(args.match(new RegExp(`(?:${name})[ =]+(\\d+(?:\\.\\d+)?)`))?.[1]);
       if (tp !== undefined) assert.equal(flag('--tensor-parallel-size|--tp-size'), tp, f.name);
       if (seqs !== undefined) assert.equal(flag('--max-num-seqs|--max-running-requests'), seqs, f.name);
-      const demand = source.result.request.demand;
-      assert.equal(flag('--max-model-len|--context-length'), demand.input_tokens + demand.output_tokens);
+      if (q !== 'placement') {
+        const demand = source.result.request.demand;
+        assert.equal(flag('--max-model-len|--context-length'), demand.input_tokens + demand.output_tokens);
+      }
       k8sReplicas += work.spec.replicas;
     }
     if (replicas !== undefined) assert.equal(k8sReplicas, replicas);
@@ -228,11 +240,55 @@ for (const file of cases) {
       for (const s of plan.spot) if (s.replicas > 0) assert.ok(regions.has(s.region), s.region);
       if (regions.size > 1) for (const f of expected.result.files) assert.ok(regions.has(site(f)), f.name);
     }
+    // Regions: each region's files hold the replicas the answer put there.
+    if (q === 'regions') {
+      for (const c of source.result.regions_chosen) {
+        const k8s = byTarget('kubernetes').filter((f) => site(f) === c.region || source.result.regions_chosen.length === 1);
+        const n = k8s.reduce((sum, f) => sum + yamlDocs(f).find((d) => d.kind === 'Deployment' || d.kind === 'LeaderWorkerSet').spec.replicas, 0);
+        assert.equal(n, c.replicas, c.region);
+      }
+    }
+    // Placement: one node group for the packing; each placed catalog model its own engine, on a
+    // GPU it shares capped at its share of memory (the shares of one GPU sum to at most 1).
+    if (q === 'placement') {
+      const packing = source.result[request.packing ?? (source.result.on_instance ? 'on_instance' : 'cheapest_split')];
+      const gb = Object.fromEntries(source.result.models.map((m) => [m.name, m.memory_gb]));
+      const share = {};
+      for (const entry of request.from.models) {
+        const mine = byTarget('kubernetes').find((f) => f.name.startsWith(`kubernetes/${entry.name.replace(/[^a-z0-9]/gi, '-').toLowerCase()}-`) && !f.name.endsWith('-sharing.yaml'));
+        if (!entry.model?.name) {
+          assert.equal(mine, undefined, `${entry.name} is given by memory: no engine to write`);
+          assert.ok(expected.result.left_out.some((l) => l.target === 'kubernetes' && l.reason.includes(entry.name)), entry.name);
+          continue;
+        }
+        assert.ok(mine, `${entry.name}: no Kubernetes file`);
+        const work = yamlDocs(mine).find((d) => d.kind === 'Deployment');
+        const args = work.spec.template.spec.containers[0].args.join(' ');
+        const util = Number(args.match(/--gpu-memory-utilization (\S+)/)[1]);
+        const gpu = packing.gpus.find((g) => g.models.includes(entry.name));
+        if (gpu.models.length > 1) {
+          assert.ok(util <= gb[entry.name] / gpu.capacity_gb + 1e-9, `${entry.name}: ${util}`);
+          assert.equal(work.spec.template.spec.containers[0].resources.limits['nvidia.com/gpu'], 1);
+          share[gpu.gpu] = (share[gpu.gpu] ?? 0) + util;
+        }
+      }
+      for (const [g, sum] of Object.entries(share)) assert.ok(sum <= 1, `GPU ${g}: shares sum to ${sum}`);
+      const most = Math.max(...packing.gpus.map((g) => g.models.length));
+      const sharing = byTarget('kubernetes').filter((f) => f.name.endsWith('-sharing.yaml'));
+      assert.equal(sharing.length, most > 1 ? 1 : 0);
+      if (most > 1) {
+        const [cm] = yamlDocs(sharing[0]);
+        const cfg = parseAllDocuments(cm.data['config.yaml'])[0].toJS();
+        assert.equal(cfg.sharing.timeSlicing.resources[0].replicas, most);
+      }
+      assert.equal(byTarget('eksctl').length, 1, 'one node group for the packing');
+    }
     // The ECS task asks the replica's GPUs.
     for (const f of byTarget('ecs').filter((x) => x.name.endsWith('-taskdef.json'))) {
       const task = JSON.parse(f.content);
       const gpus = Number(task.containerDefinitions[0].resourceRequirements[0].value);
-      assert.equal(gpus, expected.result.deployments[0].gpus_per_replica.value);
+      const dep = expected.result.deployments.find((d) => f.name.endsWith(`/${d.name}-taskdef.json`));
+      assert.equal(gpus, dep.gpus_per_replica.value);
       assert.equal(task.placementConstraints[0].expression.split('== ')[1], instance);
     }
     // Infracost prices the mean, not the desired count (infracost #2896).

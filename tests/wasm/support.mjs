@@ -29,7 +29,7 @@ export function catalogTexts(dir = path.join(root, 'config')) {
 }
 
 /** The module that answers every question, or with `dir` another build of it (the page's is in
- *  page/, without the questions no view of the page asks). */
+ *  page/, with the first views' questions only). */
 export async function load(dir = wasmDir) {
   const facade = await import(path.join(dir, 'gpufleet.js'));
   const gpufleet = await facade.loadGpufleet({

@@ -76,6 +76,13 @@ export async function fetchShippedTexts(base = './config/') {
   return { texts, bytes, index: JSON.parse(decoder.decode(files.get('prices/index.json'))), lean: [...LEAN], base };
 }
 
+/** The questions the page's module leaves out (kPageLeavesOut in core/src/api/analyzer.cpp): those of
+ *  the later views and the tools' simulations. The full module (gpufleet/all/) answers them in a Web
+ *  Worker, started with the catalog in use when one is first asked, so that neither the first
+ *  download nor the page's thread carries them. */
+export const IN_WORKER = new Set(['precisions', 'migrate', 'workload', 'plan', 'decide', 'placement', 'workload_set', 'workloads', 'validate',
+  'autoscale', 'spot', 'regions', 'batch', 'deploy']);
+
 /** Questions whose answers carry prices: the region chosen on the page is added to them. */
 const PRICED = new Set(['fit', 'cost', 'performance', 'recommend', 'migrate', 'plan', 'decide', 'placement', 'right_size', 'estimate', 'catalog', 'spot']);
 
@@ -111,6 +118,7 @@ export class CatalogStore extends EventTarget {
   #hydrating = null;
   #lastRecoveryMs = -Infinity;
   #base;  // where the shipped files are served (fetchShippedTexts' base)
+  #tools = null;  // {base: the analyzer in use it copies, analyzer: a promise of the tools' analyzer}
   /** `reload` loads a fresh module (loadGpufleet): used when the one in use dies. */
   constructor(gpufleet, { texts, bytes, index = {}, lean = [], base = './config/' }, { reload } = {}) {
     super();
@@ -142,11 +150,13 @@ export class CatalogStore extends EventTarget {
   async loadPrices(wanted, then = () => {}) {
     const missing = await fetchPriceFiles(this.priceIndex, wanted, this.#base, this.#loadedPrices());
     then();
-    if (!missing.length) {
+    // Before the first build (a link's region), the region's prices join the shipped ones and the
+    // analyzer is built once.
+    if (!missing.length && this.analyzer) {
       this.dispatchEvent(new Event('change'));
       return this.state;
     }
-    const priceFiles = [...(this.texts?.priceFiles ?? []), ...missing];
+    const priceFiles = [...((this.texts ?? this.#shippedBytes)?.priceFiles ?? []), ...missing];
     if (this.isShipped) this.#shipped.priceFiles = this.#shippedBytes.priceFiles = priceFiles;
     return this.isShipped ? this.loadShipped() : this.tryLoad({ priceFiles });
   }
@@ -157,7 +167,7 @@ export class CatalogStore extends EventTarget {
     return priceFileNames(this.priceIndex, wanted).every((name) => loaded.has(name));
   }
 
-  #loadedPrices() { return new Set((this.texts?.priceFiles ?? []).map((f) => f.name)); }
+  #loadedPrices() { return new Set(((this.texts ?? this.#shippedBytes)?.priceFiles ?? []).map((f) => f.name)); }
 
   /** True while the shipped catalog in use lacks its provenance texts (sources, notes). */
   get lean() { return this.#lean.length > 0; }
@@ -208,6 +218,7 @@ export class CatalogStore extends EventTarget {
     }
     performance.mark('gpufleet:analyzer-built');
     analyzer.texts = this.#shipped;
+    analyzer.bytes = { ...this.#shippedBytes };
     const state = await describe(analyzer);
     // Even an invalid shipped catalog is kept, so that every question reports its errors.
     if (!stillWanted()) {
@@ -265,14 +276,50 @@ export class CatalogStore extends EventTarget {
   async ask(request, signal) {
     if (this.#recovering) return this.#restarting();
     const analyzer = this.analyzer;
+    const tool = IN_WORKER.has(request?.question) && !analyzer.inWorker;
     try {
-      return await analyzer.ask(this.#withRegion(request), signal);
+      return await (tool ? await this.#toolsOf(analyzer) : analyzer).ask(this.#withRegion(request), signal);
     } catch (e) {
       if (e?.name === 'AbortError') throw e;
       if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
+      // The worker died alone: the next question for it starts a fresh one.
+      if (tool) {
+        this.#dropTools();
+        return { ok: false, errors: [{ code: 'core_restarting', file: '', path: '', message: `the core's worker stopped (${String(e?.message ?? e)}); it starts again with the next change` }] };
+      }
       if (analyzer === this.analyzer) this.#recover(e);
       return this.#restarting();
     }
+  }
+
+  /** The analyzer of the IN_WORKER questions over the same catalog as `analyzer`: the full module in
+   *  a Web Worker (or, where no worker starts, on this thread). */
+  #toolsOf(analyzer) {
+    if (this.#tools?.base === analyzer) return this.#tools.analyzer;
+    // The worker of an earlier catalog stops now, not when that catalog was replaced: what it was
+    // answering then is still shown (a catalog replaced during the first answer has no one to ask
+    // again).
+    this.#dropTools();
+    // Compact copies: a view into the catalog's pack would send the whole pack each time.
+    const source = analyzer.bytes ?? analyzer.texts;
+    const texts = Object.fromEntries(Object.entries(source).map(([key, v]) => [key,
+      key === 'priceFiles' ? v.map((f) => ({ name: f.name, text: f.text instanceof Uint8Array ? f.text.slice() : f.text }))
+        : v instanceof Uint8Array ? v.slice() : v]));
+    const started = import('./worker-analyzer.js').then((m) => m.createWorkerAnalyzer(texts))
+      .catch(async (e) => {
+        if (moduleDied(e)) throw e;
+        // No worker here (or it could not start): the full module on this thread.
+        const { loadGpufleet } = await import('../gpufleet/all/gpufleet.js');
+        return (await loadGpufleet()).createAnalyzer(texts);
+      });
+    this.#tools = { base: analyzer, analyzer: started };
+    return started;
+  }
+
+  #dropTools() {
+    const tools = this.#tools;
+    this.#tools = null;
+    tools?.analyzer.then((a) => a.dispose(), () => {});
   }
 
   #restarting() {
@@ -299,6 +346,7 @@ export class CatalogStore extends EventTarget {
         analyzer = this.#g.createAnalyzer(shipped ? this.#shippedBytes : texts);
       }
       analyzer.texts = texts;
+      if (shipped && !inWorker) analyzer.bytes = { ...this.#shippedBytes };
       const state = await describe(analyzer);
       this.#recovering = null;
       this.#swap(analyzer, texts, state, shipped, { announce: !again });

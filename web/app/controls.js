@@ -2,6 +2,7 @@
 // to restore itself from URL parameters, how to write itself back, and its part of the request.
 import { h, selectField, numberField, fillSelect, setSelectValue } from './dom.js';
 import { num, compareNames, gbOfGib, provider as providerName } from './format.js';
+import { modelFind } from './model-find.js';
 
 /** The tasks (the core's menus). */
 export const taskOptions = (store) => (store.state?.data?.tasks ?? []).map((t) => ({ value: t.key, label: t.name }));
@@ -61,8 +62,6 @@ export function numberControl({ id, key, label, def = '', unit, min, max, step, 
  *  URL: size=small | params=13 | model=llama-3.1-8b | model=config. */
 export function modelControl(prefix, onLoaded) {
   const sel = selectField({ id: `${prefix}-model`, label: 'Model' });
-  const search = h('input', { id: `${prefix}-find`, type: 'search', list: `${prefix}-names`, autocomplete: 'off', testid: `${prefix}-find`, placeholder: 'Llama 3.1 8B, Mistral…' });
-  const names = h('datalist', { id: `${prefix}-names` });
   const params = numberField({ id: `${prefix}-params`, label: 'Parameters', unit: 'billion', min: 0.001, step: 'any', value: '13' });
   const text = h('textarea', { id: `${prefix}-config`, rows: 6, spellcheck: false, autocomplete: 'off', testid: `${prefix}-config`, 'aria-describedby': `${prefix}-config-hint` });
   const file = h('input', { id: `${prefix}-config-file`, type: 'file', accept: '.json,application/json', testid: `${prefix}-config-file` });
@@ -77,16 +76,9 @@ export function modelControl(prefix, onLoaded) {
   sel.input.addEventListener('change', sync);
   let given = false; // chosen by the link or by hand, not the form's example
   let models = [];
-  // A name typed or picked in the search field chooses that model.
-  search.addEventListener('change', (e) => {
-    const q = search.value.trim().toLowerCase();
-    const m = models.find((x) => x.name.toLowerCase() === q || x.key === q) ?? models.find((x) => x.name.toLowerCase().includes(q));
-    if (!q || !m) { e.stopPropagation(); return; }
-    sel.input.value = `${NAMED}${m.key}`;
-    search.value = '';
-    sync();
-  });
-  search.addEventListener('input', (e) => e.stopPropagation());
+  // A name typed in the find box is resolved by the core; a catalog model's chooses it.
+  const pick = (value) => { sel.input.value = value; sync(); sel.input.dispatchEvent(new Event('change', { bubbles: true })); };
+  const find = modelFind(prefix, { choose: (key) => pick(`${NAMED}${key}`), useConfig: () => { pick(CONFIG); text.focus(); } });
   // The file is read first; the form answers once its text is in the editor.
   file.addEventListener('input', (e) => e.stopPropagation());
   file.addEventListener('change', async (e) => {
@@ -98,7 +90,7 @@ export function modelControl(prefix, onLoaded) {
     onLoaded?.();
   });
   const wrap = h('div', { class: 'field-pair' },
-    h('div', { class: 'field' }, h('label', { for: search.id }, 'Find a model by name'), search, names), sel.wrap, params.wrap, config);
+    find.wrap, sel.wrap, params.wrap, config);
   wrap.addEventListener('change', () => { given = true; });
   sync();
   return {
@@ -108,7 +100,7 @@ export function modelControl(prefix, onLoaded) {
       { input: text, wrap: config, path: '/model/hf_config', label: 'Your config.json' }],
     fill(store) {
       models = [...concreteModels(store)].sort((a, b) => compareNames(a.name, b.name));
-      names.replaceChildren(...models.map((m) => h('option', { value: m.name })));
+      find.fill(models, (request) => store.ask(request));
       fillSelect(sel.input, [
         { group: 'Size classes', options: store.modelSizes.map((m) => ({ value: m.size, label: `${m.name} (${num(m.parameter_count_billion, 1)}B parameters)` })) },
         { group: 'Catalog models', options: models.map((m) => ({ value: `${NAMED}${m.key}`, label: `${m.name} (${num(m.parameters_billion, 1)}B)` })) },

@@ -1,7 +1,8 @@
-// The core in a Web Worker (web/app/worker-analyzer.js talks to it): the same facade and module as
-// the page's thread, one analyzer over the catalog it was sent, one message in and one out at a
-// time. {catalog: texts} builds the analyzer; {request: text} answers with the response's text.
-import { loadGpufleet } from '../gpufleet/gpufleet.js';
+// The core in a Web Worker (web/app/worker-analyzer.js talks to it): the full module (every
+// question, the tools' simulations too; the page's own module leaves those out), one analyzer over
+// the catalog it was sent, one message in and one out at a time. {catalog: texts} builds the
+// analyzer; {request: text} answers with the response's text.
+import { loadGpufleet } from '../gpufleet/all/gpufleet.js';
 
 const core = loadGpufleet();
 let analyzer = null;

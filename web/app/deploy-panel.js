@@ -22,12 +22,14 @@ export function download(filename, type, data) {
 
 const baseName = (name) => name.split('/').pop();
 
-function filesView(result, status) {
+let panels = 0;  // each panel's own element ids: a view may show two (Deployments and its Decide)
+
+function filesView(result, status, id) {
   const files = result.files;
   const targets = [...new Set(files.map((f) => f.target))];
-  const picker = h('select', { id: 'deploy-target', testid: 'deploy-target' },
+  const picker = h('select', { id: `${id}-target`, testid: 'deploy-target' },
     targets.map((t) => h('option', { value: t }, LABELS[t] ?? t)));
-  const fileSelect = h('select', { id: 'deploy-file', testid: 'deploy-file', 'aria-label': 'File' });
+  const fileSelect = h('select', { id: `${id}-file`, testid: 'deploy-file', 'aria-label': 'File' });
   const pre = h('pre', { class: 'request', testid: 'deploy-content', tabindex: '0', 'aria-label': 'Generated file' });
   const current = () => files.find((f) => f.name === fileSelect.value) ?? files[0];
   const showFile = () => { pre.textContent = current().content; };
@@ -48,37 +50,41 @@ function filesView(result, status) {
     download('gpufleet-deploy.zip', 'application/zip', zipFiles(files));
     say(`Zipped ${files.length} files`);
   });
-  const refused = result.targets.filter((t) => !t.applies);
+  const refused = result.targets.filter((t) => !t.applies).map((t) => `${LABELS[t.target] ?? t.target}: ${t.reason}`)
+    .concat((result.left_out ?? []).map((l) => `${LABELS[l.target] ?? l.target} for ${l.deployment}: ${l.reason}`));
   showTarget();
   return [
     h('div', { class: 'field-row' },
-      h('div', { class: 'field' }, h('label', { for: 'deploy-target' }, 'Target'), picker),
-      h('div', { class: 'field' }, h('label', { for: 'deploy-file' }, 'File'), fileSelect)),
+      h('div', { class: 'field' }, h('label', { for: `${id}-target` }, 'Target'), picker),
+      h('div', { class: 'field' }, h('label', { for: `${id}-file` }, 'File'), fileSelect)),
     pre,
     h('div', { class: 'table-tools' }, copy, save, zip),
     refused.length
-      ? h('details', { class: 'why-details', testid: 'deploy-refused' }, h('summary', null, `${refused.length} targets not written`),
-        h('ul', null, refused.map((t) => h('li', null, `${LABELS[t.target] ?? t.target}: ${t.reason}`))))
+      ? h('details', { class: 'why-details', testid: 'deploy-refused' }, h('summary', null, `${refused.length} files not written`),
+        h('ul', null, refused.map((text) => h('li', null, text))))
       : null,
   ];
 }
 
-/** A closed "Deploy" section for the deployment `from` (a fit, recommend, migrate, autoscale or spot
- *  request) asks for; `extra`: deploy's other fields (a recommend candidate). */
-export function deployPanel(ask, from, extra = {}) {
+/** A closed "Deploy" section for the deployment `from` (a fit, recommend, migrate, autoscale, spot,
+ *  placement, decide or regions request) asks for; `extra`: deploy's other fields (a candidate, a
+ *  packing); `note`: what the files are of, when it is not the view's answer itself. */
+export function deployPanel(ask, from, extra = {}, note = null) {
   const body = h('div', { testid: 'deploy-body' }, h('p', { class: 'muted small' }, 'Writing the files…'));
   const status = h('p', { class: 'muted small', role: 'status', testid: 'deploy-status' });
   const panel = h('details', { class: 'card deploy-panel', testid: 'deploy-panel' },
     h('summary', null, h('h3', { class: 'inline' }, 'Deploy')),
     h('p', { class: 'muted small' }, 'This deployment as files to apply; every number is commented with the figure it came from.'),
+    note ? h('p', { class: 'muted small', testid: 'deploy-note' }, note) : null,
     body, status);
   let asked = false;
+  const id = panels++ ? `deploy-${panels}` : 'deploy';
   panel.addEventListener('toggle', async () => {
     if (!panel.open || asked) return;
     asked = true;
     const { response, errors } = await ask({ question: 'deploy', target: 'all', from, ...extra });
     if (errors) body.replaceChildren(h('p', { class: 'error' }, f.sentence(errors.map((e) => e.message).join('; '))));
-    else body.replaceChildren(...filesView(response.result, status));
+    else body.replaceChildren(...filesView(response.result, status, id));
   });
   return panel;
 }

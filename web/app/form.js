@@ -10,8 +10,9 @@ import { pricingControl, scheduleControl } from './billing.js';
  *  placement's (an earlier version's plan links name the placement's without `pack_`). */
 export const PLACEMENT_PAY_KEYS = ['pricing', 'spot', 'share', 'sched', 'ha', 'hb', 'hours'];
 
-/** The groups of fields, in the form's order; a view names those it uses. */
-export const GROUPS = ['model', 'task', 'format', 'shape', 'demand', 'place', 'pay'];
+/** The groups of fields, in the form's order; a view names those it uses. The demand comes
+ *  before the sequence and where it runs: the landing view's first screen asks the traffic. */
+export const GROUPS = ['model', 'task', 'format', 'demand', 'shape', 'place', 'pay'];
 
 const DEMAND_ORDER = ['requests_per_s', 'input_tokens', 'output_tokens', 'max_ttft_ms', 'max_tpot_ms', 'dataset_tokens', 'epochs', 'deadline_days'];
 

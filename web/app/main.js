@@ -9,6 +9,7 @@ import { copyText } from './export.js';
 import { createFitScreen } from './screens/fit.js';
 import { createForm } from './form.js';
 import { VIEWS, OLD_VIEWS, isOldView, firstView } from './views.js';
+import { applyEmbedOptions, keepEmbedOptions } from './embed-mode.js';
 
 // Tab order. The default view is part of the page's module; the others are one module
 // (later-screens.js), fetched the first time one of them is shown (a linked one beside the core).
@@ -24,6 +25,8 @@ let params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';
 const root = document.documentElement;
 root.classList.toggle('embed', embed);
+const linked = new URLSearchParams(location.search);
+applyEmbedOptions(root, linked, embed);
 
 const appAlert = alertRegion('app-errors');
 document.getElementById('app-alert').append(appAlert.node);
@@ -65,6 +68,7 @@ async function start() {
   const updateUrl = () => {
     const p = new URLSearchParams();
     if (embed) p.set('embed', '1');
+    keepEmbedOptions(linked, p);
     p.set('view', active.view);
     if (store.region) p.set('region', store.region);
     if (active.uses.length) form.toParams(p);
@@ -140,8 +144,9 @@ async function start() {
     }
   };
 
-  await store.loadShipped();
+  // A link's region is priced by the first analyzer built (its prices fetched first), not a second.
   if (params.get('region')) await store.setRegion(params.get('region'));
+  if (!store.analyzer) await store.loadShipped();
   performance.mark('gpufleet:catalog-loaded');
   showCatalog();
   form.fill(store);
@@ -187,6 +192,8 @@ async function start() {
     showCatalog();
   }
   root.dataset.ready = '1';
+  // Every view's code and data kept for offline use, after the first answer (offline.js).
+  if (!embed) import('./offline.js').then((m) => m.keepOffline(store)).catch((e) => console.warn(e));
 }
 
 // The default view's answer that the staged HTML holds (scripts/prerender.mjs), until the live

@@ -8,23 +8,33 @@
 import { h, clear } from './dom.js';
 import { alertRegion, markFields } from './errors.js';
 
-export function createScreen(store, { id, title, intro, form = null, uses = [], controls, inputsTitle = 'Inputs', render, before, stacked = false }) {
+/** "Fit & memory answered: FITS g6e.xlarge · 1 × NVIDIA L40S": the view and its answer's first line. */
+function summaryOf(title, results) {
+  const first = results.querySelector('.verdict-title') ?? results.querySelector('h3, p');
+  const line = (first?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return `${title} answered${line ? `: ${line.length > 140 ? `${line.slice(0, 139)}…` : line}` : '.'}`;
+}
+
+/** `lead`: those of `controls` shown first in the inputs card, above the workload form. */
+export function createScreen(store, { id, title, intro, form = null, uses = [], controls, lead = [], inputsTitle = 'Inputs', render, before, stacked = false }) {
   let more = null; // inputs a later module adds (extend)
   let saved = new URLSearchParams();
   const alert = alertRegion(`${id}-errors`);
-  const results = h('div', { class: 'results', testid: `${id}-result`, 'aria-live': 'polite', 'data-state': 'empty' });
+  const results = h('div', { class: 'results', testid: `${id}-result`, 'data-state': 'empty' });
+  // A short line is announced when an answer comes, not the whole answer (tens of KB of text).
+  const said = h('p', { class: 'sr-only', role: 'status', testid: `${id}-said` });
   const working = h('p', { class: 'working', role: 'status', testid: `${id}-working`, hidden: true }, 'Working…');
-  const own = controls ? h('form', { class: 'inputs', 'aria-label': `${title} inputs`, novalidate: true },
-    controls.controls.map((c) => c.wrap)) : null;
+  const rest = controls?.controls.filter((c) => !lead.includes(c)) ?? [];
+  const own = rest.length ? h('form', { class: 'inputs', 'aria-label': `${title} inputs`, novalidate: true }, rest.map((c) => c.wrap)) : null;
+  const first = lead.length ? h('form', { class: 'inputs lead-inputs', 'aria-label': `${title}: first choices`, novalidate: true }, lead.map((c) => c.wrap)) : null;
   // Results follow the inputs; there is no submit button.
-  own?.addEventListener('submit', (e) => e.preventDefault());
   const formSlot = h('div', { class: 'form-slot' });
   const inputs = uses.length || controls;
   const card = inputs ? h('section', { class: 'card inputs-card', 'aria-labelledby': `${id}-inputs-h` },
-    h('h3', { id: `${id}-inputs-h` }, inputsTitle), formSlot, own) : null;
+    h('h3', { id: `${id}-inputs-h` }, inputsTitle), first, formSlot, own) : null;
   const layout = h('div', { class: ['layout', !inputs || stacked ? 'single' : null, stacked ? 'stacked' : null] },
     card,
-    h('div', { class: 'output' }, alert.node, working, results));
+    h('div', { class: 'output' }, alert.node, working, said, results));
   const panel = h('div', { class: 'screen', testid: `screen-${id}` },
     h('div', { class: 'screen-head' }, h('h2', { id: `${id}-title` }, title), intro ? h('p', { class: 'intro' }, intro) : null),
     before ?? null,
@@ -70,7 +80,9 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
           return response.ok ? { response } : { errors: response.errors };
         } });
       } catch (e) {
-        if (signal.aborted) return;
+        // Superseded: by a newer render, or by a catalog that replaced the one asked (whose 'change'
+        // renders again).
+        if (signal.aborted || e?.name === 'AbortError') return;
         out = { errors: [{ code: 'internal_error', file: 'page', path: '', message: String(e?.message ?? e) }] };
         console.warn(e);
       }
@@ -92,11 +104,15 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
         if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
         results.dataset.state = 'ready';
       }
+      said.textContent = out?.errors ? `${title}: not answered, ${out.errors.length === 1 ? 'one problem' : `${out.errors.length} problems`} listed above.` : summaryOf(title, results);
       results.dataset.seq = String(Number(results.dataset.seq ?? 0) + 1);
     },
   };
   const changed = () => screen.onChange(screen);
-  own?.addEventListener('input', changed);
-  own?.addEventListener('change', changed);
+  for (const node of [own, first]) {
+    node?.addEventListener('input', changed);
+    node?.addEventListener('change', changed);
+    node?.addEventListener('submit', (e) => e.preventDefault());
+  }
   return screen;
 }

@@ -54,7 +54,7 @@ constexpr Field kRequestFields[] = {
     obj("current", 0, "placement", FIELD_DOC("the deployment today")),
     objects("instances", 0, "placement", 1, 64, FIELD_DOC("1 to 64 setups to compare")),
     str("id", 0, FIELD_DOC("a workload or workload set id of workloads.json")),
-    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files (any case)"), "all menus instances models precisions workloads files"),
+    str("section", 0, FIELD_DOC("all (default), menus, instances, models, precisions, workloads, files, model_name (any case)"), "all menus instances models precisions workloads files model_name"),
     obj("plan", 0, "plan", FIELD_DOC("{name, environments: [{name, workloads: [...]}]} (docs/api.md)")),
     objects("models", 0, nullptr, 1, 64, FIELD_DOC("the models to place or right-size, at most 64")),
     num("max_instances", 0, 1, 16, FIELD_DOC("instances a split placement may use (default 4)")),
@@ -296,8 +296,14 @@ constexpr Field kRegionsRequest[] = {
 constexpr Field kDeployRequest[] = {
     str("target", kRequired, FIELD_DOC("the files to write: all (every target that applies) or one target"),
         "all kubernetes keda hpa karpenter eksctl gke_compute_class terraform ecs skypilot infracost"),
-    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale or spot request")),
-    num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick)")),
+    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide or regions request")),
+    num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick); with decide: the row of its options (default: the recommended one)")),
+    str("packing", 0, FIELD_DOC("with a placement request: the packing written (default on_instance when it names an instance, else cheapest_split)"),
+        "on_instance cheapest_single_instance cheapest_split"),
+};
+
+constexpr Field kCatalogRequest[] = {
+    str("model_name", 0, FIELD_DOC("a model's name as a person types it (section model_name): the catalog model it names and how, or the nearest models, ranked")),
 };
 
 constexpr Field kUserGroup[] = {
@@ -347,29 +353,29 @@ constexpr Field kBatchJob[] = {
 // Every question and the fields it takes ("!": required): rows the dispatch (analyzer.cpp), the
 // request schema, the CLI's help and the page's menus read.
 constexpr QuestionFields kQuestionRows[] = {
-    {"precisions", "model!"},
+    {"precisions", NOT_IN_PAGE("model!")},
     {"fit", "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
     {"cost", NOT_IN_PAGE("instance! gpus hours_per_month schedule use_spot pricing spot_share region regions")},
     {"performance", NOT_IN_PAGE("workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions")},
     {"recommend", "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"migrate", "current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"workload", "id!"},
-    {"plan", "plan! region regions"},
-    {"decide", "model! workload! precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"placement", "models! instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions"},
-    {"workload_set", "id!"},
-    {"workloads", ""},
-    {"catalog", "section region regions"},
-    {"validate", ""},
+    {"migrate", NOT_IN_PAGE("current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"workload", NOT_IN_PAGE("id!")},
+    {"plan", NOT_IN_PAGE("plan! region regions")},
+    {"decide", NOT_IN_PAGE("model! workload! precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"placement", NOT_IN_PAGE("models! instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions")},
+    {"workload_set", NOT_IN_PAGE("id!")},
+    {"workloads", NOT_IN_PAGE("")},
+    {"catalog", "section model_name region regions"},
+    {"validate", NOT_IN_PAGE("")},
     {"memory", kMemoryFields},
-    {"spot", "model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"deploy", "target! from! candidate"},
-    {"regions", "model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"batch", "model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions"},
+    {"spot", NOT_IN_PAGE("model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"deploy", NOT_IN_PAGE("target! from! candidate packing")},
+    {"regions", NOT_IN_PAGE("model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"batch", NOT_IN_PAGE("model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions")},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
-    {"autoscale", "model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions"},
+    {"autoscale", NOT_IN_PAGE("model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions")},
     {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
     {"estimate", NOT_IN_PAGE("model! workload precision demand recipe phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
 };
@@ -384,6 +390,7 @@ constexpr Kind kRequestKinds[] = {
     Kind{"autoscale_policy", "\"policy\"", KIND_FIELDS(kAutoscalePolicy), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a scaling policy")},
     Kind{"cold_start", "\"cold_start\"", KIND_FIELDS(kColdStart), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a replica's cold start")},
     Kind{"request.spot", "\"spot\"", KIND_FIELDS(kSpotRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("spot's own fields")},
+    Kind{"request.catalog", "\"catalog\"", KIND_FIELDS(kCatalogRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("catalog's own fields")},
     Kind{"request.deploy", "\"deploy\"", KIND_FIELDS(kDeployRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("deploy's own fields")},
     Kind{"request.regions", "\"regions\"", KIND_FIELDS(kRegionsRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the regions question's own fields")},
     Kind{"request.batch", "\"batch\"", KIND_FIELDS(kBatchRequest), 0, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("batch's own fields")},

@@ -171,6 +171,11 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
     terms.spot_training_restart_overhead_pct =
         r.number(value, "spot_training_restart_overhead_pct", path, false, {0, 100});
     terms.minimum_billing_seconds = r.number(value, "minimum_billing_seconds", path, false, {0, 86400}).value_or(0);
+    terms.checkpoint_write_mib_per_s =
+        r.number(value, "checkpoint_write_mib_per_s", path, false, {0, 1e6, true});
+    terms.checkpoint_write_source = r.string(value, "checkpoint_write_source", path, false).value_or("");
+    terms.checkpoint_write_source_date =
+        r.string(value, "checkpoint_write_source_date", path, false).value_or("");
     terms.notes = r.string(value, "commitment_notes", path, false).value_or("");
     if (const Json* sites = r.object(value, "regions", path, false)) {
       for (const auto& [region, site] : sites->items()) {

@@ -170,6 +170,9 @@ struct ProviderTerms {
   double spot_interruption_notice_s = 0;
   std::optional<double> spot_training_restart_overhead_pct;
   double minimum_billing_seconds = 0;  // a job is billed at least this long (per-second billing after it)
+  // The storage a training job writes its checkpoints to by default, and where its speed is from.
+  std::optional<double> checkpoint_write_mib_per_s;
+  std::string checkpoint_write_source, checkpoint_write_source_date;
   std::vector<WayToPay> ways;  // in file order
   std::map<std::string, std::string> default_ways;  // "reserved_1y" | "reserved_3y" -> way id
   std::string notes;

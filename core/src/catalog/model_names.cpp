@@ -81,6 +81,8 @@ ModelNameMatch resolve_model_name(const std::vector<NamedModel>& models, std::st
   }
   for (const NamedModel& m : models) {
     if (iequals(m.hf_id, typed)) return {&m, "hf_id", {}};
+    // The catalog's own name for it, as its lists show it ("Meta Llama 2 7B").
+    if (iequals(m.name, typed)) return {&m, "name", {}};
     for (const auto& alias : m.aliases)
       if (iequals(alias, typed)) return {&m, "alias", {}};
   }

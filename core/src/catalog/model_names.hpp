@@ -13,7 +13,7 @@ namespace gpufleet::detail {
 
 struct ModelNameMatch {
   const NamedModel* model = nullptr;  // the catalog model the name resolved to; null when none did
-  std::string how;  // "key", "hf_id", "alias" or "normalized" (which spelling matched)
+  std::string how;  // "key", "hf_id", "name", "alias" or "normalized" (which spelling matched)
   // Nearest first when nothing (or more than one model) matched; at most 5.
   std::vector<const NamedModel*> suggestions;
 };

@@ -8,6 +8,7 @@ import { selectControl } from '../controls.js';
 import { alertRegion } from '../errors.js';
 import { FILES } from '../catalog-store.js';
 import { tags } from './precisions.js';
+import { createInstanceBrowser, concreteModelsTable } from '../catalog-table.js';
 
 const SECTIONS = [
   { value: 'all', label: 'Everything' },
@@ -26,6 +27,7 @@ export function createCatalogScreen(store) {
   family.toParams = (p) => { if (family.input.value) p.set('family', family.input.value); };
 
   const loader = createLoader(store);
+  const browser = createInstanceBrowser();
   const screen = createScreen(store, {
     id: 'catalog',
     title: 'Catalog',
@@ -46,8 +48,8 @@ export function createCatalogScreen(store) {
           h('div', { class: 'grid-2' }, infoCard(d.info, d.providers, store), validateCard(response.result)),
           // The same loader nodes every time: what is typed or shown there survives a re-render.
           h('div', { class: 'grid-2' }, loader.node, loader.downloads),
-          show === 'all' || show === 'instances' ? instancesCard(d.instances.filter((i) => !fam || i.family === fam), store) : null,
-          show === 'all' || show === 'models' ? modelsCard(d.model_sizes, d.memory_planning) : null,
+          show === 'all' || show === 'instances' ? browser.show(d.instances.filter((i) => !fam || i.family === fam)) : null,
+          show === 'all' || show === 'models' ? modelsCard(d.model_sizes, d.memory_planning, d.concrete_models ?? []) : null,
           show === 'all' || show === 'precisions' ? precisionsCard(d.precision_formats) : null,
           show === 'all' ? sourcesCard(d.info) : null,
         ],
@@ -103,35 +105,10 @@ function validateCard(v) {
       : h('p', { class: 'muted', testid: 'val-warnings' }, 'No suspect prices flagged.'));
 }
 
-function instancesCard(list, store) {
+function modelsCard(sizes, planning, models) {
   return h('section', { class: 'card' },
-    h('h3', null, `Instances (${list.length})`),
-    table({
-      caption: 'Instance types with prices (USD per instance-hour), specs, sources and dates', testid: 'cat-instances', className: 'data', records: list,
-      head: ['Instance', 'GPU', 'GPUs', 'On-demand', 'Spot', 'Provider', 'Family', 'Memory per GPU', 'vCPUs', 'RAM', 'Compute', 'Bandwidth', 'Interconnect', 'Source date', 'Notes and source'],
-      rows: list.map((i) => h('tr', { testid: `cat-row-${i.instance}` },
-        h('th', { scope: 'row' }, i.instance),
-        h('td', null, i.gpu_type),
-        h('td', { class: 'num' }, f.num(i.gpus, 3)),
-        h('td', { class: 'num', testid: `cat-od-${i.instance}` }, f.usdHour(i.on_demand_usd_per_hour)),
-        h('td', { class: 'num' }, f.usdHour(i.spot_usd_per_hour)),
-        h('td', null, f.provider(store.providerOf(i.family))),
-        h('td', null, i.family),
-        h('td', { class: 'num' }, f.gb(i.memory_per_gpu_gb)),
-        h('td', { class: 'num' }, f.num(i.vcpus, 0)),
-        h('td', { class: 'num' }, i.ram_gib == null ? f.DASH : f.gbOfGib(i.ram_gib)),
-        h('td', { class: 'num' }, i.compute_tflops == null ? f.DASH : `${f.num(i.compute_tflops, 1)} TFLOPS`),
-        h('td', { class: 'num' }, i.memory_bandwidth_gb_per_s == null ? f.DASH : `${f.num(i.memory_bandwidth_gb_per_s, 0)} GB/s`),
-        h('td', null, i.interconnect ?? f.DASH),
-        h('td', null, i.source_date ?? f.DASH),
-        h('td', { class: 'small notes-cell' },
-          i.price_notes ? h('p', null, i.price_notes) : null,
-          i.source ? h('details', null, h('summary', null, 'source'), h('p', null, i.source)) : null))),
-    }));
-}
-
-function modelsCard(sizes, planning) {
-  return h('section', { class: 'card' },
+    h('h3', null, `Models (${models.length})`),
+    concreteModelsTable(models),
     h('h3', null, 'Model sizes'),
     table({
       caption: 'Model size classes', testid: 'cat-models', className: 'data',

@@ -14,6 +14,7 @@ import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
 import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
 import { renderDecide } from './decide.js';
+import { calibrationWarning } from '../sized.js';
 import { scatterChart, paretoFrontier } from '../scatter-chart.js';
 
 /** Family checkboxes; none checked = every family. URL: families=G6,G6e */
@@ -71,20 +72,42 @@ export function createDeploymentsScreen(store, form) {
     form,
     uses: ['model', 'task', 'format', 'shape', 'demand', 'pay'],
     inputsTitle: 'Workload',
-    controls: controlSet([priority, providers, kinds, families, budget]),
+    controls: controlSet([kinds, priority, providers, families, budget]),
+    lead: [kinds],
     async render({ ask }) {
       const sent = request();
       const asked = decideRequest(sent);
-      const [rec, dec] = await Promise.all([ask(sent), ask(asked)]);
+      // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
+      // their folded card: the ranking is shown without waiting for them.
+      const decided = ask(asked);
+      decided.catch(() => {});  // superseded with this render, whichever way it ends
+      const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
+      // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
+      const details = h('details', { class: 'card decide-details', testid: 'decide-details' },
+        h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')));
+      decided.then((dec) => {
+        if (dec.response) details.append(...[renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result)].flat(Infinity).filter(Boolean), requestBlock(asked, 'decide-request'));
+        else details.remove();
+      }, () => {});
       return {
-        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'),
-          dec.response ? h('details', { class: 'card decide-details', testid: 'decide-details' },
-            h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')),
-            renderDecide(dec.response.result), requestBlock(asked, 'decide-request')) : null],
+        nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), details],
       };
     },
   });
+}
+
+/** Decide's pick as files, or its cheapest NVIDIA GPU deployment when the rules pick another kind
+ *  (the files are written for NVIDIA GPUs); none for training, which deploy does not write. */
+function decideDeploy(ask, asked, r) {
+  if (asked.workload !== 'inference' && asked.workload !== 'batch_inference') return null;
+  const pick = r.options.findIndex((o) => o.recommended);
+  if (r.options[pick]?.kind === 'gpu' && r.options[pick].cheapest_instance) return deployPanel(ask, asked);
+  const gpu = r.options.findIndex((o) => o.kind === 'gpu' && o.cheapest_instance);
+  if (gpu < 0) return null;
+  const picked = r.options[pick]?.name ?? 'another kind';
+  return deployPanel(ask, asked, { candidate: gpu },
+    `The rules pick ${picked}; these files are for the cheapest NVIDIA GPU deployment (${r.options[gpu].cheapest_instance.instance}), the kind the files are written for.`);
 }
 
 /** Priorities that are also goals of the accelerator rules. */
@@ -117,9 +140,11 @@ function topPick(top, r) {
     return h('section', { class: 'card verdict nofit' }, h('h3', null, 'No candidate'),
       h('p', { testid: 'rec-none' }, 'No instance meets these filters; see the excluded families below.'));
   }
-  return h('section', { class: 'card verdict fits' },
+  const warning = calibrationWarning(top);
+  return h('section', { class: ['card', 'verdict', warning ? 'accent' : 'fits'] },
     h('h3', null, 'Top pick'),
     h('p', { class: 'verdict-title' },
+      warning ? h('span', { class: 'uncalibrated', testid: 'rec-top-uncalibrated' }, `${warning} `) : null,
       h('span', { testid: 'rec-top-count' }, `${f.num(top.instance_count, 0)} ×`), ' ', h('span', { testid: 'rec-top-instance' }, top.instance), ' · ',
       h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${layoutText(top.layout)} · ${f.pct(top.memory_utilization_pct)} of ${f.device(top.accelerator_kind)} memory`),
     h('p', { class: 'muted', testid: 'rec-ranking' }, `Ranking: ${r.ranking}. ${r.pricing_note}.`));

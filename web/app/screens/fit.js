@@ -10,18 +10,37 @@ import { deploymentFacts, speedBasis, layoutText, memoryText, countText } from '
 import { GROUPS, groupOf } from '../memory-groups.js';
 import { barChart } from '../charts.js';
 import { deployPanel } from '../deploy-panel.js';
+import { demandControl } from '../demand-fields.js';
+import { kindChoice } from '../kind-choice.js';
+import { sizedRequest, renderSized } from '../sized.js';
 
 const later = () => import('../later-screens.js');
 
 export function createFitScreen(store, form) {
+  // The demand is in the form from the start: with a request rate, the answer leads with the
+  // deployment sized for it, of the kind chosen at the top.
+  form.addDemand(demandControl);
+  const kind = kindChoice('fit');
   const screen = createScreen(store, {
     id: 'fit',
     title: 'Fit & memory',
-    intro: 'Does the model fit in GPU memory where it runs, and what does it cost?',
+    intro: 'Which accelerator, how many and what it costs for your traffic; does the model fit where it runs?',
     form,
-    uses: ['model', 'task', 'format', 'shape', 'place', 'pay'],
+    uses: ['model', 'task', 'format', 'shape', 'demand', 'place', 'pay'],
+    controls: { controls: [kind], fill: (s) => kind.fill(s), fromParams: (p) => kind.fromParams(p), toParams: (p) => kind.toParams(p) },
+    lead: [kind],
     inputsTitle: 'Workload',
     async render({ ask }) {
+      const sizing = sizedRequest(form, kind.value());
+      const sized = sizing ? ask(sizing) : null;
+      const answer = await fitAnswer(ask);
+      if (answer.errors || !sized) return answer;
+      const got = await sized;
+      if (got.errors) return { errors: got.errors };
+      return { nodes: [renderSized(got.response.result, sizing), ...answer.nodes] };
+    },
+  });
+  async function fitAnswer(ask) {
       const where = form.place(store);
       // One GPU alone, or the cheapest instance with a GPU: answered by the later views' module.
       const m = where.gpu ? await later() : null;
@@ -33,8 +52,7 @@ export function createFitScreen(store, form) {
       if (errors) return { errors };
       const deploy = response.result.status === 'FITS' ? deployPanel(ask, request) : null;
       return { nodes: [renderFit(response.result, !form.model.given()), deploy, fitMore(ask, form, response.result, store), requestBlock(request, 'fit-request')] };
-    },
-  });
+  }
   return screen;
 }
 

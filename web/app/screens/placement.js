@@ -10,6 +10,7 @@ import { barChart, SERIES } from '../charts.js';
 import { statusBadge } from '../parts.js';
 import { PLACEMENT_PAY_KEYS } from '../form.js';
 import { readItem, linkNotes } from '../link.js';
+import { deployPanel } from '../deploy-panel.js';
 
 /** Seed 000's three models on a g5.12xlarge. */
 const DEFAULT_MODELS = [
@@ -158,7 +159,9 @@ export function createPlacementScreen(store) {
       schedule.apply(request);
       const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: renderPlacement(response.result) };
+      const r = response.result;
+      const packed = r.on_instance?.fits || r.cheapest_split?.fits;
+      return { nodes: [...renderPlacement(r), packed ? deployPanel(ask, request) : null] };
     },
   });
 }

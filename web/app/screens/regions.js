@@ -9,6 +9,7 @@ import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
 import { numberControl } from '../controls.js';
 import { requestBlock } from '../parts.js';
+import { deployPanel } from '../deploy-panel.js';
 import { textControl, checkControl, nameList, pricesWanted, bandCell } from '../region-fields.js';
 
 /** Users: groups separated by ";" or lines, each a region or "lat lon", then its share:
@@ -163,7 +164,8 @@ export function createRegionsScreen(store, form) {
       if (!store.hasPrices(wanted)) await store.loadPrices(wanted);
       const { response, errors } = await ask(req);
       if (errors) return { errors };
-      return { nodes: [renderRegions(response.result, req), requestBlock(req, 'rg-request')] };
+      const placed = response.result.regions_chosen?.length > 0;
+      return { nodes: [renderRegions(response.result, req), placed ? deployPanel(ask, req) : null, requestBlock(req, 'rg-request')] };
     },
   });
 }

@@ -47,6 +47,13 @@ struct Site {
   Traced usd_per_instance_hour, usd_per_month;
   std::optional<Scaling> scaling;
   Traced host_memory_mib;  // the container's soft memory reservation (ECS)
+  // A packing of several models (placement): its node group ("nodes") or one placed model
+  // ("serving"); "" for a deployment of one model, which writes both kinds of file.
+  std::string role;
+  std::vector<std::string> shares_gpu_with;  // other models on this model's GPU
+  std::vector<std::string> packed_models;    // a node group's: the models of the packing
+  std::string unwritable;                    // why no file can be written for this model
+  Traced gpu_shares;  // the most models on one GPU: the device plugin's time-slicing replicas
   std::string catalog_version, catalog_date, prices_as_of;
 };
 

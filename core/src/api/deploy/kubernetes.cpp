@@ -2,6 +2,7 @@
 // when one replica spans several instances (pipeline parallelism over nodes).
 
 #include "api/deploy/deploy_files.hpp"
+#include "api/session.hpp"
 
 namespace gpufleet::detail::deploy {
 namespace {
@@ -15,17 +16,22 @@ struct Flag {
   const Traced* figure;  // null: a constant
 };
 
+// SGLang's flags as its server arguments page names them
+// (docs.sglang.io/advanced_features/server_arguments.html); --pp-size only for pipeline
+// parallelism, which releases before mid-2025 do not take.
 std::vector<Flag> engine_flags(const Site& s) {
   if (sglang(s)) {
-    return {
-        {"--model-path", s.model_id, nullptr},
-        {"--tp-size", num(s.tensor_parallel.value), &s.tensor_parallel},
-        {"--pp-size", num(s.pipeline_parallel.value), &s.pipeline_parallel},
-        {"--context-length", num(s.max_model_len.value), &s.max_model_len},
-        {"--mem-fraction-static", num(s.gpu_memory_utilization.value), &s.gpu_memory_utilization},
-        {"--max-running-requests", num(s.max_num_seqs.value), &s.max_num_seqs},
-        {"--host", "0.0.0.0", nullptr},
-        {"--port", "30000", nullptr}};
+    std::vector<Flag> f = {{"--model-path", s.model_id, nullptr},
+                           {"--tp-size", num(s.tensor_parallel.value), &s.tensor_parallel}};
+    if (s.pipeline_parallel.value > 1)
+      f.push_back({"--pp-size", num(s.pipeline_parallel.value), &s.pipeline_parallel});
+    f.insert(f.end(), {{"--context-length", num(s.max_model_len.value), &s.max_model_len},
+                       {"--mem-fraction-static", num(s.gpu_memory_utilization.value),
+                        &s.gpu_memory_utilization},
+                       {"--max-running-requests", num(s.max_num_seqs.value), &s.max_num_seqs},
+                       {"--host", "0.0.0.0", nullptr},
+                       {"--port", "30000", nullptr}});
+    return f;
   }
   return {
       {"--model", s.model_id, nullptr},
@@ -41,8 +47,9 @@ std::vector<Flag> engine_flags(const Site& s) {
 std::string engine_args(const Site& s, const std::string& pad) {
   std::string a;
   for (const Flag& f : engine_flags(s))
-    a += pad + "- " + f.name + "\n" + pad + "- " + quoted(f.value) +
-         (f.figure ? yaml_note(*f.figure) : "") + "\n";
+    if (!f.figure || !f.figure->from.empty())
+      a += pad + "- " + f.name + "\n" + pad + "- " + quoted(f.value) +
+           (f.figure ? yaml_note(*f.figure) : "") + "\n";
   return a;
 }
 
@@ -50,6 +57,7 @@ std::string engine_args(const Site& s, const std::string& pad) {
 std::string engine_line(const Site& s, const std::string& pad, std::string& notes) {
   std::string line;
   for (const Flag& f : engine_flags(s)) {
+    if (f.figure && f.figure->from.empty()) continue;
     line += " " + f.name + " " + f.value;
     if (f.figure) notes += pad + "# " + f.name + " " + f.value + ": " + f.figure->from + "\n";
   }
@@ -159,15 +167,43 @@ std::string service(const Site& s) {
          "\n  ports:\n    - name: http\n      port: 80\n      targetPort: " + num(port(s)) + "\n";
 }
 
+// A packing's node group whose GPUs hold several models: the device plugin's time-slicing config,
+// so that each GPU is offered as that many shares.
+std::vector<File> gpu_sharing(const Site& s) {
+  const std::string v = kDevicePluginVersion;
+  std::string y = header(s, "NVIDIA device plugin time-slicing config (a ConfigMap)");
+  y += "# Install the device plugin " + v + " with its Helm chart and this config:\n" +
+       "#   helm repo add nvdp https://nvidia.github.io/k8s-device-plugin\n" +
+       "#   helm install nvdp nvdp/nvidia-device-plugin --version " + v.substr(1) +
+       " -n kube-system --set config.name=" + s.name + "-sharing\n";
+  y += "# Kubernetes picks which share a pod gets, not which GPU: each engine is capped at its "
+       "share of memory (--gpu-memory-utilization), but a GPU may end up with other models than "
+       "the packing put there. A model that needs GPUs of its own belongs on a node group without "
+       "this config.\n";
+  y += "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + s.name +
+       "-sharing\n  namespace: kube-system\ndata:\n  config.yaml: |\n    version: v1\n"
+       "    sharing:\n      timeSlicing:\n        resources:\n          - name: nvidia.com/gpu\n"
+       "            replicas: " +
+       num(s.gpu_shares.value) + yaml_note(s.gpu_shares) + "\n";
+  return {{"kubernetes", "kubernetes/" + s.name + "-sharing.yaml", "application/yaml", y}};
+}
+
 }  // namespace
 
 std::vector<File> kubernetes(const Site& s) {
+  if (s.role == "nodes") return gpu_sharing(s);
   const bool multi = pods_per_replica(s) > 1;
   std::string y = header(s, multi ? "Kubernetes LeaderWorkerSet (lws.sigs.k8s.io) and Service"
                                   : "Kubernetes Deployment and Service");
   y += "# GPU nodes need the NVIDIA device plugin, pinned to a release:\n#   kubectl apply -f "
        "https://raw.githubusercontent.com/NVIDIA/k8s-device-plugin/" +
        std::string(kDevicePluginVersion) + "/deployments/static/nvidia-device-plugin.yml\n";
+  if (!s.shares_gpu_with.empty())
+    y +=
+        "# Shares its GPU with " + names_of(s.shares_gpu_with) +
+        " (the placement answer): nvidia.com/gpu is a time-sliced share (the node group's sharing "
+        "config), the engine capped at its share of memory; --max-num-seqs is left at the engine's "
+        "default, since fit sized whole GPUs.\n";
   y += "---\n" + (multi ? leader_worker_set(s) : deployment(s)) + "---\n" + service(s);
   return {{"kubernetes", "kubernetes/" + s.name + ".yaml", "application/yaml", y}};
 }

@@ -40,8 +40,9 @@ std::vector<File> skypilot(const Site& s) {
   }
   y += "# " + std::string(sg ? "--tp-size " : "--tensor-parallel-size ") +
        num(s.tensor_parallel.value) + ": " + s.tensor_parallel.from + "\n";
-  y += "# " + std::string(sg ? "--pp-size " : "--pipeline-parallel-size ") +
-       num(s.pipeline_parallel.value) + ": " + s.pipeline_parallel.from + "\n";
+  if (!sg || s.pipeline_parallel.value > 1)
+    y += "# " + std::string(sg ? "--pp-size " : "--pipeline-parallel-size ") +
+         num(s.pipeline_parallel.value) + ": " + s.pipeline_parallel.from + "\n";
   y += "# " + std::string(sg ? "--context-length " : "--max-model-len ") +
        num(s.max_model_len.value) + ": " + s.max_model_len.from + "\n";
   y += "# " + std::string(sg ? "--mem-fraction-static " : "--gpu-memory-utilization ") +
@@ -51,7 +52,8 @@ std::vector<File> skypilot(const Site& s) {
   std::string run;
   if (sg) {
     run = "python3 -m sglang.launch_server --model-path " + s.model_id + " --tp-size " +
-          num(s.tensor_parallel.value) + " --pp-size " + num(s.pipeline_parallel.value) +
+          num(s.tensor_parallel.value) +
+          (s.pipeline_parallel.value > 1 ? " --pp-size " + num(s.pipeline_parallel.value) : "") +
           " --context-length " + num(s.max_model_len.value) + " --mem-fraction-static " +
           num(s.gpu_memory_utilization.value) + " --max-running-requests " +
           num(s.max_num_seqs.value) +

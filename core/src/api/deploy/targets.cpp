@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "api/deploy/deploy_files.hpp"
+#include "api/session.hpp"
 #include "support/json.hpp"
 #include "support/text.hpp"
 
@@ -49,8 +50,10 @@ std::string header(const Site& s, const std::string& what, const char* c) {
   return p + what + ", written by gpufleet's deploy question from its \"" + s.source +
          "\" answer (docs/deploy.md).\n" + p + "Catalog " + s.catalog_version + " of " +
          s.catalog_date + "; prices as of " + s.prices_as_of + ".\n" + p + s.instance->name +
-         " in " + s.region + " (" + s.instance->provider + "), " + s.pricing + "; " + s.model_id +
-         " on " + s.engine + ".\n";
+         " in " + s.region + " (" + s.instance->provider + "), " + s.pricing + "; " +
+         (s.role == "nodes" ? "the node group of a packing of " + names_of(s.packed_models)
+                            : s.model_id + " on " + s.engine) +
+         ".\n";
 }
 
 }  // namespace gpufleet::detail::deploy

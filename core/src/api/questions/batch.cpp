@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 #include "api/answers.hpp"
 #include "api/questions/questions.hpp"
@@ -16,6 +17,7 @@
 #include "fleet/spot.hpp"
 #include "pricing/prices.hpp"
 #include "support/decimal.hpp"
+#include "support/text.hpp"
 
 namespace gpufleet::detail {
 namespace {
@@ -49,7 +51,7 @@ struct JobAsk {
   std::string name;
   Workload w;
   double deadline_h = 0, earliest_h = 0;
-  double checkpoint_write_s = 0;
+  std::optional<double> checkpoint_write_s;  // as given; else from the model and the storage
 };
 
 // A job on one instance type: the road's deployment and its plans at a start.
@@ -57,6 +59,8 @@ struct JobOnType {
   const TypePools* pools = nullptr;
   Deployment d;
   batch::Job job;
+  double checkpoint_write_s = 0;
+  std::string checkpoint_basis;
   batch::Pools rates;
   std::vector<batch::PlanSummary> plans;  // all_on_demand, all_spot, deadline_aware
 };
@@ -105,6 +109,38 @@ double hazard_of(const InstanceType& spot, const Settings& s) {
   return spot::hazard_per_hour(spot::band_point_pct(b.low_pct, b.high_pct), s.reading);
 }
 
+// Seconds to write one checkpoint of the job on `d` and why: as given; 0 for batch inference, which
+// keeps each output; else the weights (a full run's) and the optimizer states (with fp32 master
+// weights) the checkpoint holds, over the write speed of the provider's default storage.
+std::pair<double, std::string> checkpoint_write(const Catalog& catalog, const JobAsk& ask,
+                                                const Deployment& d) {
+  if (ask.checkpoint_write_s) return {*ask.checkpoint_write_s, "given (checkpoint_write_s)"};
+  if (!ask.w.trains()) return {0, "batch inference keeps each output as it is written"};
+  const ProviderTerms* terms = catalog.provider(d.instance->provider);
+  auto opt = catalog.memory.optimizers.find(ask.w.recipe.optimizer);
+  if (!d.memory || !terms || !terms->checkpoint_write_mib_per_s ||
+      opt == catalog.memory.optimizers.end())
+    return {60, "60 s, a flat default: the catalog gives no checkpoint storage speed for " +
+                    d.instance->provider};
+  const bool adapters = ask.w.task == WorkloadType::kLora || ask.w.task == WorkloadType::kQlora;
+  const double trainable = d.memory->trainable_parameters;
+  const double weights = adapters ? trainable * 2 : d.memory->weights_bytes;
+  const double states = trainable * (opt->second.bytes_per_parameter +
+                                     (ask.w.recipe.master_weights && !adapters ? 4 : 0));
+  const double bytes_per_s = *terms->checkpoint_write_mib_per_s * 1048576;
+  const auto size = [](double bytes) {  // decimal GB, or MB below a GB
+    return bytes >= 1e9 ? text::short_number(std::round(bytes / 1e8) / 10) + " GB"
+                        : text::short_number(std::round(bytes / 1e5) / 10) + " MB";
+  };
+  return {(weights + states) / bytes_per_s,
+          size(weights + states) + " (" + (adapters ? "16-bit adapter weights " : "weights ") +
+              size(weights) + " + " + opt->first + " states" +
+              (ask.w.recipe.master_weights && !adapters ? " and fp32 master weights " : " ") +
+              size(states) + ") / " + text::short_number(*terms->checkpoint_write_mib_per_s) +
+              " MiB/s: " + terms->checkpoint_write_source + " (" +
+              terms->checkpoint_write_source_date + ")"};
+}
+
 // The road's deployment of the job on each type, the cheapest runs on demand first.
 std::vector<JobOnType> deployments(const Catalog& catalog, const JobAsk& ask,
                                    const Billing& billing, const std::vector<TypePools>& types,
@@ -117,7 +153,8 @@ std::vector<JobOnType> deployments(const Catalog& catalog, const JobAsk& ask,
     if (!j.d.runs() || !j.d.run_hours || !j.d.cost.usd_per_hour || *j.d.run_hours <= 0) continue;
     const double n = std::max(1, j.d.instance_count);
     const ProviderTerms* terms = catalog.provider(t.on_demand->provider);
-    j.job = {*j.d.run_hours, 0, s.restart_s / 3600, ask.checkpoint_write_s / 3600};
+    std::tie(j.checkpoint_write_s, j.checkpoint_basis) = checkpoint_write(catalog, ask, j.d);
+    j.job = {*j.d.run_hours, 0, s.restart_s / 3600, j.checkpoint_write_s / 3600};
     j.rates = {*t.spot->spot_usd_per_hour * n, *t.on_demand->on_demand_usd_per_hour * n,
                hazard_of(*t.spot, s) * n, s.replacement_h,
                terms ? terms->minimum_billing_seconds / 3600 : 0};
@@ -223,7 +260,8 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
   spot_pool["p_up"] = round_to(spot::p_up(j.rates.hazard_per_hour, j.rates.down_mean_hours), 6);
   o["pools"] = {{"on_demand", pool_json(*j.pools->on_demand, j.rates.on_demand_usd_per_hour)},
                 {"spot", std::move(spot_pool)}};
-  o["checkpoint_write_s"] = round_to(ask.checkpoint_write_s, 2);
+  o["checkpoint_write_s"] = round_to(j.checkpoint_write_s, 2);
+  o["checkpoint_write_basis"] = j.checkpoint_basis;
   Json plans = Json::array();
   for (const batch::PlanSummary& p : j.plans) plans.push_back(plan_json(p, j));
   o["plans"] = std::move(plans);
@@ -297,7 +335,7 @@ std::optional<JobAsk> read_job(Session& s, const Json& obj, const std::string& p
   ask.deadline_h = *deadline;
   // Training writes its weights and optimizer state; batch inference keeps each output as it is
   // made.
-  ask.checkpoint_write_s = write.value_or(w->trains() ? 60 : 0);
+  ask.checkpoint_write_s = write;
   ask.w = std::move(*w);
   ask.w.explain = false;
   return ask;

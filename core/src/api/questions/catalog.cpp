@@ -8,6 +8,7 @@
 
 #include "api/answers.hpp"
 #include "api/request_fields.hpp"
+#include "catalog/model_names.hpp"
 #include "pricing/prices.hpp"
 #include "support/json_guard.hpp"
 #include "support/small_sort.hpp"
@@ -94,12 +95,32 @@ void choice_menus(const Catalog& catalog, Json& result) {
   }
 }
 
+// A model's name as typed: the catalog model it names (key, name, how it matched), else null with
+// the nearest models, ranked, and the way out (a Hugging Face config.json).
+Json model_name_answer(const Catalog& catalog, const std::string& typed) {
+  const ModelNameMatch match = resolve_model_name(catalog.models, typed);
+  Json suggestions = Json::array();
+  for (const NamedModel* m : match.suggestions)
+    suggestions.push_back({{"key", m->key}, {"name", m->name}});
+  Json j = report::object(7);
+  j["typed"] = typed;
+  j["key"] = match.model ? Json(match.model->key) : Json(nullptr);
+  j["name"] = match.model ? Json(match.model->name) : Json(nullptr);
+  j["matched_by"] = match.model ? Json(match.how) : Json(nullptr);
+  j["suggestions"] = std::move(suggestions);
+  j["message"] = match.model ? Json(nullptr) : Json(unknown_model_message(match, typed));
+  return j;
+}
+
 }  // namespace
 
 Json answer_catalog(const Catalog& catalog, Session& s, const Json& req) {
   const std::string section = pick(s.reader(), "catalog", req, "section").value_or("all");
+  const auto typed = s.reader().string(req, "model_name", "", section == "model_name");
   if (!s.reader().ok()) return nullptr;
   Json result;
+  if (typed) result["model_name"] = model_name_answer(catalog, *typed);
+  if (section == "model_name") return result;
   result["info"] = catalog.info;
   // "menus": what a form offers as choices (a page's first question), without prices and sources.
   const bool menu_only = section == "menus";

@@ -8,6 +8,7 @@
 
 #include "api/answers.hpp"
 #include "api/deploy/deploy_files.hpp"
+#include "api/deploy/read_answer.hpp"
 #include "api/questions/questions.hpp"
 #include "api/questions/spot.hpp"
 #include "api/request_fields.hpp"
@@ -19,18 +20,18 @@
 namespace gpufleet::detail {
 namespace {
 
-using deploy::Site;
-using deploy::Traced;
-
 struct Source {
   const char* name;
   Json (*answer)(const Catalog&, Session&, const Json&);
 };
-constexpr Source kSources[] = {{"fit", answer_fit},
-                               {"recommend", answer_recommend},
-                               {"migrate", answer_migrate},
-                               {"autoscale", answer_autoscale},
-                               {"spot", answer_spot}};
+constexpr Source kSources[] = {{"fit", answer_fit},         {"recommend", answer_recommend},
+                               {"migrate", answer_migrate}, {"autoscale", answer_autoscale},
+                               {"spot", answer_spot},       {"placement", answer_placement},
+                               {"decide", answer_decide},   {"regions", answer_regions}};
+
+}  // namespace
+
+namespace deploy {
 
 // A member of an answer, or an empty object: the module is built without exceptions, where a
 // missing member's at() would abort it.
@@ -97,7 +98,7 @@ void read_engine(const Catalog& catalog, Site& s) {
              ": the share the memory answer gave " + e->second.name;
     }
   }
-  s.gpu_memory_utilization = {share, from};
+  if (s.gpu_memory_utilization.from.empty()) s.gpu_memory_utilization = {share, from};
   const Json& doc = catalog.model_config_doc;
   const Json* engine_doc = nullptr;
   if (doc.contains("memory_model") && doc["memory_model"].contains("engines") &&
@@ -108,11 +109,14 @@ void read_engine(const Catalog& catalog, Site& s) {
     const std::string v = (*engine_doc)["default_version"].get<std::string>();
     s.engine_image = "vllm/vllm-openai:" + release_tag(v);
     s.engine_image_from = "model_config.json memory_model.engines.vllm.default_version " + v +
-                          ": the release the memory answer assumed";
+                          ": the release the memory answer assumed (tag unverified: not checked "
+                          "against Docker Hub)";
   } else if (s.engine == "sglang") {
-    s.engine_image = "lmsysorg/sglang:v0.4.6.post1";
+    // The tag form SGLang's release workflow pushes (v<version>-cu124).
+    s.engine_image = "lmsysorg/sglang:v0.4.6.post1-cu124";
     s.engine_image_from =
-        "a 2025 release; the memory answer's mem_fraction_static defaults are of 2024 to mid-2025 "
+        "a 2025 release (SGLang's v<version>-cu<CUDA> tag form; unverified: not checked against "
+        "Docker Hub); the memory answer's mem_fraction_static defaults are of 2024 to mid-2025 "
         "releases, and the flag is passed explicitly";
   }
 }
@@ -275,14 +279,13 @@ bool read_migrate(const Catalog& catalog, const Json& result, Site& s) {
   return true;
 }
 
-// The layout and concurrency of a spot plan's replica: fit on its instance type.
-std::optional<Json> fit_for_spot(const Catalog& catalog, const Json& from, const Json& plan,
-                                 Errors& errors) {
-  Json req = {{"question", "fit"}, {"instance", member(plan, "instance")}};
-  const InstanceType* it = catalog.instance(text_at(plan, "instance"));
-  req["gpus"] = number_at(plan, "instances_per_replica") * (it ? it->gpus : 1);
+std::optional<Json> fit_on(const Catalog& catalog, const Json& from, const std::string& instance,
+                           double instances_per_replica, Errors& errors) {
+  Json req = {{"question", "fit"}, {"instance", instance}};
+  const InstanceType* it = catalog.instance(instance);
+  req["gpus"] = instances_per_replica * (it ? it->gpus : 1);
   for (const char* key : {"model", "workload", "precision", "weight_format", "kv_cache_format",
-                          "engine", "demand", "memory_method"})
+                          "engine", "demand", "memory_method", "pricing", "spot_share"})
     if (from.contains(key)) req[key] = member(from, key);
   if (!req.contains("workload")) req["workload"] = "inference";
   Session inner(catalog, req, errors);
@@ -296,7 +299,8 @@ std::vector<Site> read_spot(const Catalog& catalog, const Json& from, const Json
                             const Reader& r) {
   const Json& plan = member(result, "plan");
   Errors errors;
-  auto fit = fit_for_spot(catalog, from, plan, errors);
+  auto fit = fit_on(catalog, from, text_at(plan, "instance"),
+                    number_at(plan, "instances_per_replica"), errors);
   if (!fit) {
     r.fail("cannot_answer", "/from",
            "the spot plan's instance " + text_at(plan, "instance") + " does not fit the model: " +
@@ -343,6 +347,12 @@ std::vector<Site> read_spot(const Catalog& catalog, const Json& from, const Json
   return sites;
 }
 
+}  // namespace deploy
+
+namespace {
+
+using namespace deploy;
+
 // What every site takes from the catalog beside the answer: dates, the engine, fallbacks, RAM.
 void finish(const Catalog& cat, const std::string& question, Site& s) {
   const std::string prices = cat.prices_as_of();
@@ -361,23 +371,45 @@ void finish(const Catalog& cat, const std::string& question, Site& s) {
 }
 
 // Why `t` cannot be written for `s` ("" when it can).
+bool serving_target(const deploy::Target& t) {
+  const std::string n = t.name;
+  return n != "terraform" && n != "eksctl" && n != "karpenter" && n != "gke_compute_class" &&
+         n != "infracost";
+}
+
+// Whether a site of a packing writes `t` at all: its node group the node files (and Kubernetes'
+// GPU sharing when models share a GPU), each placed model its serving files.
+bool wanted(const deploy::Target& t, const Site& s) {
+  if (s.role == "nodes")
+    return !serving_target(t) || (std::string(t.name) == "kubernetes" && s.gpu_shares.value > 1);
+  return s.role != "serving" || serving_target(t);
+}
+
 std::string refusal(const deploy::Target& t, const Site& s) {
-  const bool serving = std::string(t.name) != "terraform" && std::string(t.name) != "eksctl" &&
-                       std::string(t.name) != "karpenter" &&
-                       std::string(t.name) != "gke_compute_class" &&
-                       std::string(t.name) != "infracost";
+  const bool serving = serving_target(t) && s.role != "nodes";
+  if (!s.unwritable.empty()) return s.unwritable;
   if (s.instance->accelerator_kind != "gpu" || s.instance->gpu_type.rfind("NVIDIA", 0) != 0)
     return "the files are written for NVIDIA GPUs (the device plugin, nvidia.com/gpu, CUDA images "
            "of vLLM and SGLang); " +
            s.instance->name + " has " +
            (s.instance->gpu_type.empty() ? s.instance->accelerator_kind : s.instance->gpu_type) +
-           ": pick a deployment with an NVIDIA GPU (recommend with kinds [\"gpu\"], or another "
-           "candidate)";
+           (s.source == "placement"
+                ? ": pick a packing on NVIDIA GPUs (packing on_instance with an NVIDIA instance, "
+                  "or "
+                  "providers and instances that have one)"
+                : ": pick a deployment with an NVIDIA GPU (recommend with kinds [\"gpu\"], or "
+                  "another candidate)");
   if (!deploy::applies(t, s))
     return std::string(t.name) + " does not apply to " + s.instance->provider + " (" +
            s.instance->name + ")";
   if (t.needs_scaling && !s.scaling)
     return std::string(t.name) + " needs autoscale's settings: ask deploy from an autoscale answer";
+  if (s.role == "serving" && std::string(t.name) == "skypilot")
+    return "skypilot launches instances of its own for each service, so the packing's shared "
+           "instances are not kept: use kubernetes";
+  if (std::string(t.name) == "ecs" && !s.shares_gpu_with.empty())
+    return "ecs gives a container whole GPUs; this model shares one with " +
+           names_of(s.shares_gpu_with);
   if (t.one_instance_per_replica && s.instances_per_replica.value > 1)
     return std::string(t.name) + " runs a replica on one instance; this one spans " +
            text::short_number(s.instances_per_replica.value);
@@ -397,7 +429,9 @@ std::string refusal(const deploy::Target& t, const Site& s) {
 
 // A site's figures as the answer shows them.
 Json figures(const Site& s) {
-  Json j = report::object(20);
+  Json j = report::object(22);
+  j["name"] = s.name;
+  if (!s.role.empty()) j["role"] = s.role;
   j["instance"] = s.instance->name;
   j["provider"] = s.instance->provider;
   j["region"] = s.region;
@@ -468,6 +502,122 @@ std::optional<Json> ask_source(const Catalog& catalog, const Reader& r, const Js
   return result;
 }
 
+// The sites of the source answer's chosen deployment(s), or none after a failure `r` recorded.
+std::optional<std::vector<Site>> read_sites(const Catalog& cat, const Json& from,
+                                            const Json& result, const std::string& question,
+                                            std::optional<double> candidate,
+                                            const std::optional<std::string>& packing,
+                                            const Reader& r) {
+  if (candidate && question != "recommend" && question != "decide") {
+    r.fail("unknown_field", "/candidate",
+           "candidate picks a row of recommend's candidates or decide's options; the source is " +
+               question);
+    return std::nullopt;
+  }
+  if (packing && question != "placement") {
+    r.fail("unknown_field", "/packing",
+           "packing picks one of placement's packings; the source is " + question);
+    return std::nullopt;
+  }
+  std::vector<Site> sites(1);
+  if (question == "fit") {
+    if (!member(result, "deployment").value("runs", false)) {
+      r.fail("cannot_answer", "/from",
+             "fit says " + text_at(result, "status") + ": " +
+                 text_at(member(result, "deployment"), "refusal") +
+                 "; nothing to deploy (its ways_out say what would run)");
+      return std::nullopt;
+    }
+    read_deployment(cat, result, member(result, "deployment"), "fit result.deployment", sites[0]);
+  } else if (question == "recommend") {
+    const Json& list = member(result, "candidates");
+    const std::size_t k = static_cast<std::size_t>(candidate.value_or(0));
+    if (k >= list.size()) {
+      r.fail("out_of_range", "/candidate",
+             "recommend ranked " + decimal::whole(list.size()) + " candidates; expected 0 to " +
+                 decimal::whole(list.empty() ? 0 : list.size() - 1) + ", got " + decimal::whole(k));
+      return std::nullopt;
+    }
+    read_deployment(cat, result, list[k], "recommend result.candidates/" + decimal::whole(k),
+                    sites[0]);
+  } else if (question == "migrate") {
+    if (!read_migrate(cat, result, sites[0])) {
+      r.fail("cannot_answer", "/from",
+             "migrate recommends no deployment to write: " +
+                 text_at(member(result, "recommendation"), "summary"));
+      return std::nullopt;
+    }
+  } else if (question == "autoscale") {
+    read_autoscale(cat, result, sites[0]);
+  } else if (question == "decide") {
+    auto site = deploy::read_decide(cat, result, candidate, r);
+    if (!site) return std::nullopt;
+    sites[0] = std::move(*site);
+  } else {
+    sites = question == "spot"        ? read_spot(cat, from, result, r)
+            : question == "placement" ? deploy::read_placement(cat, from, result, packing, r)
+                                      : deploy::read_regions(cat, from, result, r);
+    if (sites.empty()) return std::nullopt;
+  }
+  for (Site& s : sites) {
+    if (!s.instance) {
+      r.fail("cannot_answer", "/from", "the answer's instance type is not in the catalog");
+      return std::nullopt;
+    }
+    finish(cat, question, s);
+  }
+  return sites;
+}
+
+// Each target, whether it applies (to some site) and, if not, why.
+Json applicable(const std::vector<Site>& sites) {
+  Json targets = Json::array();
+  for (auto t = deploy::targets_begin(); t != deploy::targets_end(); ++t) {
+    std::string why;
+    bool any = false;
+    for (const Site& s : sites) {
+      if (!wanted(*t, s)) continue;
+      const std::string w = refusal(*t, s);
+      if (w.empty())
+        any = true;
+      else if (why.empty())
+        why = w;
+    }
+    if (!any && why.empty()) why = std::string(t->name) + " has nothing to write here";
+    targets.push_back(
+        {{"target", t->name}, {"applies", any}, {"reason", any ? Json(nullptr) : Json(why)}});
+  }
+  return targets;
+}
+
+// Every site's files for the target(s) asked; a site a target applies to elsewhere (`usable`) but
+// not there is listed in `left_out` with the reason. Files are under their region when the sites
+// span several.
+Json write_files(const std::vector<Site>& sites, const std::string& target,
+                 const std::vector<std::string>& usable, Json& left_out) {
+  bool regions = false;
+  for (const Site& s : sites) regions = regions || s.region != sites[0].region;
+  Json files = Json::array();
+  for (const Site& s : sites) {
+    for (auto t = deploy::targets_begin(); t != deploy::targets_end(); ++t) {
+      if ((target != "all" && target != t->name) || !wanted(*t, s)) continue;
+      const std::string why = refusal(*t, s);
+      if (!why.empty()) {
+        if (std::find(usable.begin(), usable.end(), t->name) != usable.end())
+          left_out.push_back({{"deployment", s.name}, {"target", t->name}, {"reason", why}});
+        continue;
+      }
+      for (deploy::File& f : t->write(s)) {
+        if (regions) f.name = s.region + "/" + f.name;
+        files.push_back({{"target", f.target},
+                         {"name", f.name},
+                         {"media_type", f.media_type},
+                         {"content", f.content}});
+      }
+    }
+  }
+  return files;
+}
 }  // namespace
 
 std::string keda_for_autoscale(const Catalog& catalog, const Json& result) {
@@ -484,6 +634,7 @@ Json answer_deploy(const Catalog& catalog, Session& session, const Json& req) {
   auto target = pick(r, "deploy", req, "target");
   const Json* from = r.object(req, "from", "", true);
   auto candidate = r.number(req, "candidate", "", false, {0, 999});
+  auto packing = req.contains("packing") ? pick(r, "deploy", req, "packing") : std::nullopt;
   if (!target || !from || !r.ok()) return nullptr;
   const std::string question = lower(r.string(*from, "question", "/from", true).value_or(""));
   const Source* source = nullptr;
@@ -492,7 +643,9 @@ Json answer_deploy(const Catalog& catalog, Session& session, const Json& req) {
   if (!source) {
     if (r.ok())
       r.fail("unknown_name", "/from/question",
-             "expected fit, recommend, migrate, autoscale or spot, got \"" + question + "\"");
+             "expected fit, recommend, migrate, autoscale, spot, placement, decide or regions, "
+             "got \"" +
+                 question + "\"");
     return nullptr;
   }
   std::shared_ptr<const Catalog> view;
@@ -507,97 +660,35 @@ Json answer_deploy(const Catalog& catalog, Session& session, const Json& req) {
                ": ask with workload inference");
     return nullptr;
   }
-  std::vector<Site> sites(1);
-  if (question == "fit") {
-    if (!member(*result, "deployment").value("runs", false)) {
-      r.fail("cannot_answer", "/from",
-             "fit says " + text_at(*result, "status") + ": " +
-                 text_at(member(*result, "deployment"), "refusal") +
-                 "; nothing to deploy (its ways_out say what would run)");
-      return nullptr;
-    }
-    read_deployment(cat, *result, member(*result, "deployment"), "fit result.deployment", sites[0]);
-  } else if (question == "recommend") {
-    const Json& list = member(*result, "candidates");
-    const std::size_t k = static_cast<std::size_t>(candidate.value_or(0));
-    if (k >= list.size()) {
-      r.fail("out_of_range", "/candidate",
-             "recommend ranked " + decimal::whole(list.size()) + " candidates; expected 0 to " +
-                 decimal::whole(list.empty() ? 0 : list.size() - 1) + ", got " + decimal::whole(k));
-      return nullptr;
-    }
-    read_deployment(cat, *result, list[k], "recommend result.candidates/" + decimal::whole(k),
-                    sites[0]);
-  } else if (question == "migrate") {
-    if (!read_migrate(cat, *result, sites[0])) {
-      r.fail("cannot_answer", "/from",
-             "migrate recommends no deployment to write: " +
-                 text_at(member(*result, "recommendation"), "summary"));
-      return nullptr;
-    }
-  } else if (question == "autoscale") {
-    read_autoscale(cat, *result, sites[0]);
-  } else {
-    sites = read_spot(cat, *from, *result, r);
-    if (sites.empty()) return nullptr;
-  }
-  if (candidate && question != "recommend") {
-    r.fail("unknown_field", "/candidate",
-           "candidate picks a row of recommend's answer; the source is " + question);
-    return nullptr;
-  }
-  for (Site& s : sites) {
-    if (!s.instance) {
-      r.fail("cannot_answer", "/from", "the answer's instance type is not in the catalog");
-      return nullptr;
-    }
-    finish(cat, question, s);
-  }
-  // The targets that apply, and the one asked.
-  Json targets = Json::array();
+  auto sites = read_sites(cat, *from, *result, question, candidate, packing, r);
+  if (!sites) return nullptr;
+  Json targets = applicable(*sites);
   std::vector<std::string> usable;
-  for (auto t = deploy::targets_begin(); t != deploy::targets_end(); ++t) {
-    const std::string why = refusal(*t, sites[0]);
-    targets.push_back({{"target", t->name},
-                       {"applies", why.empty()},
-                       {"reason", why.empty() ? Json(nullptr) : Json(why)}});
-    if (why.empty()) usable.push_back(t->name);
-  }
+  for (const Json& t : targets)
+    if (t["applies"].get<bool>()) usable.push_back(t["target"].get<std::string>());
   if (usable.empty()) {
     r.fail("cannot_answer", "/target",
-           "no target applies: " + refusal(*deploy::targets_begin(), sites[0]));
+           "no target applies: " + targets[0]["reason"].get<std::string>());
     return nullptr;
   }
-  if (*target != "all") {
-    const std::string why = refusal(*deploy::target(*target), sites[0]);
-    if (!why.empty()) {
-      r.fail("cannot_answer", "/target",
-             why + "; the targets that apply: " +
-                 (usable.empty() ? std::string("none") : names_of(usable)));
-      return nullptr;
-    }
+  if (*target != "all" && std::find(usable.begin(), usable.end(), *target) == usable.end()) {
+    for (const Json& t : targets)
+      if (t["target"] == *target)
+        r.fail("cannot_answer", "/target",
+               t["reason"].get<std::string>() + "; the targets that apply: " + names_of(usable));
+    return nullptr;
   }
-  Json files = Json::array();
+  Json left_out = Json::array();
+  Json files = write_files(*sites, *target, usable, left_out);
   Json deployments = Json::array();
-  for (const Site& s : sites) {
-    deployments.push_back(figures(s));
-    for (auto t = deploy::targets_begin(); t != deploy::targets_end(); ++t) {
-      if ((*target != "all" && *target != t->name) || !refusal(*t, s).empty()) continue;
-      for (deploy::File& f : t->write(s)) {
-        if (sites.size() > 1) f.name = s.region + "/" + f.name;
-        files.push_back({{"target", f.target},
-                         {"name", f.name},
-                         {"media_type", f.media_type},
-                         {"content", f.content}});
-      }
-    }
-  }
+  for (const Site& s : *sites) deployments.push_back(figures(s));
   Json answer = report::object(6);
   answer["source"] = question;
   answer["target"] = *target;
   answer["deployments"] = std::move(deployments);
   answer["targets"] = std::move(targets);
   answer["files"] = std::move(files);
+  if (!left_out.empty()) answer["left_out"] = std::move(left_out);
   answer["basis"] =
       "each number in a file names the figure of the " + question +
       " answer it came from; no spot maximum price, "
