@@ -22,8 +22,23 @@ function bareRefs(node) {
   return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, bareRefs(v)]));
 }
 
+// A closed list is the canonical values beside a pattern of every spelling in any case (the core
+// reads any case and a value's other spellings): the types name the canonical values, so a
+// misspelled one still fails tsc.
+function canonicalValues(node) {
+  if (Array.isArray(node)) return node.map(canonicalValues);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, canonicalValues(v)]));
+  const listed = Array.isArray(out.anyOf) && out.anyOf.length === 2 ? out.anyOf.find((a) => a.enum) : undefined;
+  if (listed && out.anyOf.some((a) => a.pattern !== undefined)) {
+    delete out.anyOf;
+    out.enum = listed.enum;
+  }
+  return out;
+}
+
 export async function requestTypings() {
-  const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
+  const schema = canonicalValues(JSON.parse(fs.readFileSync(schemaFile, 'utf8')));
   const branches = schema.allOf.map(({ then }) => ({ ...then, title: `${pascal(then.properties.question.const)}Request` }));
   const union = bareRefs({ title: 'Request', description: schema.description, oneOf: branches, $defs: schema.$defs });
   const text = await compile(union, 'Request', {

@@ -212,490 +212,565 @@ Row figure(const std::string& name, const Json& value, int decimals, const std::
 
 const std::vector<Column> kFigureColumns{{"figure", {"figure"}}, {"value", {"value", "unit"}}, {"how", {"how"}, 0, true}};
 
-void print_result(std::ostream& out, const std::string& question, const Json& r) {
-  if (question == "precisions") {
-    out << "Weights of " << text(r["model"]["label"]) << " by precision (GB = 1e9 bytes):\n";
-    std::vector<Row> rows;
-    for (const auto& p : r["precisions"]) {
-      std::string families;
-      for (const auto& f : p["native_on_families"]) families += (families.empty() ? "" : " ") + text(f);
-      rows.push_back({cell(p["name"]), quantity(p["bytes_per_parameter"], 0), quantity(p["weights_gb"], 0, " GB"),
-                      cell(families, {families})});
-    }
-    table(out, {{"precision", {"precision"}}, {"bytes/param", {"bytes_per_parameter"}}, {"weights", {"weights_gb"}},
-                {"native on", {"native_on_families"}, 0, true}},
-          rows);
-  } else if (question == "fit") {
-    out << text(r["placement"]["instance"]) << ": "
-        << paint(text(r["status"]), r["status"] == "FITS" ? "32;1" : "31;1") << "\n";
-    if (r["placement"].contains("note")) out << "  " << text(r["placement"]["note"]) << "\n";
-    print_request(out, r["request"]);
-    const Json& d = r["deployment"];
-    if (!d["runs"].get<bool>()) out << "Why: " << text(d["refusal"]) << "\n";
-    out << "Layout: " << num(d["gpus"], 0) << " GPU(s), " << layout_text(d) << "; per GPU " << num(d["memory_per_gpu_gb"]) << " of "
-        << num(d["capacity_per_gpu_gb"]) << " GB (" << num(d["memory_utilization_pct"], 1) << "%)\n";
-    if (d.contains("memory_per_gpu")) {
-      std::vector<Row> rows;
-      // The memory model's lines are in GiB (2^30 bytes); said in GB as every other size here.
-      for (const auto& l : d["memory_per_gpu"])
-        rows.push_back({cell(l["label"]), quantity(std::round(l["gib"].get<double>() * 107.3741824) / 100, 2, " GB")});
-      table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"size_gb"}}}, rows);
-    } else if (r["memory"].contains("multiplier")) {
-      const Json& m = r["memory"];
-      out << "Memory (rule of thumb): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
-          << " GB = " << num(m["total_gb"]) << " GB  (x" << num(m["multiplier"], 2) << ", " << text(m["multiplier_source"]) << ")\n";
-    }
-    if (d.contains("output_tokens_per_s") && d["runs"].get<bool>())
-      out << "Serving: " << num(d["concurrency_per_replica"], 0) << " sequences per copy (KV cache holds " << num(d["max_concurrency_by_kv_cache"], 0)
-          << "), " << num(d["output_tokens_per_s"], 0) << " output tokens/s, TTFT " << num(d["time_to_first_token_ms"], 1) << " ms, TPOT "
-          << num(d["time_per_output_token_ms"], 2) << " ms\n";
-    if (d.contains("tokens_per_s") && d["runs"].get<bool>()) out << "Training: " << num(d["tokens_per_s"], 0) << " tokens/s\n";
-    for (const auto& n : d["notes"]) out << "Note: " << text(n) << "\n";
-    if (r.contains("ways_out")) out << "Ways out: " << text(d["way_out"]) << (text(d["way_out"]).empty() ? "" : "; ") << text(r["ways_out"]["summary"]) << "\n";
-    out << "Cost: " << (r["cost"]["basis"].get<std::string>().empty() ? text(r["cost"].value("note", Json("unknown"))) : text(r["cost"]["basis"])) << "\n";
-  } else if (question == "cost") {
-    out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
-    const Json& c = r["cost"];
-    out << "Schedule: " << text(c["schedule"]) << "\n";
-    const Json none;
-    std::vector<Row> rows{{cell("chosen: " + text(c["pricing"]), {c["pricing"], true, none}), usd(c["usd_per_hour"]), usd(c["usd_per_month"]),
-                           cell(c["basis"]), blank(), blank()},
-                          {cell("on-demand", {"on_demand", false, none}), usd(c["on_demand_usd_per_hour"]),
-                           usd(c["on_demand_usd_per_month"]), cell("", {""}), blank(), blank()},
-                          {cell("spot", {"spot", false, none}), usd(c["spot_usd_per_hour"]), usd(c["spot_usd_per_month"]),
-                           c["spot_interruption_notice_s"].is_number()
-                               ? cell("interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s", {""})
-                               : cell("", {""}),
-                           quantity(c["spot_interruption_notice_s"], 0), blank()}};
-    for (const auto& x : c["commitments"]) {
-      const std::string upfront = text(x["upfront"]) == "none" ? "no" : text(x["upfront"]);
-      const std::string what = text(x["name"]) + " " + text(x["term"]) + " " + upfront + " upfront";
-      if (!x["discount_pct"].is_number()) {
-        rows.push_back({cell(what, {text(x["way"]), false, x["discount_pct"]}), cell("", {none}), cell("", {none}),
-                        cell(text(x.value("note", Json(""))), {text(x.value("note", Json("")))}), blank(), blank()});
-        continue;
-      }
-      std::string basis = "-" + num(x["discount_pct"], 1) + "%, 730 h billed; break-even at " + num(x["break_even_utilization_pct"], 0) + "% utilization";
-      if (x["upfront_usd"].is_number() && x["upfront_usd"].get<double>() > 0)
-        basis += "; " + money(x["upfront_usd"]) + " upfront" +
-                 (x["recurring_usd_per_month"].get<double>() > 0 ? " + " + money(x["recurring_usd_per_month"]) + "/month" : "");
-      rows.push_back({cell(what, {text(x["way"]), false, x["discount_pct"]}), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
-                      cell(basis, {basis}), blank(), quantity(x["break_even_utilization_pct"], 0)});
-    }
-    table(out, {{"pricing", {"pricing", "chosen", "discount_pct"}}, {"USD/hour", {"usd_per_hour"}}, {"USD/month", {"usd_per_month"}},
-                {"basis", {"basis"}, 0, true}, {"", {"interruption_notice_s"}}, {"", {"break_even_utilization_pct"}}},
-          rows);
-    if (c.contains("note")) out << "Note: " << text(c["note"]) << "\n";
-    if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "% against on-demand\n";
-    out << text(r["pricing_note"]) << "\n";
-    if (r.contains("by_region")) {
-      const Json& b = r["by_region"];
-      std::vector<Row> regions;
-      for (const auto& x : b["regions"]) {
-        const bool compared = x.contains("difference_pct");
-        regions.push_back({cell(x["region"]), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
-                           compared ? usd(x["difference_usd_per_month"]) : quantity(Json(), 0),
-                           compared ? quantity(x["difference_pct"], 1, "%") : quantity(Json(), 0),
-                           x.contains("suspect") ? cell("suspect price: " + text(x["suspect_reason"]), {"suspect price: " + text(x["suspect_reason"])})
-                                                 : cell(x.value("note", Json("")))});
-      }
-      out << "By region (against " << text(b["reference_region"]) << "):\n";
-      table(out, {{"region", {"region"}}, {"USD/hour", {"usd_per_hour"}}, {"USD/month", {"usd_per_month"}},
-                  {"difference/month", {"difference_usd_per_month"}}, {"difference", {"difference_pct"}}, {"note", {"note"}, 0, true}},
-            regions);
-    }
-  } else if (question == "performance") {
-    std::vector<Row> rows;
-    for (const auto& s : r["setups"]) {
-      const Json& d = s.contains("deployment") ? s["deployment"] : Json::object();
-      const std::string basis =
-          s.contains("basis") ? text(s["basis"]) : d["runs"].get<bool>() ? layout_text(d) + ", " + text(s["bound"]) : text(d["refusal"]);
-      rows.push_back({cell(s["placement"]["instance"]), cell(num(s["score"], 1) + " " + text(s["unit"]), {s["score"], s["unit"]}),
-                      quantity(s["ratio_to_first"], 2, "x"), cell(basis, {basis})});
-    }
-    table(out, {{"instance", {"instance"}}, {"score", {"score", "unit"}}, {"ratio", {"ratio_to_first"}}, {"basis", {"basis"}, 0, true}},
-          rows);
-  } else if (question == "recommend") {
-    print_request(out, r["request"]);
-    std::vector<Row> rows;
-    for (const auto& c : r["candidates"]) rows.push_back(candidate_row(c));
-    out << "Candidates (" << text(r["ranking"]) << "):\n";
-    table(out, kCandidateColumns, rows);
-    print_excluded(out, r["excluded"]);
-    out << text(r["pricing_note"]) << "\n";
-  } else if (question == "migrate") {
-    print_migration(out, r);
-  } else if (question == "workload") {
-    print_workload(out, r);
-  } else if (question == "workload_set") {
-    out << "Workload set " << text(r["id"]) << " (" << r["reports"].size() << " scenarios)\n\n";
-    for (const auto& w : r["reports"]) print_workload(out, w);
-  } else if (question == "plan") {
-    out << "Fleet plan: " << text(r["name"]) << "\n";
-    std::vector<Row> rows;
-    for (const auto& e : r["environments"]) {
-      for (const auto& w : e["workloads"]) {
-        std::string alts;
-        for (const auto& a : w["alternatives"])
-          if (a["provider"] != w["provider"]) alts += (alts.empty() ? "" : ", ") + text(a["provider"]) + " " + text(a["instance"]) + " " + money(a["usd_per_month"]);
-        rows.push_back({cell(e["name"]), cell(w["name"]),
-                        cell(text(w["count"]) + " x " + text(w["instance"]) + " (" + text(w["provider"]) + ")",
-                             {w["count"], w["instance"], w["provider"]}),
-                        cell(w["cost"]["schedule"]), usd(w["cost"]["usd_per_month"]), cell(alts, {alts})});
-      }
-      rows.push_back({cell("", {e["name"]}), cell("", {"(environment total)"}), cell("", {}), cell("environment total", {}),
-                      usd(e["usd_per_month"]), cell("", {})});
-    }
-    table(out, {{"environment", {"environment"}, 0, true}, {"workload", {"workload"}, 0, true},
-                {"instances", {"count", "instance", "provider"}, 0, true}, {"schedule", {"schedule"}, 0, true},
-                {"monthly", {"usd_per_month"}}, {"elsewhere", {"elsewhere"}, 1, true}},
-          rows);
-    out << "\nTotal: " << money(r["total_usd_per_month"]) << "/month\nWhole plan per provider:";
-    for (const auto& [k, v] : r["by_provider_usd_per_month"].items()) out << "  " << k << " " << (v.is_null() ? "n/a" : money(v));
-    out << "\nCheapest provider mix: " << money(r["cheapest_mix"]["usd_per_month"]);
-    if (r["cheapest_mix"].contains("savings_pct")) out << " (" << num(r["cheapest_mix"]["savings_pct"], 1) << "% less)";
-    out << "\n";
-  } else if (question == "autoscale") {
-    const Json& d = r["deployment"];
-    const Json& pr = r["profile"];
-    out << "Replica: " << text(d["instance"]) << " (" << text(d["provider"]) << ", " << text(d["region"]) << "), "
-        << num(d["concurrency_per_replica"], 0) << " sequences, " << num(d["target_requests_per_s_per_replica"], 2)
-        << " requests/s at the target, " << text(d["replicas_per_instance"]) << " per instance at "
-        << money(d["usd_per_instance_hour"]) << "/h (" << text(d["pricing"]) << ", whole instances)\n"
-        << "Profile: " << text(pr["intervals"]) << " h (" << text(pr["source"]) << "), peak " << num(pr["peak_requests_per_s"], 1)
-        << " requests/s; " << text(pr["month"]) << "; cold start " << num(r["cold_start"]["total_s"], 0) << " s (estimates)\n";
-    if (pr.contains("shape_source")) out << "Shape: " << text(pr["shape_source"]) << "\n";
-    std::vector<Row> rows;
-    for (const auto& p : r["policies"])
-      rows.push_back({cell(p["name"]), usd(p["usd_per_month"]), quantity(p["gpu_hours_idle"], 0, " GPU-h"),
-                      quantity(p["slo_attainment"].is_number() ? Json(100 * p["slo_attainment"].get<double>()) : Json(), 2, "%")});
-    table(out, {{"policy", {"policy"}}, {"monthly", {"usd_per_month"}}, {"idle", {"gpu_hours_idle"}}, {"within p95 target", {"slo_attainment_pct"}}}, rows);
-    const Json& rec = r["recommended"];
-    out << "Recommended: " << text(rec["min_replicas"]) << " to " << text(rec["max_replicas"]) << " replicas on " << text(rec["metric"])
-        << ", target " << num(rec["threshold"], 2) << " per replica, scale up after " << num(rec["scale_up_delay_s"], 0)
-        << " s, down after " << num(rec["scale_down_delay_s"], 0) << " s\n";
-    const Json& base = r["committed_base"];
-    out << "Committed base: " << text(base["instances"]) << " instances, " << text(base["replicas"]) << " replicas (" << text(base["commitment"]) << "), "
-        << money(base["usd_per_month"]) << "/month with the rest above it\n"
-        << "KEDA ScaledObject: --json, result.recommended.keda_scaled_object (not wrapped there)\n";
-    for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
-  } else if (question == "batch") {
-    for (const auto& j : r["jobs"]) {
-      const Json& d = j["deployment"];
-      const Json& pools = j["pools"];
-      out << text(j["name"]) << ": " << num(j["work_hours"], 2) << " h of work on " << text(d["instances"]) << " x " << text(d["instance"]) << " ("
-          << num(j["work_gpu_hours"], 1) << " GPU-hours), deadline " << num(j["deadline_hours"], 1) << " h, starts at " << num(j["start_hours"], 1)
-          << " h; spot in " << text(pools["spot"]["region"]) << " " << money(pools["spot"]["usd_per_hour"]) << "/h (band "
-          << text(pools["spot"]["interruption_band"]["label"]) << " as of " << text(pools["spot"]["interruption_band"]["as_of"])
-          << (pools["spot"]["interruption_band"].value("stale", false) ? ", STALE" : "") << "), on demand in " << text(pools["on_demand"]["region"]) << " "
-          << money(pools["on_demand"]["usd_per_hour"]) << "/h\n";
-      std::vector<Row> rows;
-      for (const auto& p : j["plans"]) {
-        const Json& c = p["cost_usd"];
-        rows.push_back({cell(p["name"]), usd(c["p10"]), usd(c["p50"]), usd(c["p90"]),
-                        quantity(p["p_meet_deadline"].is_number() ? Json(100 * p["p_meet_deadline"].get<double>()) : Json(), 1, "%"),
-                        quantity(p["expected_interruptions"], 3),
-                        p["checkpoint_interval_s"] == 0 ? cell("each output", {p["checkpoint_interval_s"]})
-                        : p["name"] == "deadline_aware" && p["checkpoint_interval_s"].is_number()
-                            ? cell("<= " + num(p["checkpoint_interval_s"], 0) + " s", {p["checkpoint_interval_s"]})
-                            : quantity(p["checkpoint_interval_s"], 0, " s"),
-                        quantity(p["switch_to_on_demand"]["p_switched"].is_number() ? Json(100 * p["switch_to_on_demand"]["p_switched"].get<double>()) : Json(), 1, "%")});
-      }
-      table(out, {{"plan", {"plan"}}, {"p10", {"cost_usd_p10"}}, {"p50", {"cost_usd_p50"}}, {"p90", {"cost_usd_p90"}}, {"on time", {"p_meet_deadline_pct"}},
-                  {"interruptions", {"expected_interruptions"}}, {"checkpoint every", {"checkpoint_interval_s"}}, {"switched", {"p_switched_pct"}}},
-            rows);
-    }
-    std::vector<Row> rows;
-    for (const auto& x : r["schedule"])
-      rows.push_back({cell(x["job"]), quantity(x["start_hours"], 2, " h"), quantity(x["end_hours"], 2, " h"), quantity(x["deadline_hours"], 2, " h"),
-                      cell(text(x["pool"]["kind"]) + " " + text(x["pool"]["instance"]) + " " + text(x["pool"]["region"]),
-                           {x["pool"]["kind"], x["pool"]["instance"], x["pool"]["region"]})});
-    out << "Schedule (earliest deadline first):\n";
-    table(out, {{"job", {"job"}}, {"start", {"start_hours"}}, {"end (p50)", {"end_hours"}}, {"deadline", {"deadline_hours"}},
-                {"pool", {"kind", "instance", "region"}, 0, true}},
-          rows);
-    const Json& t = r["total"]["cost_usd"];
-    out << "Total (deadline-aware): " << money(t["p50"]) << " [" << money(t["p10"]) << ", " << money(t["p90"]) << "] p10-p90 over "
-        << text(r["simulation"]["traces"]) << " traces (seed " << text(r["simulation"]["seed"]) << ")";
-    if (r["total"].contains("p_within_budget"))
-      out << "; within the budget of " << money(r["total"]["max_usd"]) << " in " << num(100 * r["total"]["p_within_budget"].get<double>(), 1) << "% of them";
-    out << "\n";
-    for (const auto& a : r["jobs_at_risk"]) out << "At risk: " << text(a["job"]) << ": " << text(a["reason"]) << "\n";
-  } else if (question == "placement") {
-    out << "Models:\n";
-    for (const auto& m : r["models"]) out << "  " << text(m["name"]) << ": " << num(m["memory_gb"]) << " GB (" << text(m["basis"]) << ")\n";
-    auto show = [&](const char* title, const Json& p) {
-      if (p.is_null()) {
-        out << "\n" << title << ": none holds all the models\n";
-        return;
-      }
-      out << "\n" << title << ": " << text(p["instance_count"]) << " x " << text(p["instance"]) << " (" << text(p["provider"])
-          << ", " << text(p["gpu_type"]) << ") " << (p["fits"].get<bool>() ? "holds them" : "does NOT hold them") << ", "
-          << money(p["cost"]["usd_per_month"]) << "/month\n";
-      std::vector<Row> rows;
-      for (const auto& g : p["gpus"]) {
-        std::string models;
-        for (const auto& m : g["models"]) models += (models.empty() ? "" : ", ") + text(m);
-        rows.push_back({cell(text(g["instance"]) + "/" + text(g["gpu"]), {g["instance"], g["gpu"]}),
-                        cell(num(g["used_gb"], 1) + " / " + num(g["capacity_gb"], 1) + " GB", {g["used_gb"], g["capacity_gb"]}),
-                        cell(models, {g["models"]})});
-      }
-      table(out, {{"instance/gpu", {"instance", "gpu"}}, {"memory", {"used_gb", "capacity_gb"}}, {"models", {"models"}, 0, true}}, rows);
-      if (!p["unplaced"].empty()) out << "unplaced: " << p["unplaced"].dump() << "\n";
-    };
-    if (r.contains("on_instance")) show("On the requested instance", r["on_instance"]);
-    show("Cheapest single instance", r["cheapest_single_instance"]);
-    show("Cheapest split", r["cheapest_split"]);
-  } else if (question == "decide") {
-    out << "Decision tree (Compute Resource Selection guide): " << text(r["decision_tree"]) << "\n  " << text(r["branch"]) << "\n";
-    print_request(out, r["request"]);
-    if (r.contains("prices_disagree")) out << "Prices disagree: " << text(r["prices_disagree"]) << "\n";
-    std::vector<Row> rows;
-    for (const auto& o : r["options"]) {
-      const Json& c = o["cheapest_instance"];
-      const Json none;
-      rows.push_back({cell((o["recommended"].get<bool>() ? "* " : "  ") + text(o["name"]), {o["name"], o["recommended"]}),
-                      cell(o["suitable"].get<bool>() ? "yes" : "no", {o["suitable"]}),
-                      c.is_null() ? cell("-", {none, none, none})
-                                  : cell(text(c["instance"]) + " x" + c["instance_count"].dump() + " (" + text(c["provider"]) + ")",
-                                         {c["instance"], c["instance_count"], c["provider"]}),
-                      c.is_null() ? quantity(none, 0) : usd(c["cost"]["usd_per_month"]), cell(o["migration_complexity"]), cell(o["risk_level"])});
-    }
-    table(out, {{"option", {"option", "recommended"}}, {"suitable", {"suitable"}},
-                {"cheapest valid deployment", {"instance", "instance_count", "provider"}}, {"monthly", {"usd_per_month"}},
-                {"complexity", {"complexity"}, 1}, {"risk", {"risk"}, 2}},
-          rows);
-    for (const auto& o : r["options"]) {
-      out << "\n" << text(o["name"]) << ":\n";
-      for (const auto& reason : o["reasons"]) out << "  - " << text(reason) << "\n";
-    }
-  } else if (question == "workloads") {
-    std::vector<Row> rows;
-    for (const auto& w : r["workloads"]) {
-      const Json& s = w["scenario"];
-      rows.push_back({cell(w["id"]), cell(text(s["current_instance"]) + " x" + num(s["current_gpu_count"], 0), {s["current_instance"], s["current_gpu_count"]}),
-                      cell(s["workload_type"]), cell(s["model_size"]), cell(s["precision"]), cell(w["expected_outcome"])});
-    }
-    table(out, {{"id", {"id"}}, {"current", {"current_instance", "current_gpus"}}, {"workload", {"workload"}}, {"model", {"model_size"}},
-                {"precision", {"precision"}, 1}, {"expected outcome", {"expected_outcome"}, 0, true}},
-          rows);
-    out << "\nWorkload sets:\n";
-    for (const auto& [k, v] : r["workload_sets"].items()) {
-      std::string members;
-      for (const auto& m : v) members += (members.empty() ? "" : ", ") + text(m);
-      out << "  " << k << ": " << members << "\n";
-    }
-  } else if (question == "validate") {
-    out << "catalog OK:";
-    for (const auto& [k, v] : r["counts"].items()) out << " " << v.dump() << " " << k << ";";
-    out << "\n";
-    if (!r["instances_without_on_demand_price"].empty())
-      out << "no on-demand price in the usual regions (absent in the source data): " << r["instances_without_on_demand_price"].dump() << "\n";
-    if (!r["warnings"].empty()) {
-      out << r["warnings"].size() << " suspect price" << (r["warnings"].size() == 1 ? "" : "s") << ", left out of rankings:\n";
-      std::vector<Row> rows;
-      for (const auto& w : r["warnings"])
-        rows.push_back({cell(w["code"]), cell(text(w["file"]) + " " + text(w["path"]), {w["file"], w["path"]}), cell(w["message"])});
-      table(out, {{"code", {"code"}}, {"where", {"file", "path"}, 1}, {"why", {"message"}, 0, true}}, rows);
-    }
-  } else if (question == "catalog") {
-    if (r.contains("instances")) print_instances(out, r["instances"]);
-    if (r.contains("concrete_models")) print_concrete_models(out, r["concrete_models"]);
-    if (r.contains("model_sizes")) {
-      std::vector<Row> rows;
-      for (const auto& m : r["model_sizes"])
-        rows.push_back({cell(m["size"]), quantity(m["parameter_count_billion"], 0, "B"), quantity(m["memory_overhead_multiplier"], 2),
-                        cell(m["description"])});
-      table(out, {{"size", {"size"}}, {"parameters", {"parameters_billion"}}, {"overhead", {"memory_overhead_multiplier"}},
-                  {"description", {"description"}, 0, true}},
-            rows);
-      out << "\n";
-    }
-    if (r.contains("precision_formats")) {
-      std::vector<Row> rows;
-      for (const auto& [k, p] : r["precision_formats"].items())
-        rows.push_back({cell(k, {k}), quantity(p["bytes_per_parameter"], 0), cell(p["description"])});
-      table(out, {{"precision", {"precision"}}, {"bytes/param", {"bytes_per_parameter"}}, {"description", {"description"}, 0, true}}, rows);
-      out << "\n";
-    }
-    if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
-  } else if (question == "memory") {
-    const Json& m = r["model"];
-    if (m.contains("typed_name"))
-      out << "Model \"" << text(m["typed_name"]["typed"]) << "\" is the catalog's " << text(m["key"]) << "\n";
-    out << text(m["name"]) << ": " << num(m["parameters_billion"], 3) << " B parameters";
-    if (m.contains("active_parameters_billion")) out << " (" << num(m["active_parameters_billion"], 3) << " B active)";
-    out << ", KV cache " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
-    const Json& st = r["settings"];
-    out << text(st["mode"]) << ", " << text(st["weight_format"]) << " weights, " << text(st["compute_precision"]) << " compute, batch "
-        << num(st["batch"], 0) << ", context " << num(st["context"], 0) << ", engine " << text(st["engine"]) << ", " << num(st["gpus"], 0)
-        << " GPU(s)\n";
-    std::vector<Row> rows;
-    for (const auto& l : r["per_gpu"]) rows.push_back({cell(l["label"]), quantity(l["gib"], 2, " GiB"), cell(l["basis"])});
-    const std::string total_how = "tensors " + num(r["tensors_gib"], 2) + " GiB + runtime";
-    rows.push_back({cell("Total per GPU", {"Total per GPU"}), quantity(r["total_gib"], 2, " GiB"), cell(total_how, {total_how})});
-    table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"gib"}}, {"how", {"basis"}, 0, true}}, rows);
-    if (r.contains("kv_cache_capacity")) {
-      const Json& kv = r["kv_cache_capacity"];
-      out << "KV-cache pool: " << num(kv["tokens"], 0) << " tokens (" << num(kv["gib"], 2) << " GiB), "
-          << num(kv["concurrent_sequences"], 0) << " sequences at full length\n";
-    }
-    if (r.contains("gpu")) {
-      const Json& g = r["gpu"];
-      out << text(g["gpu"]) << ": " << paint(g["fits"].get<bool>() ? "FITS" : "DOES NOT FIT", g["fits"].get<bool>() ? "32;1" : "31;1")
-          << ", " << num(g["used_gib"], 2) << " of " << num(g["capacity_gib"], 2) << " GiB (" << num(g["utilization_pct"], 1) << "%)";
-      if (g.contains("largest_batch")) out << "; largest batch " << num(g["largest_batch"], 0) << ", largest context " << num(g["largest_context"], 0);
-      if (g.contains("kv_cache_tokens_that_fit")) out << "; room for " << num(g["kv_cache_tokens_that_fit"], 0) << " KV tokens";
-      out << "\n";
-    }
-    std::string fitting;
-    for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
-    out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
-    if (r.contains("expected_error")) out << "Expected error: " << text(r["expected_error"]["text"]) << "\n";
-  } else if (question == "estimate" && r.contains("ranked")) {
-    out << text(r["model"]["name"]) << ": " << num(r["settings"]["input_tokens"], 0) << " tokens in, " << num(r["settings"]["output_tokens"], 0)
-        << " out; " << num(r["candidates"], 0) << " instances meet the targets, cheapest per token first\n";
-    std::vector<Row> rows;
-    for (const auto& c : r["ranked"]) {
-      rows.push_back({cell(c["instance"]), cell(c["provider"]), cell(text(c["gpu"]) + " x" + num(c["gpus"], 0), {c["gpu"], c["gpus"]}),
-                      cell("TP " + num(c["tensor_parallel"], 0), {c["tensor_parallel"]}), quantity(c["time_to_first_token_ms"], 1, " ms"),
-                      quantity(c["time_per_output_token_ms"], 2, " ms"), quantity(c["output_tokens_per_s"], 0),
-                      usd(c["usd_per_million_output_tokens"]), quantity(c["output_tokens_per_usd"], 0)});
-    }
-    table(out, {{"instance", {"instance"}}, {"provider", {"provider"}, 3}, {"gpus", {"gpu", "gpus"}, 0, true}, {"layout", {"tensor_parallel"}, 2},
-                {"TTFT", {"ttft_ms"}, 1}, {"TPOT", {"tpot_ms"}}, {"out tok/s", {"output_tokens_per_s"}},
-                {"$/1M out", {"usd_per_million_output_tokens"}}, {"tokens per $", {"output_tokens_per_usd"}, 4}},
-          rows);
-    out << text(r["basis"]) << "\n";
-  } else if (question == "estimate") {
-    const Json& m = r["model"];
-    const Json& d = r["device"];
-    out << text(m["name"]) << " on " << text(d["gpu"]) << " (" << text(d["precision"]) << ", " << num(d["peak_tflops"], 1) << " TFLOPS, "
-        << num(d["bandwidth_gb_per_s"], 0) << " GB/s" << (d["tensor_parallel"].get<double>() > 1 ? ", TP " + num(d["tensor_parallel"], 0) : "")
-        << "): weights " << num(m["weights_gb"], 2) << " GB, KV " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
-    if (r.contains("instance")) {
-      const Json& it = r["instance"];
-      out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
-          << num(it["model_copies"], 0) << (it["model_copies"].get<double>() == 1 ? " model copy" : " model copies") << ")\n";
-    }
-    if (d.contains("link_basis") && d["tensor_parallel"].get<double>() > 1) out << "Link: " << text(d["link_basis"]) << "\n";
-    if (r.contains("inference")) {
-      const Json& e = r["inference"];
-      std::vector<Row> rows{
-          figure("Time to first token", e["time_to_first_token_ms"], 1, "ms", text(e["prefill"]["bound"]) + " bound; " + text(e["prefill"]["basis"])),
-          figure("Time per output token", e["time_per_output_token_ms"], 2, "ms", text(e["decode"]["bound"]) + " bound; " + text(e["decode"]["basis"])),
-          figure("End-to-end latency", e["end_to_end_latency_ms"], 0, "ms", "first token + (output - 1) x time per token"),
-          figure("Output tokens/s", e["output_tokens_per_s"], 0, "", "at concurrency " + num(e["concurrency"], 0) + " (the KV cache holds " +
-                                                                    num(e["max_concurrency_by_kv_cache"], 0) + ")", "tokens/s"),
-          figure("Single stream", e["single_stream_tokens_per_s"], 1, "tokens/s", "one request alone")};
-      if (!e["usd_per_million_output_tokens"].is_null()) {
-        rows.push_back(figure("$ per 1M output tokens", e["usd_per_million_output_tokens"], -1, "USD", text(e["cost_basis"])));
-        if (!e["usd_per_million_output_tokens_spot"].is_null())
-          rows.push_back(figure("  on spot", e["usd_per_million_output_tokens_spot"], -1, "USD", ""));
-        if (!e["usd_per_million_input_tokens"].is_null())
-          rows.push_back(figure("$ per 1M input tokens", e["usd_per_million_input_tokens"], -1, "USD", "$/h over the prompt tokens prefill processes per hour"));
-      }
-      table(out, kFigureColumns, rows);
-      out << "Limit: " << text(e["limit"]) << "\n";
-    } else {
-      const Json& t = r["training"];
-      std::vector<Row> rows{figure("Tokens/s per GPU", t["tokens_per_s_per_gpu"], 0, "", text(t["basis"]), "tokens/s"),
-                            figure("TFLOPS per GPU", t["tflops_per_gpu"], 1, "", "compute bound", "TFLOPS")};
-      if (t.contains("hours")) rows.push_back(figure("Time to train", t["hours"], 1, "h", num(t["gpu_hours"], 0) + " GPU-hours"));
-      if (t.contains("usd_on_demand")) rows.push_back(figure("Cost on demand", t["usd_on_demand"], -1, "USD", ""));
-      if (t.contains("usd_spot")) rows.push_back(figure("Cost on spot", t["usd_spot"], -1, "USD", "plus restarts after interruptions"));
-      table(out, kFigureColumns, rows);
-    }
-    if (r.contains("expected_error")) out << "Expected error: " << text(r["expected_error"]["text"]) << "\n";
-  } else if (question == "right_size") {
-    std::vector<Row> rows;
-    for (const auto& m : r["models"]) {
-      const Json& c = m["cheapest_instance"];
-      const Json none;
-      rows.push_back({cell(m["model"]), quantity(m["weights_gb"], 2, " GB"), quantity(m["min_vram_gb"], 2, " GB"), cell(m["smallest_gpu"]),
-                      c.is_null() ? cell("-", {none, none, none})
-                                  : cell(text(c["instance"]) + " (" + num(c["gpus_used"], 0) + " x " + text(c["gpu_type"]) + ")",
-                                         {c["instance"], c["gpus_used"], c["gpu_type"]}),
-                      c.is_null() ? quantity(none, 0) : usd(c["usd_per_month"])});
-    }
-    table(out, {{"model", {"model"}, 0, true}, {"weights", {"weights_gb"}, 2}, {"min VRAM", {"min_vram_gb"}},
-                {"smallest GPU", {"smallest_gpu"}, 1}, {"cheapest instance", {"instance", "gpus_used", "gpu_type"}, 0, true},
-                {"monthly", {"usd_per_month"}}},
-          rows);
-    out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
-  } else if (question == "spot") {
-    std::vector<Row> rows;
-    for (const auto& p : r["pools"]) {
-      const Json& b = p["interruption_band"];
-      rows.push_back({cell(p["instance"]), cell(p["region"]), usd(p["on_demand_usd_per_hour"]), usd(p["spot_usd_per_hour"]),
-                      cell(text(b["label"]) + (b.contains("as_of") ? " (as of " + text(b["as_of"]) + ")" : ""), {b["label"], b.value("as_of", Json())}),
-                      quantity(p["notice_s"], 0, " s"), quantity(p["same_accelerator_instance_types"], 0)});
-    }
-    table(out, {{"instance", {"instance"}}, {"region", {"region"}}, {"on-demand $/h", {"on_demand_usd_per_hour"}}, {"spot $/h", {"spot_usd_per_hour"}},
-                {"interruption band", {"band", "as_of"}, 0, true}, {"notice", {"notice_s"}}, {"same-GPU types", {"same_accelerator_instance_types"}}},
-          rows);
-    if (r.contains("plan")) {
-      const Json& pl = r["plan"];
-      out << "Plan (" << text(pl["instance"]) << ", target " << num(pl["target_availability"], 4) << "): " << num(pl["on_demand"]["replicas"], 0)
-          << " on demand in " << text(pl["on_demand"]["region"]);
-      for (const auto& x : pl["spot"]) out << " + " << num(x["replicas"], 0) << " spot in " << text(x["region"]);
-      out << "; P(capacity met) " << num(pl["p_capacity_met"], 6) << "; " << money(pl["usd_per_month"]["point"]) << "/month ["
-          << money(pl["usd_per_month"]["low"]) << ", " << money(pl["usd_per_month"]["high"]) << "] over the band; capacity left if the largest pool is lost "
-          << num(pl["capacity_if_largest_pool_lost_pct"], 1) << "%\n";
-      out << "All on demand " << money(r["all_on_demand"]["usd_per_month"]) << "/month; all spot " << money(r["all_spot"]["usd_per_month"]) << "/month\n";
-    }
-    if (r.contains("jobs")) {
-      for (const auto& j : r["jobs"]) {
-        out << text(j["instance"]) << " " << text(j["region"]) << ": checkpoint every " << num(j["checkpoint_interval_s"]["point"], 0)
-            << " s, " << num(j["expected_interruptions"]["point"], 2) << " interruptions, " << num(j["wall_hours"]["point"], 2) << " h, spot "
-            << money(j["spot_usd"]["point"]) << " vs on demand " << money(j["on_demand_usd"]) << "; break-even discount "
-            << num(j["break_even_discount_pct"]["high"], 1) << "% at the band's high end\n";
-      }
-    }
-    if (r["data"].contains("warning")) out << "Note: " << text(r["data"]["warning"]) << "\n";
-  } else if (question == "regions") {
-    std::vector<Row> rows;
-    for (const auto& c : r["regions_chosen"]) {
-      const Json meets = c.value("meets_ttft", Json());
-      rows.push_back({cell(c["region"]), quantity(c["replicas"], 0), quantity(c["instances"], 0), usd(c["usd_per_month"]),
-                      quantity(c.value("rtt_ms_estimate", Json()), 1, " ms"), quantity(c.value("p95_ttft_with_rtt_ms", Json()), 1, " ms"),
-                      cell(meets.is_boolean() ? (meets.get<bool>() ? "yes" : "NO") : "-", {meets}), usd(c["egress_usd_per_month"])});
-    }
-    table(out, {{"region", {"region"}}, {"replicas", {"replicas"}}, {"instances", {"instances"}}, {"compute monthly", {"usd_per_month"}},
-                {"RTT (estimate)", {"rtt_ms_estimate"}}, {"p95 TTFT + RTT", {"p95_ttft_with_rtt_ms"}}, {"meets TTFT", {"meets_ttft"}},
-                {"egress monthly", {"egress_usd_per_month"}}},
-          rows);
-    for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
-    if (r.contains("totals")) {
-      out << "Instance " << text(r["instance"]) << "; total " << money(r["totals"]["usd_per_month"]) << "/month, one-time " << money(r["totals"]["one_time_usd"]) << "\n";
-    }
-    if (r.contains("failover")) out << "N+1 premium: " << money(r["failover"]["premium_usd_per_month"]) << "/month\n";
-    if (r.contains("refusal")) out << text(r["status"]) << ": " << text(r["refusal"]) << "; " << text(r["way_out"]) << "\n";
-  } else if (question == "accuracy") {
-    std::vector<Row> rows;
-    for (const auto& c : r["cases"]) {
-      if (c.contains("skipped")) {
-        rows.push_back({cell(c["id"]), cell(c["confidence"]), quantity(Json(), 0),
-                        cell(num(c["measured"], 4) + " " + text(c["unit"]), {c["measured"], c["unit"]}),
-                        cell("skipped: " + text(c["skipped"]), {Json(), c["skipped"]})});
-      } else {
-        rows.push_back({cell(c["id"]), cell(c["confidence"]), quantity(c["predicted"], 4),
-                        cell(num(c["measured"], 4) + " " + text(c["unit"]), {c["measured"], c["unit"]}),
-                        cell(num(c["error_pct"], 1) + "%", {c["error_pct"], Json()})});
-      }
-    }
-    table(out, {{"id", {"id"}}, {"confidence", {"confidence"}}, {"predicted", {"predicted"}}, {"measured", {"measured", "unit"}},
-                {"error", {"error_pct", "skipped"}, 0, true}},
-          rows);
-    for (const char* q : {"memory", "throughput"}) {
-      const Json& s = r["summary"][q];
-      out << q << ": n=" << num(s["n"], 0) << " median_abs_err_pct=" << num(s["median_abs_err_pct"], 2)
-          << " p90_abs_err_pct=" << num(s["p90_abs_err_pct"], 2) << " max_abs_err_pct=" << num(s["max_abs_err_pct"], 2)
-          << " skipped=" << num(s["skipped"], 0) << "\n";
-    }
-  } else {
-    out << r.dump(2) << "\n";
+void print_result(std::ostream& out, const std::string& question, const Json& r);
+
+void print_precisions(std::ostream& out, const Json& r) {
+  out << "Weights of " << text(r["model"]["label"]) << " by precision (GB = 1e9 bytes):\n";
+  std::vector<Row> rows;
+  for (const auto& p : r["precisions"]) {
+    std::string families;
+    for (const auto& f : p["native_on_families"]) families += (families.empty() ? "" : " ") + text(f);
+    rows.push_back({cell(p["name"]), quantity(p["bytes_per_parameter"], 0), quantity(p["weights_gb"], 0, " GB"),
+                    cell(families, {families})});
   }
+  table(out, {{"precision", {"precision"}}, {"bytes/param", {"bytes_per_parameter"}}, {"weights", {"weights_gb"}},
+              {"native on", {"native_on_families"}, 0, true}},
+        rows);
+}
+
+void print_fit(std::ostream& out, const Json& r) {
+  out << text(r["placement"]["instance"]) << ": "
+      << paint(text(r["status"]), r["status"] == "FITS" ? "32;1" : "31;1") << "\n";
+  if (r["placement"].contains("note")) out << "  " << text(r["placement"]["note"]) << "\n";
+  print_request(out, r["request"]);
+  const Json& d = r["deployment"];
+  if (!d["runs"].get<bool>()) out << "Why: " << text(d["refusal"]) << "\n";
+  out << "Layout: " << num(d["gpus"], 0) << " GPU(s), " << layout_text(d) << "; per GPU " << num(d["memory_per_gpu_gb"]) << " of "
+      << num(d["capacity_per_gpu_gb"]) << " GB (" << num(d["memory_utilization_pct"], 1) << "%)\n";
+  if (d.contains("memory_per_gpu")) {
+    std::vector<Row> rows;
+    // The memory model's lines are in GiB (2^30 bytes); said in GB as every other size here.
+    for (const auto& l : d["memory_per_gpu"])
+      rows.push_back({cell(l["label"]), quantity(std::round(l["gib"].get<double>() * 107.3741824) / 100, 2, " GB")});
+    table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"size_gb"}}}, rows);
+  } else if (r["memory"].contains("multiplier")) {
+    const Json& m = r["memory"];
+    out << "Memory (rule of thumb): weights " << num(m["weights_gb"]) << " GB + " << text(m["overhead_covers"]) << " " << num(m["overhead_gb"])
+        << " GB = " << num(m["total_gb"]) << " GB  (x" << num(m["multiplier"], 2) << ", " << text(m["multiplier_source"]) << ")\n";
+  }
+  if (d.contains("output_tokens_per_s") && d["runs"].get<bool>())
+    out << "Serving: " << num(d["concurrency_per_replica"], 0) << " sequences per copy (KV cache holds " << num(d["max_concurrency_by_kv_cache"], 0)
+        << "), " << num(d["output_tokens_per_s"], 0) << " output tokens/s, TTFT " << num(d["time_to_first_token_ms"], 1) << " ms, TPOT "
+        << num(d["time_per_output_token_ms"], 2) << " ms\n";
+  if (d.contains("tokens_per_s") && d["runs"].get<bool>()) out << "Training: " << num(d["tokens_per_s"], 0) << " tokens/s\n";
+  for (const auto& n : d["notes"]) out << "Note: " << text(n) << "\n";
+  if (r.contains("ways_out")) out << "Ways out: " << text(d["way_out"]) << (text(d["way_out"]).empty() ? "" : "; ") << text(r["ways_out"]["summary"]) << "\n";
+  out << "Cost: " << (r["cost"]["basis"].get<std::string>().empty() ? text(r["cost"].value("note", Json("unknown"))) : text(r["cost"]["basis"])) << "\n";
+}
+
+void print_cost(std::ostream& out, const Json& r) {
+  out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
+  const Json& c = r["cost"];
+  out << "Schedule: " << text(c["schedule"]) << "\n";
+  const Json none;
+  std::vector<Row> rows{{cell("chosen: " + text(c["pricing"]), {c["pricing"], true, none}), usd(c["usd_per_hour"]), usd(c["usd_per_month"]),
+                         cell(c["basis"]), blank(), blank()},
+                        {cell("on-demand", {"on_demand", false, none}), usd(c["on_demand_usd_per_hour"]),
+                         usd(c["on_demand_usd_per_month"]), cell("", {""}), blank(), blank()},
+                        {cell("spot", {"spot", false, none}), usd(c["spot_usd_per_hour"]), usd(c["spot_usd_per_month"]),
+                         c["spot_interruption_notice_s"].is_number()
+                             ? cell("interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s", {""})
+                             : cell("", {""}),
+                         quantity(c["spot_interruption_notice_s"], 0), blank()}};
+  for (const auto& x : c["commitments"]) {
+    const std::string upfront = text(x["upfront"]) == "none" ? "no" : text(x["upfront"]);
+    const std::string what = text(x["name"]) + " " + text(x["term"]) + " " + upfront + " upfront";
+    if (!x["discount_pct"].is_number()) {
+      rows.push_back({cell(what, {text(x["way"]), false, x["discount_pct"]}), cell("", {none}), cell("", {none}),
+                      cell(text(x.value("note", Json(""))), {text(x.value("note", Json("")))}), blank(), blank()});
+      continue;
+    }
+    std::string basis = "-" + num(x["discount_pct"], 1) + "%, 730 h billed; break-even at " + num(x["break_even_utilization_pct"], 0) + "% utilization";
+    if (x["upfront_usd"].is_number() && x["upfront_usd"].get<double>() > 0)
+      basis += "; " + money(x["upfront_usd"]) + " upfront" +
+               (x["recurring_usd_per_month"].get<double>() > 0 ? " + " + money(x["recurring_usd_per_month"]) + "/month" : "");
+    rows.push_back({cell(what, {text(x["way"]), false, x["discount_pct"]}), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
+                    cell(basis, {basis}), blank(), quantity(x["break_even_utilization_pct"], 0)});
+  }
+  table(out, {{"pricing", {"pricing", "chosen", "discount_pct"}}, {"USD/hour", {"usd_per_hour"}}, {"USD/month", {"usd_per_month"}},
+              {"basis", {"basis"}, 0, true}, {"", {"interruption_notice_s"}}, {"", {"break_even_utilization_pct"}}},
+        rows);
+  if (c.contains("note")) out << "Note: " << text(c["note"]) << "\n";
+  if (c["spot_savings_pct"].is_number()) out << "Spot saves " << num(c["spot_savings_pct"], 1) << "% against on-demand\n";
+  out << text(r["pricing_note"]) << "\n";
+  if (r.contains("by_region")) {
+    const Json& b = r["by_region"];
+    std::vector<Row> regions;
+    for (const auto& x : b["regions"]) {
+      const bool compared = x.contains("difference_pct");
+      regions.push_back({cell(x["region"]), usd(x["usd_per_hour"]), usd(x["usd_per_month"]),
+                         compared ? usd(x["difference_usd_per_month"]) : quantity(Json(), 0),
+                         compared ? quantity(x["difference_pct"], 1, "%") : quantity(Json(), 0),
+                         x.contains("suspect") ? cell("suspect price: " + text(x["suspect_reason"]), {"suspect price: " + text(x["suspect_reason"])})
+                                               : cell(x.value("note", Json("")))});
+    }
+    out << "By region (against " << text(b["reference_region"]) << "):\n";
+    table(out, {{"region", {"region"}}, {"USD/hour", {"usd_per_hour"}}, {"USD/month", {"usd_per_month"}},
+                {"difference/month", {"difference_usd_per_month"}}, {"difference", {"difference_pct"}}, {"note", {"note"}, 0, true}},
+          regions);
+  }
+}
+
+void print_performance(std::ostream& out, const Json& r) {
+  std::vector<Row> rows;
+  for (const auto& s : r["setups"]) {
+    const Json& d = s.contains("deployment") ? s["deployment"] : Json::object();
+    const std::string basis =
+        s.contains("basis") ? text(s["basis"]) : d["runs"].get<bool>() ? layout_text(d) + ", " + text(s["bound"]) : text(d["refusal"]);
+    rows.push_back({cell(s["placement"]["instance"]), cell(num(s["score"], 1) + " " + text(s["unit"]), {s["score"], s["unit"]}),
+                    quantity(s["ratio_to_first"], 2, "x"), cell(basis, {basis})});
+  }
+  table(out, {{"instance", {"instance"}}, {"score", {"score", "unit"}}, {"ratio", {"ratio_to_first"}}, {"basis", {"basis"}, 0, true}},
+        rows);
+}
+
+void print_recommend(std::ostream& out, const Json& r) {
+  print_request(out, r["request"]);
+  std::vector<Row> rows;
+  for (const auto& c : r["candidates"]) rows.push_back(candidate_row(c));
+  out << "Candidates (" << text(r["ranking"]) << "):\n";
+  table(out, kCandidateColumns, rows);
+  print_excluded(out, r["excluded"]);
+  out << text(r["pricing_note"]) << "\n";
+}
+
+void print_migrate(std::ostream& out, const Json& r) {
+  print_migration(out, r);
+}
+
+void print_workload_answer(std::ostream& out, const Json& r) {
+  print_workload(out, r);
+}
+
+void print_workload_set(std::ostream& out, const Json& r) {
+  out << "Workload set " << text(r["id"]) << " (" << r["reports"].size() << " scenarios)\n\n";
+  for (const auto& w : r["reports"]) print_workload(out, w);
+}
+
+void print_plan(std::ostream& out, const Json& r) {
+  out << "Fleet plan: " << text(r["name"]) << "\n";
+  std::vector<Row> rows;
+  for (const auto& e : r["environments"]) {
+    for (const auto& w : e["workloads"]) {
+      std::string alts;
+      for (const auto& a : w["alternatives"])
+        if (a["provider"] != w["provider"]) alts += (alts.empty() ? "" : ", ") + text(a["provider"]) + " " + text(a["instance"]) + " " + money(a["usd_per_month"]);
+      rows.push_back({cell(e["name"]), cell(w["name"]),
+                      cell(text(w["count"]) + " x " + text(w["instance"]) + " (" + text(w["provider"]) + ")",
+                           {w["count"], w["instance"], w["provider"]}),
+                      cell(w["cost"]["schedule"]), usd(w["cost"]["usd_per_month"]), cell(alts, {alts})});
+    }
+    rows.push_back({cell("", {e["name"]}), cell("", {"(environment total)"}), cell("", {}), cell("environment total", {}),
+                    usd(e["usd_per_month"]), cell("", {})});
+  }
+  table(out, {{"environment", {"environment"}, 0, true}, {"workload", {"workload"}, 0, true},
+              {"instances", {"count", "instance", "provider"}, 0, true}, {"schedule", {"schedule"}, 0, true},
+              {"monthly", {"usd_per_month"}}, {"elsewhere", {"elsewhere"}, 1, true}},
+        rows);
+  out << "\nTotal: " << money(r["total_usd_per_month"]) << "/month\nWhole plan per provider:";
+  for (const auto& [k, v] : r["by_provider_usd_per_month"].items()) out << "  " << k << " " << (v.is_null() ? "n/a" : money(v));
+  out << "\nCheapest provider mix: " << money(r["cheapest_mix"]["usd_per_month"]);
+  if (r["cheapest_mix"].contains("savings_pct")) out << " (" << num(r["cheapest_mix"]["savings_pct"], 1) << "% less)";
+  out << "\n";
+}
+
+void print_autoscale(std::ostream& out, const Json& r) {
+  const Json& d = r["deployment"];
+  const Json& pr = r["profile"];
+  out << "Replica: " << text(d["instance"]) << " (" << text(d["provider"]) << ", " << text(d["region"]) << "), "
+      << num(d["concurrency_per_replica"], 0) << " sequences, " << num(d["target_requests_per_s_per_replica"], 2)
+      << " requests/s at the target, " << text(d["replicas_per_instance"]) << " per instance at "
+      << money(d["usd_per_instance_hour"]) << "/h (" << text(d["pricing"]) << ", whole instances)\n"
+      << "Profile: " << text(pr["intervals"]) << " h (" << text(pr["source"]) << "), peak " << num(pr["peak_requests_per_s"], 1)
+      << " requests/s; " << text(pr["month"]) << "; cold start " << num(r["cold_start"]["total_s"], 0) << " s (estimates)\n";
+  if (pr.contains("shape_source")) out << "Shape: " << text(pr["shape_source"]) << "\n";
+  std::vector<Row> rows;
+  for (const auto& p : r["policies"])
+    rows.push_back({cell(p["name"]), usd(p["usd_per_month"]), quantity(p["gpu_hours_idle"], 0, " GPU-h"),
+                    quantity(p["slo_attainment"].is_number() ? Json(100 * p["slo_attainment"].get<double>()) : Json(), 2, "%")});
+  table(out, {{"policy", {"policy"}}, {"monthly", {"usd_per_month"}}, {"idle", {"gpu_hours_idle"}}, {"within p95 target", {"slo_attainment_pct"}}}, rows);
+  const Json& rec = r["recommended"];
+  out << "Recommended: " << text(rec["min_replicas"]) << " to " << text(rec["max_replicas"]) << " replicas on " << text(rec["metric"])
+      << ", target " << num(rec["threshold"], 2) << " per replica, scale up after " << num(rec["scale_up_delay_s"], 0)
+      << " s, down after " << num(rec["scale_down_delay_s"], 0) << " s\n";
+  const Json& base = r["committed_base"];
+  out << "Committed base: " << text(base["instances"]) << " instances, " << text(base["replicas"]) << " replicas (" << text(base["commitment"]) << "), "
+      << money(base["usd_per_month"]) << "/month with the rest above it\n"
+      << "KEDA ScaledObject: --json, result.recommended.keda_scaled_object (not wrapped there)\n";
+  for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
+}
+
+void print_batch(std::ostream& out, const Json& r) {
+  for (const auto& j : r["jobs"]) {
+    const Json& d = j["deployment"];
+    const Json& pools = j["pools"];
+    out << text(j["name"]) << ": " << num(j["work_hours"], 2) << " h of work on " << text(d["instances"]) << " x " << text(d["instance"]) << " ("
+        << num(j["work_gpu_hours"], 1) << " GPU-hours), deadline " << num(j["deadline_hours"], 1) << " h, starts at " << num(j["start_hours"], 1)
+        << " h; spot in " << text(pools["spot"]["region"]) << " " << money(pools["spot"]["usd_per_hour"]) << "/h (band "
+        << text(pools["spot"]["interruption_band"]["label"]) << " as of " << text(pools["spot"]["interruption_band"]["as_of"])
+        << (pools["spot"]["interruption_band"].value("stale", false) ? ", STALE" : "") << "), on demand in " << text(pools["on_demand"]["region"]) << " "
+        << money(pools["on_demand"]["usd_per_hour"]) << "/h\n";
+    std::vector<Row> rows;
+    for (const auto& p : j["plans"]) {
+      const Json& c = p["cost_usd"];
+      rows.push_back({cell(p["name"]), usd(c["p10"]), usd(c["p50"]), usd(c["p90"]),
+                      quantity(p["p_meet_deadline"].is_number() ? Json(100 * p["p_meet_deadline"].get<double>()) : Json(), 1, "%"),
+                      quantity(p["expected_interruptions"], 3),
+                      p["checkpoint_interval_s"] == 0 ? cell("each output", {p["checkpoint_interval_s"]})
+                      : p["name"] == "deadline_aware" && p["checkpoint_interval_s"].is_number()
+                          ? cell("<= " + num(p["checkpoint_interval_s"], 0) + " s", {p["checkpoint_interval_s"]})
+                          : quantity(p["checkpoint_interval_s"], 0, " s"),
+                      quantity(p["switch_to_on_demand"]["p_switched"].is_number() ? Json(100 * p["switch_to_on_demand"]["p_switched"].get<double>()) : Json(), 1, "%")});
+    }
+    table(out, {{"plan", {"plan"}}, {"p10", {"cost_usd_p10"}}, {"p50", {"cost_usd_p50"}}, {"p90", {"cost_usd_p90"}}, {"on time", {"p_meet_deadline_pct"}},
+                {"interruptions", {"expected_interruptions"}}, {"checkpoint every", {"checkpoint_interval_s"}}, {"switched", {"p_switched_pct"}}},
+          rows);
+  }
+  std::vector<Row> rows;
+  for (const auto& x : r["schedule"])
+    rows.push_back({cell(x["job"]), quantity(x["start_hours"], 2, " h"), quantity(x["end_hours"], 2, " h"), quantity(x["deadline_hours"], 2, " h"),
+                    cell(text(x["pool"]["kind"]) + " " + text(x["pool"]["instance"]) + " " + text(x["pool"]["region"]),
+                         {x["pool"]["kind"], x["pool"]["instance"], x["pool"]["region"]})});
+  out << "Schedule (earliest deadline first):\n";
+  table(out, {{"job", {"job"}}, {"start", {"start_hours"}}, {"end (p50)", {"end_hours"}}, {"deadline", {"deadline_hours"}},
+              {"pool", {"kind", "instance", "region"}, 0, true}},
+        rows);
+  const Json& t = r["total"]["cost_usd"];
+  out << "Total (deadline-aware): " << money(t["p50"]) << " [" << money(t["p10"]) << ", " << money(t["p90"]) << "] p10-p90 over "
+      << text(r["simulation"]["traces"]) << " traces (seed " << text(r["simulation"]["seed"]) << ")";
+  if (r["total"].contains("p_within_budget"))
+    out << "; within the budget of " << money(r["total"]["max_usd"]) << " in " << num(100 * r["total"]["p_within_budget"].get<double>(), 1) << "% of them";
+  out << "\n";
+  for (const auto& a : r["jobs_at_risk"]) out << "At risk: " << text(a["job"]) << ": " << text(a["reason"]) << "\n";
+}
+
+void print_placement(std::ostream& out, const Json& r) {
+  out << "Models:\n";
+  for (const auto& m : r["models"]) out << "  " << text(m["name"]) << ": " << num(m["memory_gb"]) << " GB (" << text(m["basis"]) << ")\n";
+  auto show = [&](const char* title, const Json& p) {
+    if (p.is_null()) {
+      out << "\n" << title << ": none holds all the models\n";
+      return;
+    }
+    out << "\n" << title << ": " << text(p["instance_count"]) << " x " << text(p["instance"]) << " (" << text(p["provider"])
+        << ", " << text(p["gpu_type"]) << ") " << (p["fits"].get<bool>() ? "holds them" : "does NOT hold them") << ", "
+        << money(p["cost"]["usd_per_month"]) << "/month\n";
+    std::vector<Row> rows;
+    for (const auto& g : p["gpus"]) {
+      std::string models;
+      for (const auto& m : g["models"]) models += (models.empty() ? "" : ", ") + text(m);
+      rows.push_back({cell(text(g["instance"]) + "/" + text(g["gpu"]), {g["instance"], g["gpu"]}),
+                      cell(num(g["used_gb"], 1) + " / " + num(g["capacity_gb"], 1) + " GB", {g["used_gb"], g["capacity_gb"]}),
+                      cell(models, {g["models"]})});
+    }
+    table(out, {{"instance/gpu", {"instance", "gpu"}}, {"memory", {"used_gb", "capacity_gb"}}, {"models", {"models"}, 0, true}}, rows);
+    if (!p["unplaced"].empty()) out << "unplaced: " << p["unplaced"].dump() << "\n";
+  };
+  if (r.contains("on_instance")) show("On the requested instance", r["on_instance"]);
+  show("Cheapest single instance", r["cheapest_single_instance"]);
+  show("Cheapest split", r["cheapest_split"]);
+}
+
+void print_decide(std::ostream& out, const Json& r) {
+  out << "Decision tree (Compute Resource Selection guide): " << text(r["decision_tree"]) << "\n  " << text(r["branch"]) << "\n";
+  print_request(out, r["request"]);
+  if (r.contains("prices_disagree")) out << "Prices disagree: " << text(r["prices_disagree"]) << "\n";
+  std::vector<Row> rows;
+  for (const auto& o : r["options"]) {
+    const Json& c = o["cheapest_instance"];
+    const Json none;
+    rows.push_back({cell((o["recommended"].get<bool>() ? "* " : "  ") + text(o["name"]), {o["name"], o["recommended"]}),
+                    cell(o["suitable"].get<bool>() ? "yes" : "no", {o["suitable"]}),
+                    c.is_null() ? cell("-", {none, none, none})
+                                : cell(text(c["instance"]) + " x" + c["instance_count"].dump() + " (" + text(c["provider"]) + ")",
+                                       {c["instance"], c["instance_count"], c["provider"]}),
+                    c.is_null() ? quantity(none, 0) : usd(c["cost"]["usd_per_month"]), cell(o["migration_complexity"]), cell(o["risk_level"])});
+  }
+  table(out, {{"option", {"option", "recommended"}}, {"suitable", {"suitable"}},
+              {"cheapest valid deployment", {"instance", "instance_count", "provider"}}, {"monthly", {"usd_per_month"}},
+              {"complexity", {"complexity"}, 1}, {"risk", {"risk"}, 2}},
+        rows);
+  for (const auto& o : r["options"]) {
+    out << "\n" << text(o["name"]) << ":\n";
+    for (const auto& reason : o["reasons"]) out << "  - " << text(reason) << "\n";
+  }
+}
+
+void print_workloads(std::ostream& out, const Json& r) {
+  std::vector<Row> rows;
+  for (const auto& w : r["workloads"]) {
+    const Json& s = w["scenario"];
+    rows.push_back({cell(w["id"]), cell(text(s["current_instance"]) + " x" + num(s["current_gpu_count"], 0), {s["current_instance"], s["current_gpu_count"]}),
+                    cell(s["workload_type"]), cell(s["model_size"]), cell(s["precision"]), cell(w["expected_outcome"])});
+  }
+  table(out, {{"id", {"id"}}, {"current", {"current_instance", "current_gpus"}}, {"workload", {"workload"}}, {"model", {"model_size"}},
+              {"precision", {"precision"}, 1}, {"expected outcome", {"expected_outcome"}, 0, true}},
+        rows);
+  out << "\nWorkload sets:\n";
+  for (const auto& [k, v] : r["workload_sets"].items()) {
+    std::string members;
+    for (const auto& m : v) members += (members.empty() ? "" : ", ") + text(m);
+    out << "  " << k << ": " << members << "\n";
+  }
+}
+
+void print_validate(std::ostream& out, const Json& r) {
+  out << "catalog OK:";
+  for (const auto& [k, v] : r["counts"].items()) out << " " << v.dump() << " " << k << ";";
+  out << "\n";
+  if (!r["instances_without_on_demand_price"].empty())
+    out << "no on-demand price in the usual regions (absent in the source data): " << r["instances_without_on_demand_price"].dump() << "\n";
+  if (!r["warnings"].empty()) {
+    out << r["warnings"].size() << " suspect price" << (r["warnings"].size() == 1 ? "" : "s") << ", left out of rankings:\n";
+    std::vector<Row> rows;
+    for (const auto& w : r["warnings"])
+      rows.push_back({cell(w["code"]), cell(text(w["file"]) + " " + text(w["path"]), {w["file"], w["path"]}), cell(w["message"])});
+    table(out, {{"code", {"code"}}, {"where", {"file", "path"}, 1}, {"why", {"message"}, 0, true}}, rows);
+  }
+}
+
+void print_catalog(std::ostream& out, const Json& r) {
+  if (r.contains("instances")) print_instances(out, r["instances"]);
+  if (r.contains("concrete_models")) print_concrete_models(out, r["concrete_models"]);
+  if (r.contains("model_sizes")) {
+    std::vector<Row> rows;
+    for (const auto& m : r["model_sizes"])
+      rows.push_back({cell(m["size"]), quantity(m["parameter_count_billion"], 0, "B"), quantity(m["memory_overhead_multiplier"], 2),
+                      cell(m["description"])});
+    table(out, {{"size", {"size"}}, {"parameters", {"parameters_billion"}}, {"overhead", {"memory_overhead_multiplier"}},
+                {"description", {"description"}, 0, true}},
+          rows);
+    out << "\n";
+  }
+  if (r.contains("precision_formats")) {
+    std::vector<Row> rows;
+    for (const auto& [k, p] : r["precision_formats"].items())
+      rows.push_back({cell(k, {k}), quantity(p["bytes_per_parameter"], 0), cell(p["description"])});
+    table(out, {{"precision", {"precision"}}, {"bytes/param", {"bytes_per_parameter"}}, {"description", {"description"}, 0, true}}, rows);
+    out << "\n";
+  }
+  if (r.contains("workloads")) print_result(out, "workloads", r["workloads"]);
+}
+
+void print_memory(std::ostream& out, const Json& r) {
+  const Json& m = r["model"];
+  if (m.contains("typed_name"))
+    out << "Model \"" << text(m["typed_name"]["typed"]) << "\" is the catalog's " << text(m["key"]) << "\n";
+  out << text(m["name"]) << ": " << num(m["parameters_billion"], 3) << " B parameters";
+  if (m.contains("active_parameters_billion")) out << " (" << num(m["active_parameters_billion"], 3) << " B active)";
+  out << ", KV cache " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
+  const Json& st = r["settings"];
+  out << text(st["mode"]) << ", " << text(st["weight_format"]) << " weights, " << text(st["compute_precision"]) << " compute, batch "
+      << num(st["batch"], 0) << ", context " << num(st["context"], 0) << ", engine " << text(st["engine"]) << ", " << num(st["gpus"], 0)
+      << " GPU(s)\n";
+  std::vector<Row> rows;
+  for (const auto& l : r["per_gpu"]) rows.push_back({cell(l["label"]), quantity(l["gib"], 2, " GiB"), cell(l["basis"])});
+  const std::string total_how = "tensors " + num(r["tensors_gib"], 2) + " GiB + runtime";
+  rows.push_back({cell("Total per GPU", {"Total per GPU"}), quantity(r["total_gib"], 2, " GiB"), cell(total_how, {total_how})});
+  table(out, {{"memory per GPU", {"memory_per_gpu"}}, {"size", {"gib"}}, {"how", {"basis"}, 0, true}}, rows);
+  if (r.contains("kv_cache_capacity")) {
+    const Json& kv = r["kv_cache_capacity"];
+    out << "KV-cache pool: " << num(kv["tokens"], 0) << " tokens (" << num(kv["gib"], 2) << " GiB), "
+        << num(kv["concurrent_sequences"], 0) << " sequences at full length\n";
+  }
+  if (r.contains("gpu")) {
+    const Json& g = r["gpu"];
+    out << text(g["gpu"]) << ": " << paint(g["fits"].get<bool>() ? "FITS" : "DOES NOT FIT", g["fits"].get<bool>() ? "32;1" : "31;1")
+        << ", " << num(g["used_gib"], 2) << " of " << num(g["capacity_gib"], 2) << " GiB (" << num(g["utilization_pct"], 1) << "%)";
+    if (g.contains("largest_batch")) out << "; largest batch " << num(g["largest_batch"], 0) << ", largest context " << num(g["largest_context"], 0);
+    if (g.contains("kv_cache_tokens_that_fit")) out << "; room for " << num(g["kv_cache_tokens_that_fit"], 0) << " KV tokens";
+    out << "\n";
+  }
+  std::string fitting;
+  for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);
+  out << "GPUs that hold it: " << (fitting.empty() ? "none at this GPU count" : fitting) << "\n";
+  if (r.contains("expected_error")) out << "Expected error: " << text(r["expected_error"]["text"]) << "\n";
+}
+
+void print_estimate_ranking(std::ostream& out, const Json& r) {
+  out << text(r["model"]["name"]) << ": " << num(r["settings"]["input_tokens"], 0) << " tokens in, " << num(r["settings"]["output_tokens"], 0)
+      << " out; " << num(r["candidates"], 0) << " instances meet the targets, cheapest per token first\n";
+  std::vector<Row> rows;
+  for (const auto& c : r["ranked"]) {
+    rows.push_back({cell(c["instance"]), cell(c["provider"]), cell(text(c["gpu"]) + " x" + num(c["gpus"], 0), {c["gpu"], c["gpus"]}),
+                    cell("TP " + num(c["tensor_parallel"], 0), {c["tensor_parallel"]}), quantity(c["time_to_first_token_ms"], 1, " ms"),
+                    quantity(c["time_per_output_token_ms"], 2, " ms"), quantity(c["output_tokens_per_s"], 0),
+                    usd(c["usd_per_million_output_tokens"]), quantity(c["output_tokens_per_usd"], 0)});
+  }
+  table(out, {{"instance", {"instance"}}, {"provider", {"provider"}, 3}, {"gpus", {"gpu", "gpus"}, 0, true}, {"layout", {"tensor_parallel"}, 2},
+              {"TTFT", {"ttft_ms"}, 1}, {"TPOT", {"tpot_ms"}}, {"out tok/s", {"output_tokens_per_s"}},
+              {"$/1M out", {"usd_per_million_output_tokens"}}, {"tokens per $", {"output_tokens_per_usd"}, 4}},
+        rows);
+  out << text(r["basis"]) << "\n";
+}
+
+void print_estimate(std::ostream& out, const Json& r) {
+  const Json& m = r["model"];
+  const Json& d = r["device"];
+  out << text(m["name"]) << " on " << text(d["gpu"]) << " (" << text(d["precision"]) << ", " << num(d["peak_tflops"], 1) << " TFLOPS, "
+      << num(d["bandwidth_gb_per_s"], 0) << " GB/s" << (d["tensor_parallel"].get<double>() > 1 ? ", TP " + num(d["tensor_parallel"], 0) : "")
+      << "): weights " << num(m["weights_gb"], 2) << " GB, KV " << num(m["kv_cache_kib_per_token"], 1) << " KiB per token\n";
+  if (r.contains("instance")) {
+    const Json& it = r["instance"];
+    out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
+        << num(it["model_copies"], 0) << (it["model_copies"].get<double>() == 1 ? " model copy" : " model copies") << ")\n";
+  }
+  if (d.contains("link_basis") && d["tensor_parallel"].get<double>() > 1) out << "Link: " << text(d["link_basis"]) << "\n";
+  if (r.contains("inference")) {
+    const Json& e = r["inference"];
+    std::vector<Row> rows{
+        figure("Time to first token", e["time_to_first_token_ms"], 1, "ms", text(e["prefill"]["bound"]) + " bound; " + text(e["prefill"]["basis"])),
+        figure("Time per output token", e["time_per_output_token_ms"], 2, "ms", text(e["decode"]["bound"]) + " bound; " + text(e["decode"]["basis"])),
+        figure("End-to-end latency", e["end_to_end_latency_ms"], 0, "ms", "first token + (output - 1) x time per token"),
+        figure("Output tokens/s", e["output_tokens_per_s"], 0, "", "at concurrency " + num(e["concurrency"], 0) + " (the KV cache holds " +
+                                                                  num(e["max_concurrency_by_kv_cache"], 0) + ")", "tokens/s"),
+        figure("Single stream", e["single_stream_tokens_per_s"], 1, "tokens/s", "one request alone")};
+    if (!e["usd_per_million_output_tokens"].is_null()) {
+      rows.push_back(figure("$ per 1M output tokens", e["usd_per_million_output_tokens"], -1, "USD", text(e["cost_basis"])));
+      if (!e["usd_per_million_output_tokens_spot"].is_null())
+        rows.push_back(figure("  on spot", e["usd_per_million_output_tokens_spot"], -1, "USD", ""));
+      if (!e["usd_per_million_input_tokens"].is_null())
+        rows.push_back(figure("$ per 1M input tokens", e["usd_per_million_input_tokens"], -1, "USD", "$/h over the prompt tokens prefill processes per hour"));
+    }
+    table(out, kFigureColumns, rows);
+    out << "Limit: " << text(e["limit"]) << "\n";
+  } else {
+    const Json& t = r["training"];
+    std::vector<Row> rows{figure("Tokens/s per GPU", t["tokens_per_s_per_gpu"], 0, "", text(t["basis"]), "tokens/s"),
+                          figure("TFLOPS per GPU", t["tflops_per_gpu"], 1, "", "compute bound", "TFLOPS")};
+    if (t.contains("hours")) rows.push_back(figure("Time to train", t["hours"], 1, "h", num(t["gpu_hours"], 0) + " GPU-hours"));
+    if (t.contains("usd_on_demand")) rows.push_back(figure("Cost on demand", t["usd_on_demand"], -1, "USD", ""));
+    if (t.contains("usd_spot")) rows.push_back(figure("Cost on spot", t["usd_spot"], -1, "USD", "plus restarts after interruptions"));
+    table(out, kFigureColumns, rows);
+  }
+  if (r.contains("expected_error")) out << "Expected error: " << text(r["expected_error"]["text"]) << "\n";
+}
+
+void print_right_size(std::ostream& out, const Json& r) {
+  std::vector<Row> rows;
+  for (const auto& m : r["models"]) {
+    const Json& c = m["cheapest_instance"];
+    const Json none;
+    rows.push_back({cell(m["model"]), quantity(m["weights_gb"], 2, " GB"), quantity(m["min_vram_gb"], 2, " GB"), cell(m["smallest_gpu"]),
+                    c.is_null() ? cell("-", {none, none, none})
+                                : cell(text(c["instance"]) + " (" + num(c["gpus_used"], 0) + " x " + text(c["gpu_type"]) + ")",
+                                       {c["instance"], c["gpus_used"], c["gpu_type"]}),
+                    c.is_null() ? quantity(none, 0) : usd(c["usd_per_month"])});
+  }
+  table(out, {{"model", {"model"}, 0, true}, {"weights", {"weights_gb"}, 2}, {"min VRAM", {"min_vram_gb"}},
+              {"smallest GPU", {"smallest_gpu"}, 1}, {"cheapest instance", {"instance", "gpus_used", "gpu_type"}, 0, true},
+              {"monthly", {"usd_per_month"}}},
+        rows);
+  out << "Monthly = on-demand price x " << num(r["hours_per_month"], 0) << " h; " << text(r["basis"]) << "\n";
+}
+
+void print_spot(std::ostream& out, const Json& r) {
+  std::vector<Row> rows;
+  for (const auto& p : r["pools"]) {
+    const Json& b = p["interruption_band"];
+    rows.push_back({cell(p["instance"]), cell(p["region"]), usd(p["on_demand_usd_per_hour"]), usd(p["spot_usd_per_hour"]),
+                    cell(text(b["label"]) + (b.contains("as_of") ? " (as of " + text(b["as_of"]) + ")" : ""), {b["label"], b.value("as_of", Json())}),
+                    quantity(p["notice_s"], 0, " s"), quantity(p["same_accelerator_instance_types"], 0)});
+  }
+  table(out, {{"instance", {"instance"}}, {"region", {"region"}}, {"on-demand $/h", {"on_demand_usd_per_hour"}}, {"spot $/h", {"spot_usd_per_hour"}},
+              {"interruption band", {"band", "as_of"}, 0, true}, {"notice", {"notice_s"}}, {"same-GPU types", {"same_accelerator_instance_types"}}},
+        rows);
+  if (r.contains("plan")) {
+    const Json& pl = r["plan"];
+    out << "Plan (" << text(pl["instance"]) << ", target " << num(pl["target_availability"], 4) << "): " << num(pl["on_demand"]["replicas"], 0)
+        << " on demand in " << text(pl["on_demand"]["region"]);
+    for (const auto& x : pl["spot"]) out << " + " << num(x["replicas"], 0) << " spot in " << text(x["region"]);
+    out << "; P(capacity met) " << num(pl["p_capacity_met"], 6) << "; " << money(pl["usd_per_month"]["point"]) << "/month ["
+        << money(pl["usd_per_month"]["low"]) << ", " << money(pl["usd_per_month"]["high"]) << "] over the band; capacity left if the largest pool is lost "
+        << num(pl["capacity_if_largest_pool_lost_pct"], 1) << "%\n";
+    out << "All on demand " << money(r["all_on_demand"]["usd_per_month"]) << "/month; all spot " << money(r["all_spot"]["usd_per_month"]) << "/month\n";
+  }
+  if (r.contains("jobs")) {
+    for (const auto& j : r["jobs"]) {
+      out << text(j["instance"]) << " " << text(j["region"]) << ": checkpoint every " << num(j["checkpoint_interval_s"]["point"], 0)
+          << " s, " << num(j["expected_interruptions"]["point"], 2) << " interruptions, " << num(j["wall_hours"]["point"], 2) << " h, spot "
+          << money(j["spot_usd"]["point"]) << " vs on demand " << money(j["on_demand_usd"]) << "; break-even discount "
+          << num(j["break_even_discount_pct"]["high"], 1) << "% at the band's high end\n";
+    }
+  }
+  if (r["data"].contains("warning")) out << "Note: " << text(r["data"]["warning"]) << "\n";
+}
+
+void print_regions(std::ostream& out, const Json& r) {
+  std::vector<Row> rows;
+  for (const auto& c : r["regions_chosen"]) {
+    const Json meets = c.value("meets_ttft", Json());
+    rows.push_back({cell(c["region"]), quantity(c["replicas"], 0), quantity(c["instances"], 0), usd(c["usd_per_month"]),
+                    quantity(c.value("rtt_ms_estimate", Json()), 1, " ms"), quantity(c.value("p95_ttft_with_rtt_ms", Json()), 1, " ms"),
+                    cell(meets.is_boolean() ? (meets.get<bool>() ? "yes" : "NO") : "-", {meets}), usd(c["egress_usd_per_month"])});
+  }
+  table(out, {{"region", {"region"}}, {"replicas", {"replicas"}}, {"instances", {"instances"}}, {"compute monthly", {"usd_per_month"}},
+              {"RTT (estimate)", {"rtt_ms_estimate"}}, {"p95 TTFT + RTT", {"p95_ttft_with_rtt_ms"}}, {"meets TTFT", {"meets_ttft"}},
+              {"egress monthly", {"egress_usd_per_month"}}},
+        rows);
+  for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
+  if (r.contains("totals")) {
+    out << "Instance " << text(r["instance"]) << "; total " << money(r["totals"]["usd_per_month"]) << "/month, one-time " << money(r["totals"]["one_time_usd"]) << "\n";
+  }
+  if (r.contains("failover")) out << "N+1 premium: " << money(r["failover"]["premium_usd_per_month"]) << "/month\n";
+  if (r.contains("refusal")) out << text(r["status"]) << ": " << text(r["refusal"]) << "; " << text(r["way_out"]) << "\n";
+}
+
+void print_accuracy(std::ostream& out, const Json& r) {
+  std::vector<Row> rows;
+  for (const auto& c : r["cases"]) {
+    if (c.contains("skipped")) {
+      rows.push_back({cell(c["id"]), cell(c["confidence"]), quantity(Json(), 0),
+                      cell(num(c["measured"], 4) + " " + text(c["unit"]), {c["measured"], c["unit"]}),
+                      cell("skipped: " + text(c["skipped"]), {Json(), c["skipped"]})});
+    } else {
+      rows.push_back({cell(c["id"]), cell(c["confidence"]), quantity(c["predicted"], 4),
+                      cell(num(c["measured"], 4) + " " + text(c["unit"]), {c["measured"], c["unit"]}),
+                      cell(num(c["error_pct"], 1) + "%", {c["error_pct"], Json()})});
+    }
+  }
+  table(out, {{"id", {"id"}}, {"confidence", {"confidence"}}, {"predicted", {"predicted"}}, {"measured", {"measured", "unit"}},
+              {"error", {"error_pct", "skipped"}, 0, true}},
+        rows);
+  for (const char* q : {"memory", "throughput"}) {
+    const Json& s = r["summary"][q];
+    out << q << ": n=" << num(s["n"], 0) << " median_abs_err_pct=" << num(s["median_abs_err_pct"], 2)
+        << " p90_abs_err_pct=" << num(s["p90_abs_err_pct"], 2) << " max_abs_err_pct=" << num(s["max_abs_err_pct"], 2)
+        << " skipped=" << num(s["skipped"], 0) << "\n";
+  }
+}
+
+// The printer of each question's answer; others print their JSON.
+void print_result(std::ostream& out, const std::string& question, const Json& r) {
+  using Printer = void (*)(std::ostream&, const Json&);
+  static const std::pair<const char*, Printer> kPrinters[] = {
+      {"precisions", print_precisions},
+      {"fit", print_fit},
+      {"cost", print_cost},
+      {"performance", print_performance},
+      {"recommend", print_recommend},
+      {"migrate", print_migrate},
+      {"workload", print_workload_answer},
+      {"workload_set", print_workload_set},
+      {"plan", print_plan},
+      {"autoscale", print_autoscale},
+      {"batch", print_batch},
+      {"placement", print_placement},
+      {"decide", print_decide},
+      {"workloads", print_workloads},
+      {"validate", print_validate},
+      {"catalog", print_catalog},
+      {"memory", print_memory},
+      {"estimate", print_estimate},
+      {"right_size", print_right_size},
+      {"spot", print_spot},
+      {"regions", print_regions},
+      {"accuracy", print_accuracy},
+  };
+  if (question == "estimate" && r.contains("ranked")) return print_estimate_ranking(out, r);
+  for (const auto& [name, print] : kPrinters)
+    if (question == name) return print(out, r);
+  out << r.dump(2) << "\n";
 }
 
 // When the prices are from, and a warning when that is unknown or over 30 days ago.

@@ -355,7 +355,7 @@ goals=$(python3 -c "
 import json
 s = json.load(open('$tmp/request.schema.json'))
 for b in s['allOf']:
-    if b['if']['properties']['question']['const'] == 'decide': print(','.join(b['then']['properties']['goal']['enum']))")
+    if b['if']['properties']['question']['const'] == 'decide': print(','.join(next(a['enum'] for a in b['then']['properties']['goal']['anyOf'] if 'enum' in a)))")
 check "decide --goal's choices are the schema's ($goals)" grep -q -- "--goal TEXT:{$goals}" <("$bin" decide --help)
 
 # batch (docs/batch.md): one job from options, a list from a file, and the minimum deadline said.

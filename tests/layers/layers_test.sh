@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/check-layers.py: the repository passes, and a tree with one upward include (or a door
+# scripts/check-layers.py and scripts/check-function-length.py: the repository passes, and a tree with one upward include (or a door
 # that reaches inside the core, or JSON in model/) fails naming the file and line.
 set -uo pipefail
 root="${1:?usage: layers_test.sh ROOT}"
@@ -30,5 +30,11 @@ check expect_failure core/src/model/throughput.cpp '#include "support/json_reade
 tree; name="a source directly under core/src fails"
 touch "$tmp/t/core/src/loose.cpp"
 check expect_failure core/src/model/queueing.cpp '' 'core/src/loose.cpp: a source outside'
+name="every function of core/ is at most 150 lines (scripts/check-function-length.py)"
+check python3 "$root/scripts/check-function-length.py" "$root"
+tree; name="a 151-line function fails naming it"
+{ echo 'int too_long() {'; for i in $(seq 149); do echo '  ;'; done; echo '}'; } >>"$tmp/t/core/src/model/queueing.cpp"
+out=$(python3 "$root/scripts/check-function-length.py" "$tmp/t")
+check test $? -ne 0 -a -n "$(grep 'core/src/model/queueing.cpp:[0-9]*: too_long is 151 lines' <<<"$out")"
 [ "$fail" -eq 0 ] && echo "layers test: all checks passed" || echo "layers test: some checks FAILED"
 exit "$fail"

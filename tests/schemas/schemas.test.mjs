@@ -173,3 +173,33 @@ test('the committed schemas are what the core generates', { skip: !existsSync(cl
     assert.equal(generated, readFileSync(path.join(config, 'schemas', `${name}.schema.json`), 'utf8'), `${name}: run scripts/update-schemas`);
   }
 });
+
+// The core reads a list's values in any case and takes a value's other spellings (the field table's
+// "training|pretraining"): the request schema accepts what the core accepts, and still refuses a
+// value the core refuses.
+test('the request schema takes a value in any case and its other spellings, as the core does', { skip: !existsSync(cli) && 'no native CLI built' }, () => {
+  const ask = (request) => {
+    try {
+      return JSON.parse(execFileSync(cli, ['--config', config, 'analyze', '-'], { input: JSON.stringify(request), encoding: 'utf8' }));
+    } catch (e) {
+      return JSON.parse(e.stdout);
+    }
+  };
+  const memory = { question: 'memory', model: { name: 'llama-3.1-8b' }, gpu: 'H100' };
+  const decide = { question: 'decide', model: { name: 'llama-3.1-8b' }, workload: 'inference' };
+  const accepted = [
+    { ...memory, workload: 'Fine-Tuning' }, { ...memory, workload: 'PRETRAINING' }, { ...memory, workload: 'batch' },
+    { ...memory, mode: 'Full_Fine_Tuning' }, { ...memory, engine: 'vllm', engine_entrypoint: 'Offline' },
+    { ...decide, goal: 'Performance' }, { question: 'catalog', section: 'MENUS' },
+  ];
+  for (const request of accepted) {
+    assert.equal(validate.request(request), true, `${JSON.stringify(request)}: ${problems(validate.request)}`);
+    assert.equal(ask(request).ok, true, JSON.stringify(request));
+  }
+  for (const request of [{ ...memory, workload: 'fine tuning' }, { ...decide, goal: 'cheapest' }, { ...memory, mode: 'train' }]) {
+    assert.equal(validate.request(request), false, JSON.stringify(request));
+    const answer = ask(request);
+    assert.equal(answer.ok, false, JSON.stringify(request));
+    assert.equal(answer.errors[0].code, 'unknown_name', JSON.stringify(answer.errors));
+  }
+});

@@ -227,6 +227,7 @@ class Suite {
     }
     row.a = side_value(c["a"], c.contains("scale_a") ? &c["scale_a"] : nullptr, answers);
     row.b = side_value(c["b"], c.contains("scale_b") ? &c["scale_b"] : nullptr, answers);
+    if (row.b.is_null() && c.contains("b_else")) row.b = side_value(c["b_else"], nullptr, answers);
     if (row.a.is_null() && row.b.is_null()) {
       row.reason = "neither reports it";
       return;

@@ -151,7 +151,7 @@ TEST_CASE("GGUF Q4_K_M of Llama-3.1-8B weighs 4.58 GiB (llama.cpp quantize READM
 
 TEST_CASE("training states: optimizer bytes per parameter") {
   const double params = named("llama-3-8b").params.total;
-  const Json base = {{"mode", "full_finetune"}, {"context", 512}};
+  const Json base = {{"mode", "full_finetune"}, {"context", 512}, {"master_weights", false}};
   auto with = [&](const char* optimizer) {
     Json request = base;
     request["optimizer"] = optimizer;
@@ -197,7 +197,7 @@ TEST_CASE("ZeRO-2 over 8 GPUs divides gradients and optimizer states by 8, not t
 }
 
 TEST_CASE("gradient checkpointing lowers the activations") {
-  const Json plain = memory({{"mode", "full_finetune"}, {"context", 2048}});
+  const Json plain = memory({{"mode", "full_finetune"}, {"context", 2048}, {"gradient_checkpointing", false}});
   const Json gc =
       memory({{"mode", "full_finetune"}, {"context", 2048}, {"gradient_checkpointing", true}});
   CHECK(line(gc, "activations") < line(plain, "activations"));
@@ -573,7 +573,7 @@ TEST_CASE("an estimate without its lines (a sweep's candidates) has the same fig
 
 TEST_CASE("torch.optim's states take the parameters' dtype unless an fp32 master copy is stepped") {
   const double params = named("llama-3-8b").params.total;
-  const Json bf16 = memory({{"mode", "full_finetune"}, {"context", 512}});
+  const Json bf16 = memory({{"mode", "full_finetune"}, {"context", 512}, {"master_weights", false}});
   CHECK(line(bf16, "optimizer") == Approx(4 * params));  // 2 moments x 2 bytes
   CHECK(line(bf16, "master_weights") == 0);
   const Json master = memory({{"mode", "full_finetune"}, {"context", 512}, {"master_weights", true}});
@@ -591,7 +591,7 @@ TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused un
   const Architecture& a = named("llama-3-8b").arch;  // 32 heads over 8 KV heads: grouped-query
   const double s = 1024, layers = a.layers, heads = a.heads;
   auto acts = [&](Json extra) {
-    Json request = {{"mode", "full_finetune"}, {"context", s}};
+    Json request = {{"mode", "full_finetune"}, {"context", s}, {"gradient_checkpointing", false}};
     for (auto& [k, v] : extra.items()) request[k] = v;
     return line(memory(request), "activations");
   };
@@ -612,7 +612,8 @@ TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused un
   CHECK(acts(fp32_sdpa) == Approx(acts(fp32_eager)));
   CHECK(acts(fp32_sdpa) - acts(fp32_flash) == Approx(layers * heads * s * s * 4));
   // Without grouped-query attention (Llama 2 7B) the efficient kernel takes fp32: no scores.
-  Json mha = {{"model", {{"name", "llama-2-7b"}}}, {"mode", "full_finetune"}, {"context", s}, {"weight_format", "fp32"}};
+  Json mha = {{"model", {{"name", "llama-2-7b"}}}, {"mode", "full_finetune"}, {"context", s}, {"weight_format", "fp32"},
+              {"gradient_checkpointing", false}};
   const double mha_sdpa = line(memory(mha), "activations");
   mha["attention"] = "flash_attention_2";
   CHECK(mha_sdpa == Approx(line(memory(mha), "activations")));
@@ -621,10 +622,11 @@ TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused un
 }
 
 TEST_CASE("LoRA without checkpointing: each adapted module saves its input again, in fp32") {
-  const Json full = memory({{"mode", "full_finetune"}, {"context", 512}});
+  const Json full = memory({{"mode", "full_finetune"}, {"context", 512}, {"gradient_checkpointing", false}});
   auto lora = [&](double dropout) {
     return memory({{"mode", "lora"},
                    {"context", 512},
+                   {"gradient_checkpointing", false},
                    {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}, {"dropout", dropout}}}});
   };
   // q_proj and v_proj take the 4096-wide hidden state: peft's fp32 cast of it (4 bytes) and lora_A's

@@ -124,14 +124,42 @@ TEST_CASE("memory: a recipe reads as the older training fields") {
   const Json lora_older = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"mode", "lora"},
                            {"lora", {{"rank", 64}}}, {"context", 2048}};
   const Json lora_road = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "lora"},
-                          {"recipe", {{"lora_rank", 64}, {"sequence_length", 2048}, {"gradient_checkpointing", false},
-                                      {"master_weights", false}, {"sharding", "none"}}}};
+                          {"recipe", {{"lora_rank", 64}, {"sequence_length", 2048}}}};
   const Json la = asked(lora_older), lb = asked(lora_road);
   REQUIRE(la["ok"] == true);
   CHECK(la == lb);
   Json rank8 = lora_older;
   rank8["lora"]["rank"] = 8;
   CHECK(asked(rank8)["result"]["trainable_parameters"] != la["result"]["trainable_parameters"]);
+}
+
+// An older name is its road field exactly: the fields the request leaves out take the recipe's
+// defaults (activations recomputed, fp32 master weights, ZeRO-3, 2048 tokens) either way.
+TEST_CASE("memory and estimate: an older training name keeps no older defaults") {
+  const Json older = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"mode", "full_finetune"},
+                      {"gpu", "H100"}, {"gpus", 8}, {"optimizer", "adamw_8bit"}};
+  const Json road = {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "fine_tuning"},
+                     {"gpu", "H100"}, {"gpus", 8}, {"recipe", {{"optimizer", "adamw_8bit"}}}};
+  const Json a = asked(older), b = asked(road);
+  REQUIRE(a["ok"] == true);
+  CHECK(a == b);
+  CHECK(a["result"]["settings"]["context"] == 2048);
+  CHECK(a["result"]["settings"]["sharding"] == "zero3");
+  // The task alone: the same answer as the road's name for it, with or without an empty recipe.
+  Json bare_older = older, bare_road = road;
+  bare_older.erase("optimizer");
+  bare_road.erase("recipe");
+  const Json c = asked(bare_older);
+  CHECK(c == asked(bare_road));
+  bare_road["recipe"] = Json::object();
+  CHECK(c == asked(bare_road));
+  const Json e_older = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"phase", "training"},
+                        {"instance", "p5.48xlarge"}, {"gpus", 8}, {"batch", 4}};
+  const Json e_road = {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "training"},
+                       {"instance", "p5.48xlarge"}, {"gpus", 8}, {"recipe", {{"micro_batch", 4}}}};
+  const Json ea = asked(e_older);
+  REQUIRE(ea["ok"] == true);
+  CHECK(ea == asked(e_road));
 }
 
 TEST_CASE("estimate: the road's names and the older ones give the same answer") {

@@ -298,6 +298,7 @@ TEST_CASE("training with full recomputation: same model FLOPs per token, 8/6 the
               {"instance", "p5.48xlarge"},
               {"gpus", 8},
               {"phase", "training"},
+              {"gradient_checkpointing", false},
               {"dataset_tokens", 1e9}};
   const Json plain = estimate(req)["training"];
   req["gradient_checkpointing"] = true;

@@ -129,7 +129,8 @@ export function runSetup(doc, setup, ask) {
         continue;
       }
       const a = side(c.a, c.scale_a, answers);
-      const b = side(c.b, c.scale_b, answers);
+      let b = side(c.b, c.scale_b, answers);
+      if ((b === undefined || b === null) && c.b_else !== undefined) b = side(c.b_else, undefined, answers);
       Object.assign(row, { a: round(a ?? null), b: round(b ?? null) });
       if ((a === undefined || a === null) && (b === undefined || b === null)) {
         row.reason = 'neither reports it';

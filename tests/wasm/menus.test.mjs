@@ -19,7 +19,9 @@ test('the menus list every question of the request schema, in its order', () => 
 
 test('each list of values in the menus is the request schema\'s for that field', () => {
   const branch = (q) => schema.allOf.find((b) => b.if.properties.question.const === q).then.properties;
-  const ofSchema = (s) => s.enum ?? s.examples ?? s.items?.enum ?? s.items?.examples;
+  // A closed list: the canonical values beside a pattern of every spelling in any case (anyOf).
+  const values = (s) => s?.enum ?? s?.examples ?? s?.anyOf?.find((a) => a.enum)?.enum;
+  const ofSchema = (s) => values(s) ?? values(s.items);
   for (const [key, values] of Object.entries(menus.request.values)) {
     const [owner, field] = key.includes('.') ? key.split('.') : [null, key];
     // A placement model has two forms the schema cannot tell apart (by name, or by memory_gb alone):

@@ -17,13 +17,16 @@ using namespace fields;
 using namespace fields::define;
 using T = Type;
 constexpr double kMaxTokens = 1e7;
+// The workload's other spellings, as parse_workload_type takes them (any case).
+#define TASK_ALIASES "batch_inference|batch|batch-inference fine_tuning|finetuning|full_finetune|fine-tuning|full-finetune"
+#define TRAINING_ALIASES "training|pretraining"
 
 // ---- the fields questions share, each question's own, and the nested objects ----------------
 
 constexpr Field kRequestFields[] = {
     str("question", kRequired, FIELD_DOC("what is asked")),
     obj("model", 0, "request_model", FIELD_DOC("the model, in exactly one of four forms")),
-    str("workload", 0, FIELD_DOC("the task (any case)"), "inference batch_inference fine_tuning lora qlora training"),
+    str("workload", 0, FIELD_DOC("the task (any case)"), "inference " TASK_ALIASES " lora qlora " TRAINING_ALIASES),
     str("precision", 0, FIELD_DOC("a weight format (the seed's name; or weight_format, not both); default fp16")),
     str("weight_format", 0, FIELD_DOC("a key of memory_model.weight_formats")),
     str("kv_cache_format", 0, FIELD_DOC("a key of memory_model.kv_cache_formats")),
@@ -71,8 +74,8 @@ constexpr Field kDecideRequest[] = {
 #define TOKENS(name, least, text) num(name, 0, least, kMaxTokens, FIELD_DOC(text))
 constexpr Field kMemoryRequest[] = {
     obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
-    str("workload", 0, FIELD_DOC("the task, as every question's (any case); memory's own load_only: the weights alone. Older name: mode"), "inference batch_inference fine_tuning lora qlora training load_only"),
-    str("mode", 0, FIELD_DOC("older name of workload: inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune lora qlora pretraining"),
+    str("workload", 0, FIELD_DOC("the task, as every question's (any case); memory's own load_only: the weights alone. Older name: mode"), "inference " TASK_ALIASES " lora qlora " TRAINING_ALIASES " load_only"),
+    str("mode", 0, FIELD_DOC("older name of workload: inference (default), full_finetune, lora, qlora, pretraining, load_only"), "load_only inference full_finetune|fine_tuning|full_fine_tuning lora qlora pretraining|training"),
     str("compute_precision", 0, FIELD_DOC("the precision activations are computed in")),
     str("optimizer", kUsual, FIELD_DOC("older name of recipe.optimizer (default adamw)"), "adamw adamw_8bit paged_adamw_8bit adafactor sgd sgd_momentum lion"),
     num("batch", 0, 1, 1e6, FIELD_DOC("sequences at once (default 1); training: older name of recipe.micro_batch")),
@@ -103,7 +106,7 @@ constexpr Field kMemoryRequest[] = {
 
 constexpr Field kEstimateRequest[] = {
     obj("model", kRequired, "request_model", FIELD_DOC("the model, in exactly one of four forms (as fit's)")),
-    str("workload", 0, FIELD_DOC("the task, as every question's (any case): inference (default) or a full training run. Older name: phase"), "inference batch_inference fine_tuning training"),
+    str("workload", 0, FIELD_DOC("the task, as every question's (any case): inference (default) or a full training run. Older name: phase"), "inference " TASK_ALIASES " " TRAINING_ALIASES),
     str("phase", 0, FIELD_DOC("older name of workload: inference (default) or training"), "inference training"),
     str("compute_precision", 0, FIELD_DOC("the precision computed in")),
     str("gpu", 0, FIELD_DOC("a GPU of gpu_instances.json \"gpus\"")),
@@ -452,13 +455,15 @@ std::vector<std::string> allowed_values(std::string_view question, std::string_v
 std::optional<std::string> pick(const Reader& r, std::string_view question, const Json& req, const char* name) {
   auto text = r.string(req, name, "", false);
   if (!text) return std::nullopt;
-  const std::vector<std::string> allowed = allowed_values(question, name);
-  std::string v = lower(*text);
-  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-    r.fail("unknown_name", std::string("/") + name, "expected one of " + names_of(allowed) + ", got \"" + *text + "\"");
-    return std::nullopt;
+  const Field* field = request_field(question, name);
+  const std::string v = lower(*text);
+  if (field) {
+    for (const auto& spellings : spellings_of(*field))
+      if (std::find(spellings.begin(), spellings.end(), v) != spellings.end()) return spellings.front();
   }
-  return v;
+  r.fail("unknown_name", std::string("/") + name,
+         "expected one of " + names_of(field ? values_of(*field) : std::vector<std::string>{}) + ", got \"" + *text + "\"");
+  return std::nullopt;
 }
 
 Json request_menus() {

@@ -4,7 +4,9 @@
 
 #include "gpufleet/schema.hpp"
 
+#include <cctype>
 #include <set>
+#include <string_view>
 
 #include "catalog/fields.hpp"
 #include "api/questions/memory.hpp"
@@ -47,12 +49,40 @@ Json ref(const char* kind, std::set<std::string>& needed) {
   return {{"$ref", std::string("#/$defs/") + kind}};
 }
 
+// A pattern that matches `text` in any case: "[tT][pP]_[sS]..." (ECMA-262 has no (?i)).
+std::string any_case(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (std::isalpha(static_cast<unsigned char>(c))) {
+      out += '[';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      out += ']';
+    } else {
+      if (std::string_view(".^$*+?()[]{}|\\/").find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+// A request's list of values: the canonical values (what tools offer), or any of their spellings
+// in any case (what the core's readers take).
+Json values_schema(const Field& field, bool catalog) {
+  if (field.flags & f::kUsual) return {{"examples", f::values_of(field)}};
+  if (catalog) return {{"enum", f::values_of(field)}};
+  std::string pattern;
+  for (const auto& spellings : f::spellings_of(field))
+    for (const auto& spelling : spellings) pattern += (pattern.empty() ? "" : "|") + any_case(spelling);
+  return {{"anyOf", Json::array({{{"enum", f::values_of(field)}}, {{"pattern", "^(?:" + pattern + ")$"}}})}};
+}
+
 Json field_schema(const Field& field, bool nullable, std::set<std::string>& needed, bool loose = false) {
   Json s = Json::object();
   switch (field.type) {
     case Type::kString:
       s["type"] = "string";
-      if (field.values) s[field.flags & f::kUsual ? "examples" : "enum"] = f::values_of(field);
+      if (field.values) s.update(values_schema(field, nullable));
       break;
     case Type::kNumber:
       s["type"] = "number";
@@ -74,7 +104,7 @@ Json field_schema(const Field& field, bool nullable, std::set<std::string>& need
       break;
     case Type::kStrings:
       s = {{"type", "array"}, {"items", {{"type", "string"}}}};
-      if (field.values) s["items"][field.flags & f::kUsual ? "examples" : "enum"] = f::values_of(field);
+      if (field.values) s["items"].update(values_schema(field, nullable));
       break;
     case Type::kNumbers: s = {{"type", "array"}, {"items", {{"type", "number"}}}}; break;
     case Type::kObjects:
@@ -299,7 +329,11 @@ std::string number_text(double v) { return decimal::general(v, 6); }
 std::string range_cell(const Field& field) {
   std::string out;
   if (field.values) {
-    for (const auto& v : f::values_of(field)) out += (out.empty() ? "" : ", ") + ("`" + v + "`");
+    for (const auto& spellings : f::spellings_of(field)) {
+      out += (out.empty() ? "" : ", ") + ("`" + spellings.front() + "`");
+      for (std::size_t i = 1; i < spellings.size(); ++i) out += (i == 1 ? " (or `" : ", `") + spellings[i] + "`";
+      if (spellings.size() > 1) out += ")";
+    }
     if (field.flags & f::kUsual) out += ", ...";
   } else if (field.min != field.max && (field.type == Type::kNumber)) {
     out = std::string(field.flags & f::kMinExclusive ? "(" : "[") + number_text(field.min) + ", " + number_text(field.max) + "]";

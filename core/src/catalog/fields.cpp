@@ -680,15 +680,29 @@ const Kind& kind(std::string_view name) {
   return kMissing;
 }
 
-std::vector<std::string> values_of(const Field& field) {
-  std::vector<std::string> out;
+std::vector<std::vector<std::string>> spellings_of(const Field& field) {
+  std::vector<std::vector<std::string>> out;
   std::string_view rest = field.values ? field.values : "";
   while (!rest.empty()) {
     const std::size_t space = rest.find(' ');
-    if (space != 0) out.emplace_back(rest.substr(0, space));
+    std::string_view word = rest.substr(0, space);
+    if (!word.empty()) {
+      std::vector<std::string>& spellings = out.emplace_back();
+      for (std::size_t bar = word.find('|');; bar = word.find('|')) {
+        spellings.emplace_back(word.substr(0, bar));
+        if (bar == std::string_view::npos) break;
+        word.remove_prefix(bar + 1);
+      }
+    }
     if (space == std::string_view::npos) break;
     rest.remove_prefix(space + 1);
   }
+  return out;
+}
+
+std::vector<std::string> values_of(const Field& field) {
+  std::vector<std::string> out;
+  for (auto& spellings : spellings_of(field)) out.push_back(std::move(spellings.front()));
   return out;
 }
 

@@ -57,7 +57,9 @@ struct Field {
   unsigned flags = 0;
   const char* of = nullptr;      // kObject, kObjects: the kind's name
   double min = 0, max = 0;       // kNumber, kNumbers: the range the reader checks (none when min == max)
-  const char* values = nullptr;  // kString, kStrings: the allowed values, space-separated (none: any string)
+  // kString, kStrings: the allowed values, space-separated (none: any string); a value's other
+  // spellings the reader takes follow it after "|" ("training|pretraining").
+  const char* values = nullptr;
   const char* doc = nullptr;     // one line (FIELD_DOC)
 };
 
@@ -131,8 +133,10 @@ struct KindTable {
 };
 bool add_kinds(KindTable table);
 
-// The words of a `values` list (space-separated).
+// The words of a `values` list (space-separated), each value's first spelling.
 std::vector<std::string> values_of(const Field& field);
+// Every spelling of each value: {"training", "pretraining"} for "training|pretraining".
+std::vector<std::vector<std::string>> spellings_of(const Field& field);
 const Field* find(const Kind& kind, std::string_view name);
 bool is_free_text(const Kind& kind, std::string_view name);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/sequences.hpp"
 #include "pricing/prices.hpp"
 #include "support/small_sort.hpp"
 #include "support/text.hpp"
@@ -20,6 +21,7 @@ bool fits(const MemoryConstants& k, const MemoryQuestion& q, double capacity) {
 struct Searched {
   const InstanceType* instance;
   double tp;
+  double sequences;  // what one copy's memory holds at the shape (0: not one; then no estimate)
   InferenceEstimate estimate;
   bool meets;
 };
@@ -33,10 +35,17 @@ class Search {
   const Searched& at(const InstanceType& it, const GpuSpec& gpu, double tp) {
     for (const Searched& s : searched_)
       if (s.tp == tp && same_device(*s.instance, it, tp)) return s;
+    const double sequences = sequences_on(catalog_, mq_, t_, tp, it.memory_per_gpu_bytes, gpu_name(it),
+                                          tensor_link(it, tp).kind == "domain");
+    if (sequences < 1) {
+      searched_.push_back(Searched{&it, tp, 0, {}, false});
+      return searched_.back();
+    }
     // One question per device and layout; the search changes only its batch and reads no basis text.
     ThroughputQuestion question = roofline_question(catalog_, mq_, gpu, tp, t_, weights_, kv_);
     question.device = instance_device(catalog_, it, tp);  // its own link: PCIe A100s are not NVLink ones
     question.explain = false;
+    question.kv_sequences = sequences;
     auto run = [&](double batch) {
       question.batch = batch;
       return estimate_inference(catalog_.throughput, question);
@@ -52,7 +61,7 @@ class Search {
       if (lo >= 1) e = run(lo);
     }
     const bool met = meets(e);
-    searched_.push_back(Searched{&it, tp, std::move(e), met});
+    searched_.push_back(Searched{&it, tp, sequences, std::move(e), met});
     return searched_.back();
   }
 
@@ -69,6 +78,25 @@ class Search {
 };
 
 }  // namespace
+
+double sequences_on(const Catalog& catalog, MemoryQuestion q, const TokenShape& t, double tp, double capacity_bytes,
+                    const std::string& gpu, bool linked) {
+  if (!tp_refusal(q.arch, tp).empty()) return 0;
+  q.mode = TrainMode::kInference;
+  q.batch = 1;
+  q.sequence = t.input;
+  q.new_tokens = t.output;
+  q.max_model_len = t.input + t.output;
+  q.tensor_parallel = q.gpus = tp;
+  q.pipeline_parallel = 1;
+  q.gpu_memory_bytes = capacity_bytes;
+  q.gpu_name = gpu;
+  q.gpus_linked = linked;
+  q.explain = false;
+  const MemoryAnswer a = estimate_memory(catalog.memory, q);
+  if (!a.estimate || !memory_refusal(q, *a.estimate, capacity_bytes).empty()) return 0;
+  return sequences_that_fit(catalog.memory, q, *a.estimate, capacity_bytes);
+}
 
 double largest_fitting(const MemoryConstants& k, MemoryQuestion q, double capacity,
                        double MemoryQuestion::*field, double limit) {
@@ -129,13 +157,12 @@ PerTokenRanking rank_per_token(const Catalog& catalog, const MemoryQuestion& mq,
     // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
     // weights with room for one full sequence, at its searched concurrency; the layout with the
     // lowest $ per token wins.
-    const double cap = it.memory_per_gpu_bytes * catalog.throughput.serving_kv_fraction;
     const double price = *it.on_demand_usd_per_hour;
     std::optional<RankedOffer> best;
     std::optional<InferenceEstimate> missed;  // a layout that fits but misses the targets
     for (double tp = 1; tp <= it.gpus; tp *= 2) {
-      if (weights / tp + kv / tp * (t.input + t.output) > cap) continue;
       const Searched& s = search.at(it, *gpu, tp);
+      if (s.sequences < 1) continue;
       if (!s.meets) {
         missed = s.estimate;
         continue;

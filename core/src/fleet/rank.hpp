@@ -26,6 +26,11 @@ struct TokenShape {
   std::optional<double> max_ttft_ms, max_tpot_ms;
 };
 
+// The sequences of the shape one model copy on `tp` GPUs of `capacity_bytes` holds (the memory
+// model on that device, model/sequences.hpp): 0 when the weights and one sequence do not fit.
+double sequences_on(const Catalog& catalog, MemoryQuestion q, const TokenShape& t, double tp, double capacity_bytes,
+                    const std::string& gpu, bool linked);
+
 // The throughput question of the memory question's model and formats on one GPU at `tp`.
 ThroughputQuestion roofline_question(const Catalog& catalog, const MemoryQuestion& mq, const GpuSpec& gpu,
                                      double tp, const TokenShape& t, double weight_bytes, double kv_bytes_per_token);

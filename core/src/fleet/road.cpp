@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "model/queueing.hpp"
+#include "model/sequences.hpp"
 #include "support/json_reader.hpp"
 #include "support/text.hpp"
 
@@ -304,20 +305,41 @@ void refuse(Deployment& d, std::string why, std::string way_out) {
 // The memory model's answer for the deployment's layout, GPUs, capacity and link at `batch`
 // sequences (training: micro-batch), asked once per workload for each such setup: the question
 // is made only then.
-const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const Deployment& d,
-                              const std::string& compute, double batch) {
+RoadMemo::MemoryKey memory_key(const Deployment& d, const std::string& compute, double batch) {
   const InstanceType& it = *d.instance;
   const bool linked = link_figures(it, d.layout.tensor_parallel).kind == "domain";
-  RoadMemo::MemoryKey key{d.layout.tensor_parallel, d.layout.pipeline_parallel, d.gpus, it.memory_per_gpu_bytes,
-                          batch, linked, compute, gpu_name(it)};
+  return RoadMemo::MemoryKey{d.layout.tensor_parallel, d.layout.pipeline_parallel, d.gpus, it.memory_per_gpu_bytes,
+                             batch, linked, compute, gpu_name(it)};
+}
+
+MemoryQuestion memory_question_of(const Workload& w, const Deployment& d, const RoadMemo::MemoryKey& key) {
+  MemoryQuestion q = memory_question(w, d.layout, d.gpus, key.capacity_bytes, key.compute);
+  q.gpus_linked = key.gpus_linked;
+  q.gpu_name = key.gpu;
+  q.batch = key.batch;
+  return q;
+}
+
+const MemoryAnswer& memory_of(const Catalog& catalog, const Workload& w, const Deployment& d,
+                              const std::string& compute, double batch) {
+  RoadMemo::MemoryKey key = memory_key(d, compute, batch);
   for (const auto& [k, answer] : w.memo.memory)
     if (k == key) return answer;
-  MemoryQuestion q = memory_question(w, d.layout, d.gpus, it.memory_per_gpu_bytes, compute);
-  q.gpus_linked = linked;
-  q.gpu_name = key.gpu;
-  q.batch = batch;
+  const MemoryQuestion q = memory_question_of(w, d, key);
   if (w.memo.memory.empty()) w.memo.memory.reserve(kSetupsKept);
   return w.memo.memory.emplace_back(std::move(key), estimate_memory(catalog.memory, q)).second;
+}
+
+// The sequences of the demand's length one copy holds within the workload's share of each GPU
+// (model/sequences.hpp: the figure every question reports), once per setup.
+double sequences_of(const Catalog& catalog, const Workload& w, const Deployment& d, const std::string& compute,
+                    const MemoryEstimate& at_one) {
+  RoadMemo::MemoryKey key = memory_key(d, compute, 1);
+  for (const auto& [k, n] : w.memo.sequences)
+    if (k == key) return n;
+  const double n = sequences_that_fit(catalog.memory, memory_question_of(w, d, key), at_one,
+                                      w.max_memory_share * d.instance->memory_per_gpu_bytes);
+  return w.memo.sequences.emplace_back(std::move(key), n).second;
 }
 
 // The throughput model's setup for `it`'s device at the precision, tensor-parallel degree and
@@ -367,22 +389,19 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
                     " has " + gb(cap), more());
       return false;
     }
-    if (w.serving()) d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(1);
+    if (w.serving()) d.max_concurrency_by_kv = std::max(1.0, sequences_of(catalog, w, d, compute, e));
     d.memory.reset();  // the seed's figure is the deployment's memory: no architecture lines beside it
     return true;
   }
   if (w.serving()) {
+    d.max_concurrency_by_kv = sequences_of(catalog, w, d, compute, e);
     if (e.kv_pool_tokens) {
       // A pool engine takes its share of the device; a copy needs what it holds for its sequences.
-      d.max_concurrency_by_kv = e.max_concurrent_sequences.value_or(0);
       const double per_seq =
           e.kv_bytes_per_sequence > 0
               ? e.kv_bytes_per_sequence
               : e.kv_bytes_per_token * (w.demand.input_tokens + w.demand.output_tokens);
       d.memory_per_gpu_bytes = e.total_bytes - *e.kv_pool_bytes;
-      if (w.max_memory_share < 1 && per_seq > 0)
-        d.max_concurrency_by_kv = std::min(d.max_concurrency_by_kv,
-                                           std::floor((w.max_memory_share * cap - d.memory_per_gpu_bytes) / per_seq));
       if (d.max_concurrency_by_kv < 1 && e.max_concurrent_sequences.value_or(0) >= 1) {
         refuse(d, "less than " + num(std::round(100 * (1 - w.max_memory_share))) + " % memory headroom per " + one() + " even at one sequence",
                more());
@@ -405,16 +424,13 @@ bool size_memory(const Catalog& catalog, const Workload& w, const std::string& c
       return false;
     }
     // Engines that grow the cache with the batch: sequences until the device is full.
-    const MemoryAnswer& b = memory_of(catalog, w, d, compute, 2);
-    const double slope = b.estimate ? b.estimate->total_bytes - e.total_bytes : 0;
     d.memory_per_gpu_bytes = e.total_bytes;
     if (e.total_bytes > cap) {
       refuse(d, "does not fit: one sequence needs " + gb(e.total_bytes) + " per " + one() + " on " + where() + ", " +
                     it.gpu_type + " has " + gb(cap), more());
       return false;
     }
-    const double room = w.max_memory_share * cap - e.total_bytes;
-    d.max_concurrency_by_kv = slope > 0 ? 1 + std::floor(room / slope) : 1;
+    d.max_concurrency_by_kv = std::max(1.0, d.max_concurrency_by_kv);
     return true;
   }
   d.memory_per_gpu_bytes = e.total_bytes;

@@ -68,6 +68,7 @@ struct RoadMemo {
   };
   std::vector<std::pair<std::string, std::pair<double, double>>> whole;
   std::vector<std::pair<MemoryKey, MemoryAnswer>> memory;
+  std::vector<std::pair<MemoryKey, double>> sequences;  // sequences_that_fit, by setup
   std::vector<InferenceSetup> inference;
 
   RoadMemo() = default;
@@ -75,6 +76,7 @@ struct RoadMemo {
   RoadMemo& operator=(const RoadMemo&) {
     whole.clear();
     memory.clear();
+    sequences.clear();
     inference.clear();
     return *this;
   }

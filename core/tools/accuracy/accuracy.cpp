@@ -119,6 +119,81 @@ std::string first_error(const Errors& errors) {
   return errors.empty() ? "unreadable" : errors.front().path + ": " + errors.front().message;
 }
 
+// The device: the catalog's GPU, else the datasheet figures the case carries; the reason to skip
+// the case when neither is there, else "".
+std::string case_device(const Catalog& catalog, const Json& hw, ThroughputQuestion& q) {
+  // The device: the catalog's GPU, else the datasheet figures the case carries.
+  const std::string gpu_name = string_at(hw, {"gpu"});
+  if (const GpuSpec* spec = catalog.gpu(gpu_name)) {
+    q.device = catalog.device(*spec);
+  } else if (const Json* missing = at(hw, {"gpu_specs_if_missing"})) {
+    q.device.name = gpu_name;
+    q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
+    q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
+    q.device.link_gb_per_s = number_at(*missing, {"link_gb_per_s"}).value_or(0);
+    for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
+      if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()}))
+        q.device.tflops[p] = *tf;
+    }
+  } else {
+    return "unknown device \"" + gpu_name + "\" and no gpu_specs_if_missing";
+  }
+  return "";
+}
+
+// The figure a training case measured, from the roofline estimate (-1: a metric it does not give).
+double training_prediction(const Catalog& catalog, const Json& w, ThroughputQuestion& q, const std::string& metric,
+                           double gpus) {
+  double predicted = -1;
+  q.sequence = number_at(w, {"sequence_length"}).value_or(2048);
+  q.full_recompute = bool_at(w, {"gradient_checkpointing"}, false);
+  q.dataset_tokens = number_at(w, {"tokens"});
+  const TrainingEstimate t = estimate_training(catalog.throughput, q);
+  if (metric == "tokens_per_second_per_gpu") predicted = t.tokens_per_s_per_gpu;
+  if (metric == "tflops_per_gpu") predicted = t.tflops_per_gpu;
+  if (metric == "mfu_percent") predicted = t.mfu * 100;
+  if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0)
+    predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
+  if (metric == "seconds_per_iteration") {
+    const double global =
+        number_at(w, {"global_batch_size"}).value_or(number_at(w, {"batch_size"}).value_or(0));
+    if (global > 0 && t.tokens_per_s_per_gpu > 0)
+      predicted = global * q.sequence / (t.tokens_per_s_per_gpu * gpus);
+  }
+  return predicted;
+}
+
+// The figure an inference case measured (-1: a metric it does not give; `why` set: the case is
+// skipped).
+double inference_prediction(const Catalog& catalog, const Json& settings, ThroughputQuestion& q, const std::string& phase,
+                            const std::string& metric, double replicas, std::string& why) {
+  double predicted = -1;
+  if (phase == "decode" || phase == "prefill") {
+    if (q.batch <= 0) q.batch = 1;
+    if (phase == "decode" && q.input_tokens == 0) q.input_tokens = 1;
+  }
+  if (phase == "decode" && settings.contains("effective_decode_context")) {
+    // llama-bench pp with ubatch 1: one token at a time over a context growing from zero.
+    q.output_tokens = q.input_tokens;
+    q.input_tokens = 1;
+  }
+  // vLLM's multi-step scheduling: one host step for every num_scheduler_steps decode steps.
+  if (auto steps = number_at(settings, {"num_scheduler_steps"}); steps && *steps >= 1 && *steps <= 1e3)
+    q.scheduler_steps = std::floor(*steps);
+  const bool prefill_only = phase == "prefill";
+  if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
+  const InferenceEstimate e = estimate_inference(catalog.throughput, q);
+  if (metric == "ms_per_token") predicted = e.decode_step_ms;
+  if (metric == "time_to_first_token_ms") predicted = e.ttft_ms;
+  if (metric == "tokens_per_second")
+    predicted =
+        prefill_only ? e.prefill_tokens_per_s : 1000 / e.decode_step_ms * (q.batch > 0 ? q.batch : 1);
+  if (metric == "output_tokens_per_second") predicted = e.output_tokens_per_s * replicas;
+  if (metric == "output_tokens_per_second_per_gpu") predicted = e.output_tokens_per_s_per_gpu;
+  if (prefill_only && q.device.tflops.empty()) why = "the device's compute peak is not known (prefill is compute-bound)";
+  return predicted;
+}
+
 // Throughput cases: the device, the model's weights and KV cache from the memory model, then the
 // roofline estimate of the phase the case measured.
 CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutcome& out) {
@@ -154,22 +229,7 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
       }
     }
   }
-  // The device: the catalog's GPU, else the datasheet figures the case carries.
-  const std::string gpu_name = string_at(*hw, {"gpu"});
-  if (const GpuSpec* spec = catalog.gpu(gpu_name)) {
-    q.device = catalog.device(*spec);
-  } else if (const Json* missing = at(*hw, {"gpu_specs_if_missing"})) {
-    q.device.name = gpu_name;
-    q.device.bandwidth_gb_per_s = number_at(*missing, {"memory_bw_gbs"}).value_or(0);
-    q.device.memory_bytes = number_at(*missing, {"memory_gb"}).value_or(0) * 1024.0 * 1024 * 1024;
-    q.device.link_gb_per_s = number_at(*missing, {"link_gb_per_s"}).value_or(0);
-    for (const char* p : {"fp16", "bf16", "fp8", "int8"}) {
-      if (auto tf = number_at(*missing, {(std::string("tflops_") + p).c_str()}))
-        q.device.tflops[p] = *tf;
-    }
-  } else {
-    return skip("unknown device \"" + gpu_name + "\" and no gpu_specs_if_missing");
-  }
+  if (const std::string why = case_device(catalog, *hw, q); !why.empty()) return skip(why);
   const std::string phase = string_at(*w, {"phase"});
   std::string format = lower(string_at(*w, {"weight_format"}));
   if (format.empty()) format = "bf16";
@@ -235,55 +295,124 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   if (q.batch < 0 || q.batch > 1e6 || q.input_tokens > 1e8 || q.output_tokens > 1e8)
     return skip("workload batch or lengths out of range (batch 0-1e6, lengths up to 1e8 tokens)");
   const std::string metric = out.metric;
-  double predicted = -1;
-  if (phase == "training") {
-    q.sequence = number_at(*w, {"sequence_length"}).value_or(2048);
-    q.full_recompute = bool_at(*w, {"gradient_checkpointing"}, false);
-    q.dataset_tokens = number_at(*w, {"tokens"});
-    const TrainingEstimate t = estimate_training(catalog.throughput, q);
-    if (metric == "tokens_per_second_per_gpu") predicted = t.tokens_per_s_per_gpu;
-    if (metric == "tflops_per_gpu") predicted = t.tflops_per_gpu;
-    if (metric == "mfu_percent") predicted = t.mfu * 100;
-    if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0)
-      predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
-    if (metric == "seconds_per_iteration") {
-      const double global =
-          number_at(*w, {"global_batch_size"}).value_or(number_at(*w, {"batch_size"}).value_or(0));
-      if (global > 0 && t.tokens_per_s_per_gpu > 0)
-        predicted = global * q.sequence / (t.tokens_per_s_per_gpu * gpus);
-    }
-  } else {
-    if (phase == "decode" || phase == "prefill") {
-      if (q.batch <= 0) q.batch = 1;
-      if (phase == "decode" && q.input_tokens == 0) q.input_tokens = 1;
-    }
-    if (phase == "decode" && settings.contains("effective_decode_context")) {
-      // llama-bench pp with ubatch 1: one token at a time over a context growing from zero.
-      q.output_tokens = q.input_tokens;
-      q.input_tokens = 1;
-    }
-    // vLLM's multi-step scheduling: one host step for every num_scheduler_steps decode steps.
-    if (auto steps = number_at(settings, {"num_scheduler_steps"}); steps && *steps >= 1 && *steps <= 1e3)
-      q.scheduler_steps = std::floor(*steps);
-    const bool prefill_only = phase == "prefill";
-    if (prefill_only && q.output_tokens < 1) q.output_tokens = 1;
-    const InferenceEstimate e = estimate_inference(catalog.throughput, q);
-    if (metric == "ms_per_token") predicted = e.decode_step_ms;
-    if (metric == "time_to_first_token_ms") predicted = e.ttft_ms;
-    if (metric == "tokens_per_second")
-      predicted =
-          prefill_only ? e.prefill_tokens_per_s : 1000 / e.decode_step_ms * (q.batch > 0 ? q.batch : 1);
-    if (metric == "output_tokens_per_second") predicted = e.output_tokens_per_s * replicas;
-    if (metric == "output_tokens_per_second_per_gpu") predicted = e.output_tokens_per_s_per_gpu;
-    if (prefill_only && q.device.tflops.empty())
-      return skip("the device's compute peak is not known (prefill is compute-bound)");
-  }
+  std::string why;
+  const double predicted = phase == "training" ? training_prediction(catalog, *w, q, metric, gpus)
+                                               : inference_prediction(catalog, settings, q, phase, metric, replicas, why);
+  if (!why.empty()) return skip(why);
   if (predicted < 0)
     return skip("metric \"" + metric + "\" is not predicted for phase \"" + phase + "\"");
   if (!std::isfinite(predicted)) return skip("the estimate is not finite");
   out.predicted = predicted;
   out.error_pct = (predicted - out.measured) / out.measured * 100;
   return out;
+}
+
+// The kind of a case its measured error is pooled by: phase, engine and GPU vendor.
+void kind_of(const Catalog& catalog, const Json& c, CaseOutcome& out) {
+  const std::string mode = string_at(c, {"workload", "mode"});
+  out.phase = mode == "inference" || mode == "load_only" || mode.empty() ? "inference" : "training";
+  // The kind's engine: one the memory model knows by name, else the framework as the case names it.
+  const std::string framework = lower(string_at(c, {"runtime", "framework"}));
+  out.engine = engine_for(catalog.memory, framework);
+  if (out.engine == "transformers" && framework.find("transformers") == std::string::npos) {
+    out.engine = framework.substr(0, framework.find_first_of(" (/,"));
+  }
+  if (const GpuSpec* gpu = catalog.gpu(string_at(c, {"hardware", "gpu"}))) out.vendor = gpu->vendor;
+}
+
+// The sequence a memory case ran at: stated, else its runtime's setting, else a usual length.
+double case_sequence(const Json& w, const Json& settings, const MemoryQuestion& q, CaseOutcome& out) {
+  auto note = [&](const std::string& text) { out.assumptions.push_back(text); };
+  auto seq = number_at(w, {"sequence_length"});
+  if (!seq) seq = number_at(settings, {"max_model_len"});
+  if (!seq) seq = number_at(settings, {"num_ctx"});
+  if (!seq) seq = number_at(settings, {"probable", "sequence_length"});
+  if (!seq) {
+    // Unstated lengths: a 512-token prompt for generation, short inputs (64 tokens) for
+    // fine-tuning runs that pad to the longest sample.
+    const bool generating = q.mode == TrainMode::kInference;
+    seq = generating ? 512 : 64;
+    if (q.arch.kind != ArchKind::kEncoderDecoder || !generating)
+      note("sequence length " + report::short_number(*seq) + " (not stated)");
+  }
+  return *seq;
+}
+
+// A memory case's hardware and runtime: GPUs and their split, CUDA's module loading, the
+// engine's settings and the device's memory.
+void case_runtime(const Catalog& catalog, const Json& c, const Json& hw, const Json& settings, const std::string& notes,
+                  MemoryQuestion& q, CaseOutcome& out) {
+  const MemoryConstants& k = catalog.memory;
+  auto note = [&](const std::string& text) { out.assumptions.push_back(text); };
+  q.gpus = number_at(hw, {"gpu_count"}).value_or(1);
+  q.tensor_parallel = number_at(hw, {"tensor_parallel"}).value_or(1);
+  q.pipeline_parallel = number_at(hw, {"pipeline_parallel"}).value_or(1);
+  if (q.engine == "accelerate" && q.gpus > 1 && q.pipeline_parallel == 1)
+    q.pipeline_parallel = q.gpus;  // device_map="auto" splits layers
+  q.sharding = lower(string_at(hw, {"data_parallel_sharding"}));
+  if (q.sharding.empty()) q.sharding = "none";
+  q.cpu_offload = bool_at(hw, {"cpu_offload"}, false);
+  // CUDA version: stated in the case, else pre-Ampere GPUs are taken as older software stacks.
+  // Kernels load lazily from CUDA 11.7 in PyTorch (it sets CUDA_MODULE_LOADING=LAZY itself since
+  // 1.13) and from CUDA 12.2 in every other runtime (the driver's default).
+  const std::string gpu_name = lower(string_at(hw, {"gpu"}));
+  const auto version = cuda_version(notes);
+  const auto engine_profile = k.engines.find(q.engine);
+  const bool pytorch = engine_profile == k.engines.end() || engine_profile->second.pytorch;
+  q.cuda_eager_loading = version ? *version < (pytorch ? 11.7 : 12.2)
+                                 : (gpu_name.find("v100") != std::string::npos ||
+                                    gpu_name.find("t4") != std::string::npos ||
+                                    gpu_name.find("titan") != std::string::npos);
+  if (!version && q.cuda_eager_loading)
+    note(
+        "CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
+  q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);
+  const std::string loss = string_at(settings, {"loss"});
+  const auto engine = k.engines.find(q.engine);
+  q.chunked_loss = loss.empty() ? engine != k.engines.end() && engine->second.chunked_loss
+                                : loss.find("Chunked") != std::string::npos;
+  q.master_weights =
+      lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
+      q.weight_format != "fp32";
+  if (auto total = number_at(settings, {"total_gpu_memory_gib"})) {
+    q.gpu_memory_bytes = *total * 1024 * 1024 * 1024;
+  } else {
+    q.gpu_memory_bytes = device_bytes(catalog, string_at(hw, {"gpu"}));
+  }
+  if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
+  if (auto u = number_at(settings, {"mem_fraction_static"})) q.gpu_memory_utilization = *u;
+  if (auto free = number_at(settings, {"free_memory_before_load_gib"}))
+    q.free_before_load_bytes = *free * 1024 * 1024 * 1024;
+  if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
+  if (auto n = number_at(settings, {"max_num_batched_tokens"})) q.max_batched_tokens = *n;
+  if (auto n = number_at(settings, {"max_num_seqs"})) q.max_num_seqs = *n;
+  q.engine_version = string_at(c, {"runtime", "version"});
+  if (parse_engine_version(q.engine_version) <= 0) q.engine_version.clear();
+  // vLLM's defaults differ between `vllm serve` and the LLM class that its benchmark scripts use.
+  const std::string command = lower(string_at(settings, {"command"}) + " " +
+                                    string_at(c, {"runtime", "framework"}));
+  q.offline_engine = command.find("benchmark") != std::string::npos;
+  q.gpu_name = string_at(hw, {"gpu"});
+  q.gpus_linked = catalog.gpu_has_nvlink(q.gpu_name);
+}
+
+// The bytes the case's metric reads off the estimate (`why` set: the case is skipped).
+double measured_part(const MemoryEstimate& e, const std::string& metric, std::string& why) {
+  double bytes = 0;
+  if (metric == "nvidia_smi_used") bytes = e.total_bytes;
+  if (metric == "torch_max_allocated" || metric == "per_gpu_peak") bytes = e.tensor_bytes;
+  if (metric == "torch_max_reserved") bytes = e.reserved_bytes;
+  // What one GPU loaded: sources report a tensor-parallel run's weights per rank.
+  if (metric == "weights_only") bytes = e.weights_per_gpu_bytes;
+  if (metric == "kv_cache_capacity") {
+    if (!e.kv_pool_bytes) {
+      why = !e.notes.empty() ? e.notes.back()
+                             : "kv_cache_capacity needs a serving engine with a KV pool and the device's memory";
+      return 0;
+    }
+    bytes = *e.kv_pool_bytes;
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -303,17 +432,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
     return out;
   };
   if (out.id.empty()) out.id = "(no id)";
-  {
-    const std::string mode = string_at(c, {"workload", "mode"});
-    out.phase = mode == "inference" || mode == "load_only" || mode.empty() ? "inference" : "training";
-    // The kind's engine: one the memory model knows by name, else the framework as the case names it.
-    const std::string framework = lower(string_at(c, {"runtime", "framework"}));
-    out.engine = engine_for(catalog.memory, framework);
-    if (out.engine == "transformers" && framework.find("transformers") == std::string::npos) {
-      out.engine = framework.substr(0, framework.find_first_of(" (/,"));
-    }
-    if (const GpuSpec* gpu = catalog.gpu(string_at(c, {"hardware", "gpu"}))) out.vendor = gpu->vendor;
-  }
+  kind_of(catalog, c, out);
   if (out.quantity == "throughput") return evaluate_throughput(catalog, c, out);
   if (out.quantity != "memory") return skip("unknown quantity \"" + out.quantity + "\"");
   const auto unit = unit_bytes(out.unit);
@@ -383,19 +502,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   q.batch = number_at(*w, {"batch_size"})
                 .value_or(number_at(settings, {"probable", "batch_size"})
                               .value_or(number_at(settings, {"batch_size"}).value_or(1)));
-  auto seq = number_at(*w, {"sequence_length"});
-  if (!seq) seq = number_at(settings, {"max_model_len"});
-  if (!seq) seq = number_at(settings, {"num_ctx"});
-  if (!seq) seq = number_at(settings, {"probable", "sequence_length"});
-  if (!seq) {
-    // Unstated lengths: a 512-token prompt for generation, short inputs (64 tokens) for
-    // fine-tuning runs that pad to the longest sample.
-    const bool generating = q.mode == TrainMode::kInference;
-    seq = generating ? 512 : 64;
-    if (q.arch.kind != ArchKind::kEncoderDecoder || !generating)
-      note("sequence length " + report::short_number(*seq) + " (not stated)");
-  }
-  q.sequence = *seq;
+  q.sequence = case_sequence(*w, settings, q, out);
   q.new_tokens = number_at(*w, {"new_tokens"}).value_or(0);
   q.beams = number_at(settings, {"beam_size"}).value_or(1);
   q.gradient_checkpointing = bool_at(*w, {"gradient_checkpointing"}, false);
@@ -424,56 +531,7 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
       }
     }
   }
-  q.gpus = number_at(*hw, {"gpu_count"}).value_or(1);
-  q.tensor_parallel = number_at(*hw, {"tensor_parallel"}).value_or(1);
-  q.pipeline_parallel = number_at(*hw, {"pipeline_parallel"}).value_or(1);
-  if (q.engine == "accelerate" && q.gpus > 1 && q.pipeline_parallel == 1)
-    q.pipeline_parallel = q.gpus;  // device_map="auto" splits layers
-  q.sharding = lower(string_at(*hw, {"data_parallel_sharding"}));
-  if (q.sharding.empty()) q.sharding = "none";
-  q.cpu_offload = bool_at(*hw, {"cpu_offload"}, false);
-  // CUDA version: stated in the case, else pre-Ampere GPUs are taken as older software stacks.
-  // Kernels load lazily from CUDA 11.7 in PyTorch (it sets CUDA_MODULE_LOADING=LAZY itself since
-  // 1.13) and from CUDA 12.2 in every other runtime (the driver's default).
-  const std::string gpu_name = lower(string_at(*hw, {"gpu"}));
-  const auto version = cuda_version(notes);
-  const auto engine_profile = k.engines.find(q.engine);
-  const bool pytorch = engine_profile == k.engines.end() || engine_profile->second.pytorch;
-  q.cuda_eager_loading = version ? *version < (pytorch ? 11.7 : 12.2)
-                                 : (gpu_name.find("v100") != std::string::npos ||
-                                    gpu_name.find("t4") != std::string::npos ||
-                                    gpu_name.find("titan") != std::string::npos);
-  if (!version && q.cuda_eager_loading)
-    note(
-        "CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
-  q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);
-  const std::string loss = string_at(settings, {"loss"});
-  const auto engine = k.engines.find(q.engine);
-  q.chunked_loss = loss.empty() ? engine != k.engines.end() && engine->second.chunked_loss
-                                : loss.find("Chunked") != std::string::npos;
-  q.master_weights =
-      lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
-      q.weight_format != "fp32";
-  if (auto total = number_at(settings, {"total_gpu_memory_gib"})) {
-    q.gpu_memory_bytes = *total * 1024 * 1024 * 1024;
-  } else {
-    q.gpu_memory_bytes = device_bytes(catalog, string_at(*hw, {"gpu"}));
-  }
-  if (auto u = number_at(settings, {"gpu_memory_utilization"})) q.gpu_memory_utilization = *u;
-  if (auto u = number_at(settings, {"mem_fraction_static"})) q.gpu_memory_utilization = *u;
-  if (auto free = number_at(settings, {"free_memory_before_load_gib"}))
-    q.free_before_load_bytes = *free * 1024 * 1024 * 1024;
-  if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
-  if (auto n = number_at(settings, {"max_num_batched_tokens"})) q.max_batched_tokens = *n;
-  if (auto n = number_at(settings, {"max_num_seqs"})) q.max_num_seqs = *n;
-  q.engine_version = string_at(c, {"runtime", "version"});
-  if (parse_engine_version(q.engine_version) <= 0) q.engine_version.clear();
-  // vLLM's defaults differ between `vllm serve` and the LLM class that its benchmark scripts use.
-  const std::string command = lower(string_at(settings, {"command"}) + " " +
-                                    string_at(c, {"runtime", "framework"}));
-  q.offline_engine = command.find("benchmark") != std::string::npos;
-  q.gpu_name = string_at(*hw, {"gpu"});
-  q.gpus_linked = catalog.gpu_has_nvlink(q.gpu_name);
+  case_runtime(catalog, c, *hw, settings, notes, q, out);
 
   if (const std::string bad = bad_count({{"workload.batch_size", q.batch},
                                          {"runtime.settings.beam_size", q.beams},
@@ -493,19 +551,9 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
                     : answer.faults.front().first + ": " + answer.faults.front().second);
   }
   const MemoryEstimate& e = *answer.estimate;
-  double bytes = 0;
-  if (out.metric == "nvidia_smi_used") bytes = e.total_bytes;
-  if (out.metric == "torch_max_allocated" || out.metric == "per_gpu_peak") bytes = e.tensor_bytes;
-  if (out.metric == "torch_max_reserved") bytes = e.reserved_bytes;
-  // What one GPU loaded: sources report a tensor-parallel run's weights per rank.
-  if (out.metric == "weights_only") bytes = e.weights_per_gpu_bytes;
-  if (out.metric == "kv_cache_capacity") {
-    if (!e.kv_pool_bytes)
-      return skip(!e.notes.empty() ? e.notes.back()
-                                   : "kv_cache_capacity needs a serving engine with a KV pool and "
-                                     "the device's memory");
-    bytes = *e.kv_pool_bytes;
-  }
+  std::string why;
+  const double bytes = measured_part(e, out.metric, why);
+  if (!why.empty()) return skip(why);
   if (!std::isfinite(bytes)) return skip("the estimate is not finite");
   out.predicted = bytes / *unit;
   out.error_pct = (out.predicted - out.measured) / out.measured * 100;

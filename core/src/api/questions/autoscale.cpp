@@ -398,6 +398,192 @@ Json rounded(const std::vector<double>& values, int decimals) {
   return list;
 }
 
+
+// The policy asked (its members over the defaults in `st`); false with the fault.
+bool read_policy(Reader& r, const Json& policy, ScalingSettings& st, bool& target_asked) {
+  const std::string path = "/policy";
+  fields::check_fields(r, policy, path, "autoscale_policy");
+  const std::string kind = lower(r.string(policy, "kind", path, false).value_or("target_tracking"));
+  if (auto p = parse_scaling_policy(kind)) st.policy = *p;
+  else r.fail("unknown_name", path + "/kind", "expected target_tracking, scheduled or oracle, got \"" + kind + "\"");
+  const std::string metric = lower(r.string(policy, "metric", path, false).value_or("concurrency"));
+  if (auto m = parse_scaling_metric(metric)) st.metric = *m;
+  else r.fail("unknown_name", path + "/metric", "expected concurrency, queue_length or requests_per_s, got \"" + metric + "\"");
+  auto target = r.number(policy, "target", path, false, {0, 1e7, true});
+  auto lo = r.number(policy, "min_replicas", path, false, {0, 10000});
+  auto hi = r.number(policy, "max_replicas", path, false, {1, 10000});
+  st.control_period_s = r.number(policy, "control_period_s", path, false, {5, 3600}).value_or(st.control_period_s);
+  st.scale_up_delay_s = r.number(policy, "scale_up_delay_s", path, false, {0, 86400}).value_or(st.scale_up_delay_s);
+  st.scale_down_delay_s = r.number(policy, "scale_down_delay_s", path, false, {0, 86400}).value_or(st.scale_down_delay_s);
+  st.tolerance = r.number(policy, "tolerance", path, false, {0, 1, false}).value_or(st.tolerance);
+  if (!r.ok()) return false;
+  if (lo) st.min_replicas = static_cast<int>(std::floor(*lo));
+  if (hi) st.max_replicas = static_cast<int>(std::floor(*hi));
+  if (st.min_replicas > st.max_replicas) {
+    r.fail("out_of_range", path + (hi ? "/max_replicas" : "/min_replicas"),
+           "expected min_replicas <= max_replicas, got " + decimal::whole(static_cast<std::size_t>(st.min_replicas)) + " and " +
+               decimal::whole(static_cast<std::size_t>(st.max_replicas)));
+    return false;
+  }
+  if (target) {
+    st.target = *target;
+    target_asked = true;
+  }
+  return true;
+}
+
+Json deployment_json(const Deployment& d, const AutoscaleQuestion& q, const Billing& billing, const Cost& above, double target_rps,
+                     int peak) {
+  Json dep = report::object(16);
+  const InstanceType& it = *d.instance;
+  dep["instance"] = it.name;
+  dep["provider"] = it.provider;
+  dep["region"] = it.region;
+  dep["tensor_parallel"] = d.layout.tensor_parallel;
+  dep["pipeline_parallel"] = d.layout.pipeline_parallel;
+  dep["gpus_per_replica"] = round_to(q.replica.gpus, 3);
+  dep["concurrency_per_replica"] = round_to(q.replica.concurrency, 1);
+  dep["requests_per_s_per_replica"] = round_to(std::min(q.replica.copy_rps, q.replica.prefill_rps), 3);
+  dep["target_requests_per_s_per_replica"] = round_to(target_rps, 3);
+  dep["ttft_ms"] = round_to(q.replica.ttft_ms, 1);
+  dep["pricing"] = billing.pricing();
+  dep["replicas_per_instance"] = q.replica.copies_per_unit;
+  dep["instances_per_replica"] = q.replica.instances_per_unit;
+  dep["usd_per_instance_hour"] = round_to(q.replica.usd_per_unit_hour / q.replica.instances_per_unit, 4);
+  if (!above.price_flags.empty())
+    dep["priced_from_region"] = above.priced_from_region.empty() ? Json(nullptr) : Json(above.priced_from_region);
+  dep["replicas_at_peak"] = peak;
+  return dep;
+}
+
+Json profile_json(const Profile& profile, double peak_rps) {
+  Json prof = report::object(8);
+  prof["source"] = profile.source;
+  prof["intervals"] = profile.rps.size();
+  prof["interval_s"] = 3600;
+  if (!profile.start.empty()) prof["start"] = profile.start;
+  if (!profile.shape.empty()) {
+    prof["shape"] = profile.shape;
+    prof["shape_source"] = profile.shape_source;
+    prof["synthetic"] = profile.shape_synthetic;
+  }
+  prof["time_zone"] = "UTC";
+  prof["requests_per_s"] = rounded(profile.rps, 4);
+  prof["peak_requests_per_s"] = round_to(peak_rps, 4);
+  prof["month"] = profile.month;
+  return prof;
+}
+
+Json cold_start_json(const ColdStart& cold) {
+  Json cs = report::object(8);
+  cs["provisioning_s"] = round_to(cold.provisioning_s, 1);
+  cs["image_pull_s"] = round_to(cold.image_pull_s, 1);
+  cs["weights_gb"] = round_to(cold.weights_gb, 2);
+  cs["weights_gb_per_s"] = round_to(cold.weights_gb_per_s, 3);
+  cs["weights_load_s"] = round_to(cold.weights_load_s(), 1);
+  cs["warmup_s"] = round_to(cold.warmup_s, 1);
+  cs["total_s"] = round_to(cold.total_s(), 1);
+  cs["basis"] = "defaults are estimates, not measurements: a GPU node launched and joined to the cluster 180 s, a serving "
+                "image of about 10 GB pulled 60 s, the weights read at 1 GB/s from object storage, the engine's "
+                "profiling run and CUDA graph capture 60 s (docs/api.md, autoscale)";
+  return cs;
+}
+
+Json policy_json(const ScalingSettings& st) {
+  Json simulated = report::object(10);
+  simulated["name"] = to_string(st.policy);
+  simulated["metric"] = to_string(st.metric);
+  simulated["target"] = round_to(st.target, 3);
+  simulated["min_replicas"] = st.min_replicas;
+  simulated["max_replicas"] = st.max_replicas;
+  simulated["control_period_s"] = st.control_period_s;
+  simulated["scale_up_delay_s"] = st.scale_up_delay_s;
+  simulated["scale_down_delay_s"] = st.scale_down_delay_s;
+  simulated["tolerance"] = st.tolerance;
+  return simulated;
+}
+
+Json policies_json(const AutoscaleResult& res, const AutoscaleQuestion& q) {
+  Json policies = Json::array();
+  for (const PolicyRun& run : res.runs) {
+    Json p = report::object(8);
+    p["name"] = to_string(run.policy);
+    p["replicas"] = rounded(run.replicas, 3);
+    p["replica_hours_per_month"] = round_to(run.replica_hours * q.month_scale, 1);
+    p["instance_hours_per_month"] = round_to(run.unit_hours * q.replica.instances_per_unit * q.month_scale, 1);
+    p["usd_per_month"] = round_to(run.usd_per_month, 2);
+    p["gpu_hours_idle"] = round_to(run.gpu_hours_idle, 1);
+    p["slo_attainment"] = round_to(run.slo_attainment(), 4);
+    policies.push_back(std::move(p));
+  }
+  return policies;
+}
+
+// The target-tracking policy advised: the profile's fewest and most replicas, no scale-up delay, a
+// scale-down window at least the cold start.
+Json recommended_json(const ScalingSettings& st, int least, int peak, const ColdStart& cold, double target_rps,
+                      const ReplicaModel& replica, bool target_asked) {
+  ScalingSettings advised = st;
+  advised.policy = ScalingPolicy::kTargetTracking;
+  advised.min_replicas = std::max(1, least);
+  advised.max_replicas = peak;
+  advised.scale_up_delay_s = 0;
+  advised.scale_down_delay_s = std::max(300.0, std::ceil(cold.total_s()));
+  Json rec = report::object(10);
+  rec["min_replicas"] = advised.min_replicas;
+  rec["max_replicas"] = advised.max_replicas;
+  rec["metric"] = to_string(advised.metric);
+  rec["threshold"] = round_to(advised.target, 2);
+  rec["control_period_s"] = advised.control_period_s;
+  rec["scale_up_delay_s"] = advised.scale_up_delay_s;
+  rec["scale_down_delay_s"] = advised.scale_down_delay_s;
+  rec["basis"] = advised.metric == ScalingMetric::kConcurrency && !target_asked
+                     ? "threshold = requests in flight per replica at the target: the road's requests/s per replica at the target "
+                       "utilization with the p95 TTFT met (" + number_text(round_to(target_rps, 3)) + ") x a slot's hold time (" +
+                           number_text(round_to(replica.hold_s(), 3)) + " s); min and max: the fewest and most replicas the profile needs; "
+                           "scale-down window at least the cold start"
+                     : advised.metric == ScalingMetric::kRequestsPerS && !target_asked
+                       ? "threshold = the road's requests/s per replica at the target utilization with the p95 TTFT met; min and max: "
+                         "the fewest and most replicas the profile needs; scale-down window at least the cold start"
+                   : advised.metric == ScalingMetric::kQueueLength && !target_asked
+                       ? "threshold: one request waiting per replica, a default not derived from the road (give policy.target); "
+                         "min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start"
+                       : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
+  return rec;
+}
+
+Json base_json(const std::string& commitment, const AutoscaleResult& res, const ReplicaModel& replica) {
+  Json base = report::object(6);
+  base["commitment"] = commitment;
+  base["replicas"] = res.base.replicas;
+  base["instances"] = round_to(res.base.units * replica.instances_per_unit, 0);
+  base["usd_per_month"] = report::report_optional(res.base.usd_per_month, 2);
+  base["usd_per_instance_hour"] = replica.committed_usd_per_unit_hour
+                                     ? Json(round_to(*replica.committed_usd_per_unit_hour / replica.instances_per_unit, 4))
+                                     : Json(nullptr);
+  base["break_even_utilization"] = report::report_optional(res.base.break_even_utilization, 4);
+  base["basis"] = replica.committed_usd_per_unit_hour
+                      ? "the most instances needed in more than a share c/o of the hours (c, o: the committed and the above-base "
+                        "hourly rates), billed 730 h a month as every commitment is; the oracle's instances above it at the "
+                        "above-base rate"
+                      : "no public commitment price for this family: no base";
+  return base;
+}
+
+// What the figures leave out: an uncalibrated replica, and target tracking below the oracle.
+Json notes_of(const Deployment& d, const AutoscaleQuestion& q, const ScalingSettings& st, const AutoscaleResult& res) {
+  Json notes = Json::array();
+  if (d.uncalibrated) notes.push_back("the replica, " + report::uncalibrated_caveat(d));
+  const PolicyRun& oracle = res.runs.front();
+  for (const PolicyRun& run : res.runs)
+    if (run.policy == ScalingPolicy::kTargetTracking && run.usd_per_month < oracle.usd_per_month - 0.005)
+      notes.push_back("target_tracking costs less than the oracle: within the tolerance (" + number_text(st.tolerance * 100) +
+                      " %) it leaves replicas above the target utilization the oracle sizes for (" +
+                      number_text(q.replica.target_utilization * 100) + " %), at SLO attainment " +
+                      number_text(round_to(run.slo_attainment() * 100, 2)) + " %");
+  return notes;
+}
+
 }  // namespace
 
 Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
@@ -481,36 +667,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   st.min_replicas = std::max(1, least);
   st.max_replicas = peak;
   bool target_asked = false;
-  if (policy_obj) {
-    const std::string path = "/policy";
-    fields::check_fields(r, *policy_obj, path, "autoscale_policy");
-    const std::string kind = lower(r.string(*policy_obj, "kind", path, false).value_or("target_tracking"));
-    if (auto p = parse_scaling_policy(kind)) st.policy = *p;
-    else r.fail("unknown_name", path + "/kind", "expected target_tracking, scheduled or oracle, got \"" + kind + "\"");
-    const std::string metric = lower(r.string(*policy_obj, "metric", path, false).value_or("concurrency"));
-    if (auto m = parse_scaling_metric(metric)) st.metric = *m;
-    else r.fail("unknown_name", path + "/metric", "expected concurrency, queue_length or requests_per_s, got \"" + metric + "\"");
-    auto target = r.number(*policy_obj, "target", path, false, {0, 1e7, true});
-    auto lo = r.number(*policy_obj, "min_replicas", path, false, {0, 10000});
-    auto hi = r.number(*policy_obj, "max_replicas", path, false, {1, 10000});
-    st.control_period_s = r.number(*policy_obj, "control_period_s", path, false, {5, 3600}).value_or(st.control_period_s);
-    st.scale_up_delay_s = r.number(*policy_obj, "scale_up_delay_s", path, false, {0, 86400}).value_or(st.scale_up_delay_s);
-    st.scale_down_delay_s = r.number(*policy_obj, "scale_down_delay_s", path, false, {0, 86400}).value_or(st.scale_down_delay_s);
-    st.tolerance = r.number(*policy_obj, "tolerance", path, false, {0, 1, false}).value_or(st.tolerance);
-    if (!r.ok()) return nullptr;
-    if (lo) st.min_replicas = static_cast<int>(std::floor(*lo));
-    if (hi) st.max_replicas = static_cast<int>(std::floor(*hi));
-    if (st.min_replicas > st.max_replicas) {
-      r.fail("out_of_range", path + (hi ? "/max_replicas" : "/min_replicas"),
-             "expected min_replicas <= max_replicas, got " + decimal::whole(static_cast<std::size_t>(st.min_replicas)) + " and " +
-                 decimal::whole(static_cast<std::size_t>(st.max_replicas)));
-      return nullptr;
-    }
-    if (target) {
-      st.target = *target;
-      target_asked = true;
-    }
-  }
+  if (policy_obj && !read_policy(r, *policy_obj, st, target_asked)) return nullptr;
   if (!(st.target > 0)) {
     st.target = st.metric == ScalingMetric::kConcurrency ? target_rps * q.replica.hold_s()
                 : st.metric == ScalingMetric::kRequestsPerS ? target_rps
@@ -520,130 +677,17 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
 
   Json result = report::object(12);
   result["request"] = report::workload(*w);
-  Json dep = report::object(16);
-  const InstanceType& it = *d->instance;
-  dep["instance"] = it.name;
-  dep["provider"] = it.provider;
-  dep["region"] = it.region;
-  dep["tensor_parallel"] = d->layout.tensor_parallel;
-  dep["pipeline_parallel"] = d->layout.pipeline_parallel;
-  dep["gpus_per_replica"] = round_to(q.replica.gpus, 3);
-  dep["concurrency_per_replica"] = round_to(q.replica.concurrency, 1);
-  dep["requests_per_s_per_replica"] = round_to(std::min(q.replica.copy_rps, q.replica.prefill_rps), 3);
-  dep["target_requests_per_s_per_replica"] = round_to(target_rps, 3);
-  dep["ttft_ms"] = round_to(q.replica.ttft_ms, 1);
-  dep["pricing"] = billed->pricing();
-  dep["replicas_per_instance"] = q.replica.copies_per_unit;
-  dep["instances_per_replica"] = q.replica.instances_per_unit;
-  dep["usd_per_instance_hour"] = round_to(q.replica.usd_per_unit_hour / q.replica.instances_per_unit, 4);
-  if (!above.price_flags.empty())
-    dep["priced_from_region"] = above.priced_from_region.empty() ? Json(nullptr) : Json(above.priced_from_region);
-  dep["replicas_at_peak"] = peak;
-  result["deployment"] = std::move(dep);
-
-  Json prof = report::object(8);
-  prof["source"] = profile->source;
-  prof["intervals"] = profile->rps.size();
-  prof["interval_s"] = 3600;
-  if (!profile->start.empty()) prof["start"] = profile->start;
-  if (!profile->shape.empty()) {
-    prof["shape"] = profile->shape;
-    prof["shape_source"] = profile->shape_source;
-    prof["synthetic"] = profile->shape_synthetic;
-  }
-  prof["time_zone"] = "UTC";
-  prof["requests_per_s"] = rounded(profile->rps, 4);
-  prof["peak_requests_per_s"] = round_to(peak_rps, 4);
-  prof["month"] = profile->month;
-  result["profile"] = std::move(prof);
-
-  Json cs = report::object(8);
-  cs["provisioning_s"] = round_to(cold->provisioning_s, 1);
-  cs["image_pull_s"] = round_to(cold->image_pull_s, 1);
-  cs["weights_gb"] = round_to(cold->weights_gb, 2);
-  cs["weights_gb_per_s"] = round_to(cold->weights_gb_per_s, 3);
-  cs["weights_load_s"] = round_to(cold->weights_load_s(), 1);
-  cs["warmup_s"] = round_to(cold->warmup_s, 1);
-  cs["total_s"] = round_to(cold->total_s(), 1);
-  cs["basis"] = "defaults are estimates, not measurements: a GPU node launched and joined to the cluster 180 s, a serving "
-                "image of about 10 GB pulled 60 s, the weights read at 1 GB/s from object storage, the engine's "
-                "profiling run and CUDA graph capture 60 s (docs/api.md, autoscale)";
-  result["cold_start"] = std::move(cs);
-
-  Json simulated = report::object(10);
-  simulated["name"] = to_string(st.policy);
-  simulated["metric"] = to_string(st.metric);
-  simulated["target"] = round_to(st.target, 3);
-  simulated["min_replicas"] = st.min_replicas;
-  simulated["max_replicas"] = st.max_replicas;
-  simulated["control_period_s"] = st.control_period_s;
-  simulated["scale_up_delay_s"] = st.scale_up_delay_s;
-  simulated["scale_down_delay_s"] = st.scale_down_delay_s;
-  simulated["tolerance"] = st.tolerance;
-  result["policy"] = std::move(simulated);
-
+  result["deployment"] = deployment_json(*d, q, *billed, above, target_rps, peak);
+  result["profile"] = profile_json(*profile, peak_rps);
+  result["cold_start"] = cold_start_json(*cold);
+  result["policy"] = policy_json(st);
   Json needed_json = Json::array();
   for (int n : res.needed) needed_json.push_back(n);
   result["needed_replicas"] = std::move(needed_json);
 
-  Json policies = Json::array();
-  for (const PolicyRun& run : res.runs) {
-    Json p = report::object(8);
-    p["name"] = to_string(run.policy);
-    p["replicas"] = rounded(run.replicas, 3);
-    p["replica_hours_per_month"] = round_to(run.replica_hours * q.month_scale, 1);
-    p["instance_hours_per_month"] = round_to(run.unit_hours * q.replica.instances_per_unit * q.month_scale, 1);
-    p["usd_per_month"] = round_to(run.usd_per_month, 2);
-    p["gpu_hours_idle"] = round_to(run.gpu_hours_idle, 1);
-    p["slo_attainment"] = round_to(run.slo_attainment(), 4);
-    policies.push_back(std::move(p));
-  }
-  result["policies"] = std::move(policies);
-
-  ScalingSettings advised = st;
-  advised.policy = ScalingPolicy::kTargetTracking;
-  advised.min_replicas = std::max(1, least);
-  advised.max_replicas = peak;
-  advised.scale_up_delay_s = 0;
-  advised.scale_down_delay_s = std::max(300.0, std::ceil(cold->total_s()));
-  Json rec = report::object(10);
-  rec["min_replicas"] = advised.min_replicas;
-  rec["max_replicas"] = advised.max_replicas;
-  rec["metric"] = to_string(advised.metric);
-  rec["threshold"] = round_to(advised.target, 2);
-  rec["control_period_s"] = advised.control_period_s;
-  rec["scale_up_delay_s"] = advised.scale_up_delay_s;
-  rec["scale_down_delay_s"] = advised.scale_down_delay_s;
-  rec["basis"] = advised.metric == ScalingMetric::kConcurrency && !target_asked
-                     ? "threshold = requests in flight per replica at the target: the road's requests/s per replica at the target "
-                       "utilization with the p95 TTFT met (" + number_text(round_to(target_rps, 3)) + ") x a slot's hold time (" +
-                           number_text(round_to(q.replica.hold_s(), 3)) + " s); min and max: the fewest and most replicas the profile needs; "
-                           "scale-down window at least the cold start"
-                     : advised.metric == ScalingMetric::kRequestsPerS && !target_asked
-                         ? "threshold = the road's requests/s per replica at the target utilization with the p95 TTFT met; min and max: "
-                           "the fewest and most replicas the profile needs; scale-down window at least the cold start"
-                     : advised.metric == ScalingMetric::kQueueLength && !target_asked
-                         ? "threshold: one request waiting per replica, a default not derived from the road (give policy.target); "
-                           "min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start"
-                         : "threshold as asked; min and max: the fewest and most replicas the profile needs; scale-down window at least the cold start";
-  result["recommended"] = std::move(rec);
-
-  Json base = report::object(6);
-  base["commitment"] = commitment;
-  base["replicas"] = res.base.replicas;
-  base["instances"] = round_to(res.base.units * q.replica.instances_per_unit, 0);
-  base["usd_per_month"] = report::report_optional(res.base.usd_per_month, 2);
-  base["usd_per_instance_hour"] = q.replica.committed_usd_per_unit_hour
-                                     ? Json(round_to(*q.replica.committed_usd_per_unit_hour / q.replica.instances_per_unit, 4))
-                                     : Json(nullptr);
-  base["break_even_utilization"] = report::report_optional(res.base.break_even_utilization, 4);
-  base["basis"] = q.replica.committed_usd_per_unit_hour
-                      ? "the most instances needed in more than a share c/o of the hours (c, o: the committed and the above-base "
-                        "hourly rates), billed 730 h a month as every commitment is; the oracle's instances above it at the "
-                        "above-base rate"
-                      : "no public commitment price for this family: no base";
-  result["committed_base"] = std::move(base);
-
+  result["policies"] = policies_json(res, q);
+  result["recommended"] = recommended_json(st, least, peak, *cold, target_rps, q.replica, target_asked);
+  result["committed_base"] = base_json(commitment, res, q.replica);
   result["basis"] = "needed replicas per hour: the road's rule (ceil(requests/s / (capacity x target utilization)), then more until "
                     "the p95 TTFT target is met); target_tracking simulated every control period as the Kubernetes HPA "
                     "(ceil(replicas x metric / target), tolerance, stabilization windows), new replicas serving after the cold "
@@ -652,16 +696,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                     "monthly: " + profile->month + " x the whole instances the replicas occupy x the instance-hour rate";
   // The engine labels its metrics with the served model's name: the Hugging Face id it loads.
   result["recommended"]["keda_scaled_object"] = keda_for_autoscale(catalog, result);
-  Json notes = Json::array();
-  if (d->uncalibrated) notes.push_back("the replica, " + report::uncalibrated_caveat(*d));
-  const PolicyRun& oracle = res.runs.front();
-  for (const PolicyRun& run : res.runs)
-    if (run.policy == ScalingPolicy::kTargetTracking && run.usd_per_month < oracle.usd_per_month - 0.005)
-      notes.push_back("target_tracking costs less than the oracle: within the tolerance (" + number_text(st.tolerance * 100) +
-                      " %) it leaves replicas above the target utilization the oracle sizes for (" +
-                      number_text(q.replica.target_utilization * 100) + " %), at SLO attainment " +
-                      number_text(round_to(run.slo_attainment() * 100, 2)) + " %");
-  result["notes"] = std::move(notes);
+  result["notes"] = notes_of(*d, q, st, res);
   return report::price_flags_first(std::move(result), above);
 }
 

@@ -251,17 +251,18 @@ bool runs(const Catalog& catalog, Reader& r, const ModelChoice* model, const Mem
     r.fail("cannot_answer", "/tensor_parallel", why + "; use " + kTpWayOut);
     return false;
   }
-  // Serving needs the weights and at least one whole sequence's KV cache on each rank.
-  const double one_sequence =
-      (q.weight_bytes + q.kv_bytes_per_token * (q.input_tokens + q.output_tokens)) / tp;
-  if (!training && one_sequence > q.device.memory_bytes) {
-    r.fail("cannot_answer", "/gpu",
-           "does not fit: the weights and one " +
-               report::short_number(q.input_tokens + q.output_tokens) + "-token sequence need " +
-               report::short_number(one_sequence / 1e9) + " GB per GPU, " + gpu->name + " has " +
-               report::short_number(q.device.memory_bytes / 1e9) +
-               " GB; use more tensor parallelism (tensor_parallel) or a smaller weight format");
-    return false;
+  if (!instance && !training) {
+    // No instance sells the GPU: the sequences a copy holds are the memory model's on the GPU
+    // alone, as the memory question sizes them.
+    const TokenShape shape{q.input_tokens, q.output_tokens};
+    q.kv_sequences = sequences_on(catalog, *mq, shape, tp, gpu->usable_bytes(), gpu->name, catalog.gpu_has_nvlink(gpu->name));
+    if (*q.kv_sequences < 1) {
+      r.fail("cannot_answer", "/gpu",
+             "does not fit: " + report::short_number(tp) + " x " + gpu->name + " cannot hold the weights, the runtime and one " +
+                 report::short_number(q.input_tokens + q.output_tokens) +
+                 "-token sequence; use more tensor parallelism (tensor_parallel) or a smaller weight format");
+      return false;
+    }
   }
   return true;
 }

@@ -14,6 +14,7 @@
 #include "catalog/fields.hpp"
 #include "fleet/rank.hpp"
 #include "fleet/road.hpp"
+#include "model/sequences.hpp"
 
 namespace gpufleet::detail {
 
@@ -82,8 +83,11 @@ std::string read_task(Session& s, const Json& req, const std::string& path, Road
 std::optional<Json> with_older_names(Session& s, const Json& req, const std::string& path, RoadQuestion question) {
   Reader& r = s.reader();
   const bool estimate = question == RoadQuestion::kEstimate;
-  if (!req.contains("workload") && !req.contains("demand") && !req.contains("recipe") && !req.contains("precision"))
-    return req;
+  if (!req.contains("workload") && !req.contains("demand") && !req.contains("recipe") && !req.contains("precision")) {
+    // Older names only: a training job still takes the recipe's defaults (below).
+    const auto older = req.find(estimate ? "phase" : "mode");
+    if (older == req.end() || !older->is_string() || !trains(lower(older->get<std::string>()))) return req;
+  }
   Json out = req;
   const std::string task = read_task(s, req, path, question);
   if (req.contains("workload")) out[estimate ? "phase" : "mode"] = task;
@@ -110,32 +114,43 @@ std::optional<Json> with_older_names(Session& s, const Json& req, const std::str
       out["new_tokens"] = demand.output_tokens;
     }
   }
-  if (const Json* rc = r.object(req, "recipe", path, false)) {
-    const std::string rp = path + "/recipe";
+  const Json* rc = r.object(req, "recipe", path, false);
+  if (rc && !training)
+    only_members(r, *rc, path + "/recipe", {}, "a recipe is how a training job runs (workload fine_tuning, lora, qlora or training)");
+  if (training) {
+    // A training job's recipe, its defaults the road's whichever names the request uses: an older
+    // name (beside no recipe) gives its own field, as recipe's member would.
     Recipe recipe;
-    s.recipe(*rc, rp, recipe);
-    const std::vector<const char*> older =
-        estimate ? std::vector<const char*>{"gradient_checkpointing", "context", "batch"}
-                 : std::vector<const char*>{"optimizer", "gradient_checkpointing", "master_weights", "sharding", "context", "batch"};
-    for (const char* name : older) clash(r, req, path, "recipe", name);
-    if (!training) {
-      only_members(r, *rc, rp, {}, "a recipe is how a training job runs (workload fine_tuning, lora, qlora or training)");
-    } else {
-      out["gradient_checkpointing"] = recipe.gradient_checkpointing;
-      out["context"] = recipe.sequence;
-      out["batch"] = recipe.micro_batch;
-      if (estimate) {
-        only_members(r, *rc, rp, {"gradient_checkpointing", "sequence_length", "micro_batch"},
+    if (rc) {
+      s.recipe(*rc, path + "/recipe", recipe);
+      const std::vector<const char*> older =
+          estimate ? std::vector<const char*>{"gradient_checkpointing", "context", "batch"}
+                   : std::vector<const char*>{"optimizer", "gradient_checkpointing", "master_weights", "sharding", "context", "batch"};
+      for (const char* name : older) clash(r, req, path, "recipe", name);
+      if (estimate)
+        only_members(r, *rc, path + "/recipe", {"gradient_checkpointing", "sequence_length", "micro_batch"},
                      "estimate's training speed reads the sequence, the micro-batch and recomputation");
-      } else {
-        out["optimizer"] = recipe.optimizer;
-        out["master_weights"] = recipe.master_weights;
-        out["sharding"] = recipe.sharding;
-        if (recipe.lora_rank > 0) {
-          if (req.contains("lora") && req["lora"].is_object() && req["lora"].contains("rank"))
-            r.fail("wrong_type", path + "/lora/rank", "give recipe.lora_rank or its older name lora.rank, not both");
-          out["lora"]["rank"] = recipe.lora_rank;
-        }
+    }
+    auto unless_given = [&](const char* older, Json value) {
+      if (!req.contains(older)) out[older] = std::move(value);
+    };
+    unless_given("gradient_checkpointing", recipe.gradient_checkpointing);
+    unless_given("context", recipe.sequence);
+    unless_given("batch", recipe.micro_batch);
+    if (!estimate) {
+      unless_given("optimizer", recipe.optimizer);
+      unless_given("master_weights", recipe.master_weights && task != "lora" && task != "qlora");  // as the road
+      // As the road: the recipe shards over the data-parallel GPUs only (none on one copy's GPUs).
+      auto count = [&](const char* key) {
+        const auto it = req.find(key);
+        return it != req.end() && it->is_number() ? std::max(1.0, it->get<double>()) : 1.0;
+      };
+      const double data_parallel = count("gpus") / (count("tensor_parallel") * count("pipeline_parallel"));
+      unless_given("sharding", data_parallel > 1 ? recipe.sharding : "none");
+      if (recipe.lora_rank > 0) {
+        if (req.contains("lora") && req["lora"].is_object() && req["lora"].contains("rank"))
+          r.fail("wrong_type", path + "/lora/rank", "give recipe.lora_rank or its older name lora.rank, not both");
+        out["lora"]["rank"] = recipe.lora_rank;
       }
     }
   }
@@ -208,11 +223,12 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   if (!q.engine_version.empty() && parse_engine_version(q.engine_version) <= 0)
     r.fail("unknown_name", "/engine_version",
            "expected a release such as \"0.6.5\" or \"V0 0.7.3\", got \"" + q.engine_version + "\"");
-  if (auto entry = r.string(req, "engine_entrypoint", "", false)) {
-    if (*entry != "serve" && *entry != "offline")
+  if (auto text = r.string(req, "engine_entrypoint", "", false)) {
+    const std::string entry = lower(*text);  // any case, as every value of the field table
+    if (entry != "serve" && entry != "offline")
       r.fail("unknown_name", "/engine_entrypoint",
-             "expected serve (vllm serve) or offline (the LLM class), got \"" + *entry + "\"");
-    q.offline_engine = *entry == "offline";
+             "expected serve (vllm serve) or offline (the LLM class), got \"" + *text + "\"");
+    q.offline_engine = entry == "offline";
   }
   if (auto name = r.string(req, "gpu", "", false)) {
     gpu = catalog.gpu(*name);
@@ -382,20 +398,23 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& request) {
     g["headroom_gib"] = gib(capacity - e.total_bytes);
     const auto engine = catalog.memory.engines.find(q->engine);
     const bool pool = engine != catalog.memory.engines.end() && engine->second.kv_policy == "pool";
+    const bool serves = q->mode == TrainMode::kInference;
+    // The sequences one copy holds at this length: the road's figure (model/sequences.hpp).
+    const double sequences = serves && why.empty() && !pool ? sequences_that_fit(catalog.memory, *q, e, capacity) : 0;
     if (!pool) {  // a pool engine takes its share whatever the batch: no largest batch to find
       g["largest_batch"] =
-          largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
+          serves ? sequences : largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::batch, 1e6);
       // Never beyond the model's own context window.
       const double window = q->arch.max_positions > 0      ? q->arch.max_positions
                             : q->arch.target_positions > 0 ? q->arch.target_positions
                                                            : kMaxTokens;
       g["largest_context"] =
           largest_fitting(catalog.memory, *q, capacity, &MemoryQuestion::sequence, window);
-      if (q->mode == TrainMode::kInference && e.kv_bytes_per_token > 0 && why.empty()) {
+      if (serves && e.kv_bytes_per_token > 0 && why.empty()) {
         const double spare = capacity - e.total_bytes + e.kv_cache_bytes;
         g["kv_cache_tokens_that_fit"] = std::floor(spare / e.kv_bytes_per_token);
-        g["concurrent_sequences_at_context"] =
-            std::floor(spare / e.kv_bytes_per_token / (q->sequence + q->new_tokens));
+        // A pool engine's figure is its pool's (kv_cache_capacity.concurrent_sequences).
+        g["concurrent_sequences_at_context"] = sequences;
       }
     }
     result["gpu"] = std::move(g);

@@ -29,47 +29,47 @@ bool in_geo(const RegionSite* site, const std::string& geo) {
   return site && std::find(site->geos.begin(), site->geos.end(), geo) != site->geos.end();
 }
 
-}  // namespace
 
-Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
-  Reader& r = s.reader();
-  auto w = s.road_workload(req, "", true);
-  auto billed = s.billing(req, "");
-  const std::vector<std::string> providers = s.providers(req, "");
-  const InstanceType* chosen_type = nullptr;
-  if (auto name = r.string(req, "instance", "", false)) {
-    chosen_type = catalog.instance(*name);
-    if (!chosen_type) r.fail("unknown_name", "/instance", "expected an instance type of gpu_instances.json, got \"" + *name + "\"");
-  }
-  const bool failover = r.boolean(req, "failover", "", false).value_or(false);
-  const auto response_bytes = r.number(req, "response_bytes", "", false, {0, 1e9});
-  const double dataset_gb = r.number(req, "dataset_gb", "", false, {0, 1e7}).value_or(0);
-  const std::string dataset_region = lower(r.string(req, "dataset_region", "", false).value_or(""));
-  if (!dataset_region.empty() && !catalog.region_provider.count(dataset_region)) {
-    r.fail("unknown_name", "/dataset_region", "expected a region with prices loaded, got \"" + dataset_region + "\"");
-  }
-  // Residency.
+// Where the workload may run: regions named and a geography (none: anywhere).
+struct Residency {
   std::vector<std::string> allowed;
   std::string geo;
-  if (const Json* res = r.object(req, "residency", "", false)) {
-    fields::check_fields(r, *res, "/residency", "residency");
-    allowed = r.strings(*res, "regions", "/residency", false);
-    for (std::size_t i = 0; i < allowed.size(); ++i) {
-      allowed[i] = lower(allowed[i]);
-      if (!catalog.region_provider.count(allowed[i])) {
-        r.fail("unknown_name", "/residency/regions/" + decimal::whole(i), "expected a region with prices loaded, got \"" + allowed[i] + "\"");
-      }
-    }
-    geo = lower(r.string(*res, "geo", "/residency", false).value_or(""));
-    if (!geo.empty()) {
-      bool known = false;
-      for (const auto& [key, terms] : catalog.providers) {
-        for (const auto& [region, site] : terms.sites) known = known || in_geo(&site, geo);
-      }
-      if (!known) r.fail("unknown_name", "/residency/geo", "expected a geography of the catalog's regions (north_america, europe, eu, asia_pacific, middle_east, south_america, africa, or a country code such as us, de), got \"" + geo + "\"");
+  bool admits(const std::string& region, const RegionSite* site) const {
+    return (allowed.empty() || std::find(allowed.begin(), allowed.end(), region) != allowed.end()) &&
+           (geo.empty() || in_geo(site, geo));
+  }
+};
+
+Residency read_residency(const Catalog& catalog, Reader& r, const Json& req) {
+  Residency a;
+  const Json* res = r.object(req, "residency", "", false);
+  if (!res) return a;
+  fields::check_fields(r, *res, "/residency", "residency");
+  a.allowed = r.strings(*res, "regions", "/residency", false);
+  for (std::size_t i = 0; i < a.allowed.size(); ++i) {
+    a.allowed[i] = lower(a.allowed[i]);
+    if (!catalog.region_provider.count(a.allowed[i])) {
+      r.fail("unknown_name", "/residency/regions/" + decimal::whole(i), "expected a region with prices loaded, got \"" + a.allowed[i] + "\"");
     }
   }
-  // Users.
+  a.geo = lower(r.string(*res, "geo", "/residency", false).value_or(""));
+  if (!a.geo.empty()) {
+    bool known = false;
+    for (const auto& [key, terms] : catalog.providers) {
+      for (const auto& [region, site] : terms.sites) known = known || in_geo(&site, a.geo);
+    }
+    if (!known) r.fail("unknown_name", "/residency/geo", "expected a geography of the catalog's regions (north_america, europe, eu, asia_pacific, middle_east, south_america, africa, or a country code such as us, de), got \"" + a.geo + "\"");
+  }
+  return a;
+}
+
+const RegionSite* site_in(const Catalog& catalog, const InstanceType& o) {
+  const ProviderTerms* terms = catalog.provider(o.provider);
+  return terms && terms->sites.count(o.region) ? &terms->sites.at(o.region) : nullptr;
+}
+
+// The user groups: each a region or a point, and its share of the demand.
+std::vector<regions::UserGroup> read_users(const Catalog& catalog, Reader& r, const Json& req) {
   std::vector<regions::UserGroup> users;
   if (const Json* list = r.member(req, "users", "", false)) {
     if (!list->is_array() || list->empty() || list->size() > 64) {
@@ -116,46 +116,42 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
       }
     }
   }
-  if (!w || !billed || !r.ok()) return nullptr;
+  return users;
+}
 
-  // The instance type: the one named, or the road's cheapest for the workload.
-  if (!chosen_type) {
-    std::optional<Deployment> cheapest;
-    for (const InstanceType& it : catalog.instances) {
-      if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
-      if (it.accelerator_kind == "cpu" || !it.price_flags.empty()) continue;
-      Deployment d = best_on(catalog, *w, *billed, it);
-      refuse_without_speed(d);
-      if (!d.runs() || !d.cost.usd_per_month) continue;
-      if (!cheapest || *d.cost.usd_per_month < *cheapest->cost.usd_per_month) cheapest = std::move(d);
-    }
-    if (!cheapest) {
-      r.fail("cannot_answer", "", "no instance type runs the workload: see recommend for the refusals and ways out");
-      return nullptr;
-    }
-    chosen_type = cheapest->instance;
+// The road's cheapest instance type for the workload, or nullptr.
+const InstanceType* cheapest_type(const Catalog& catalog, const Workload& w, const Billing& billing,
+                                  const std::vector<std::string>& providers) {
+  std::optional<Deployment> cheapest;
+  for (const InstanceType& it : catalog.instances) {
+    if (!providers.empty() && std::find(providers.begin(), providers.end(), it.provider) == providers.end()) continue;
+    if (it.accelerator_kind == "cpu" || !it.price_flags.empty()) continue;
+    Deployment d = best_on(catalog, w, billing, it);
+    refuse_without_speed(d);
+    if (!d.runs() || !d.cost.usd_per_month) continue;
+    if (!cheapest || *d.cost.usd_per_month < *cheapest->cost.usd_per_month) cheapest = std::move(d);
   }
-  RegionChoice every;
-  every.all = true;
+  return cheapest ? cheapest->instance : nullptr;
+}
+
+// The type's offers in the regions asked (all when none) that the residency admits.
+std::vector<regions::Candidate> candidates_for(const Catalog& catalog, const InstanceType& type, const Json& req,
+                                               const Residency& residency) {
   std::vector<regions::Candidate> candidates;
-  std::vector<const InstanceType*> refused;
   std::vector<std::string> asked_regions;
   if (req.contains("regions") && req["regions"].is_array()) {
     for (const auto& x : req["regions"]) asked_regions.push_back(lower(x.get<std::string>()));
   } else if (req.contains("region")) {
     asked_regions.push_back(lower(req["region"].get<std::string>()));
   }
-  for (const InstanceType* o : offers_in(catalog, chosen_type->name, every)) {
-    if (o->family_key != chosen_type->family_key || !o->price_flags.empty() || !o->on_demand_usd_per_hour) continue;
+  RegionChoice every;
+  every.all = true;
+  for (const InstanceType* o : offers_in(catalog, type.name, every)) {
+    if (o->family_key != type.family_key || !o->price_flags.empty() || !o->on_demand_usd_per_hour) continue;
     if (!asked_regions.empty() && std::find(asked_regions.begin(), asked_regions.end(), o->region) == asked_regions.end()) continue;
     const ProviderTerms* terms = catalog.provider(o->provider);
-    const RegionSite* site = terms && terms->sites.count(o->region) ? &terms->sites.at(o->region) : nullptr;
-    const bool ok = (allowed.empty() || std::find(allowed.begin(), allowed.end(), o->region) != allowed.end()) &&
-                    (geo.empty() || in_geo(site, geo));
-    if (!ok) {
-      refused.push_back(o);
-      continue;
-    }
+    const RegionSite* site = site_in(catalog, *o);
+    if (!residency.admits(o->region, site)) continue;
     regions::Candidate c;
     c.offer = o;
     c.site = site;
@@ -165,24 +161,15 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
     }
     candidates.push_back(c);
   }
-  regions::Input in;
-  in.catalog = &catalog;
-  in.workload = *w;
-  in.billing = *billed;
-  in.candidates = candidates;
-  in.users = users;
-  in.failover = failover;
-  in.response_bytes = response_bytes.value_or(w->demand.output_tokens * regions::kBytesPerOutputToken);
-  in.dataset_gb = dataset_gb;
-  in.dataset_region = dataset_region;
-  const regions::Result placed = regions::place(in);
+  return candidates;
+}
 
-  Json result = report::object(12);
-  result["request"] = report::workload(*w);
-  result["instance"] = chosen_type->name;
-  // Every candidate region, cheapest first for the whole demand.
+// Every candidate region, cheapest on demand first: its prices by way to pay, band, offers, round
+// trips from the users and egress price.
+Json region_rows(const Catalog& catalog, const std::vector<regions::Candidate>& candidates,
+                 const std::vector<regions::UserGroup>& users, const Billing& billing) {
   Json table = Json::array();
-  for (const regions::Candidate& c : in.candidates) {
+  for (const regions::Candidate& c : candidates) {
     const InstanceType& o = *c.offer;
     Json row = report::object(12);
     row["region"] = o.region;
@@ -192,7 +179,7 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
     ways["on_demand"] = report::report_optional(o.on_demand_usd_per_hour, 4);
     ways["spot"] = report::report_optional(o.spot_usd_per_hour, 4);
     const Placement one{&o, o.gpus, 1, o.name, false};
-    Billing od = *billed;
+    Billing od = billing;
     od.mode = PaymentMode::kOnDemand;
     for (const CommitmentCost& cc : cost_of(catalog, one, od, true, false).commitments) {
       if (cc.usd_per_hour) ways[cc.way->id] = round_to(*cc.usd_per_hour, 4);
@@ -217,32 +204,29 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
   std::stable_sort(table.begin(), table.end(), [](const Json& a, const Json& b) {
     return a["usd_per_hour"]["on_demand"].get<double>() < b["usd_per_hour"]["on_demand"].get<double>();
   });
-  result["regions"] = std::move(table);
-  if (!placed.refusal.empty()) {
-    result["status"] = "CANNOT PLACE";
-    result["refusal"] = placed.refusal;
-    // A way out: regions inside the residency where an instance type with the same GPU is priced.
-    std::set<std::string> where;
-    for (const InstanceType& x : *catalog.offers) {
-      if (x.gpu_type != chosen_type->gpu_type || !x.on_demand_usd_per_hour) continue;
-      const ProviderTerms* terms = catalog.provider(x.provider);
-      const RegionSite* site = terms && terms->sites.count(x.region) ? &terms->sites.at(x.region) : nullptr;
-      if ((allowed.empty() || std::find(allowed.begin(), allowed.end(), x.region) != allowed.end()) && (geo.empty() || in_geo(site, geo))) {
-        where.insert(x.name + " in " + x.region);
-      }
-    }
-    std::string list;
-    std::size_t n = 0;
-    for (const auto& x : where) {
-      if (n++ < 8) list += (list.empty() ? "" : ", ") + x;
-    }
-    result["way_out"] = where.empty() ? placed.way_out + " (no instance type with a " + chosen_type->gpu_type + " is priced inside the residency)"
-                                      : "the same GPU is offered inside the residency as " + list + (where.size() > 8 ? " and more" : "") +
-                                            ": ask with that \"instance\"";
-    result["regions_chosen"] = Json::array();
-    return result;
+  return table;
+}
+
+// A way out of a placement refused: regions inside the residency where an instance type with the
+// same GPU is priced.
+std::string way_out(const Catalog& catalog, const InstanceType& type, const Residency& residency,
+                    const regions::Result& placed) {
+  std::set<std::string> where;
+  for (const InstanceType& x : *catalog.offers) {
+    if (x.gpu_type != type.gpu_type || !x.on_demand_usd_per_hour) continue;
+    if (residency.admits(x.region, site_in(catalog, x))) where.insert(x.name + " in " + x.region);
   }
-  result["status"] = "PLACED";
+  std::string list;
+  std::size_t n = 0;
+  for (const auto& x : where) {
+    if (n++ < 8) list += (list.empty() ? "" : ", ") + x;
+  }
+  return where.empty() ? placed.way_out + " (no instance type with a " + type.gpu_type + " is priced inside the residency)"
+                                    : "the same GPU is offered inside the residency as " + list + (where.size() > 8 ? " and more" : "") +
+                                          ": ask with that \"instance\"";
+}
+
+Json chosen_rows(const regions::Result& placed, bool serving) {
   Json chosen = Json::array();
   for (const regions::Chosen& c : placed.chosen) {
     Json row = report::object(16);
@@ -254,7 +238,7 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
     row["sized_for_share"] = round_to(c.sized_share, 4);
     if (!c.users.empty()) row["users"] = c.users;
     if (c.worst_rtt_ms >= 0) row["rtt_ms_estimate"] = round_to(c.worst_rtt_ms, 1);
-    if (w->serving()) {
+    if (serving) {
       row["p95_ttft_ms"] = round_to(c.deployment.p95_ttft_ms, 1);
       row["p95_ttft_with_rtt_ms"] = round_to(c.p95_ttft_with_rtt_ms, 1);
       row["meets_ttft"] = c.meets_ttft;
@@ -264,7 +248,80 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
     row["dataset_copy_usd"] = round_to(c.copy_usd, 2);
     chosen.push_back(std::move(row));
   }
-  result["regions_chosen"] = std::move(chosen);
+  return chosen;
+}
+
+Json method_of(const Catalog& catalog, const InstanceType& type) {
+  const ProviderTerms* terms = catalog.provider(type.provider);
+  Json method = report::object(6);
+  method["rtt"] = regions::rtt_method();
+  method["placement"] = "each user group goes to the allowed region where its share costs least (compute at the region's price for the "
+                        "whole demand x the share, plus egress) among those whose estimated RTT + p95 TTFT meets max_ttft_ms; each region "
+                        "is then sized by the road for its share of the demand";
+  method["egress"] = "requests/s x share x response bytes (default output_tokens x 4 bytes) x hours x 3600, at the provider's first-tier "
+                     "internet price; a dataset is copied once into each region chosen but its own at the inter-region price";
+  if (terms) {
+    method["regions_source"] = terms->sites_source + " (" + terms->sites_source_date + ")";
+    if (terms->egress) method["egress_source"] = terms->egress->source + " (" + terms->egress->source_date + "): " + terms->egress->covers;
+  }
+  return method;
+}
+
+}  // namespace
+
+Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  auto w = s.road_workload(req, "", true);
+  auto billed = s.billing(req, "");
+  const std::vector<std::string> providers = s.providers(req, "");
+  const InstanceType* chosen_type = nullptr;
+  if (auto name = r.string(req, "instance", "", false)) {
+    chosen_type = catalog.instance(*name);
+    if (!chosen_type) r.fail("unknown_name", "/instance", "expected an instance type of gpu_instances.json, got \"" + *name + "\"");
+  }
+  const bool failover = r.boolean(req, "failover", "", false).value_or(false);
+  const auto response_bytes = r.number(req, "response_bytes", "", false, {0, 1e9});
+  const double dataset_gb = r.number(req, "dataset_gb", "", false, {0, 1e7}).value_or(0);
+  const std::string dataset_region = lower(r.string(req, "dataset_region", "", false).value_or(""));
+  if (!dataset_region.empty() && !catalog.region_provider.count(dataset_region)) {
+    r.fail("unknown_name", "/dataset_region", "expected a region with prices loaded, got \"" + dataset_region + "\"");
+  }
+  const Residency residency = read_residency(catalog, r, req);
+  const std::vector<regions::UserGroup> users = read_users(catalog, r, req);
+  if (!w || !billed || !r.ok()) return nullptr;
+
+  // The instance type: the one named, or the road's cheapest for the workload.
+  if (!chosen_type && !(chosen_type = cheapest_type(catalog, *w, *billed, providers))) {
+    r.fail("cannot_answer", "", "no instance type runs the workload: see recommend for the refusals and ways out");
+    return nullptr;
+  }
+  const std::vector<regions::Candidate> candidates = candidates_for(catalog, *chosen_type, req, residency);
+  regions::Input in;
+  in.catalog = &catalog;
+  in.workload = *w;
+  in.billing = *billed;
+  in.candidates = candidates;
+  in.users = users;
+  in.failover = failover;
+  in.response_bytes = response_bytes.value_or(w->demand.output_tokens * regions::kBytesPerOutputToken);
+  in.dataset_gb = dataset_gb;
+  in.dataset_region = dataset_region;
+  const regions::Result placed = regions::place(in);
+
+  Json result = report::object(12);
+  result["request"] = report::workload(*w);
+  result["instance"] = chosen_type->name;
+  // Every candidate region, cheapest first for the whole demand.
+  result["regions"] = region_rows(catalog, in.candidates, users, *billed);
+  if (!placed.refusal.empty()) {
+    result["status"] = "CANNOT PLACE";
+    result["refusal"] = placed.refusal;
+    result["way_out"] = way_out(catalog, *chosen_type, residency, placed);
+    result["regions_chosen"] = Json::array();
+    return result;
+  }
+  result["status"] = "PLACED";
+  result["regions_chosen"] = chosen_rows(placed, w->serving());
   Json totals = report::object(6);
   totals["compute_usd_per_month"] = round_to(placed.compute_usd_per_month, 2);
   totals["egress_usd_per_month"] = round_to(placed.egress_usd_per_month, 2);
@@ -279,19 +336,7 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
                           {"rule", "each region is sized for its share plus the largest other region's, so any one region can be lost"}};
   }
   if (!placed.notes.empty()) result["notes"] = placed.notes;
-  const ProviderTerms* terms = catalog.provider(chosen_type->provider);
-  Json method = report::object(6);
-  method["rtt"] = regions::rtt_method();
-  method["placement"] = "each user group goes to the allowed region where its share costs least (compute at the region's price for the "
-                        "whole demand x the share, plus egress) among those whose estimated RTT + p95 TTFT meets max_ttft_ms; each region "
-                        "is then sized by the road for its share of the demand";
-  method["egress"] = "requests/s x share x response bytes (default output_tokens x 4 bytes) x hours x 3600, at the provider's first-tier "
-                     "internet price; a dataset is copied once into each region chosen but its own at the inter-region price";
-  if (terms) {
-    method["regions_source"] = terms->sites_source + " (" + terms->sites_source_date + ")";
-    if (terms->egress) method["egress_source"] = terms->egress->source + " (" + terms->egress->source_date + "): " + terms->egress->covers;
-  }
-  result["method"] = std::move(method);
+  result["method"] = method_of(catalog, *chosen_type);
   return result;
 }
 

@@ -60,39 +60,41 @@ int same_accelerator_types(const Catalog& catalog, const InstanceType& o) {
 
 bool usable(const InstanceType& o) { return o.price_flags.empty() && o.on_demand_usd_per_hour && o.spot_usd_per_hour; }
 
-}  // namespace
 
-Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
-  Reader& r = s.reader();
-  auto w = s.road_workload(req, "", true);
-  auto billed = s.billing(req, "");
-  const std::vector<std::string> providers = s.providers(req, "");
-  const double target = r.number(req, "target_availability", "", false, {0, 1, true}).value_or(0.999);
-  if (req.contains("target_availability") && req["target_availability"].is_number() && target >= 1) {
+// What spot's own fields ask (the workload and billing are the road's).
+struct SpotAsk {
+  double target = 0.999, replacement_h = 10.0 / 60, checkpoint_s = 60, restart_s = 600;
+  spot::Reading reading = spot::Reading::kReclaimedFraction;
+  std::vector<std::string> only;  // instance_types
+};
+
+SpotAsk read_ask(const Catalog& catalog, Reader& r, const Json& req) {
+  SpotAsk a;
+  a.target = r.number(req, "target_availability", "", false, {0, 1, true}).value_or(0.999);
+  if (req.contains("target_availability") && req["target_availability"].is_number() && a.target >= 1) {
     r.fail("out_of_range", "/target_availability", "expected a probability strictly between 0 and 1 (e.g. 0.999), got 1 or more");
   }
-  const double replacement_h = r.number(req, "replacement_minutes", "", false, {0, 1440, true}).value_or(10) / 60;
-  const double checkpoint_s = r.number(req, "checkpoint_write_s", "", false, {0, 86400, true}).value_or(60);
-  const double restart_s = r.number(req, "restart_s", "", false, {0, 86400}).value_or(600);
-  spot::Reading reading = spot::Reading::kReclaimedFraction;
+  a.replacement_h = r.number(req, "replacement_minutes", "", false, {0, 1440, true}).value_or(10) / 60;
+  a.checkpoint_s = r.number(req, "checkpoint_write_s", "", false, {0, 86400, true}).value_or(60);
+  a.restart_s = r.number(req, "restart_s", "", false, {0, 86400}).value_or(600);
   if (auto text = r.string(req, "band_reading", "", false)) {
-    if (auto parsed = spot::parse_reading(lower(*text))) reading = *parsed;
+    if (auto parsed = spot::parse_reading(lower(*text))) a.reading = *parsed;
     else r.fail("unknown_name", "/band_reading", "expected reclaimed_fraction or events_per_month, got \"" + *text + "\"");
   }
-  const std::vector<std::string> only = r.strings(req, "instance_types", "", false);
-  for (std::size_t i = 0; i < only.size(); ++i) {
-    if (!catalog.instance(only[i])) {
-      r.fail("unknown_name", "/instance_types/" + decimal::whole(i), "expected an instance type of gpu_instances.json, got \"" + only[i] + "\"");
+  a.only = r.strings(req, "instance_types", "", false);
+  for (std::size_t i = 0; i < a.only.size(); ++i) {
+    if (!catalog.instance(a.only[i])) {
+      r.fail("unknown_name", "/instance_types/" + decimal::whole(i), "expected an instance type of gpu_instances.json, got \"" + a.only[i] + "\"");
     }
   }
-  // The pools' regions: those named, else each provider's usual region.
-  auto choice = req.contains("region") || req.contains("regions") ? read_region_choice(catalog, req, r)
-                                                                   : std::optional<RegionChoice>(RegionChoice{});
-  if (!w || !billed || !choice || !r.ok()) return nullptr;
-  billed->mode = PaymentMode::kOnDemand;
+  return a;
+}
 
-  // The instance types that run the workload, each on the road once (the device is the same in
-  // every region), the cheapest on demand first.
+// The instance types that run the workload, each on the road once (the device is the same in
+// every region), the cheapest on demand first, at most kMaxTypes.
+std::vector<TypeRow> types_that_run(const Catalog& catalog, const Workload& w, const Billing& billing,
+                                    const std::vector<std::string>& providers, const std::vector<std::string>& only,
+                                    const RegionChoice& choice) {
   std::vector<TypeRow> types;
   for (const InstanceType& it : catalog.instances) {
     if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& n) { return lower(n) == lower(it.name); })) continue;
@@ -100,7 +102,7 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
     if (it.accelerator_kind == "cpu" && only.empty()) continue;
     TypeRow t;
     t.type = &it;
-    for (const InstanceType* o : offers_in(catalog, it.name, *choice)) {
+    for (const InstanceType* o : offers_in(catalog, it.name, choice)) {
       if (o->family_key != it.family_key || !usable(*o)) continue;
       if (!t.on_demand || *o->on_demand_usd_per_hour < *t.on_demand->on_demand_usd_per_hour) t.on_demand = o;
       PoolRow p;
@@ -108,7 +110,7 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
       t.pools.push_back(p);
     }
     if (!t.on_demand) continue;
-    t.d = best_on(catalog, *w, *billed, *t.on_demand);
+    t.d = best_on(catalog, w, billing, *t.on_demand);
     refuse_without_speed(t.d);
     if (!t.d.runs() || !t.d.cost.usd_per_month) continue;
     t.unit_instances = std::max(1.0, t.d.layout.pipeline_parallel);
@@ -119,15 +121,12 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
     return *a.d.cost.usd_per_month < *b.d.cost.usd_per_month;
   });
   if (types.size() > kMaxTypes) types.resize(kMaxTypes);
-  if (types.empty()) {
-    r.fail("cannot_answer", "", "no instance type with both an on-demand and a spot price runs the workload in the regions asked: "
-                                "name more regions (\"regions\": \"all\"), other instance_types, or a smaller model");
-    return nullptr;
-  }
+  return types;
+}
 
-  // Bands, hazards and the data's age.
-  const std::string cat_date = report::catalog_date(catalog);
-  std::set<std::string> as_ofs;
+// Each pool's row, its band's hazards and chance of being up set on the way; `as_ofs` collects the
+// bands' dates.
+Json pool_rows(const Catalog& catalog, std::vector<TypeRow>& types, const SpotAsk& ask, std::set<std::string>& as_ofs) {
   Json pools = Json::array();
   for (TypeRow& t : types) {
     for (PoolRow& p : t.pools) {
@@ -139,8 +138,8 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
         double* hz[3] = {&p.hazard.low, &p.hazard.point, &p.hazard.high};
         double* up[3] = {&p.up.low, &p.up.point, &p.up.high};
         for (int k = 0; k < 3; ++k) {
-          *hz[k] = spot::hazard_per_hour(pts[k], reading) * t.unit_instances;
-          *up[k] = spot::p_up(*hz[k], replacement_h);
+          *hz[k] = spot::hazard_per_hour(pts[k], ask.reading) * t.unit_instances;
+          *up[k] = spot::p_up(*hz[k], ask.replacement_h);
         }
         as_ofs.insert(b.as_of);
       }
@@ -171,8 +170,11 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
     }
   }
 
-  Json result = report::object(12);
-  result["request"] = report::workload(*w);
+  return pools;
+}
+
+// The bands' date against the catalog's, and a warning when they are old or missing.
+Json data_age(const std::set<std::string>& as_ofs, const std::string& cat_date) {
   Json data = report::object(6);
   data["bands_as_of"] = as_ofs.empty() ? Json("unknown") : Json(*as_ofs.begin());
   data["catalog_date"] = cat_date;
@@ -189,113 +191,115 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
     data["stale"] = true;
     data["warning"] = "no pool asked has a published interruption band (Azure and Google publish none): spot replicas are not planned on unknown bands";
   }
-  result["data"] = std::move(data);
-  result["assumptions"] = {
-      {"band_reading", spot::to_string(reading)},
-      {"band_reading_formula", spot::reading_formula(reading)},
+  return data;
+}
+
+Json assumptions(const SpotAsk& ask) {
+  return {
+      {"band_reading", spot::to_string(ask.reading)},
+      {"band_reading_formula", spot::reading_formula(ask.reading)},
       {"band_point", "the band's midpoint; the open top band (>20 %, written 20-100) at 25 %"},
-      {"replacement_minutes", round_to(replacement_h * 60, 2)},
+      {"replacement_minutes", round_to(ask.replacement_h * 60, 2)},
       {"p_replica_up", "1 / (1 + hazard x replacement time): the share of time a spot replica is up (alternating renewal)"},
       {"independence", "replicas and pools are reclaimed independently; reclaims of one pool come together in practice, so the "
                        "probability is an upper estimate: keep capacity for the largest pool's loss"},
       {"billing", "spot replicas are billed every hour (a replacement is billed while it starts); interruption notice: pools[].notice_s"}};
-  result["pools"] = std::move(pools);
+}
 
-  const double hours = billed->hours_per_month;
-  if (w->serving()) {
-    // For each type: the cheapest plan at the band's point (and at its ends, for the interval).
-    struct Planned {
-      TypeRow* t;
-      std::vector<PoolRow*> used;
-      spot::Plan point, low, high;
+// Serving: the cheapest on-demand base + spot plan over the types (plan, all_on_demand, all_spot,
+// method); false (with the fault) when every type needs too many replicas.
+bool plan_serving(Reader& r, std::vector<TypeRow>& types, double target, double hours, Json& result) {
+  // For each type: the cheapest plan at the band's point (and at its ends, for the interval).
+  struct Planned {
+    TypeRow* t;
+    std::vector<PoolRow*> used;
+    spot::Plan point, low, high;
+  };
+  std::optional<Planned> best;
+  for (TypeRow& t : types) {
+    if (t.units > kMaxUnits) continue;
+    std::vector<PoolRow*> known;
+    for (PoolRow& p : t.pools) {
+      if (p.offer->interruption_band) known.push_back(&p);
+    }
+    std::stable_sort(known.begin(), known.end(), [](const PoolRow* a, const PoolRow* b) {
+      return a->up.point / *a->offer->spot_usd_per_hour > b->up.point / *b->offer->spot_usd_per_hour;
+    });
+    if (known.size() > kMaxPlanPools) known.resize(kMaxPlanPools);
+    const double od = *t.on_demand->on_demand_usd_per_hour * t.unit_instances;
+    const auto plan_at = [&](double Band3::*which) {
+      std::vector<spot::Pool> in;
+      for (PoolRow* p : known) in.push_back({*p->offer->spot_usd_per_hour * t.unit_instances, p->up.*which});
+      return spot::cheapest_plan(t.units, od, in, target, 2 * t.units + 8);
     };
-    std::optional<Planned> best;
-    for (TypeRow& t : types) {
-      if (t.units > kMaxUnits) continue;
-      std::vector<PoolRow*> known;
-      for (PoolRow& p : t.pools) {
-        if (p.offer->interruption_band) known.push_back(&p);
-      }
-      std::stable_sort(known.begin(), known.end(), [](const PoolRow* a, const PoolRow* b) {
-        return a->up.point / *a->offer->spot_usd_per_hour > b->up.point / *b->offer->spot_usd_per_hour;
-      });
-      if (known.size() > kMaxPlanPools) known.resize(kMaxPlanPools);
-      const double od = *t.on_demand->on_demand_usd_per_hour * t.unit_instances;
-      const auto plan_at = [&](double Band3::*which) {
-        std::vector<spot::Pool> in;
-        for (PoolRow* p : known) in.push_back({*p->offer->spot_usd_per_hour * t.unit_instances, p->up.*which});
-        return spot::cheapest_plan(t.units, od, in, target, 2 * t.units + 8);
-      };
-      Planned pl{&t, known, plan_at(&Band3::point), plan_at(&Band3::low), plan_at(&Band3::high)};
-      if (!best || pl.point.usd_per_hour < best->point.usd_per_hour) best = std::move(pl);
-    }
-    if (!best) {
-      r.fail("cannot_answer", "", "the demand needs more than " + decimal::whole(kMaxUnits) +
-                                      " replicas on every instance type asked: plan a share of it, or name larger instance types");
-      return nullptr;
-    }
-    TypeRow& t = *best->t;
-    const double unit_od = *t.on_demand->on_demand_usd_per_hour * t.unit_instances;
-    std::vector<double> p_low, p_high;
-    for (PoolRow* p : best->used) {
-      p_low.push_back(p->up.low);
-      p_high.push_back(p->up.high);
-    }
-    const spot::Plan& plan = best->point;
-    Json spot_rows = Json::array();
-    int largest = 0;
-    for (std::size_t i = 0; i < best->used.size(); ++i) {
-      if (plan.spot_units[i] == 0) continue;
-      largest = std::max(largest, plan.spot_units[i]);
-      spot_rows.push_back({{"region", best->used[i]->offer->region},
-                           {"replicas", plan.spot_units[i]},
-                           {"usd_per_hour", round_to(plan.spot_units[i] * *best->used[i]->offer->spot_usd_per_hour * t.unit_instances, 4)}});
-    }
-    const double low_cost = std::min(best->low.usd_per_hour, plan.usd_per_hour);
-    const double high_cost = std::max(best->high.usd_per_hour, plan.usd_per_hour);
-    Json j = report::object(14);
-    j["instance"] = t.type->name;
-    j["replicas_for_demand"] = t.units;
-    j["instances_per_replica"] = t.unit_instances;
-    j["target_availability"] = target;
-    j["on_demand"] = {{"region", t.on_demand->region}, {"replicas", plan.on_demand_units},
-                      {"usd_per_hour", round_to(plan.on_demand_units * unit_od, 4)}};
-    j["spot"] = std::move(spot_rows);
-    j["replicas_total"] = plan.on_demand_units + plan.spot_total();
-    j["usd_per_month"] = {{"low", round_to(low_cost * hours, 2)}, {"point", round_to(plan.usd_per_hour * hours, 2)}, {"high", round_to(high_cost * hours, 2)}};
-    j["usd_per_month_reading"] = "point: this plan; low and high: the cheapest plan meeting the target if the band's low or high end holds";
-    j["p_capacity_met"] = round_to(plan.p_capacity_met, 6);
-    j["p_capacity_met_band"] = {{"low", round_to(spot::p_capacity_met(plan.on_demand_units, plan.spot_units, p_low, t.units), 6)},
-                                {"high", round_to(spot::p_capacity_met(plan.on_demand_units, plan.spot_units, p_high, t.units), 6)}};
-    const int left = plan.on_demand_units + plan.spot_total() - largest;
-    j["capacity_if_largest_pool_lost_pct"] = round_to(100.0 * std::min(left, t.units) / t.units, 1);
-    j["hours_per_month"] = hours;
-    result["plan"] = std::move(j);
-    result["all_on_demand"] = {{"instance", t.type->name}, {"region", t.on_demand->region}, {"replicas", t.units},
-                               {"usd_per_month", round_to(t.units * unit_od * hours, 2)}, {"p_capacity_met", 1}};
-    // All spot: the demand's replicas in the pool up most per dollar, nothing spare.
-    if (!best->used.empty()) {
-      const PoolRow& p = *best->used.front();
-      const int n = t.units;
-      Json all = {{"instance", t.type->name}, {"region", p.offer->region}, {"replicas", n},
-                  {"usd_per_month", round_to(n * *p.offer->spot_usd_per_hour * t.unit_instances * hours, 2)}};
-      const auto met = [&](double q) { return round_to(spot::p_capacity_met(0, {n}, {q}, n), 6); };
-      all["p_capacity_met"] = {{"low", met(p.up.low)}, {"point", met(p.up.point)}, {"high", met(p.up.high)}};
-      result["all_spot"] = std::move(all);
-    } else {
-      result["all_spot"] = {{"usd_per_month", nullptr}, {"note", "no pool asked has a known band"}};
-    }
-    result["method"] = "replicas from the road (best_on per type); P(on-demand base + spot replicas up >= replicas needed), spot replicas "
-                       "binomial per pool; for each base from all on-demand down to none, spot replicas are added where they raise "
-                       "that probability most per dollar until the target is met; the cheapest wins (docs/spot.md)";
-    return result;
+    Planned pl{&t, known, plan_at(&Band3::point), plan_at(&Band3::low), plan_at(&Band3::high)};
+    if (!best || pl.point.usd_per_hour < best->point.usd_per_hour) best = std::move(pl);
   }
+  if (!best) {
+    r.fail("cannot_answer", "", "the demand needs more than " + decimal::whole(kMaxUnits) +
+                                    " replicas on every instance type asked: plan a share of it, or name larger instance types");
+    return false;
+  }
+  TypeRow& t = *best->t;
+  const double unit_od = *t.on_demand->on_demand_usd_per_hour * t.unit_instances;
+  std::vector<double> p_low, p_high;
+  for (PoolRow* p : best->used) {
+    p_low.push_back(p->up.low);
+    p_high.push_back(p->up.high);
+  }
+  const spot::Plan& plan = best->point;
+  Json spot_rows = Json::array();
+  int largest = 0;
+  for (std::size_t i = 0; i < best->used.size(); ++i) {
+    if (plan.spot_units[i] == 0) continue;
+    largest = std::max(largest, plan.spot_units[i]);
+    spot_rows.push_back({{"region", best->used[i]->offer->region},
+                         {"replicas", plan.spot_units[i]},
+                         {"usd_per_hour", round_to(plan.spot_units[i] * *best->used[i]->offer->spot_usd_per_hour * t.unit_instances, 4)}});
+  }
+  const double low_cost = std::min(best->low.usd_per_hour, plan.usd_per_hour);
+  const double high_cost = std::max(best->high.usd_per_hour, plan.usd_per_hour);
+  Json j = report::object(14);
+  j["instance"] = t.type->name;
+  j["replicas_for_demand"] = t.units;
+  j["instances_per_replica"] = t.unit_instances;
+  j["target_availability"] = target;
+  j["on_demand"] = {{"region", t.on_demand->region}, {"replicas", plan.on_demand_units},
+                    {"usd_per_hour", round_to(plan.on_demand_units * unit_od, 4)}};
+  j["spot"] = std::move(spot_rows);
+  j["replicas_total"] = plan.on_demand_units + plan.spot_total();
+  j["usd_per_month"] = {{"low", round_to(low_cost * hours, 2)}, {"point", round_to(plan.usd_per_hour * hours, 2)}, {"high", round_to(high_cost * hours, 2)}};
+  j["usd_per_month_reading"] = "point: this plan; low and high: the cheapest plan meeting the target if the band's low or high end holds";
+  j["p_capacity_met"] = round_to(plan.p_capacity_met, 6);
+  j["p_capacity_met_band"] = {{"low", round_to(spot::p_capacity_met(plan.on_demand_units, plan.spot_units, p_low, t.units), 6)},
+                              {"high", round_to(spot::p_capacity_met(plan.on_demand_units, plan.spot_units, p_high, t.units), 6)}};
+  const int left = plan.on_demand_units + plan.spot_total() - largest;
+  j["capacity_if_largest_pool_lost_pct"] = round_to(100.0 * std::min(left, t.units) / t.units, 1);
+  j["hours_per_month"] = hours;
+  result["plan"] = std::move(j);
+  result["all_on_demand"] = {{"instance", t.type->name}, {"region", t.on_demand->region}, {"replicas", t.units},
+                             {"usd_per_month", round_to(t.units * unit_od * hours, 2)}, {"p_capacity_met", 1}};
+  // All spot: the demand's replicas in the pool up most per dollar, nothing spare.
+  if (!best->used.empty()) {
+    const PoolRow& p = *best->used.front();
+    const int n = t.units;
+    Json all = {{"instance", t.type->name}, {"region", p.offer->region}, {"replicas", n},
+                {"usd_per_month", round_to(n * *p.offer->spot_usd_per_hour * t.unit_instances * hours, 2)}};
+    const auto met = [&](double q) { return round_to(spot::p_capacity_met(0, {n}, {q}, n), 6); };
+    all["p_capacity_met"] = {{"low", met(p.up.low)}, {"point", met(p.up.point)}, {"high", met(p.up.high)}};
+    result["all_spot"] = std::move(all);
+  } else {
+    result["all_spot"] = {{"usd_per_month", nullptr}, {"note", "no pool asked has a known band"}};
+  }
+  result["method"] = "replicas from the road (best_on per type); P(on-demand base + spot replicas up >= replicas needed), spot replicas "
+                     "binomial per pool; for each base from all on-demand down to none, spot replicas are added where they raise "
+                     "that probability most per dollar until the target is met; the cheapest wins (docs/spot.md)";
+  return true;
+}
 
-  // Training: the job on each pool with a band.
-  if (!w->demand.dataset_tokens) {
-    r.fail("missing_field", "/demand/dataset_tokens", "a training job on spot needs its dataset (demand.dataset_tokens) for its run time");
-    return nullptr;
-  }
+// Training: the job on each pool with a band, cheapest on spot first.
+Json training_jobs(std::vector<TypeRow>& types, const SpotAsk& ask) {
+  const double checkpoint_s = ask.checkpoint_s, restart_s = ask.restart_s;
   Json jobs = Json::array();
   for (TypeRow& t : types) {
     if (!t.d.run_hours) continue;
@@ -333,8 +337,43 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
     if (x.is_null() != y.is_null()) return y.is_null();
     return !x.is_null() && x.get<double>() < y.get<double>();
   });
-  result["jobs"] = std::move(jobs);
-  result["checkpoint"] = {{"write_s", checkpoint_s}, {"restart_s", restart_s}};
+  return jobs;
+}
+
+}  // namespace
+
+Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
+  Reader& r = s.reader();
+  auto w = s.road_workload(req, "", true);
+  auto billed = s.billing(req, "");
+  const std::vector<std::string> providers = s.providers(req, "");
+  const SpotAsk ask = read_ask(catalog, r, req);
+  // The pools' regions: those named, else each provider's usual region.
+  auto choice = req.contains("region") || req.contains("regions") ? read_region_choice(catalog, req, r)
+                                                                   : std::optional<RegionChoice>(RegionChoice{});
+  if (!w || !billed || !choice || !r.ok()) return nullptr;
+  billed->mode = PaymentMode::kOnDemand;
+  std::vector<TypeRow> types = types_that_run(catalog, *w, *billed, providers, ask.only, *choice);
+  if (types.empty()) {
+    r.fail("cannot_answer", "", "no instance type with both an on-demand and a spot price runs the workload in the regions asked: "
+                                "name more regions (\"regions\": \"all\"), other instance_types, or a smaller model");
+    return nullptr;
+  }
+  const std::string cat_date = report::catalog_date(catalog);
+  std::set<std::string> as_ofs;
+  Json pools = pool_rows(catalog, types, ask, as_ofs);
+  Json result = report::object(12);
+  result["request"] = report::workload(*w);
+  result["data"] = data_age(as_ofs, cat_date);
+  result["assumptions"] = assumptions(ask);
+  result["pools"] = std::move(pools);
+  if (w->serving()) return plan_serving(r, types, ask.target, billed->hours_per_month, result) ? result : Json(nullptr);
+  if (!w->demand.dataset_tokens) {
+    r.fail("missing_field", "/demand/dataset_tokens", "a training job on spot needs its dataset (demand.dataset_tokens) for its run time");
+    return nullptr;
+  }
+  result["jobs"] = training_jobs(types, ask);
+  result["checkpoint"] = {{"write_s", ask.checkpoint_s}, {"restart_s", ask.restart_s}};
   result["method"] = "Young/Daly: checkpoint every sqrt(2 x write x MTBI); wall = work x (1 + write / interval) / (1 - rate x (interval / 2 + "
                      "restart)); interruptions = rate x wall; break-even discount = 1 - work / wall (docs/spot.md)";
   return result;
