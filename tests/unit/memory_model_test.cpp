@@ -415,9 +415,12 @@ TEST_CASE("largest batch and largest context are the last that fit") {
     const double largest = r["gpu"]["largest_context"].get<double>();
     REQUIRE(largest >= 1);
     REQUIRE(largest < named("llama-3.1-8b").arch.max_positions);
+    // The largest prompt beside the generated tokens the answer held (the road's 200 by default).
+    REQUIRE(r["settings"]["new_tokens"] == 200.0);
     Json at = base, over = base;
     at["context"] = largest;
     over["context"] = largest + 1;
+    at["new_tokens"] = over["new_tokens"] = 200;
     CHECK(memory(at)["gpu"]["fits"] == true);
     CHECK(memory(over)["gpu"]["fits"] == false);
   }

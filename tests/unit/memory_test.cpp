@@ -103,6 +103,15 @@ TEST_CASE("memory: the road's names and the older ones give the same answer (ser
   REQUIRE(c["ok"] == true);
   CHECK(c["result"]["settings"]["context"] == 500);
   CHECK(c["result"]["settings"]["new_tokens"] == 200);
+  // And so does a request with no tokens at all, whichever names it uses (the road's defaults everywhere).
+  Json bare = older;
+  bare.erase("context");
+  bare.erase("new_tokens");
+  CHECK(asked(bare)["result"] == c["result"]);
+  // An older `context` alone is the whole sequence held: nothing generated beside it.
+  Json context_only = bare;
+  context_only["context"] = 1000;
+  CHECK(asked(context_only)["result"]["settings"]["new_tokens"] == 0);
 }
 
 TEST_CASE("memory: a recipe reads as the older training fields") {

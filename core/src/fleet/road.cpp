@@ -647,8 +647,12 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
   // Pruned before the memory model: the weights alone exceed the ranks' memory.
   const double ranks = w.trains() ? d.gpus : tp * pp;  // training shards the weights over every GPU
   if (whole && !w.seed_memory && whole->weight_bytes / ranks > it.memory_per_gpu_bytes) {
-    d.memory_per_gpu_bytes = d.weights_per_gpu_bytes = whole->weight_bytes / ranks;
-    refuse(d, "does not fit: the weights alone are " + gb(d.memory_per_gpu_bytes) + " per " + device_name(it) + " over " + num(ranks) +
+    // The refusal names the weights; the figures are still the memory model's, as every question reports them.
+    const MemoryAnswer& a = memory_of(catalog, w, d, fmt.compute, w.serving() ? 1 : w.recipe.micro_batch);
+    d.weights_per_gpu_bytes = whole->weight_bytes / ranks;
+    if (a.estimate) d.memory = a.estimate;
+    d.memory_per_gpu_bytes = a.estimate ? a.estimate->total_bytes : d.weights_per_gpu_bytes;
+    refuse(d, "does not fit: the weights alone are " + gb(d.weights_per_gpu_bytes) + " per " + device_name(it) + " over " + num(ranks) +
                   " x " + it.gpu_type + " (" + gb(it.memory_per_gpu_bytes) + " each)",
            "more " + device_name(it) + "s per model copy, a smaller weight format, or " + device_name(it) + "s with more memory");
     return;

@@ -181,10 +181,13 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.compute = lower(r.string(req, "compute_precision", "", false).value_or(default_compute));
   q.optimizer = lower(r.string(req, "optimizer", "", false).value_or("adamw"));
   q.batch = r.number(req, "batch", "", false, {1, 1e6}).value_or(1);
+  // Serving without tokens takes the road's request (Demand's 500 + 200), as every question; an older
+  // `context` alone is the whole sequence held; training's came from the recipe (read_road_names).
+  const bool serves = q.mode == TrainMode::kInference && !req.contains("context");
   q.sequence = r.number(req, "context", "", false, {1, kMaxTokens})
-                   .value_or(std::min(
-                       model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
-  q.new_tokens = r.number(req, "new_tokens", "", false, {0, kMaxTokens}).value_or(0);
+                   .value_or(serves ? Demand{}.input_tokens
+                                    : std::min(model.arch.max_positions > 0 ? model.arch.max_positions : 4096, 4096.0));
+  q.new_tokens = r.number(req, "new_tokens", "", false, {0, kMaxTokens}).value_or(serves ? Demand{}.output_tokens : 0);
   q.beams = r.number(req, "beams", "", false, {1, 64}).value_or(1);
   q.gradient_checkpointing = r.boolean(req, "gradient_checkpointing", "", false).value_or(false);
   const auto attention = r.string(req, "attention", "", false);
