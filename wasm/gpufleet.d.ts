@@ -1,6 +1,7 @@
 // Typings of the gpufleet facade (wasm/gpufleet.js). The requests' types (every question and its
-// fields) are generated from the request schema into requests.d.ts (scripts/gen-typings.mjs).
-import type { Request, Question } from './requests.js';
+// fields) and the results' (Results: each question's) are generated from the request and response
+// schemas into requests.d.ts (scripts/gen-typings.mjs).
+import type { Question, Requests, Results } from './requests.js';
 export type * from './requests.js';
 
 export interface GpufleetErrorDetail {
@@ -35,27 +36,35 @@ export interface CatalogTexts {
   priceFiles?: PriceFileText[];
 }
 
-export interface OkResponse<R = any> {
-  ok: true;
-  question: Question;
-  /** prices_as_of: the oldest price date the answer could use (null when no price is dated). */
-  catalog: { name: string; version: string; date: string; prices_as_of: string | null };
-  result: R;
+/** Which catalog answered. prices_as_of: the oldest price date the answer could use (null when no
+ *  price is dated). */
+export interface CatalogStamp {
+  name: string;
+  version: string;
+  date: string;
+  prices_as_of: string | null;
 }
+/** An answer to question Q: its result is Results[Q]. For a union of questions, a union of
+ *  answers told apart by `question`. */
+export type OkResponse<Q extends Question = Question> = Q extends Question
+  ? { ok: true; question: Q; catalog: CatalogStamp; result: Results[Q] }
+  : never;
 export interface ErrorResponse {
   ok: false;
   errors: GpufleetErrorDetail[];
 }
-export type Response<R = any> = OkResponse<R> | ErrorResponse;
+export type Response<Q extends Question = Question> = OkResponse<Q> | ErrorResponse;
+/** A request to question Q (Q is read from the request's `question`). */
+export type RequestOf<Q extends Question> = Requests[Q] & { question: Q };
 
 export class Analyzer {
   /** Request JSON text (or its UTF-8 bytes) in, response JSON text out. Never throws for any
    *  request; after dispose() it throws GpufleetError with code "disposed". */
   analyzeJson(requestText: string | Uint8Array): string;
   /** The whole response object, ok or not. */
-  ask<R = any>(request: Request): Response<R>;
+  ask<Q extends Question>(request: RequestOf<Q>): Response<Q>;
   /** The result of a successful answer; throws GpufleetError otherwise. */
-  analyze<R = any>(request: Request): R;
+  analyze<Q extends Question>(request: RequestOf<Q>): Results[Q];
   /** Frees the native analyzer. */
   dispose(): void;
 }

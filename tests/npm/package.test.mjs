@@ -167,6 +167,35 @@ test('the typings are the request schema: tsc accepts a valid request and refuse
   assert.match(nested, /'nmae'/);
 });
 
+const answering = (body) => `import { loadGpufleet, type Request } from 'gpufleet';
+import catalog from 'gpufleet/catalog';
+const analyzer = (await loadGpufleet()).createAnalyzer(catalog);
+const fit = analyzer.analyze({ question: 'fit', model: { name: 'llama-3.1-8b' }, workload: 'inference', precision: 'bf16', instance: 'g6e.xlarge' });
+const either = (request: Request) => analyzer.ask(request);
+${body}
+export {};
+`;
+
+test('the typings are the response schema: a result key the core writes type-checks, a misspelled one fails tsc', () => {
+  assert.equal(typeCheck('result.ts', answering(`const gb: number = fit.deployment.memory_per_gpu_gb;
+const status: string = fit.status;
+const r = either({ question: 'cost', instance: 'P5', gpus: 8 });
+if (r.ok && r.question === 'cost') console.log(r.result.cost.usd_per_hour ?? 0, r.result.placement.instance);
+console.log(gb, status);`)), '');
+  const key = typeCheck('key.ts', answering('console.log(fit.deployment.memory_per_gpu_gbb);'));
+  assert.match(key, /error TS\d+/);
+  assert.match(key, /memory_per_gpu_gbb/);
+  const top = typeCheck('top.ts', answering('console.log(fit.deploymnet);'));
+  assert.match(top, /deploymnet/);
+  // Told apart by the question: a cost answer has no deployment.
+  const other = typeCheck('other.ts', answering(`const r = either({ question: 'cost', instance: 'P5', gpus: 8 });
+if (r.ok && r.question === 'cost') console.log(r.result.deployment);`));
+  assert.match(other, /'deployment'/);
+  // A misspelled field of a request written in the call is refused there too.
+  const field = typeCheck('inline.ts', answering("analyzer.analyze({ question: 'cost', instance: 'P5', gpu: 8 });"));
+  assert.match(field, /'gpu'/);
+});
+
 test('Vite builds a page that imports the package, with no configuration, offline: the .wasm is emitted and referenced', () => {
   const app = path.join(project, 'vite-app');
   fs.mkdirSync(app, { recursive: true });

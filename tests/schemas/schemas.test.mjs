@@ -82,6 +82,23 @@ test('the response schema refuses an error code the core does not have, and an a
   assert.equal(validate.response({ ok: true, question: 'fit', result: {} }), false);
 });
 
+test('the response schema closes the results the result table lists: a member it lacks, or one missing, fails', () => {
+  const fit = readJson(path.join(cases, 'fit_small_g6e.expected.json'));
+  assertValid('response', fit, 'fit_small_g6e');
+  const misspelled = structuredClone(fit);
+  misspelled.result.deployment.memory_per_gpu_gbb = misspelled.result.deployment.memory_per_gpu_gb;
+  assert.equal(validate.response(misspelled), false, 'an unknown member of the deployment');
+  const missing = structuredClone(fit);
+  delete missing.result.cost.usd_per_month;
+  assert.equal(validate.response(missing), false, 'a member every cost has');
+  const asOther = { ...structuredClone(fit), question: 'cost' };
+  assert.equal(validate.response(asOther), false, 'a fit result is not a cost result');
+  // A result the table leaves open takes any member.
+  const workloads = readJson(path.join(cases, 'workloads_list.expected.json'));
+  workloads.result.anything = 1;
+  assertValid('response', workloads, 'workloads_list with a member more');
+});
+
 // Faults a JSON Schema cannot express: the text is not JSON a validator can read (syntax, byte-order
 // mark, duplicate keys, nesting or size limits), or the value names something another part of the
 // catalog defines (unknown_name, duplicate_name: cross-file and case-insensitive references), or it

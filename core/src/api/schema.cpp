@@ -4,6 +4,7 @@
 
 #include "gpufleet/schema.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "catalog/fields.hpp"
 #include "api/questions/memory.hpp"
 #include "api/request_fields.hpp"
+#include "api/result_fields.hpp"
 #include "support/decimal.hpp"
 
 namespace gpufleet {
@@ -255,10 +257,75 @@ Json request_schema() {
   return s;
 }
 
+// ---- results (api/result_fields.cpp) ----------------------------------------------------------
+
+Json member_type(std::string type) {
+  const bool nullable = type.ends_with("|null");
+  if (nullable) type.erase(type.size() - 5);
+  const bool list = type.ends_with("[]");
+  if (list) type.erase(type.size() - 2);
+  Json s = type.starts_with("@") ? Json{{"$ref", "#/$defs/" + type.substr(1)}}
+           : type == "any"       ? Json::object()
+                                 : Json{{"type", type}};
+  if (list) s = {{"type", "array"}, {"items", std::move(s)}};
+  return nullable ? with_null(std::move(s)) : s;
+}
+
+struct Member {
+  std::string name, type;
+  bool optional;
+};
+
+// A shape's members in order, "...name" expanded; a later member of a name replaces the earlier.
+void collect_members(const char* members, std::vector<Member>& out) {
+  for (const std::string& word : detail::words(members)) {
+    if (word.starts_with("...")) {
+      for (const auto& shape : detail::result_shapes())
+        if (word.substr(3) == shape.name) collect_members(shape.members, out);
+      continue;
+    }
+    const auto colon = word.find(':');
+    std::string name = word.substr(0, colon);
+    const bool optional = name.ends_with("?");
+    if (optional) name.pop_back();
+    Member m{name, word.substr(colon + 1), optional};
+    auto same = std::find_if(out.begin(), out.end(), [&](const Member& x) { return x.name == name; });
+    if (same != out.end()) *same = std::move(m);
+    else out.push_back(std::move(m));
+  }
+}
+
+Json shape_schema(const char* members) {
+  std::vector<Member> all;
+  collect_members(members, all);
+  Json properties = Json::object();
+  Json required = Json::array();
+  for (const Member& m : all) {
+    properties[m.name] = member_type(m.type);
+    if (!m.optional) required.push_back(m.name);
+  }
+  return {{"type", "object"}, {"required", std::move(required)}, {"additionalProperties", false}, {"properties", std::move(properties)}};
+}
+
 Json response_schema() {
   Json codes = Json::array();
   for (const char* code : kErrorCodes) codes.push_back(code);
   const Json text = {{"type", "string"}};
+  // Each question's result: its members where result_fields.cpp lists them all, else an object.
+  Json questions = Json::array();
+  Json results = Json::array();
+  Json defs = Json::object();
+  for (const auto& shape : detail::result_shapes()) defs[shape.name] = shape_schema(shape.members);
+  for (auto q = detail::questions_begin(); q != detail::questions_end(); ++q) {
+    questions.push_back(q->name);
+    for (const auto& r : detail::question_results()) {
+      if (std::string_view(r.name) != q->name) continue;
+      const std::string def = std::string(r.name) + "_result";
+      defs[def] = shape_schema(r.members);
+      results.push_back({{"if", {{"properties", {{"question", {{"const", q->name}}}}}}},
+                         {"then", {{"properties", {{"result", {{"$ref", "#/$defs/" + def}}}}}}}});
+    }
+  }
   Json error = {{"type", "object"},
                 {"required", {"code", "file", "path", "message"}},
                 {"additionalProperties", false},
@@ -282,18 +349,21 @@ Json response_schema() {
                  {"additionalProperties", false},
                  {"properties",
                   {{"ok", {{"const", true}}},
-                   {"question", text},
+                   {"question", {{"enum", questions}}},
                    {"catalog", {{"$ref", "#/$defs/catalog"}}},
-                   {"result", {{"type", "object"}, {"description", "the question's answer (docs/api.md)"}}}}}};
+                   {"result", {{"type", "object"}, {"description", "the question's answer (docs/api.md)"}}}}},
+                 {"allOf", std::move(results)}};
   Json failure = {{"type", "object"},
                   {"required", {"ok", "errors"}},
                   {"additionalProperties", false},
                   {"properties", {{"ok", {{"const", false}}}, {"errors", {{"type", "array"}, {"minItems", 1}, {"items", {{"$ref", "#/$defs/error"}}}}}}}};
+  defs["catalog"] = std::move(catalog);
+  defs["error"] = std::move(error);
   return {{"$schema", kDraft},
           {"title", "gpufleet response"},
           {"description", "The answer of Analyzer::analyze_json (docs/api.md): an answer, or the errors as data."},
           {"oneOf", Json::array({answer, failure})},
-          {"$defs", {{"catalog", catalog}, {"error", error}}}};
+          {"$defs", std::move(defs)}};
 }
 
 }  // namespace
