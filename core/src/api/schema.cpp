@@ -289,9 +289,12 @@ void collect_members(const char* members, std::vector<Member>& out) {
     const bool optional = name.ends_with("?");
     if (optional) name.pop_back();
     Member m{name, word.substr(colon + 1), optional};
-    auto same = std::find_if(out.begin(), out.end(), [&](const Member& x) { return x.name == name; });
-    if (same != out.end()) *same = std::move(m);
-    else out.push_back(std::move(m));
+    auto same =
+        std::find_if(out.begin(), out.end(), [&](const Member& x) { return x.name == name; });
+    if (same != out.end())
+      *same = std::move(m);
+    else
+      out.push_back(std::move(m));
   }
 }
 
@@ -304,7 +307,10 @@ Json shape_schema(const char* members) {
     properties[m.name] = member_type(m.type);
     if (!m.optional) required.push_back(m.name);
   }
-  return {{"type", "object"}, {"required", std::move(required)}, {"additionalProperties", false}, {"properties", std::move(properties)}};
+  return {{"type", "object"},
+          {"required", std::move(required)},
+          {"additionalProperties", false},
+          {"properties", std::move(properties)}};
 }
 
 Json response_schema() {
