@@ -1,7 +1,8 @@
 // The npm package as a user gets it: scripts/pack-npm.sh builds it, `npm pack` packs it, a scratch
 // project installs the tarball offline and answers a question from Node through the `node` entry
-// and gpufleet/catalog; the browser entry bundles with esbuild and Vite without configuration;
-// the typings declare what the code exports, and `tsc` refuses a misspelled question or field.
+// and gpufleet/catalog; the browser entry bundles with esbuild, Vite and webpack without
+// configuration (webpack's bundle also answers in Chromium);
+// the typings declare what the code exports, and `tsc` refuses a misspelled question, field or result key.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -208,4 +209,44 @@ test('Vite builds a page that imports the package, with no configuration, offlin
   const js = assets.filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(app, 'dist/assets', f), 'utf8')).join('\n');
   assert.ok(js.includes(wasm), 'the bundle refers to the emitted .wasm');
   assert.doesNotMatch(js, /node:fs/);
+});
+
+test('webpack builds a page that imports the package, with no configuration, offline: the .wasm is emitted, and the page answers in a browser', async () => {
+  const app = path.join(project, 'webpack-app');
+  fs.mkdirSync(path.join(app, 'src'), { recursive: true });
+  // webpack's defaults: src/index.js in, dist/main.js out (production mode).
+  fs.writeFileSync(path.join(app, 'src/index.js'), `import { loadGpufleet } from 'gpufleet';
+import catalog from 'gpufleet/catalog';
+loadGpufleet().then((g) => {
+  const answer = g.createAnalyzer(catalog).analyze({ question: 'cost', instance: 'P5', gpus: 8 });
+  document.title = String(answer.cost.on_demand_usd_per_hour);
+});
+`);
+  execFileSync(tool('webpack'), ['--no-stats'], { cwd: app, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+  const dist = path.join(app, 'dist');
+  const emitted = fs.readdirSync(dist);
+  const wasm = emitted.find((f) => f.endsWith('.wasm'));
+  assert.ok(wasm, `the module is emitted as an asset: ${emitted.join(', ')}`);
+  assert.deepEqual(fs.readFileSync(path.join(dist, wasm)), fs.readFileSync(path.join(project, 'node_modules/gpufleet/gpufleet_core.wasm')));
+  const js = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+  assert.ok(js.includes(wasm), 'the bundle refers to the emitted .wasm');
+  assert.doesNotMatch(js, /node:fs/);
+  // The bundle in a browser: it fetches the emitted .wasm and answers as Node does.
+  const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!fs.existsSync(chromium)) return;
+  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>loading</title><script src="main.js"></script>\n');
+  const { chromium: browserType } = await import('playwright-core');
+  const { startServer } = await import('../../scripts/site-server.mjs');
+  const server = await startServer(dist);
+  const browser = await browserType.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/index.html`);
+    await page.waitForFunction(() => document.title !== 'loading', null, { timeout: 30000 });
+    const expected = JSON.parse(fs.readFileSync(path.join(root, 'tests/cases/cost_p5_spot.expected.json'), 'utf8'));
+    assert.equal(Number(await page.title()), expected.result.cost.on_demand_usd_per_hour);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 });
