@@ -2,13 +2,15 @@
 //   theme="auto" compact="answer" max-height="1600"> renders the gpufleet page in embed mode in an
 // iframe that grows to its content (max-height, if given, caps it: the iframe then scrolls).
 // theme: light, dark, or auto (the default: the host's own scheme, read from the background behind
-// the element, else its prefers-color-scheme, followed as it changes). compact: answer (no inputs)
-// or summary (the answer's first card). The page URL is resolved relative to this
+// the element, else its prefers-color-scheme, followed as it changes). compact: answer (no inputs),
+// summary (the answer's first card), or the sections to show, "verdict,cost" (app/sections.js;
+// docs/page.md lists them). The page URL is resolved relative to this
 // script, so the element works from any page that loads it from a gpufleet site, on its origin
 // or another one (the site then serves embed.js with Access-Control-Allow-Origin; docs/page.md).
 const PAGE = new URL('./index.html', import.meta.url);
 // The views are the page's own list (scripts/stage-site.sh bundles it into the staged embed.js).
 import { VIEWS as LIST, OLD_VIEWS } from './app/views.js';
+import { chosenSections } from './app/sections.js';
 
 // An earlier view's id is passed on: the page opens the view that answers it now.
 const TITLES = Object.fromEntries(LIST.map((v) => [v.id, v.title]));
@@ -55,7 +57,9 @@ export class GpufleetCalculator extends HTMLElement {
     }
     params.set('theme', this.#theme ?? this.theme);
     const compact = this.getAttribute('compact');
+    const sections = chosenSections(compact);
     if (compact === 'answer' || compact === 'summary') params.set('compact', compact);
+    else if (sections.length) params.set('compact', sections.join(','));
     const url = new URL(PAGE);
     url.search = params.toString();
     return url.href;

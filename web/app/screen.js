@@ -7,6 +7,7 @@
 // (aria-busy) while an answer takes longer than a frame.
 import { h, clear } from './dom.js';
 import { alertRegion, markFields } from './errors.js';
+import { showChosenSections } from './embed-mode.js';
 
 /** "Fit & memory answered: FITS g6e.xlarge · 1 × NVIDIA L40S": the view and its answer's first line. */
 function summaryOf(title, results) {
@@ -101,6 +102,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
         alert.hide();
         const focused = document.activeElement;
         clear(results, out?.nodes ?? []);
+        showChosenSections(results);
         if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
         results.dataset.state = 'ready';
       }

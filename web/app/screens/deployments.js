@@ -12,6 +12,7 @@ import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { workloadBlock } from '../workload-block.js';
 import { layoutText } from '../deployment.js';
+import { section } from '../sections.js';
 import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
 import { renderDecide } from './decide.js';
 import { calibrationWarning } from '../sized.js';
@@ -158,18 +159,18 @@ function excludedList(excluded) {
 function renderRecommend(r) {
   const serving = serves(r.request.workload);
   return [
-    topPick(r.candidates[0], r),
-    r.candidates.length ? h('section', { class: 'card' }, h('h3', null, 'Cost against performance'), costPerformanceChart(r.candidates)) : null,
-    h('section', { class: 'card' },
+    section('verdict', topPick(r.candidates[0], r)),
+    r.candidates.length ? section('chart', h('section', { class: 'card' }, h('h3', null, 'Cost against performance'), costPerformanceChart(r.candidates))) : null,
+    section('table', h('section', { class: 'card' },
       h('h3', null, `Candidates (${r.candidates.length})`),
       table({
         caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data', records: r.candidates,
         head: ['#', ...deploymentHead(serving, r.candidates), 'Risk'],
         rows: r.candidates.map((c, i) => candidateRow(c, i, 'rec')),
-      })),
+      }))),
     h('div', { class: 'grid-2' },
-      h('section', { class: 'card' }, h('h3', null, 'Workload sized'), workloadBlock(r.request, 'rec-workload')),
-      r.excluded.length ? h('section', { class: 'card' }, h('h3', null, 'Excluded families'), excludedList(r.excluded)) : null),
+      section('workload', h('section', { class: 'card' }, h('h3', null, 'Workload sized'), workloadBlock(r.request, 'rec-workload'))),
+      r.excluded.length ? section('excluded', h('section', { class: 'card' }, h('h3', null, 'Excluded families'), excludedList(r.excluded))) : null),
   ];
 }
 

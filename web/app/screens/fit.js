@@ -13,6 +13,7 @@ import { deployPanel } from '../deploy-panel.js';
 import { demandControl } from '../demand-fields.js';
 import { kindChoice } from '../kind-choice.js';
 import { sizedRequest, renderSized } from '../sized.js';
+import { section } from '../sections.js';
 
 const later = () => import('../later-screens.js');
 
@@ -37,7 +38,7 @@ export function createFitScreen(store, form) {
       if (answer.errors || !sized) return answer;
       const got = await sized;
       if (got.errors) return { errors: got.errors };
-      return { nodes: [renderSized(got.response.result, sizing), ...answer.nodes] };
+      return { nodes: [section('sized', renderSized(got.response.result, sizing)), ...answer.nodes] };
     },
   });
   async function fitAnswer(ask) {
@@ -102,16 +103,16 @@ export function renderFit(r, example = false) {
       ], 'facts compact')),
     r.ways_out ? waysOut(r.ways_out) : null);
 
-  const cost = card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p));
+  const cost = section('cost', card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)));
   return [
     aside ? cost : null,
-    summary,
-    card(`Memory per ${dev} against its capacity`, memoryChart(r),
-      r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null),
+    section('verdict', summary),
+    section('chart', card(`Memory per ${dev} against its capacity`, memoryChart(r),
+      r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null)),
     h('div', { class: 'grid-2' },
-      card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory'))),
-      card('Deployment', deploymentFacts(d, 'fit-dep'),
-        d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null)),
+      section('memory', card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory')))),
+      section('deployment', card('Deployment', deploymentFacts(d, 'fit-dep'),
+        d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null))),
     aside ? null : cost,
   ];
 }
