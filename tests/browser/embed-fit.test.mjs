@@ -23,6 +23,7 @@ before(async () => {
   fs.writeFileSync(path.join(dir, 'host.css'), 'body.dark { background: #15171c; color: #eee; } body.light { background: #fff; }');
   fs.writeFileSync(path.join(dir, 'dark.html'), page('<gpufleet-calculator view="fit"></gpufleet-calculator>', 'dark'));
   fs.writeFileSync(path.join(dir, 'compact.html'), page('<gpufleet-calculator view="fit" compact="answer" theme="light"></gpufleet-calculator><gpufleet-calculator view="fit" compact="summary" theme="dark"></gpufleet-calculator>', 'light'));
+  fs.writeFileSync(path.join(dir, 'sections.html'), page('<gpufleet-calculator view="fit" compact="cost, verdict,nope"></gpufleet-calculator><gpufleet-calculator view="deployments" compact="table" preset="params=13&workload=inference&precision=fp16&rps=5"></gpufleet-calculator>', 'light'));
   fs.writeFileSync(path.join(dir, 'tall.html'), page('<gpufleet-calculator view="catalog"></gpufleet-calculator><gpufleet-calculator view="catalog" max-height="900"></gpufleet-calculator>', 'light'));
   host = await startServer(dir);
 });
@@ -70,6 +71,34 @@ test('compact modes: the answer without the inputs, or its first card only', asy
   assert.equal(await visibleCards(summary), 1);
   assert.equal(await summary.locator('html').getAttribute('data-theme'), 'dark');
   await screenshot(page, 'embed-compact');
+  await page.close();
+});
+
+test('compact with chosen sections: only those sections of the answer are shown, in the view\'s order', async () => {
+  const page = await hostPage('sections.html');
+  const [fit, deployments] = [0, 1].map((i) => page.frameLocator('gpufleet-calculator iframe').nth(i));
+  const src = await page.locator('gpufleet-calculator iframe').first().getAttribute('src');
+  assert.equal(new URL(src).searchParams.get('compact'), 'verdict,cost', 'the known ids, in the list\'s order');
+  await fit.locator('[data-testid="fit-result"][data-state="ready"]').waitFor();
+  await deployments.locator('[data-testid="deployments-result"][data-state="ready"]').waitFor();
+  // The sections drawn, and which of them (and of the rest of the answer) take room on the page.
+  const shown = (f, id) => f.locator(`[data-testid=${id}-result]`).evaluate((results) => ({
+    marked: [...results.querySelectorAll('[data-section]')].map((n) => n.dataset.section),
+    visible: [...results.querySelectorAll('[data-section]')].filter((n) => n.getClientRects().length).map((n) => n.dataset.section),
+    others: [...results.children].filter((n) => !n.dataset.section && n.getClientRects().length).length,
+  }));
+  const f = await shown(fit, 'fit');
+  assert.ok(['chart', 'memory', 'deployment'].every((id) => f.marked.includes(id)), `the fit answer has more sections: ${f.marked}`);
+  assert.deepEqual(f.visible, ['verdict', 'cost']);
+  assert.equal(f.others, 0, 'nothing else of the answer takes room');
+  assert.equal(await fit.getByTestId('fit-status').isVisible(), true);
+  assert.equal(await fit.getByTestId('fit-cost-monthly').isVisible(), true);
+  assert.equal(await fit.locator('.inputs-card').isVisible(), false);
+  const d = await shown(deployments, 'deployments');
+  assert.ok(d.marked.includes('verdict') && d.marked.includes('chart'), `the deployments answer has more sections: ${d.marked}`);
+  assert.deepEqual(d.visible, ['table']);
+  assert.equal(await deployments.getByTestId('rec-table').isVisible(), true);
+  await screenshot(page, 'embed-sections');
   await page.close();
 });
 
