@@ -20,7 +20,7 @@ export function sectionsTable() {
 export function wanted(text = fs.readFileSync(doc, 'utf8')) {
   const a = text.indexOf(begin) + begin.length;
   const b = text.indexOf(end);
-  return `${text.slice(0, a)}\n${sectionsTable()}\n${text.slice(b)}`;
+  return `${text.slice(0, a)}\n${sectionsTable()}\n  ${text.slice(b)}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
