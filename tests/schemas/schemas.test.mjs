@@ -191,6 +191,38 @@ test('the committed schemas are what the core generates', { skip: !existsSync(cl
   }
 });
 
+// The goldens do not take every branch of the code that writes a result: answers to requests
+// beyond them (training and batch runs, a commitment, AWS Neuron, a cannot-fit migration, memory
+// for LoRA, a fixed-instance placement) pass the closed schema too.
+test('answers beyond the goldens pass the response schema', { skip: !existsSync(cli) && 'no native CLI built' }, () => {
+  const ask = (request) => {
+    try {
+      return JSON.parse(execFileSync(cli, ['--config', config, 'analyze', '-'], { input: JSON.stringify(request), encoding: 'utf8' }));
+    } catch (e) {
+      return JSON.parse(e.stdout);
+    }
+  };
+  const small = { model: { size: 'small' }, precision: 'bf16' };
+  const requests = [
+    { question: 'fit', ...small, workload: 'training', instance: 'P5', gpus: 8, demand: { dataset_tokens: 1e9 } },
+    { question: 'fit', ...small, workload: 'batch_inference', instance: 'G6e', demand: { dataset_tokens: 1e8 } },
+    { question: 'fit', ...small, workload: 'lora', instance: 'G6e', pricing: 'reserved_1y' },
+    { question: 'fit', ...small, workload: 'inference', instance: 'Inf2' },
+    { question: 'fit', model: { size: 'large' }, workload: 'training', precision: 'bf16', instance: 'G6', gpus: 1 },
+    { question: 'cost', instance: 'Inf2', gpus: 1, pricing: 'reserved_3y' },
+    { question: 'recommend', ...small, workload: 'training', demand: { dataset_tokens: 1e9 }, limit: 3 },
+    { question: 'recommend', ...small, workload: 'inference', demand: { requests_per_s: 20 }, kinds: ['gpu'], limit: 3 },
+    { question: 'migrate', current: { instance: 'G5', gpus: 1 }, model: { size: 'large' }, workload: 'inference', precision: 'fp16' },
+    { question: 'memory', model: { name: 'llama-3.1-8b' }, workload: 'lora', gpu: 'H100' },
+    { question: 'placement', models: [{ name: 'a', memory_gb: 30 }, { name: 'b', memory_gb: 10 }], instance: 'G6e' },
+  ];
+  for (const request of requests) {
+    const answer = ask(request);
+    assert.equal(answer.ok, true, `${JSON.stringify(request)}: ${JSON.stringify(answer.errors)}`);
+    assertValid('response', answer, JSON.stringify(request));
+  }
+});
+
 // The core reads a list's values in any case and takes a value's other spellings (the field table's
 // "training|pretraining"): the request schema accepts what the core accepts, and still refuses a
 // value the core refuses.
