@@ -1597,12 +1597,7 @@ decide: {
 [k: string]: unknown | undefined
 }
 placement: PlacementResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-workload_set: {
-[k: string]: unknown | undefined
-}
+workload_set: WorkloadSetResult
 /**
  * open: the result table does not list its members (docs/api.md)
  */
@@ -1617,12 +1612,7 @@ catalog: {
 }
 validate: ValidateResult
 memory: MemoryResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-spot: {
-[k: string]: unknown | undefined
-}
+spot: SpotResult
 /**
  * open: the result table does not list its members (docs/api.md)
  */
@@ -1630,12 +1620,7 @@ deploy: {
 [k: string]: unknown | undefined
 }
 regions: RegionsResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-batch: {
-[k: string]: unknown | undefined
-}
+batch: BatchResult
 /**
  * open: the result table does not list its members (docs/api.md)
  */
@@ -1946,6 +1931,10 @@ cheapest_split: ({
 } | null)
 basis: string
 }
+export interface WorkloadSetResult {
+id: string
+reports: unknown[]
+}
 export interface ValidateResult {
 valid: boolean
 counts: {
@@ -1978,6 +1967,32 @@ gpu?: {
 }
 gpus: unknown[]
 }
+export interface SpotResult {
+request: {
+[k: string]: unknown | undefined
+}
+data: {
+[k: string]: unknown | undefined
+}
+assumptions: {
+[k: string]: unknown | undefined
+}
+pools: unknown[]
+plan?: {
+[k: string]: unknown | undefined
+}
+all_on_demand?: {
+[k: string]: unknown | undefined
+}
+all_spot?: {
+[k: string]: unknown | undefined
+}
+jobs?: unknown[]
+checkpoint?: {
+[k: string]: unknown | undefined
+}
+method: string
+}
 export interface RegionsResult {
 request: {
 [k: string]: unknown | undefined
@@ -1996,4 +2011,18 @@ failover?: {
 }
 notes?: string[]
 method?: unknown
+}
+export interface BatchResult {
+jobs: unknown[]
+schedule: unknown[]
+total: {
+[k: string]: unknown | undefined
+}
+jobs_at_risk: unknown[]
+simulation: {
+[k: string]: unknown | undefined
+}
+assumptions: {
+[k: string]: unknown | undefined
+}
 }

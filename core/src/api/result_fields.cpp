@@ -94,6 +94,13 @@ constexpr ResultShape kResults[] = {
     {"placement",
      "models:array on_instance?:object cheapest_single_instance:object|null "
      "cheapest_split:object|null basis:string"},
+    {"spot",
+     "request:object data:object assumptions:object pools:array plan?:object all_on_demand?:object "
+     "all_spot?:object jobs?:array checkpoint?:object method:string"},
+    {"batch",
+     "jobs:array schedule:array total:object jobs_at_risk:array simulation:object "
+     "assumptions:object"},
+    {"workload_set", "id:string reports:array"},
     {"regions",
      "request:object instance:string regions:array status:string refusal?:string way_out?:any "
      "regions_chosen:array totals?:object failover?:object notes?:string[] method?:any"},
