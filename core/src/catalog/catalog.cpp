@@ -71,6 +71,14 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
     }
     spec.source = r.string(value, "source", path, false).value_or("");
     spec.source_date = r.string(value, "source_date", path, false).value_or("");
+    const bool listed = value.contains("model_types_served");
+    const auto types_source = r.string(value, "model_types_source", path, listed);
+    const auto types_date = r.string(value, "model_types_source_date", path, listed);
+    if (listed) {
+      spec.model_types_served = r.strings(value, "model_types_served", path, true);
+      for (auto& type : *spec.model_types_served) type = lower(type);
+      spec.model_types_source = types_source.value_or("") + ", read " + types_date.value_or("");
+    }
     catalog.gpus[key] = spec;
   }
 }
@@ -206,6 +214,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
       Egress e;
       e.internet_usd_per_gb = r.number(*egress, "internet_usd_per_gb", ep, true, {0, 10}).value_or(0);
       e.inter_region_usd_per_gb = r.number(*egress, "inter_region_usd_per_gb", ep, true, {0, 10}).value_or(0);
+      e.internet_free_gb_per_month = r.number(*egress, "internet_free_gb_per_month", ep, false, {0, 1e6}).value_or(0);
       e.covers = r.string(*egress, "covers", ep, false).value_or("");
       r.string(*egress, "estimates", ep, false);
       e.source = r.string(*egress, "source", ep, true).value_or("");

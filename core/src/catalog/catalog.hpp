@@ -27,6 +27,9 @@ struct GpuSpec {
   std::map<std::string, double, std::less<>> tflops;  // per precision, dense (found by any string)
   std::string source;
   std::string source_date;
+  // The model types its serving stack runs, with their source (absent: any).
+  std::optional<std::vector<std::string>> model_types_served;
+  std::string model_types_source;
   // What a process can allocate: the cloud-reported MiB, else the label taken as GiB.
   double usable_bytes() const {
     return usable_memory_mib ? *usable_memory_mib * 1024 * 1024 : memory_gb * 1024 * 1024 * 1024;
@@ -165,6 +168,7 @@ struct RegionSite {
 struct Egress {
   double internet_usd_per_gb = 0;
   double inter_region_usd_per_gb = 0;
+  double internet_free_gb_per_month = 0;  // once per account, over every region
   std::string covers, source, source_date;
 };
 

@@ -58,6 +58,9 @@ constexpr Field kGpu[] = {
     str("spec_notes", kInfo, FIELD_DOC("notes on the specification")),
     str("usable_memory_source", kInfo, FIELD_DOC("where usable_memory_mib was measured")),
     str("usable_memory_source_date", kInfo, FIELD_DOC("when usable_memory_mib was measured")),
+    field("model_types_served", T::kStrings, 0, FIELD_DOC("the Hugging Face model_type values its serving stack runs (absent: any); serving a model of another type is refused")),
+    str("model_types_source", 0, FIELD_DOC("where model_types_served comes from: the serving stack's list of supported architectures")),
+    str("model_types_source_date", 0, FIELD_DOC("when that list was read")),
 };
 constexpr Field kTflopsValue = num("*", kZeroOr, 0.001, 1e6, FIELD_DOC("dense TFLOPS at this precision (0: unknown)"));
 
@@ -90,6 +93,7 @@ constexpr Field kRegionSite[] = {
 constexpr Field kEgress[] = {
     num("internet_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB out to the internet (first tier)")),
     num("inter_region_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB between two of the provider's regions")),
+    num("internet_free_gb_per_month", 0, 0, 1e6, FIELD_DOC("GB a month out to the internet free of charge, once per account over every region (absent: none)")),
     str("covers", 0, FIELD_DOC("which tier and source regions the figures are")),
     str("estimates", 0, FIELD_DOC("how the figures were read")),
     str("source", kRequired, FIELD_DOC("the provider's price page")),
