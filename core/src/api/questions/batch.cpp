@@ -12,6 +12,7 @@
 
 #include "api/answers.hpp"
 #include "api/questions/questions.hpp"
+#include "catalog/batch_api.hpp"
 #include "catalog/fields.hpp"
 #include "fleet/road.hpp"
 #include "fleet/spot.hpp"
@@ -168,22 +169,26 @@ std::vector<JobOnType> deployments(const Catalog& catalog, const JobAsk& ask,
   return out;
 }
 
-// The job's plans on each type for a window of `window_h` from its start; the type whose
-// deadline-aware plan costs least at the median, among those that can meet the window.
+// The type whose deadline-aware plan costs least at the median over a window of `window_h` from
+// the job's start, among those that can meet the window; only the chosen type's other plans are
+// simulated, since only its plans are shown.
 JobOnType& choose(std::vector<JobOnType>& options, double window_h, std::size_t index,
                   const Settings& s) {
   JobOnType* best = nullptr;
+  const auto rank = [&](const JobOnType& x) {
+    return std::make_pair(x.job.work_hours > window_h + 1e-9, x.plans[0].usd.p50);
+  };
   for (JobOnType& o : options) {
     o.job.deadline_hours = window_h;
-    o.plans.clear();
-    for (batch::Policy p :
-         {batch::Policy::kAllOnDemand, batch::Policy::kAllSpot, batch::Policy::kDeadlineAware})
-      o.plans.push_back(batch::plan(o.job, o.rates, p, s.seed, index, s.traces));
-    const auto rank = [&](const JobOnType& x) {
-      return std::make_pair(x.job.work_hours > window_h + 1e-9, x.plans[2].usd.p50);
-    };
+    o.plans.assign(
+        1, batch::plan(o.job, o.rates, batch::Policy::kDeadlineAware, s.seed, index, s.traces));
     if (!best || rank(o) < rank(*best)) best = &o;
   }
+  batch::PlanSummary aware = std::move(best->plans[0]);
+  best->plans.clear();
+  for (batch::Policy p : {batch::Policy::kAllOnDemand, batch::Policy::kAllSpot})
+    best->plans.push_back(batch::plan(best->job, best->rates, p, s.seed, index, s.traces));
+  best->plans.push_back(std::move(aware));
   return *best;
 }
 
@@ -240,8 +245,59 @@ Json pool_json(const InstanceType& o, double usd_per_hour) {
           {"usd_per_hour", round_to(usd_per_hour, 4)}};
 }
 
-Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, double start_h, double minimum_h,
-              const std::string& fastest) {
+// A batch-inference job's tokens at each provider's batch API (the catalog's
+// providers.<p>.batch_api): a hosted model's price, beside the GPU plans; refused, with the reason,
+// where the catalog carries no real-time token price of the job's model at that service to take the
+// discount off.
+Json batch_api_json(const std::vector<BatchApi>& apis, const JobAsk& ask) {
+  const Workload& w = ask.w;
+  const std::string model = w.model.named ? w.model.named->key : "";
+  const double output = *w.demand.dataset_tokens;
+  const double input = output * w.demand.input_tokens / std::max(1.0, w.demand.output_tokens);
+  Json offers = Json::array();
+  for (const BatchApi& api : apis) {
+    Json o = report::object(12);
+    o["provider"] = api.provider;
+    o["service"] = api.name;
+    o["discount_pct"] = api.discount_pct;
+    o["turnaround_hours"] = api.turnaround_hours ? Json(*api.turnaround_hours) : Json(nullptr);
+    o["source"] = api.source;
+    o["source_date"] = api.source_date;
+    const auto price = model.empty() ? api.token_prices.end() : api.token_prices.find(model);
+    if (price == api.token_prices.end()) {
+      o["cost_usd"] = nullptr;
+      o["refused"] = "the catalog carries no real-time token price of " +
+                     (model.empty() ? std::string("a model given by its size") : model) + " at " +
+                     api.name + " to take the discount off" +
+                     (api.token_prices_notes.empty() ? "" : " (" + api.token_prices_notes + ")") +
+                     ": add one to providers." + api.provider +
+                     ".batch_api.token_prices with its source";
+    } else {
+      const TokenPrice& t = price->second;
+      const double keep = 1 - api.discount_pct / 100;
+      o["model"] = model;
+      o["list_usd_per_million_tokens"] = {{"input", t.input_usd_per_million_tokens},
+                                          {"output", t.output_usd_per_million_tokens},
+                                          {"source", t.source},
+                                          {"source_date", t.source_date}};
+      o["cost_usd"] = round_to(
+          (input * t.input_usd_per_million_tokens + output * t.output_usd_per_million_tokens) /
+              1e6 * keep,
+          2);
+    }
+    offers.push_back(std::move(o));
+  }
+  return {
+      {"basis",
+       "a hosted model's tokens at the provider's batch-API rate, not a GPU plan: the list price "
+       "per token of the same model at that service less its published batch discount"},
+      {"input_tokens", round_to(input, 0)},
+      {"output_tokens", round_to(output, 0)},
+      {"offers", std::move(offers)}};
+}
+
+Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, double start_h,
+              double minimum_h, const std::string& fastest) {
   Json o = report::object(16);
   o["name"] = ask.name;
   o["workload"] = workload_json(ask.w);
@@ -265,6 +321,8 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
   Json plans = Json::array();
   for (const batch::PlanSummary& p : j.plans) plans.push_back(plan_json(p, j));
   o["plans"] = std::move(plans);
+  if (ask.w.task == WorkloadType::kBatchInference)
+    o["batch_api"] = batch_api_json(batch_apis(catalog), ask);
   return o;
 }
 
