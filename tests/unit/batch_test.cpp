@@ -201,14 +201,21 @@ TEST_CASE(
   REQUIRE(api["offers"].size() == 3);
   for (const Json& o : api["offers"]) {
     INFO(o.dump());
-    CHECK(o["discount_pct"] == 50);
-    CHECK_FALSE(o["source"].get<std::string>().empty());
     CHECK(o["cost_usd"].is_null());  // the shipped catalog carries no model's token price
     CHECK(o["refused"].get<std::string>().find("llama-3.1-8b") != std::string::npos);
   }
+  // Each service's discount and its source, once.
+  REQUIRE(shipped["result"]["batch_apis"].size() == 3);
+  for (const Json& b : shipped["result"]["batch_apis"]) {
+    INFO(b.dump());
+    CHECK(b["discount_pct"] == 50);
+    CHECK(b["source"].get<std::string>().find("https://") != std::string::npos);
+    CHECK_FALSE(b["source_date"].get<std::string>().empty());
+  }
   // A training job has no batch API to compare with.
-  CHECK_FALSE(
-      test::ask(test::shipped(), job_request(100))["result"]["jobs"][0].contains("batch_api"));
+  const Json training = test::ask(test::shipped(), job_request(100));
+  CHECK_FALSE(training["result"]["jobs"][0].contains("batch_api"));
+  CHECK_FALSE(training["result"].contains("batch_apis"));
 
   // With a token price in the catalog (a test figure), the tokens at the list price less 50 %.
   const Analyzer priced(test::edited("gpu_instances.json", [](Json& doc) {

@@ -216,22 +216,27 @@ Run simulate(const Job& job, const Pools& pools, Policy policy, std::uint64_t se
   return Simulation(job, pools, policy, Availability(pools, seed)).run();
 }
 
-// Each quantile's two order statistics by selection (nth_element), not a full sort.
-Quantiles quantiles(std::vector<double> v) {
-  if (v.empty()) return {};
-  const auto at = [&](double q) {
-    const double x = q * static_cast<double>(v.size() - 1);
-    const std::size_t i = static_cast<std::size_t>(std::floor(x));
-    const auto nth = v.begin() + static_cast<std::ptrdiff_t>(i);
-    std::nth_element(v.begin(), nth, v.end());
-    if (i + 1 >= v.size()) return *nth;
-    const double next = *std::min_element(nth + 1, v.end());
-    if (!std::isfinite(next)) return next;
-    return *nth + (x - static_cast<double>(i)) * (next - *nth);
+Quantiles quantiles(std::vector<double> v, double repeated, std::size_t copies) {
+  const std::size_t n = v.size() + copies;
+  if (n == 0) return {};
+  std::sort(v.begin(), v.end());
+  // The k-th of the sorted values with the copies of `repeated` in their place.
+  const std::size_t below =
+      static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), repeated) - v.begin());
+  const auto nth = [&](std::size_t k) {
+    return k < below ? v[k] : k < below + copies ? repeated : v[k - copies];
   };
-  const double p10 = at(0.1), p50 = at(0.5), p90 = at(0.9);
-  return {p10, p50, p90};
+  const auto at = [&](double q) {
+    const double x = q * static_cast<double>(n - 1);
+    const std::size_t i = static_cast<std::size_t>(std::floor(x));
+    if (i + 1 >= n) return nth(n - 1);
+    if (!std::isfinite(nth(i + 1))) return nth(i + 1);
+    return nth(i) + (x - static_cast<double>(i)) * (nth(i + 1) - nth(i));
+  };
+  return {at(0.1), at(0.5), at(0.9)};
 }
+
+Quantiles quantiles(std::vector<double> values) { return quantiles(std::move(values), 0, 0); }
 
 PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_t seed,
                  std::uint64_t job_index, int traces) {
@@ -240,10 +245,11 @@ PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_
   s.checkpoint_interval_hours =
       policy == Policy::kAllOnDemand ? 0 : checkpoint_interval_hours(job, pools);
   const int n = policy == Policy::kAllOnDemand ? 1 : std::clamp(traces, 1, kMaxTraces);
-  std::vector<double> usd, wall, switched;
+  // Every trace's cost (the schedule's total adds them trace by trace); the quantiles read the
+  // simulated traces' figures beside the count of traces that were the clean run.
+  std::vector<double> usd, usd_simulated, wall, switched;
   usd.reserve(static_cast<std::size_t>(n));
-  wall.reserve(static_cast<std::size_t>(n));
-  int met = 0;
+  std::size_t met = 0, clean_runs = 0;
   long interruptions = 0;
   // Most traces of a reliable pool are up from the start until after the job is done: each such
   // trace gives the run on a pool that never goes down, simulated once. A trace is one of them when
@@ -258,22 +264,29 @@ PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_
   for (int k = 0; k < n; ++k) {
     const std::uint64_t ks = trace_seed(seed, job_index, static_cast<std::uint64_t>(k));
     SplitMix64 first(ks);
-    const bool untouched =
-        policy != Policy::kAllOnDemand && first.uniform() < p_up && first.uniform() <= clean_u;
-    const Run run = untouched ? clean : simulate(job, pools, policy, ks);
+    if (policy != Policy::kAllOnDemand && first.uniform() < p_up && first.uniform() <= clean_u) {
+      usd.push_back(clean.usd);
+      ++clean_runs;
+      continue;
+    }
+    const Run run = simulate(job, pools, policy, ks);
     usd.push_back(run.usd);
+    usd_simulated.push_back(run.usd);
     wall.push_back(run.wall_hours);
     if (run.switch_hours) switched.push_back(*run.switch_hours);
     met += run.met ? 1 : 0;
     interruptions += run.interruptions;
   }
-  s.usd = quantiles(usd);
+  const std::size_t clean_switched = clean.switch_hours ? clean_runs : 0;
+  met += clean.met ? clean_runs : 0;
+  s.usd = quantiles(std::move(usd_simulated), clean.usd, clean_runs);
   s.usd_by_trace = std::move(usd);
-  s.wall_hours = quantiles(wall);
+  s.wall_hours = quantiles(std::move(wall), clean.wall_hours, clean_runs);
   s.p_meet_deadline = static_cast<double>(met) / n;
   s.mean_interruptions = static_cast<double>(interruptions) / n;
-  s.p_switched = static_cast<double>(switched.size()) / n;
-  if (!switched.empty()) s.switch_hours = quantiles(switched);
+  s.p_switched = static_cast<double>(switched.size() + clean_switched) / n;
+  if (!switched.empty() || clean_switched)
+    s.switch_hours = quantiles(std::move(switched), clean.switch_hours.value_or(0), clean_switched);
   return s;
 }
 

@@ -167,6 +167,21 @@ TEST_CASE("quantiles by selection equal those of the sorted values, infinities i
     CHECK(q.p10 == at(0.1));
     CHECK(q.p50 == at(0.5));
     CHECK(q.p90 == at(0.9));
+    // The same values with some of them given as copies of one value.
+    for (double repeated : {0.0, 25.0, 49.0, std::numeric_limits<double>::infinity()}) {
+      std::vector<double> rest;
+      std::size_t copies = 0;
+      for (double x : v) {
+        if (x == repeated)
+          ++copies;
+        else
+          rest.push_back(x);
+      }
+      const Quantiles r = quantiles(rest, repeated, copies);
+      CHECK(r.p10 == q.p10);
+      CHECK(r.p50 == q.p50);
+      CHECK(r.p90 == q.p90);
+    }
   }
 }
 
