@@ -208,6 +208,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
       Egress e;
       e.internet_usd_per_gb = r.number(*egress, "internet_usd_per_gb", ep, true, {0, 10}).value_or(0);
       e.inter_region_usd_per_gb = r.number(*egress, "inter_region_usd_per_gb", ep, true, {0, 10}).value_or(0);
+      e.internet_free_gb_per_month = r.number(*egress, "internet_free_gb_per_month", ep, false, {0, 1e6}).value_or(0);
       e.covers = r.string(*egress, "covers", ep, false).value_or("");
       r.string(*egress, "estimates", ep, false);
       e.source = r.string(*egress, "source", ep, true).value_or("");

@@ -163,6 +163,7 @@ struct RegionSite {
 struct Egress {
   double internet_usd_per_gb = 0;
   double inter_region_usd_per_gb = 0;
+  double internet_free_gb_per_month = 0;  // once per account, over every region
   std::string covers, source, source_date;
 };
 

@@ -110,6 +110,7 @@ constexpr Field kRegionSite[] = {
 constexpr Field kEgress[] = {
     num("internet_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB out to the internet (first tier)")),
     num("inter_region_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB between two of the provider's regions")),
+    num("internet_free_gb_per_month", 0, 0, 1e6, FIELD_DOC("GB a month out to the internet free of charge, once per account over every region (absent: none)")),
     str("covers", 0, FIELD_DOC("which tier and source regions the figures are")),
     str("estimates", 0, FIELD_DOC("how the figures were read")),
     str("source", kRequired, FIELD_DOC("the provider's price page")),
