@@ -85,6 +85,11 @@ struct InstanceType {
   // GPUs one NVLink / NVSwitch domain joins (1: they talk over PCIe only); 0 = not stated, the
   // interconnect taken for the whole instance as the seed's fields read.
   double nvlink_domain_gpus = 0;
+  // The network between instances of this type (pipeline stages send their activations over it):
+  // its bandwidth per direction, Gbit/s, and its fabric (efa | infiniband | tcp); each size states
+  // its own, absent where the catalog has no sourced figure.
+  std::optional<double> network_gbit_per_s;
+  std::string network_fabric;
 };
 
 struct Family {
