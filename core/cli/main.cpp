@@ -110,7 +110,7 @@ class Cli {
   double f_gpus = 0;
   BillingArgs f_billing;
   std::string f_gpu, f_mode, f_optimizer, f_sharding;
-  double f_context = 0, f_batch = 0, f_new = 0, f_tp = 0, f_pp = 0, f_lora_rank = 0;
+  double f_context = 0, f_batch = 0, f_new = -1, f_tp = 0, f_pp = 0, f_lora_rank = 0;
   bool f_gc = false, f_offload = false;
   CLI::App* cost = nullptr;
   std::string c_instance;
@@ -129,13 +129,13 @@ class Cli {
   std::vector<std::string> r_families, r_kinds;
   CLI::App* sp = nullptr;
   WorkloadArgs sp_work;
-  double sp_target = 0, sp_replace = 0, sp_ckpt = 0, sp_restart = -1;
+  double sp_target = 0, sp_replace = -1, sp_ckpt = -1, sp_restart = -1;
   std::string sp_reading;
   std::vector<std::string> sp_types;
   BillingArgs sp_billing;
   CLI::App* bt = nullptr;
   WorkloadArgs bt_work;
-  double bt_deadline = 0, bt_earliest = -1, bt_ckpt = -1, bt_restart = -1, bt_replace = 0, bt_seed = -1, bt_traces = 0, bt_budget = 0,
+  double bt_deadline = 0, bt_earliest = -1, bt_ckpt = -1, bt_restart = -1, bt_replace = -1, bt_seed = -1, bt_traces = 0, bt_budget = 0,
          bt_concurrent = 0;
   std::string bt_reading, bt_jobs;
   std::vector<std::string> bt_types;
@@ -563,7 +563,7 @@ std::optional<int> Cli::memory_request() {
     if (!f_gpu.empty()) request["gpu"] = f_gpu;
     if (f_context > 0) request["context"] = f_context;
     if (f_batch > 0) request["batch"] = f_batch;
-    if (f_new > 0) request["new_tokens"] = f_new;
+    if (f_new >= 0) request["new_tokens"] = f_new;
     if (!f_optimizer.empty()) request["optimizer"] = f_optimizer;
     if (!f_work.engine.empty()) request["engine"] = f_work.engine;
     if (!f_work.kv.empty()) request["kv_cache_format"] = f_work.kv;
@@ -660,9 +660,9 @@ std::optional<int> Cli::tools_request() {
     request = workload_request("spot", w, true);
     sp_billing.apply(request);
     if (sp_target != 0) request["target_availability"] = sp_target;
-    if (sp_replace != 0) request["replacement_minutes"] = sp_replace;
+    if (sp_replace >= 0) request["replacement_minutes"] = sp_replace;
     if (!sp_reading.empty()) request["band_reading"] = sp_reading;
-    if (sp_ckpt != 0) request["checkpoint_write_s"] = sp_ckpt;
+    if (sp_ckpt >= 0) request["checkpoint_write_s"] = sp_ckpt;
     if (sp_restart >= 0) request["restart_s"] = sp_restart;
     if (!sp_types.empty()) request["instance_types"] = sp_types;
   } else if (*bt) {
@@ -680,7 +680,7 @@ std::optional<int> Cli::tools_request() {
     }
     bt_billing.apply(request);
     if (bt_restart >= 0) request["restart_s"] = bt_restart;
-    if (bt_replace != 0) request["replacement_minutes"] = bt_replace;
+    if (bt_replace >= 0) request["replacement_minutes"] = bt_replace;
     if (!bt_reading.empty()) request["band_reading"] = bt_reading;
     if (!bt_types.empty()) request["instance_types"] = bt_types;
     if (bt_seed >= 0) request["seed"] = bt_seed;

@@ -217,24 +217,35 @@ void check_numbers(CLI::App& app) {
                                                "beams",   "min-replicas", "max-replicas", "concurrency",
                                                "context", "new-tokens",   "seq",          "input",
                                                "output",  "batch"};
-  static const CLI::Validator number(
-      [](std::string& text) -> std::string {
-        const std::string fault = number_fault(text);
-        return fault.empty() ? "" : "expected a finite decimal number >= 0, got \"" + text + "\": " + fault;
-      },
-      "NUMBER>=0");
-  static const CLI::Validator whole(
-      [](std::string& text) -> std::string {
-        const std::string fault = whole_number_fault(text);
-        return fault.empty() ? "" : "expected a whole number >= 0, got \"" + text + "\": " + fault;
-      },
-      "WHOLE>=0");
+  // Where 0 is an answer of its own (nothing generated, no delay, seed 0); elsewhere an option left
+  // out takes its default, so a 0 given is refused rather than read as "not given".
+  static const std::vector<std::string> kZeroMeans{
+      "new-tokens",         "min-replicas",      "earliest-start-hours", "checkpoint-write-s", "restart-s",
+      "replacement-minutes", "provisioning-s",   "scale-up-delay-s",     "scale-down-delay-s", "scale-to-zero",
+      "spot-share",          "concurrency",      "dataset-gb",           "seed"};
+  auto validator = [](bool whole_only, bool zero) {
+    return CLI::Validator(
+        [whole_only, zero](std::string& text) -> std::string {
+          std::string fault = whole_only ? whole_number_fault(text) : number_fault(text);
+          if (fault.empty() && !zero && std::strtod(text.c_str(), nullptr) == 0)
+            fault = "0 is not taken here (leave the option out for its default)";
+          return fault.empty() ? ""
+                               : std::string("expected a ") + (whole_only ? "whole number" : "finite decimal number") +
+                                     (zero ? " >= 0" : " > 0") + ", got \"" + text + "\": " + fault;
+        },
+        std::string(whole_only ? "WHOLE" : "NUMBER") + (zero ? ">=0" : ">0"));
+  };
+  static const CLI::Validator number = validator(false, true), whole = validator(true, true),
+                              positive = validator(false, false), positive_whole = validator(true, false);
   for (CLI::Option* o : app.get_options()) {
     const std::string type = o->get_type_name();
     if (type != "FLOAT" && type != "INT" && type != "UINT") continue;
     const auto& names = o->get_lnames();
-    const bool counts = !names.empty() && std::find(kWhole.begin(), kWhole.end(), names.front()) != kWhole.end();
-    o->check(counts ? whole : number);
+    auto listed = [&](const std::vector<std::string>& list) {
+      return !names.empty() && std::find(list.begin(), list.end(), names.front()) != list.end();
+    };
+    const bool zero = listed(kZeroMeans);
+    o->check(listed(kWhole) ? (zero ? whole : positive_whole) : (zero ? number : positive));
   }
   for (CLI::App* sub : app.get_subcommands({})) check_numbers(*sub);
 }

@@ -121,7 +121,7 @@ check "scripts/accuracy.sh ends with the summary lines" grep -Eq "$summary" <(GP
 for bad in "--budget -1" "--hours nan" "--spot-share -0.5" "--input 0x10" "--requests-per-s 1e400" "--limit inf"; do
   # shellcheck disable=SC2086
   check "recommend $bad is a usage error" test "$(exit_code "$bin" recommend --params-b 7 $bad)" = 2
-  check "  that names the option" grep -Eq -- "${bad%% *}: expected a (finite decimal|whole) number >= 0" "$tmp/err"
+  check "  that names the option" grep -Eq -- "${bad%% *}: expected a (finite decimal|whole) number >?=? 0" "$tmp/err"
 done
 check "concurrency nan is a usage error" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --concurrency nan)" = 2
 check "--hours 2.5e2 is a number" test "$(exit_code "$bin" recommend --params-b 7 --hours 2.5e2 --limit 1)" = 0

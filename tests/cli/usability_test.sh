@@ -86,7 +86,13 @@ check "zsh completion names the models" grep -q "whisper-large-v3-turbo" <("$bin
 
 # Whole-number options refuse fractions.
 check "--limit 2.5 exits 2" test "$(exit_code "$bin" recommend --size small --limit 2.5)" = 2
-check "  saying a whole number is needed" grep -q "expected a whole number >= 0, got \"2.5\"" "$tmp/err"
+check "  saying a whole number is needed" grep -q "expected a whole number > 0, got \"2.5\"" "$tmp/err"
+
+# A 0 given is never read as "not given": refused where the option has a default, taken where 0 means something.
+check "fit --gpus 0 exits 2" test "$(exit_code "$bin" fit --model llama-3.1-8b --instance g6e.xlarge --gpus 0)" = 2
+check "  saying 0 is not taken" grep -q -- "--gpus: expected a finite decimal number > 0, got \"0\": 0 is not taken here" "$tmp/err"
+check "fit --gpu --new-tokens 0 asks for nothing generated" test "$("$bin" --json fit --model llama-3.1-8b --gpu L40S --new-tokens 0 |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["result"]["settings"]["new_tokens"])')" = 0.0
 check "--limit 2 is read" test "$(exit_code "$bin" --json recommend --size small --limit 2)" = 0
 check "  two rows" test "$(json_query "len(d['result']['candidates'])")" = 2
 check "--tp 1.5 exits 2" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --tp 1.5)" = 2

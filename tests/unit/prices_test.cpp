@@ -78,6 +78,10 @@ TEST_CASE("regions all: every recommended candidate is priced in its type's chea
                            {"precision", "bf16"}, {"regions", "all"}});
   REQUIRE(r["ok"] == true);
   REQUIRE(r["result"]["candidates"].size() >= 5);
+  // A list holding only "all" means the same.
+  Json listed = ask(shipped(), {{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                                {"precision", "bf16"}, {"regions", {"all"}}});
+  CHECK(listed["result"] == r["result"]);
   const Catalog& c = *catalog_of(shipped());
   std::set<std::string> regions;
   for (const auto& cand : r["result"]["candidates"]) {

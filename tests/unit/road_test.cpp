@@ -236,6 +236,35 @@ TEST_CASE("setups that cannot run are refused with the reason and a way out") {
   }
 }
 
+TEST_CASE("serving on AWS Neuron takes the model types NxD Inference supports, and refuses the others") {
+  auto fit = [](const char* model, const char* instance, double gpus) {
+    return result({{"question", "fit"}, {"model", {{"name", model}}}, {"workload", "inference"}, {"precision", "bf16"},
+                   {"instance", instance}, {"gpus", gpus}});
+  };
+  for (const char* model : {"gemma-2-27b", "deepseek-v3", "phi-3-mini-4k-instruct"}) {
+    INFO(model);
+    const Json r = fit(model, "inf2.48xlarge", 12);
+    CHECK(r["status"] == "CANNOT RUN");
+    CHECK_THAT(r["deployment"]["refusal"].get<std::string>(),
+               Catch::StartsWith("model type ") && Catch::Contains("serving stack runs") && Catch::Contains("model-reference"));
+    CHECK_THAT(r["deployment"]["way_out"].get<std::string>(), Catch::Contains("GPU instance"));
+  }
+  // Llama and Qwen 2.5 are on the list: no such refusal on Inferentia or Trainium.
+  for (const auto& [model, instance] : {std::pair{"llama-3.1-70b", "inf2.48xlarge"}, {"qwen2.5-72b", "trn1.32xlarge"}}) {
+    INFO(model);
+    const Json r = fit(model, instance, 12);
+    CHECK(r["deployment"].value("refusal", std::string()).find("model type") == std::string::npos);
+  }
+  // A recommendation among Neuron kinds has no candidate for an unsupported type (Llama has some); on GPUs it runs.
+  auto neuron_picks = [](const char* model) {
+    return result({{"question", "recommend"}, {"model", {{"name", model}}}, {"workload", "inference"},
+                   {"precision", "bf16"}, {"kinds", {"inferentia", "trainium"}}})["candidates"].size();
+  };
+  CHECK(neuron_picks("gemma-2-9b") == 0);
+  CHECK(neuron_picks("llama-3.1-8b") > 0);
+  CHECK(fit("gemma-2-27b", "p4de.24xlarge", 1)["status"] == "FITS");
+}
+
 TEST_CASE("a refusal on AWS Neuron hardware counts Trainium chips, not GPUs") {
   // 70B full fine-tuning on 16 Trainium1 chips (32 GiB each) does not fit: the sentence and its way
   // out name the chips as what they are.

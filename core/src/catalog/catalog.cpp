@@ -71,6 +71,14 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
     }
     spec.source = r.string(value, "source", path, false).value_or("");
     spec.source_date = r.string(value, "source_date", path, false).value_or("");
+    const bool listed = value.contains("model_types_served");
+    const auto types_source = r.string(value, "model_types_source", path, listed);
+    const auto types_date = r.string(value, "model_types_source_date", path, listed);
+    if (listed) {
+      spec.model_types_served = r.strings(value, "model_types_served", path, true);
+      for (auto& type : *spec.model_types_served) type = lower(type);
+      spec.model_types_source = types_source.value_or("") + ", read " + types_date.value_or("");
+    }
     catalog.gpus[key] = spec;
   }
 }

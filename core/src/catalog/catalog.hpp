@@ -27,6 +27,9 @@ struct GpuSpec {
   std::map<std::string, double, std::less<>> tflops;  // per precision, dense (found by any string)
   std::string source;
   std::string source_date;
+  // The model types its serving stack runs, with their source (absent: any).
+  std::optional<std::vector<std::string>> model_types_served;
+  std::string model_types_source;
   // What a process can allocate: the cloud-reported MiB, else the label taken as GiB.
   double usable_bytes() const {
     return usable_memory_mib ? *usable_memory_mib * 1024 * 1024 : memory_gb * 1024 * 1024 * 1024;

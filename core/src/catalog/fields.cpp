@@ -58,6 +58,9 @@ constexpr Field kGpu[] = {
     str("spec_notes", kInfo, FIELD_DOC("notes on the specification")),
     str("usable_memory_source", kInfo, FIELD_DOC("where usable_memory_mib was measured")),
     str("usable_memory_source_date", kInfo, FIELD_DOC("when usable_memory_mib was measured")),
+    field("model_types_served", T::kStrings, 0, FIELD_DOC("the Hugging Face model_type values its serving stack runs (absent: any); serving a model of another type is refused")),
+    str("model_types_source", 0, FIELD_DOC("where model_types_served comes from: the serving stack's list of supported architectures")),
+    str("model_types_source_date", 0, FIELD_DOC("when that list was read")),
 };
 constexpr Field kTflopsValue = num("*", kZeroOr, 0.001, 1e6, FIELD_DOC("dense TFLOPS at this precision (0: unknown)"));
 

@@ -78,6 +78,23 @@ TensorLink link_figures(const InstanceType& it, double tp) {
 }
 }  // namespace
 
+namespace {
+// A device whose serving stack runs a listed set of architectures (Neuron's NxD Inference): serving
+// any other is refused, with the list's source.
+std::string served_model_type_refusal(const Catalog& catalog, const Workload& w, const InstanceType& it) {
+  const GpuSpec* spec = catalog.gpu(it.gpu_model);
+  if (!w.serving() || !w.model.arch || !spec || !spec->model_types_served) return "";
+  const auto& types = *spec->model_types_served;
+  const Architecture& a = *w.model.arch;
+  auto listed = [&](const std::string& t) { return !t.empty() && std::find(types.begin(), types.end(), t) != types.end(); };
+  if (listed(a.model_type) || listed(a.multimodal_type)) return "";
+  std::string list;
+  for (const auto& t : types) list += (list.empty() ? "" : ", ") + t;
+  return "model type " + (a.multimodal_type.empty() ? a.model_type : a.multimodal_type) + " is not one " + it.gpu_type +
+         "'s serving stack runs: " + list + " (" + spec->model_types_source + ")";
+}
+}  // namespace
+
 std::string tp_refusal(const Architecture& a, double tp) {
   if (tp <= 1) return "";
   if (a.heads > 0 && std::fmod(a.heads, tp) != 0)
@@ -611,6 +628,10 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
   }
   if (!w.model.arch) {
     refuse(d, "the model has no architecture to size (the catalog names no generic shape)", "name a model of model_config.json");
+    return;
+  }
+  if (std::string why = served_model_type_refusal(catalog, w, it); !why.empty()) {
+    refuse(d, why, "a GPU instance, or the model ported to the stack (its model onboarding guide)");
     return;
   }
   d.uncalibrated = neuron(it);

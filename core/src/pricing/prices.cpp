@@ -369,7 +369,8 @@ std::optional<RegionChoice> read_region_choice(const Catalog& catalog, const Jso
     choice.all = true;
   } else if (request["regions"].is_array() && r.at_most(request["regions"], "/regions", 256, "regions")) {
     const auto list = r.strings(request, "regions", "", true);
-    for (std::size_t i = 0; i < list.size(); ++i) named.emplace_back(list[i], "/regions/" + decimal::whole(i));
+    choice.all = list.size() == 1 && lower(list[0]) == "all";  // ["all"] as "all"
+    for (std::size_t i = 0; i < list.size() && !choice.all; ++i) named.emplace_back(list[i], "/regions/" + decimal::whole(i));
     if (list.empty() && request["regions"].empty()) r.fail("out_of_range", "/regions", "expected at least one region, or \"all\"");
   } else if (!request["regions"].is_array()) {
     r.fail("wrong_type", "/regions", "expected a list of regions or \"all\", got " + Reader::describe(request["regions"]));

@@ -289,6 +289,22 @@ TEST_CASE("autoscale reads a CSV export bucketed to UTC hours") {
   CHECK(p["requests_per_s"][0] == 1);
   CHECK(p["requests_per_s"][13] == 2);
   CHECK(p["start"] == "2026-11-01T00:00Z");
+  CHECK(a["result"]["notes"].dump().find("no row") == std::string::npos);
+}
+
+TEST_CASE("autoscale: CSV hours without rows are said, and a sampled rate is never 0 by omission") {
+  // Rates sampled at 00:00, 01:00 and 04:00 (hours 2 and 3 missing): they hold 01:00's rate.
+  const Json rates = ask(autoscale_request({{"csv", "2026-11-01T00:00:00Z,4\n2026-11-01T01:00:00Z,6\n2026-11-01T04:00:00Z,8\n"},
+                                            {"csv_values", "rate"}}));
+  INFO(rates.dump().substr(0, 2000));
+  REQUIRE(rates["ok"] == true);
+  CHECK(rates["result"]["profile"]["requests_per_s"] == Json::array({4, 6, 6, 6, 8}));
+  CHECK_THAT(rates["result"]["notes"][0].get<std::string>(), Catch::StartsWith("2 of the profile's 5 hours have no row: each holds"));
+  // Counts are a log of requests: an hour without rows had none, and the answer says so.
+  const Json counts = ask(autoscale_request({{"csv", "2026-11-01T00:00:00Z,3600\n2026-11-01T02:00:00Z,7200\n"}}));
+  REQUIRE(counts["ok"] == true);
+  CHECK(counts["result"]["profile"]["requests_per_s"] == Json::array({1, 0, 2}));
+  CHECK_THAT(counts["result"]["notes"][0].get<std::string>(), Catch::Contains("read as hours without requests"));
 }
 
 TEST_CASE("autoscale reads a named shape of config/traffic_shapes.json, synthetic and said so") {

@@ -47,6 +47,7 @@ struct Profile {
   std::string start;   // csv: the first hour bucketed (UTC)
   std::string shape, shape_source;  // a named shape, and where it comes from
   bool shape_synthetic = false;
+  std::string gaps;  // csv: the hours no row fell in, and how they were read
 };
 
 using civil::days_from_civil;
@@ -190,8 +191,18 @@ bool read_csv(const Reader& r, const std::vector<std::string>& lines, bool array
     sum[h] += v;
     count[h] += 1;
   }
+  // A count is a log of requests: an hour without rows had none. A rate is a sampled gauge: an hour
+  // without a sample holds the rate sampled before it (never 0 by omission).
   p.rps.assign(n, 0);
-  for (std::size_t h = 0; h < n; ++h) p.rps[h] = rates ? (count[h] > 0 ? sum[h] / count[h] : 0) : sum[h] / 3600;
+  std::size_t empty = 0;
+  for (std::size_t h = 0; h < n; ++h) {
+    empty += count[h] == 0;
+    p.rps[h] = !rates ? sum[h] / 3600 : count[h] > 0 ? sum[h] / count[h] : h > 0 ? p.rps[h - 1] : 0;
+  }
+  if (empty > 0)
+    p.gaps = decimal::whole(empty) + " of the profile's " + decimal::whole(n) + " hours have no row: " +
+             (rates ? "each holds the rate sampled in the hour before it (csv_values rate)"
+                    : "read as hours without requests (csv_values count: each row counts requests)");
   for (std::size_t h = 0; h < n; ++h) {
     if (p.rps[h] > kMaxRps) {
       r.fail("out_of_range", path, "hour " + decimal::whole(h) + " (" + iso_hour(day0 + h * 3600.0) + ") has " +
@@ -571,8 +582,10 @@ Json base_json(const std::string& commitment, const AutoscaleResult& res, const 
 }
 
 // What the figures leave out: an uncalibrated replica, and target tracking below the oracle.
-Json notes_of(const Deployment& d, const AutoscaleQuestion& q, const ScalingSettings& st, const AutoscaleResult& res) {
+Json notes_of(const Deployment& d, const Profile& profile, const AutoscaleQuestion& q, const ScalingSettings& st,
+              const AutoscaleResult& res) {
   Json notes = Json::array();
+  if (!profile.gaps.empty()) notes.push_back(profile.gaps);
   if (d.uncalibrated) notes.push_back("the replica, " + report::uncalibrated_caveat(d));
   const PolicyRun& oracle = res.runs.front();
   for (const PolicyRun& run : res.runs)
@@ -696,7 +709,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                     "monthly: " + profile->month + " x the whole instances the replicas occupy x the instance-hour rate";
   // The engine labels its metrics with the served model's name: the Hugging Face id it loads.
   result["recommended"]["keda_scaled_object"] = keda_for_autoscale(catalog, result);
-  result["notes"] = notes_of(*d, q, st, res);
+  result["notes"] = notes_of(*d, *profile, q, st, res);
   return report::price_flags_first(std::move(result), above);
 }
 
