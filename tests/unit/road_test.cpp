@@ -1,13 +1,16 @@
 // One workload, one road: every sizing question gives the same memory, speed and price for the
 // same workload, never answers for a setup that cannot run, and sizes for the demand.
-#include <catch2/catch.hpp>
-
 #include "fleet/road.hpp"
-#include "catalog/catalog.hpp"
-#include "api/answers.hpp"
-#include "support.hpp"
-#include "pricing/prices.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <tuple>
+
 #include "api/analyzer_access.hpp"
+#include "api/answers.hpp"
+#include "catalog/catalog.hpp"
+#include "pricing/prices.hpp"
+#include "support.hpp"
 
 using namespace gpufleet;
 
@@ -552,4 +555,104 @@ TEST_CASE("vLLM's hybrid KV cache manager: Gemma 3 27B's window layers keep thei
     CHECK(held_gb == Approx(sequences * per_sequence_gb).epsilon(0.02));
     CHECK_THAT(line["basis"].get<std::string>(), Catch::Contains("sliding-window layers"));
   }
+}
+
+// Pipeline stages over an ordinary network (vLLM's docs: tensor parallel inside a node, pipeline
+// parallel across nodes, no NVSwitch needed): Llama 3.1 405B in fp8 on 2 x g6e.48xlarge (8 x L40S
+// 48 GB each, 400 Gbit/s with EFA). Each stage holds half the 126 layers over TP 8; the copy
+// serves its concurrency c as 2 micro-batches of m = c / 2.
+//
+// The link's cost by hand, per micro-batch (hidden 16,384; vLLM sends hidden states and residual,
+// 2 x 16,384 x 2 bytes = 65,536 bytes per token; 400 Gbit/s; 50 us per EFA message, 2 hops a step,
+// the second the sampled tokens back to the first stage):
+//   a decode step:  2 x 50 us + m x 65,536 x 8 / 400e9 s = 100 us + 1.31072 us x m
+//   the prompts:    2 x 50 us + 500 m x 1.31072 us       = 100 us + 655.36 us x m
+//   per output token, prompts interleaved (200 out): (100 + 655.36 m + 200 (100 + 1.31072 m)) / 200
+//                 = 100.5 us + 4.58752 us x m   (m = 128: 0.688 ms on each token)
+TEST_CASE(
+    "405B fp8 on 2 x g6e.48xlarge: pipeline stages over EFA fit and serve, the link in every "
+    "token's time") {
+  const Json request = {{"question", "fit"},
+                        {"model", {{"name", "llama-3.1-405b"}}},
+                        {"workload", "inference"},
+                        {"precision", "fp8"},
+                        {"instance", "g6e.48xlarge"},
+                        {"gpus", 16},
+                        {"demand", {{"input_tokens", 500}, {"output_tokens", 200}}}};
+  const Json r = result(request);
+  const Json& d = r["deployment"];
+  INFO(d.dump().substr(0, 3000));
+  REQUIRE(r["status"] != "CANNOT RUN");
+  CHECK(d["layout"]["pipeline_parallel"] == 2);
+  CHECK(d["layout"]["tensor_parallel"] == 8);
+  CHECK(d["instance_count"] == 2);
+  CHECK_THAT(d["basis"]["pipeline_link"].get<std::string>(), Catch::Contains("400 Gbit/s efa"));
+  CHECK_THAT(d["basis"]["decode"].get<std::string>(), Catch::Contains("between 2 pipeline stages"));
+  const double c = d["concurrency_per_replica"].get<double>(),
+               tpot = d["time_per_output_token_ms"].get<double>();
+  const double m = std::ceil(c / 2);
+  // Bounded by its own TPOT: capacity x TPOT = concurrency.
+  CHECK(d["output_tokens_per_s"].get<double>() * tpot / 1000 == Approx(c).epsilon(0.005));
+
+  // The same copy with a free link (no latency, 100 Tbit/s): the difference is the hand figure.
+  auto free_link = test::edited(kGpuInstancesFile, [](Json& doc) {
+    doc["gpu_instances"]["G6e"]["network_gbit_per_s"] = 1e5;
+  });
+  free_link = test::edited(
+      kModelConfigFile,
+      [](Json& doc) {
+        doc["throughput_model"]["pipeline_parallel"]["rdma_message_latency_us"] = 0;
+      },
+      free_link);
+  const Analyzer free_analyzer(free_link);
+  const Json f = test::ask(free_analyzer, request);
+  REQUIRE(f["ok"] == true);
+  const Json& fd = f["result"]["deployment"];
+  REQUIRE(fd["concurrency_per_replica"] == c);
+  const double left_at_100tbit_ms = 917.504e-3 * m * 400 / 1e5 / 200;
+  CHECK(tpot - fd["time_per_output_token_ms"].get<double>() ==
+        Approx((100.5 + 4.58752 * m) / 1000 - left_at_100tbit_ms).epsilon(0.01));
+}
+
+// Where the catalog has no sourced network figure for the instances, stages across them cannot be
+// costed: refused with that reason and a way out (GCP's A2 pages give only "up to 100 Gbps based
+// on the machine type", AWS's P3 lacks an EFA source).
+TEST_CASE(
+    "pipeline stages across instances whose network the catalog lacks are refused, saying so") {
+  for (const auto& [instance, model, precision] :
+       {std::tuple{"a2-highgpu-8g", "llama-3.1-405b", "fp8"},
+        std::tuple{"p3.16xlarge", "llama-3.1-70b", "fp16"}}) {
+    const Json r = result({{"question", "fit"},
+                           {"model", {{"name", model}}},
+                           {"workload", "inference"},
+                           {"precision", precision},
+                           {"instance", instance},
+                           {"gpus", 16}});
+    INFO(instance << ": " << r.dump().substr(0, 1500));
+    CHECK(r["status"] == "CANNOT RUN");
+    CHECK_THAT(r["deployment"]["refusal"].get<std::string>(),
+               Catch::Contains("lacks the network bandwidth between " + std::string(instance)));
+    CHECK_FALSE(r["deployment"]["way_out"].get<std::string>().empty());
+  }
+}
+
+// A recommendation for the 405B among G6e sizes now finds the two-instance pipeline (it was
+// excluded: "only NVSwitch-class families ... across instances"), and it serves within its TPOT.
+TEST_CASE(
+    "recommend finds pipeline stages on a family without NVSwitch when its network is known") {
+  const Json r =
+      result({{"question", "recommend"},
+              {"model", {{"name", "llama-3.1-405b"}}},
+              {"workload", "inference"},
+              {"precision", "fp8"},
+              {"families", {"G6e"}},
+              {"demand", {{"requests_per_s", 1}, {"input_tokens", 500}, {"output_tokens", 200}}}});
+  INFO(r.dump().substr(0, 2000));
+  REQUIRE_FALSE(r["candidates"].empty());
+  const Json& c = r["candidates"][0];
+  CHECK(c["layout"]["pipeline_parallel"].get<double>() >= 2);
+  const double per_copy =
+      c["output_tokens_per_s"].get<double>() / c["layout"]["replicas"].get<double>();
+  CHECK(per_copy * c["time_per_output_token_ms"].get<double>() / 1000 ==
+        Approx(c["concurrency_per_replica"].get<double>()).epsilon(0.005));
 }

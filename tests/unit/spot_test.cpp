@@ -189,6 +189,27 @@ TEST_CASE("regions: N+1 over two equal-price regions doubles the single region's
   CHECK(two["result"]["failover"]["premium_usd_per_month"].get<double>() == Approx(single));
 }
 
+TEST_CASE("regions: the provider's free internet egress counts once over every region", "[spot]") {
+  // 2 requests/s x 10,000 bytes x 720 h x 3,600 s = 51.84 GB a month, under AWS's free 100 GB: no
+  // egress bill. At 100 kB a response, 518.4 GB: the 418.4 GB beyond the free 100 at $0.09 = $37.656,
+  // split over the regions chosen by their GB.
+  const Json base = {{"question", "regions"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
+                     {"demand", {{"requests_per_s", 2}}}, {"instance", "g5.xlarge"},
+                     {"users", Json::array({{{"region", "us-east-1"}, {"share", 0.5}}, {{"region", "eu-west-1"}, {"share", 0.5}}})}};
+  Json small = base, large = base;
+  small["response_bytes"] = 10000;
+  large["response_bytes"] = 100000;
+  const Json a = test::ask(test::shipped(), small), b = test::ask(test::shipped(), large);
+  REQUIRE(a["ok"] == true);
+  REQUIRE(b["ok"] == true);
+  CHECK(a["result"]["totals"]["egress_usd_per_month"].get<double>() == 0);
+  CHECK(b["result"]["totals"]["egress_usd_per_month"].get<double>() == Approx(37.656).margin(0.01));
+  double parts = 0;
+  for (const Json& c : b["result"]["regions_chosen"]) parts += c["egress_usd_per_month"].get<double>();
+  CHECK(parts == Approx(37.656).margin(0.02));
+  CHECK_THAT(b["result"]["notes"].dump(), Catch::Contains("first 100 GB a month out to the internet are free"));
+}
+
 TEST_CASE("regions refuses bad input naming the field", "[spot]") {
   const Json base = {{"question", "regions"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"}};
   for (const auto& [field, value, path] : std::vector<std::tuple<std::string, Json, std::string>>{

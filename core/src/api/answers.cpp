@@ -247,10 +247,18 @@ Json deployment(const Deployment& d, bool details) {
     add(j, "cost", cost(d.cost));
     if (d.memory) add(j, "memory_per_gpu", memory_lines(*d.memory));
     if (d.inference) {
-      Json basis = object(4);
+      Json basis = object(5);
       add(basis, "prefill", d.inference->first_token.basis);
       add(basis, "decode", d.inference->decode.basis);
       add(basis, "link", tensor_link(*d.instance, d.layout.tensor_parallel).basis);
+      if (d.layout.pipeline_parallel > 1 && d.instance->network_gbit_per_s)
+        add(basis, "pipeline_link",
+            short_number(d.layout.pipeline_parallel) + " pipeline stages on as many " +
+                d.instance->name + " over their " + short_number(*d.instance->network_gbit_per_s) +
+                " Gbit/s " + d.instance->network_fabric +
+                " network: each decode step and each prompt sends every boundary's activations and "
+                "pays a message "
+                "latency per hop (in the prefill and decode bases)");
       add(basis, "queueing",
           "p95 time to first token = own prefill " + short_number(round_to(d.inference->ttft_ms, 1)) +
               " ms + p95 wait " + short_number(round_to(d.queue_wait_ms, 1)) +

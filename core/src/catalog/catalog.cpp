@@ -109,6 +109,14 @@ void read_instance_fields(const Reader& r, const Json& obj, const std::string& p
   it.spot_usd_per_hour = price(r, obj, "spot_cost_per_hour", path);
   it.price_notes = r.string(obj, "price_notes", path, false).value_or("");
   if (auto domain = r.number(obj, "nvlink_domain_gpus", path, false, {1, 576})) it.nvlink_domain_gpus = *domain;
+  // Not inherited: a smaller size has a slower network, so each size states its own.
+  it.network_gbit_per_s = r.number(obj, "network_gbit_per_s", path, false, {0.1, 1e5});
+  it.network_fabric =
+      r.string(obj, "network_fabric", path, it.network_gbit_per_s.has_value()).value_or("");
+  if (!it.network_fabric.empty() && it.network_fabric != "efa" &&
+      it.network_fabric != "infiniband" && it.network_fabric != "tcp")
+    r.fail("unknown_name", Reader::child(path, "network_fabric"),
+           "expected one of efa, infiniband, tcp, got \"" + it.network_fabric + "\"");
   if (auto source = r.string(obj, "source", path, false)) it.source = *source;
   if (auto date = r.string(obj, "source_date", path, false)) it.source_date = *date;
   it.json_path = path;
@@ -206,6 +214,7 @@ void read_providers(const Reader& r, const Json& doc, Catalog& catalog) {
       Egress e;
       e.internet_usd_per_gb = r.number(*egress, "internet_usd_per_gb", ep, true, {0, 10}).value_or(0);
       e.inter_region_usd_per_gb = r.number(*egress, "inter_region_usd_per_gb", ep, true, {0, 10}).value_or(0);
+      e.internet_free_gb_per_month = r.number(*egress, "internet_free_gb_per_month", ep, false, {0, 1e6}).value_or(0);
       e.covers = r.string(*egress, "covers", ep, false).value_or("");
       r.string(*egress, "estimates", ep, false);
       e.source = r.string(*egress, "source", ep, true).value_or("");

@@ -85,6 +85,11 @@ struct InstanceType {
   // GPUs one NVLink / NVSwitch domain joins (1: they talk over PCIe only); 0 = not stated, the
   // interconnect taken for the whole instance as the seed's fields read.
   double nvlink_domain_gpus = 0;
+  // The network between instances of this type (pipeline stages send their activations over it):
+  // its bandwidth per direction, Gbit/s, and its fabric (efa | infiniband | tcp); each size states
+  // its own, absent where the catalog has no sourced figure.
+  std::optional<double> network_gbit_per_s;
+  std::string network_fabric;
 };
 
 struct Family {
@@ -163,6 +168,7 @@ struct RegionSite {
 struct Egress {
   double internet_usd_per_gb = 0;
   double inter_region_usd_per_gb = 0;
+  double internet_free_gb_per_month = 0;  // once per account, over every region
   std::string covers, source, source_date;
 };
 

@@ -93,6 +93,7 @@ constexpr Field kRegionSite[] = {
 constexpr Field kEgress[] = {
     num("internet_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB out to the internet (first tier)")),
     num("inter_region_usd_per_gb", kRequired, 0, 10, FIELD_DOC("USD per GB between two of the provider's regions")),
+    num("internet_free_gb_per_month", 0, 0, 1e6, FIELD_DOC("GB a month out to the internet free of charge, once per account over every region (absent: none)")),
     str("covers", 0, FIELD_DOC("which tier and source regions the figures are")),
     str("estimates", 0, FIELD_DOC("how the figures were read")),
     str("source", kRequired, FIELD_DOC("the provider's price page")),
@@ -147,6 +148,11 @@ constexpr Field kDefaultWays[] = {
           FIELD_DOC("accelerators one NVLink / NVSwitch domain joins (1: PCIe only); a size with fewer joins those it has")), \
       str("nvlink_domain_source", kInfo, FIELD_DOC("where nvlink_domain_gpus comes from, and what is inferred")), \
       str("nvlink_domain_source_date", kInfo, FIELD_DOC("when nvlink_domain_gpus was taken, YYYY-MM-DD")),      \
+      num("network_gbit_per_s", 0, 0.1, 1e5,                                                                     \
+          FIELD_DOC("network bandwidth between instances of this type, Gbit/s each way (pipeline stages cross it); each size states its own, none: unknown")), \
+      str("network_fabric", 0, FIELD_DOC("what the network between instances is (required with network_gbit_per_s)"), "efa infiniband tcp"), \
+      str("network_source", kInfo, FIELD_DOC("where network_gbit_per_s and network_fabric come from")),          \
+      str("network_source_date", kInfo, FIELD_DOC("when they were taken, YYYY-MM-DD")),                          \
       str("source", 0, FIELD_DOC("where the figures come from")),                                  \
       str("source_date", 0, FIELD_DOC("when they were taken, YYYY-MM-DD"))
 
@@ -364,6 +370,7 @@ constexpr Field kThroughputModel[] = {
     obj("prefill_mfu", kRequired, "prefill_mfu", FIELD_DOC("model FLOPS utilization of prefill")),
     obj("decode_mfu", kRequired, "efficiency", FIELD_DOC("model FLOPS utilization of decode")),
     obj("tensor_parallel", kRequired, "tensor_parallel", FIELD_DOC("all-reduce latency and link efficiency")),
+    obj("pipeline_parallel", kRequired, "pipeline_parallel", FIELD_DOC("what pipeline stages on several instances send each other, and each message's latency")),
     obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
     obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
     obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
@@ -419,6 +426,14 @@ constexpr Field kTensorParallel[] = {
     num("allreduce_latency_us", kRequired, 0, 1e4, FIELD_DOC("latency of one all-reduce, microseconds")),
     num("interconnect_efficiency", kRequired, 0.01, 1, FIELD_DOC("share of link bandwidth reached")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kPipelineParallel[] = {
+    num("activation_tensors", kRequired, 1, 16, FIELD_DOC("hidden-size tensors a stage sends the next per token")),
+    num("activation_bytes", kRequired, 1, 8, FIELD_DOC("bytes per element of those tensors")),
+    num("rdma_message_latency_us", kRequired, 0, 1e4, FIELD_DOC("one message between instances over EFA or InfiniBand, microseconds")),
+    num("tcp_message_latency_us", kRequired, 0, 1e4, FIELD_DOC("one message between instances over TCP, microseconds")),
+    str("source", kRequired, FIELD_DOC("where they come from")),
 };
 
 constexpr Field kServing[] = {
@@ -594,6 +609,7 @@ constexpr Kind kKinds[] = {
     Kind{"efficiency", "an efficiency", KIND_FIELDS(kEfficiency), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a share reached, with its source")},
     Kind{"prefill_mfu", "\"prefill_mfu\"", KIND_FIELDS(kPrefillMfu), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("prefill MFU by prompt length")},
     Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
+    Kind{"pipeline_parallel", "\"pipeline_parallel\"", KIND_FIELDS(kPipelineParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the costs of pipeline stages across instances")},
     MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
     Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},
     Kind{"eager_host", "\"eager_host\"", KIND_FIELDS(kEagerHost), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an eager engine's host time per forward pass")},

@@ -281,6 +281,10 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
   t.decode_mfu = value("decode_mfu", "value", {0.01, 1});
   t.allreduce_latency_us = value("tensor_parallel", "allreduce_latency_us", {0, 1e4});
   t.interconnect_efficiency = value("tensor_parallel", "interconnect_efficiency", {0.01, 1});
+  t.pipeline_activation_tensors = value("pipeline_parallel", "activation_tensors", {1, 16});
+  t.pipeline_activation_bytes = value("pipeline_parallel", "activation_bytes", {1, 8});
+  t.rdma_message_latency_us = value("pipeline_parallel", "rdma_message_latency_us", {0, 1e4});
+  t.tcp_message_latency_us = value("pipeline_parallel", "tcp_message_latency_us", {0, 1e4});
   t.serving_max_batch = value("serving", "max_batch", {1, 1e6});
   t.serving_kv_fraction = value("serving", "kv_memory_fraction", {0.05, 1});
   read_table(r, *block, root, "engines", "inference_engine", t.engines,

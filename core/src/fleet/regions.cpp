@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "support/text.hpp"
 
 namespace gpufleet::regions {
 
@@ -136,6 +137,22 @@ Result place(const Input& in) {
     out.chosen.push_back(std::move(c));
   }
   if (in.failover) out.without_failover_compute_usd_per_month = plain;
+  // The provider's free internet egress counts once over every region: each region's bill keeps
+  // its share of the GB beyond it.
+  double gb = 0;
+  for (const Chosen& c : out.chosen) gb += c.egress_gb_per_month;
+  const double free_gb = in.candidates.front().internet_free_gb_per_month;
+  if (gb > 0 && free_gb > 0) {
+    const double billed = std::max(0.0, 1 - free_gb / gb);
+    out.egress_usd_per_month = 0;
+    for (Chosen& c : out.chosen) {
+      c.egress_usd_per_month = c.egress_gb_per_month * billed * c.candidate->internet_usd_per_gb;
+      out.egress_usd_per_month += c.egress_usd_per_month;
+    }
+    out.notes.push_back("egress: the provider's first " + text::short_number(free_gb) +
+                        " GB a month out to the internet are free, once over every region (" +
+                        text::short_number(std::min(gb, free_gb)) + " of the fleet's " + text::short_number(gb) + " GB)");
+  }
   return out;
 }
 

@@ -35,6 +35,7 @@ struct Candidate {
   const RegionSite* site = nullptr;             // nullptr: location unknown
   double internet_usd_per_gb = 0;
   double inter_region_usd_per_gb = 0;
+  double internet_free_gb_per_month = 0;  // the provider's, once over every region
 };
 
 struct Input {

@@ -24,9 +24,20 @@ bool neuron(const InstanceType& it) {
   return it.accelerator_kind == "trainium" || it.accelerator_kind == "inferentia";
 }
 
-// Several instances hold one model copy or one training job only where the family is built for it
-// (NVSwitch inside, a fast fabric between: the catalog's interconnect_multiplier of 1).
+// A training job spans several instances only where the family is built for it (NVSwitch inside,
+// a fast fabric between: the catalog's interconnect_multiplier of 1).
 bool spans_instances(const InstanceType& it) { return it.interconnect_multiplier >= 1 && it.gpus >= 2; }
+
+// Why pipeline stages cannot run on several instances of `it` ("" when they can): their
+// activations cross the instances' network, which the catalog must give to cost them.
+std::string pipeline_refusal(const InstanceType& it) {
+  if (neuron(it)) return "pipeline stages across " + it.gpu_type + " instances are not modelled";
+  if (!it.network_gbit_per_s)
+    return "the catalog lacks the network bandwidth between " + it.name +
+           " instances (network_gbit_per_s), so the activations its pipeline stages send cannot be "
+           "costed";
+  return "";
+}
 
 }  // namespace
 
@@ -365,11 +376,18 @@ double sequences_of(const Catalog& catalog, const Workload& w, const Deployment&
 RoadMemo::InferenceSetup& inference_setup(const Catalog& catalog, const Workload& w, const InstanceType& it,
                                           const WholeModel& whole, const std::string& compute, double tp, double pp) {
   for (auto& s : w.memo.inference) {
-    if (s.tensor_parallel == tp && s.pipeline_parallel == pp && s.compute == compute && same_device(*s.instance, it, tp))
+    if (s.tensor_parallel == tp && s.pipeline_parallel == pp && s.compute == compute &&
+        same_device(*s.instance, it, tp) &&
+        (pp == 1 || (s.instance->network_gbit_per_s == it.network_gbit_per_s &&
+                     s.instance->network_fabric == it.network_fabric)))
       return s;
   }
   ThroughputQuestion q = throughput_question(catalog, w, it, whole, compute, tp);
   q.device.memory_bytes *= pp;
+  q.pipeline_parallel = pp;
+  q.network_gbit_per_s = it.network_gbit_per_s.value_or(0);
+  q.network_latency_us = it.network_fabric == "tcp" ? catalog.throughput.tcp_message_latency_us
+                                                    : catalog.throughput.rdma_message_latency_us;
   if (w.memo.inference.empty()) w.memo.inference.reserve(kSetupsKept);
   return w.memo.inference.emplace_back(RoadMemo::InferenceSetup{&it, compute, tp, pp, std::move(q), {}, {}});
 }
@@ -654,11 +672,20 @@ void size_layout(const Catalog& catalog, const Workload& w, const Billing& billi
            "tensor parallelism up to " + num(it.gpus) + ", pipeline stages across instances");
     return;
   }
-  if ((pp > 1 || (w.trains() && d.instance_count > 1)) && !spans_instances(it)) {
-    refuse(d, "one model copy spans " + num(std::max(pp, static_cast<double>(d.instance_count))) + " x " + it.name +
-                  ": only NVSwitch-class families with a fast fabric are modelled across instances",
+  if (w.trains() && d.instance_count > 1 && !spans_instances(it)) {
+    refuse(d,
+           "one model copy spans " + num(d.instance_count) + " x " + it.name +
+               ": only NVSwitch-class families with a fast fabric are modelled across instances",
            "an 8-GPU NVSwitch instance (p4d, p5, a3, ND) or more memory per GPU");
     return;
+  }
+  if (pp > 1) {
+    if (std::string why = pipeline_refusal(it); !why.empty()) {
+      refuse(d, "one model copy spans " + num(pp) + " x " + it.name + ": " + why,
+             "an instance type whose network the catalog gives (g5, g6, g6e or p5.48xlarge, ...), "
+             "or more memory per GPU");
+      return;
+    }
   }
   if (std::string why = tp_refusal(*w.model.arch, tp); !why.empty()) {
     refuse(d, why, kTpWayOut);
@@ -797,7 +824,9 @@ Deployment best_on(const Catalog& catalog, const Workload& w, const Billing& bil
   if (w.serving()) {
     bool any = false;
     for (double tp = 1; tp <= per_instance; tp *= 2) any = keep(deploy_layout(catalog, w, billing, it, fmt, tp, 1, std::nullopt)) || any;
-    if (!any && spans_instances(it) && (!refused || refused->refusal.rfind("does not fit", 0) == 0)) {
+    // Stages of whole multi-GPU instances, each a tensor-parallel group (fit takes any instance).
+    if (!any && it.gpus >= 2 && it.gpu_fraction == 1 && pipeline_refusal(it).empty() &&
+        (!refused || refused->refusal.rfind("does not fit", 0) == 0)) {
       for (double pp = 2; pp <= 8 && !any; pp *= 2)
         any = keep(deploy_layout(catalog, w, billing, it, fmt, per_instance, pp, std::nullopt));
     }

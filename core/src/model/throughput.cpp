@@ -186,12 +186,45 @@ double decode_weight_bytes(const ThroughputQuestion& q, double batch) {
   return q.weight_bytes - routed * untouched;
 }
 
+// What one pipeline boundary sends for `tokens`: the hidden-size tensors of each token.
+double pipeline_bytes(const ThroughputConstants& k, const ThroughputQuestion& q, double tokens) {
+  return tokens * q.arch.hidden * k.pipeline_activation_tensors * k.pipeline_activation_bytes;
+}
+
 // Ring all-reduce of `bytes` over tp GPUs: 2 (tp - 1) / tp of the data crosses each link.
 double allreduce_s(const ThroughputConstants& k, const DeviceSpec& d, double tp, double bytes) {
   if (tp <= 1) return 0;
   const double link = d.link_gb_per_s > 0 ? d.link_gb_per_s : kUnknownLinkGbPerS;
   return k.allreduce_latency_us * 1e-6 +
          2 * (tp - 1) / tp * bytes / (link * 1e9 * k.interconnect_efficiency);
+}
+
+// Pipeline stages on several instances (vLLM's pipeline parallelism across nodes): a pass of
+// `tokens` sends each boundary's activations (hidden-size tensors per token) over the network at
+// its bandwidth, and every hop of the ring pays one message's latency, the last the sampled
+// tokens back to the first stage. 0 without stages or a known network.
+double pipeline_link_s(const ThroughputConstants& k, const ThroughputQuestion& q, double tokens) {
+  const double pp = q.pipeline_parallel;
+  if (pp <= 1 || q.network_gbit_per_s <= 0) return 0;
+  return pp * q.network_latency_us * 1e-6 +
+         (pp - 1) * pipeline_bytes(k, q, tokens) * 8 / (q.network_gbit_per_s * 1e9);
+}
+
+void add_pipeline_link(const ThroughputConstants& k, const ThroughputQuestion& q, double tokens,
+                       Phase& ph) {
+  ph.pipeline_link_s = pipeline_link_s(k, q, tokens);
+  ph.comm_s += ph.pipeline_link_s;
+  ph.seconds += ph.pipeline_link_s;
+}
+
+std::string pipeline_note(const ThroughputConstants& k, const ThroughputQuestion& q, double tokens,
+                          const Phase& ph) {
+  if (ph.pipeline_link_s <= 0) return "";
+  return "; + " + num(ph.pipeline_link_s * 1e3) + " ms between " + num(q.pipeline_parallel) +
+         " pipeline stages: " + num(q.pipeline_parallel - 1) + " x " +
+         num(pipeline_bytes(k, q, tokens) / 1e6) + " MB of activations at " +
+         num(q.network_gbit_per_s) + " Gbit/s, " + num(q.pipeline_parallel) + " x " +
+         num(q.network_latency_us) + " us per message";
 }
 
 // A decode step runs its kernels one after another: the matmuls stream the weights (compute-bound
@@ -317,7 +350,24 @@ Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const
       tiled_gemm_s(l, q, 1));
   ph.seconds += step_overhead_s(l, q, true);
   with_eager_host(l, q, ph);
+  add_pipeline_link(k, q, 1, ph);
   return ph;
+}
+
+// Pipeline stages each run one micro-batch (`batch`) at a time and the network carries each
+// boundary's sends one after another, so a micro-batch's next token comes at most once per
+// pp x the slowest of them: the stages share the compute evenly, a boundary's link is busy for
+// its bytes (latency overlaps). Per output token; 0 without stages.
+double slowest_stage_s(const ThroughputConstants& k, const ThroughputQuestion& q,
+                       const InferenceEstimate& e, double batch, double out) {
+  const double pp = q.pipeline_parallel;
+  if (pp <= 1 || q.network_gbit_per_s <= 0) return 0;
+  const double links = e.prefill.pipeline_link_s + out * e.decode.pipeline_link_s;
+  const double stage = (e.prefill.seconds + out * e.decode.seconds - links) / pp;
+  const double boundary = (pipeline_bytes(k, q, batch * std::max(1.0, q.input_tokens)) +
+                           out * pipeline_bytes(k, q, batch)) *
+                          8 / (q.network_gbit_per_s * 1e9);
+  return pp * std::max(stage, boundary) / out;
 }
 
 }  // namespace
@@ -367,12 +417,14 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                                          2 * matmul_params(a, q.params) * tokens / (peak * mfu));
     e.prefill.seconds += host;
     const double launch = with_eager_host(l, q, e.prefill);
+    add_pipeline_link(k, q, tokens, e.prefill);
     if (q.explain)
-      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
-                      " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
-                      num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                      tiled_note(l, q, tiled) + host_note(l, q, false) + eager_note(l, launch) +
-                      share_note(l, q, peak, tp);
+      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " +
+                        num(matmul_params(a, q.params) / 1e9) +
+                        " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
+                        num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                        tiled_note(l, q, tiled) + host_note(l, q, false) + eager_note(l, launch) +
+                        share_note(l, q, peak, tp) + pipeline_note(k, q, tokens, e.prefill);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -392,6 +444,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                                peak * k.decode_mfu, bw * eff, comm, tiled);
     e.decode.seconds += step_overhead_s(l, q, true);
     const double launch = with_eager_host(l, q, e.decode);
+    add_pipeline_link(k, q, batch, e.decode);
     if (q.explain)
       e.decode.basis =
           "each step reads " + num(bytes / 1e9) + " GB (weights" +
@@ -404,7 +457,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                : "") +
           ") at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) +
           " TFLOP" + tiled_note(l, q, tiled) + host_note(l, q, true) + eager_note(l, launch) +
-          share_note(l, q, peak, tp);
+          share_note(l, q, peak, tp) + pipeline_note(k, q, batch, e.decode);
     const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }
@@ -419,11 +472,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                                          2 * matmul_params(a, q.params) * n / (peak * mfu));
     e.first_token.seconds += host;
     const double launch = with_eager_host(l, q, e.first_token);
+    add_pipeline_link(k, q, n, e.first_token);
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
-                          num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                          tiled_note(l, q, tiled) + host_note(l, q, false) + eager_note(l, launch) +
-                          share_note(l, q, peak, tp);
+                            num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                            tiled_note(l, q, tiled) + host_note(l, q, false) +
+                            eager_note(l, launch) + share_note(l, q, peak, tp) +
+                            pipeline_note(k, q, n, e.first_token);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.decode_step_ms = e.decode.seconds * 1e3;
@@ -435,6 +490,10 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   // interleaved with its decode steps (continuous batching, chunked prefill): by Little's law the
   // batch over the capacity, so capacity x TPOT = concurrency.
   e.tpot_ms = total_s > 0 ? total_s / out * 1e3 : 0;
+  if (const double stage = slowest_stage_s(k, q, e, batch, out); stage * 1e3 > e.tpot_ms) {
+    e.tpot_ms = stage * 1e3;
+    e.output_tokens_per_s = batch / stage;
+  }
   e.output_tokens_per_s_per_gpu = e.output_tokens_per_s / tp;
   e.limit = std::string(e.decode.bound) + " in decode" +
             (q.batch <= 0 ? " at " + num(batch) + " concurrent sequences" : "");

@@ -52,6 +52,13 @@ struct ThroughputConstants {
   double decode_mfu = 0;            // large-batch decode when compute-bound
   double allreduce_latency_us = 0;  // per all-reduce, tensor parallel
   double interconnect_efficiency = 0;
+  // Pipeline stages on several instances: per token, `pipeline_activation_tensors` hidden-size
+  // tensors of `pipeline_activation_bytes` per element cross each boundary, each message paying
+  // the fabric's latency.
+  double pipeline_activation_tensors = 0;
+  double pipeline_activation_bytes = 0;
+  double rdma_message_latency_us = 0;  // EFA, InfiniBand
+  double tcp_message_latency_us = 0;
   double serving_max_batch = 0;                 // scheduler's cap when the source lets it choose
   double serving_kv_fraction = 0;               // device share the KV pool may take
   std::map<std::string, double> training_mfu;   // by GPU key, "default" for the rest
@@ -94,6 +101,11 @@ struct ThroughputQuestion {
   DeviceSpec device;
   double gpus = 1;
   double tensor_parallel = 1;
+  // Pipeline stages, one per instance, and the network between them (its bandwidth each way and
+  // one message's latency): the road's serving layouts across instances.
+  double pipeline_parallel = 1;
+  double network_gbit_per_s = 0;
+  double network_latency_us = 0;
   std::string engine;  // a key of ThroughputConstants::engines, or "" (the general serving figures)
   std::string weight_format;  // as stored (awq_int4, fp8, ...): some engines' kernels depend on it
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
@@ -113,6 +125,7 @@ struct ThroughputQuestion {
 struct Phase {
   double seconds = 0;
   double compute_s = 0, memory_s = 0, comm_s = 0;
+  double pipeline_link_s = 0;  // of `seconds`: activations sent between pipeline stages
   std::string_view bound;  // compute | memory bandwidth | interconnect (a literal: copied for free)
   std::string basis;
 };

@@ -398,7 +398,7 @@ std::optional<Deployment> deployment_for(const Catalog& catalog, const Reader& r
 // the nearest trustworthy region, and says so).
 Cost instance_cost(const Catalog& catalog, const Deployment& d, const Billing& billing) {
   const InstanceType& it = *d.instance;
-  return cost_of(catalog, Placement{&it, it.gpus, 1, it.name, false}, billing, false, false);
+  return cost_of(catalog, Placement{&it, it.gpus, 1, it.name, false, ""}, billing, false, false);
 }
 
 std::string number_text(double v) { return text::short_number(v); }

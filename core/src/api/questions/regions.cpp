@@ -158,6 +158,7 @@ std::vector<regions::Candidate> candidates_for(const Catalog& catalog, const Ins
     if (terms && terms->egress) {
       c.internet_usd_per_gb = terms->egress->internet_usd_per_gb;
       c.inter_region_usd_per_gb = terms->egress->inter_region_usd_per_gb;
+      c.internet_free_gb_per_month = terms->egress->internet_free_gb_per_month;
     }
     candidates.push_back(c);
   }
