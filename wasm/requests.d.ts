@@ -965,7 +965,7 @@ question: "deploy"
  */
 target: ("all" | "kubernetes" | "keda" | "hpa" | "karpenter" | "eksctl" | "gke_compute_class" | "terraform" | "ecs" | "skypilot" | "infracost")
 /**
- * the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide or regions request
+ * the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide, regions or plan request
  */
 from: {
 [k: string]: unknown | undefined

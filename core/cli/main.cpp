@@ -425,7 +425,7 @@ void Cli::define_catalog() {
 
   dep = app.add_subcommand("deploy", "write a chosen deployment as files: Kubernetes, KEDA, Karpenter, eksctl, Terraform, ECS, SkyPilot, Infracost (docs/deploy.md)");
   dep->add_option("--target", dep_target, "the files to write (all: every target that applies)")->check(choices("deploy.target"))->required();
-  dep->add_option("--from", dep_from, "a fit, recommend, migrate, autoscale, spot, placement, decide or regions request (JSON file, or - for standard input)")
+  dep->add_option("--from", dep_from, "a fit, recommend, migrate, autoscale, spot, placement, decide, regions or plan request (JSON file, or - for standard input)")
       ->type_name("FILE")
       ->required();
   dep->add_option("--candidate", dep_candidate, "with a recommend request: the row of its candidates (default 0); with decide: its option");

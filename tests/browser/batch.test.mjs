@@ -54,3 +54,21 @@ test('batch: more jobs are scheduled earliest deadline first; a deadline shorter
   assert.equal(await s.getByTestId('bt-deadline').getAttribute('aria-invalid'), 'true');
   env.checkClean();
 });
+
+test('batch: a batch-inference job shows its tokens at each provider\'s batch API as the CLI prices them', async () => {
+  const page = await env.page('index.html?view=batch&model=llama-3.1-8b&job=batch_inference&job_tokens=50&job_deadline=48&traces=200');
+  await ready(page);
+  const request = JSON.parse(await page.getByTestId('bt-request').textContent());
+  assert.equal(request.workload, 'batch_inference');
+  const expected = cli(request);
+  assert.equal(expected.ok, true, JSON.stringify(expected.errors));
+  const shown = await text(page, 'bt-job-0-batch-api');
+  for (const o of expected.result.jobs[0].batch_api.offers) {
+    assert.ok(shown.includes(o.service), `${o.service} in "${shown}"`);
+    // The shipped catalog carries no model's token price: each offer says it is not priced.
+    assert.equal(o.cost_usd, null);
+  }
+  assert.match(shown, /not priced/);
+  assert.match(shown, /50 % off list/);
+  env.checkClean();
+});

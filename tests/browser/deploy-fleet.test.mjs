@@ -87,3 +87,19 @@ test('deploy: the Regions view\'s panel writes one set of files per region the a
   for (const c of placed) assert.ok(files.some((f) => f.target === 'kubernetes' && f.content.includes(`in ${c.region} (`)), c.region);
   env.checkClean();
 });
+
+test('deploy: the Plan view\'s panel writes each workload\'s node group and refuses the serving files', async () => {
+  const page = await env.page('index.html?view=plan');
+  await page.getByTestId('plan-result').and(page.locator('[data-state=ready]')).waitFor();
+  const plan = JSON.parse(await page.getByTestId('plan-json').inputValue());
+  const from = { question: 'plan', plan };
+  const expected = cli({ question: 'deploy', target: 'all', from });
+  const files = await assertPanel(page, page.getByTestId('plan-result'), expected);
+  const workloads = plan.environments.flatMap((e) => e.workloads);
+  assert.equal(expected.result.deployments.length, workloads.length);
+  for (const w of workloads) assert.ok(files.some((f) => f.target === 'eksctl' && f.content.includes(`"${w.instance}"`)), w.name);
+  assert.ok(!files.some((f) => f.target === 'kubernetes'), 'a plan names no model: no serving files');
+  const refused = expected.result.targets.filter((t) => !t.applies).map((t) => t.target);
+  assert.ok(refused.includes('kubernetes') && refused.includes('ecs'), refused.join());
+  env.checkClean();
+});

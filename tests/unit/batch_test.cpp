@@ -169,12 +169,9 @@ TEST_CASE(
 
 TEST_CASE("the default checkpoint write is the checkpoint's bytes over the storage's speed",
           "[batch]") {
-  Json req = {{"question", "batch"},
-              {"model", {{"name", "llama-3.1-8b"}}},
-              {"workload", "fine_tuning"},
-              {"demand", {{"dataset_tokens", 5e7}}},
-              {"deadline_hours", 400},
-              {"instance_types", {"p4d.24xlarge"}},
+  Json req = {{"question", "batch"},       {"model", {{"name", "llama-3.1-8b"}}},
+              {"workload", "fine_tuning"}, {"demand", {{"dataset_tokens", 5e7}}},
+              {"deadline_hours", 400},     {"instance_types", {"p4d.24xlarge"}},
               {"regions", {"us-east-1"}}};
   const Json full = test::ask(test::shipped(), req)["result"]["jobs"][0];
   req["workload"] = "lora";
@@ -187,4 +184,64 @@ TEST_CASE("the default checkpoint write is the checkpoint's bytes over the stora
   CHECK(lora["checkpoint_write_s"].get<double>() < 1);
   CHECK(std::string(full["checkpoint_write_basis"]).find("125 MiB/s") != std::string::npos);
   CHECK(given["checkpoint_write_s"] == 300.0);
+}
+
+TEST_CASE(
+    "a batch-inference job shows its tokens at each provider's batch API, refused without a "
+    "model's token price",
+    "[batch]") {
+  Json req = job_request(100);
+  req["workload"] = "batch_inference";
+  req["demand"] = {{"dataset_tokens", 2e7}, {"input_tokens", 1000}, {"output_tokens", 300}};
+  const Json shipped = test::ask(test::shipped(), req);
+  REQUIRE(shipped["ok"] == true);
+  const Json& api = shipped["result"]["jobs"][0]["batch_api"];
+  CHECK(api["output_tokens"] == 2e7);
+  CHECK(api["input_tokens"].get<double>() == std::round(2e7 * 1000 / 300));  // whole tokens
+  REQUIRE(api["offers"].size() == 3);
+  for (const Json& o : api["offers"]) {
+    INFO(o.dump());
+    CHECK(o["cost_usd"].is_null());  // the shipped catalog carries no model's token price
+    CHECK(o["refused"].get<std::string>().find("llama-3.1-8b") != std::string::npos);
+  }
+  // Each service's discount and its source, once.
+  REQUIRE(shipped["result"]["batch_apis"].size() == 3);
+  for (const Json& b : shipped["result"]["batch_apis"]) {
+    INFO(b.dump());
+    CHECK(b["discount_pct"] == 50);
+    CHECK(b["source"].get<std::string>().find("https://") != std::string::npos);
+    CHECK_FALSE(b["source_date"].get<std::string>().empty());
+  }
+  // A training job has no batch API to compare with.
+  const Json training = test::ask(test::shipped(), job_request(100));
+  CHECK_FALSE(training["result"]["jobs"][0].contains("batch_api"));
+  CHECK_FALSE(training["result"].contains("batch_apis"));
+
+  // With a token price in the catalog (a test figure), the tokens at the list price less 50 %.
+  const Analyzer priced(test::edited("gpu_instances.json", [](Json& doc) {
+    doc["providers"]["aws"]["batch_api"]["token_prices"]["llama-3.1-8b"] = {
+        {"input_usd_per_million_tokens", 0.3},
+        {"output_usd_per_million_tokens", 0.6},
+        {"source", "a test figure"},
+        {"source_date", "2026-11-29"}};
+  }));
+  REQUIRE(priced.catalog_ok());
+  const Json r = test::ask(priced, req);
+  REQUIRE(r["ok"] == true);
+  const Json& aws = r["result"]["jobs"][0]["batch_api"]["offers"][0];
+  REQUIRE(aws["provider"] == "aws");
+  // By hand: 6.667e7 input tokens x $0.3/M + 2e7 output x $0.6/M = $20 + $12 = $32, half: $16.
+  CHECK(aws["cost_usd"].get<double>() == Approx(16.0).epsilon(1e-4));
+  CHECK(aws["list_usd_per_million_tokens"]["source"] == "a test figure");
+
+  // A token price without its source is a catalog error naming its path.
+  const Analyzer broken(test::edited("gpu_instances.json", [](Json& doc) {
+    doc["providers"]["aws"]["batch_api"]["token_prices"]["llama-3.1-8b"] = {
+        {"input_usd_per_million_tokens", 0.3}, {"output_usd_per_million_tokens", 0.6}};
+  }));
+  REQUIRE_FALSE(broken.catalog_ok());
+  bool named = false;
+  for (const auto& e : broken.catalog_errors())
+    named = named || e.path == "/providers/aws/batch_api/token_prices/llama-3.1-8b/source";
+  CHECK(named);
 }

@@ -78,7 +78,7 @@ TEST_CASE("deploy's faults in the source request are under /from", "[deploy]") {
   from["colour"] = "red";
   d = ask(shipped(), {{"question", "deploy"}, {"target", "all"}, {"from", from}});
   CHECK(d["errors"][0]["path"] == "/from/colour");
-  from["question"] = "plan";
+  from["question"] = "memory";
   d = ask(shipped(), {{"question", "deploy"}, {"target", "all"}, {"from", from}});
   CHECK(d["errors"][0]["path"] == "/from/question");
 }
@@ -148,7 +148,9 @@ TEST_CASE("deploy from placement: one node group, each catalog model's engine wi
       {"question", "placement"},
       {"instance", "g5.12xlarge"},
       {"models",
-       {{{"name", "llama-3.1-8b"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"}},
+       {{{"name", "llama-3.1-8b"},
+         {"model", {{"name", "llama-3.1-8b"}}},
+         {"workload", "inference"}},
         {{"name", "qwen3-4b"}, {"model", {{"name", "qwen3-4b"}}}, {"workload", "inference"}},
         {{"name", "whisper"}, {"memory_gb", 10}}}}};
   const Json placed = ask(shipped(), from);
@@ -180,4 +182,66 @@ TEST_CASE("deploy from placement: one node group, each catalog model's engine wi
                                      {"from", kFitG6e},
                                      {"packing", "cheapest_split"}});
   CHECK(wrong["errors"][0]["path"] == "/packing");
+}
+
+TEST_CASE("deploy from a plan: each workload's node group, the serving targets refused",
+          "[deploy]") {
+  const Json workload = {{"name", "Serving"},  {"instance", "g6e.xlarge"},
+                         {"count", 4},         {"hours_per_month", 300},
+                         {"pricing", "mixed"}, {"spot_share", 0.75}};
+  const Json from = {
+      {"question", "plan"},
+      {"plan", {{"name", "p"}, {"environments", {{{"name", "Prod"}, {"workloads", {workload}}}}}}}};
+  const Json d = ask(shipped(), {{"question", "deploy"}, {"target", "all"}, {"from", from}});
+  REQUIRE(d["ok"] == true);
+  const Json& dep = d["result"]["deployments"][0];
+  CHECK(dep["name"] == "prod-serving");
+  CHECK(dep["instances"]["value"] == 4);
+  CHECK(dep["hours_per_month"]["value"] == 300);
+  CHECK(dep["on_demand_base_instances"]["value"] == 1);  // 4 less 0.75 x 4 on spot
+  const std::string tf = content(d, "terraform");
+  CHECK(tf.find("on_demand_base_capacity                  = 1  # plan workload count 4 less "
+                "spot_share 0.75") != std::string::npos);
+  CHECK(content(d, "infracost")
+            .find("monthly_hrs: 300  # plan result.environments/0/workloads/0"
+                  ".cost.monthly_hours") != std::string::npos);
+  for (const Json& t : d["result"]["targets"])
+    CHECK(t["applies"] ==
+          (t["target"] != "kubernetes" && t["target"] != "keda" && t["target"] != "hpa" &&
+           t["target"] != "ecs" && t["target"] != "gke_compute_class"));
+  const Json k = ask(shipped(), {{"question", "deploy"}, {"target", "kubernetes"}, {"from", from}});
+  REQUIRE(k["ok"] == false);
+  CHECK(k["errors"][0]["path"] == "/target");
+  const std::string m = k["errors"][0]["message"];
+  CHECK(m.find("a plan's workload names none") != std::string::npos);
+  CHECK(m.find("the targets that apply: karpenter") != std::string::npos);
+  Json bad = from;
+  bad["plan"]["environments"][0]["workloads"][0]["count"] = 0;
+  CHECK(ask(shipped(),
+            {{"question", "deploy"}, {"target", "all"}, {"from", bad}})["errors"][0]["path"] ==
+        "/from/plan/environments/0/workloads/0/count");
+}
+
+TEST_CASE("SkyServe's on-demand base counts replicas, node groups instances", "[deploy]") {
+  // Llama 3.1 405B in bf16 over two p5.48xlarge per copy (pipeline parallel): instances !=
+  // replicas.
+  const Json from = {{"question", "autoscale"},
+                     {"model", {{"name", "llama-3.1-405b"}}},
+                     {"precision", "bf16"},
+                     {"instance", "p5.48xlarge"},
+                     {"profile", {{"shape", "diurnal_5x"}, {"peak_requests_per_s", 40}}},
+                     {"pricing", "mixed"},
+                     {"spot_share", 0.5}};
+  const Json scaled = ask(shipped(), from);
+  REQUIRE(scaled["ok"] == true);
+  const int base = scaled["result"]["committed_base"]["replicas"].get<int>();
+  REQUIRE(base > 0);
+  const Json d = ask(shipped(), {{"question", "deploy"}, {"target", "all"}, {"from", from}});
+  REQUIRE(d["ok"] == true);
+  REQUIRE(d["result"]["deployments"][0]["instances_per_replica"]["value"] == 2);
+  CHECK(content(d, "skypilot")
+            .find("base_ondemand_fallback_replicas: " + std::to_string(base) +
+                  "  # autoscale result.committed_base.replicas") != std::string::npos);
+  CHECK(content(d, "eksctl").find("onDemandBaseCapacity: " + std::to_string(2 * base) + "  #") !=
+        std::string::npos);
 }

@@ -110,6 +110,66 @@ function chosen(source, request, response) {
   return null;
 }
 
+/** A fleet plan's files: per workload, the instance type, count, spot share and hours of the plan
+ *  answer's row (spot instances = the count x spot_share, rounded); no serving files. */
+async function assertPlanFiles(request, source, expected) {
+  const files = expected.result.files;
+  const rows = source.result.environments.flatMap((e) => e.workloads);
+  const asked = request.from.plan.environments.flatMap((e) => e.workloads);
+  assert.equal(expected.result.deployments.length, rows.length);
+  for (const t of ['kubernetes', 'keda', 'hpa', 'ecs']) {
+    const row = expected.result.targets.find((x) => x.target === t);
+    assert.equal(row.applies, false, t);
+    assert.match(row.reason, /names none/, t);
+    assert.equal(files.filter((f) => f.target === t).length, 0, t);
+  }
+  for (const [i, w] of rows.entries()) {
+    const d = expected.result.deployments[i];
+    const mine = (t) => files.filter((f) => f.target === t && f.name.split('/').pop().startsWith(d.name));
+    const share = asked[i].pricing === 'mixed' ? (asked[i].spot_share ?? 0.5) : w.cost.pricing === 'spot' ? 1 : 0;
+    const spot = Math.round(w.count * share);
+    const onDemand = w.count - spot;
+    assert.equal(d.instance, w.instance);
+    const [tfFile] = mine('terraform');
+    const tf = (await parseHcl(tfFile.name, tfFile.content)).resource;
+    if (w.provider === 'aws') {
+      assert.equal(Object.values(tf.aws_launch_template)[0][0].instance_type, w.instance);
+      const asg = Object.values(tf.aws_autoscaling_group)[0][0];
+      assert.deepEqual([asg.min_size, asg.max_size, asg.desired_capacity], [w.count, w.count, w.count]);
+      const dist = asg.mixed_instances_policy[0].instances_distribution[0];
+      assert.equal(dist.on_demand_base_capacity, onDemand);
+      assert.equal(dist.on_demand_percentage_above_base_capacity, spot > 0 ? 0 : 100);
+      const [cfg] = yamlDocs(mine('eksctl')[0]);
+      const group = (cfg.managedNodeGroups ?? cfg.nodeGroups)[0];
+      assert.equal(group.desiredCapacity, w.count);
+      assert.equal(group.instanceType ?? group.instancesDistribution.instanceTypes[0], w.instance);
+      if (spot > 0) assert.equal(group.instancesDistribution.onDemandBaseCapacity, onDemand);
+      const pools = yamlDocs(mine('karpenter')[0]).filter((o) => o.kind === 'NodePool');
+      const gpus = (p) => p.spec.limits['nvidia.com/gpu'];
+      const od = pools.find((p) => p.spec.template.spec.requirements.some((r) => r.key === 'karpenter.sh/capacity-type' && r.values.join() === 'on-demand'));
+      if (onDemand > 0 && spot > 0) assert.equal(gpus(od), onDemand * d.gpus_per_instance.value);
+      const [usage] = yamlDocs(mine('infracost')[0]);
+      const u = Object.values(usage.resource_usage)[0];
+      assert.deepEqual([u.instances, u.monthly_hrs], [w.count, w.cost.monthly_hours]);
+    } else if (w.provider === 'gcp') {
+      const pools = Object.values(tf.google_container_node_pool).map((p) => p[0]);
+      assert.equal(pools.reduce((n, p) => n + p.node_count, 0), w.count);
+      assert.equal(pools.filter((p) => !p.node_config[0].spot).reduce((n, p) => n + p.node_count, 0), onDemand);
+      for (const p of pools) assert.equal(p.node_config[0].machine_type, w.instance.split('+')[0]);
+      const [cc] = yamlDocs(mine('gke_compute_class')[0]);
+      assert.equal(cc.spec.priorities[0].spot, spot > 0);
+      const [usage] = yamlDocs(mine('infracost')[0]);
+      assert.equal(Object.values(usage.resource_usage).reduce((n, u) => n + u.nodes, 0), w.count);
+      assert.match(mine('infracost')[0].content, new RegExp(`runs them ${w.cost.monthly_hours} h`));
+    }
+    // SkyPilot: `sky launch` tasks whose nodes add up to the count, the on-demand ones to the base.
+    const tasks = mine('skypilot').map((f) => yamlDocs(f)[0]);
+    assert.equal(tasks.reduce((n, t) => n + t.num_nodes, 0), w.count);
+    assert.equal(tasks.filter((t) => !t.resources.use_spot).reduce((n, t) => n + t.num_nodes, 0), onDemand);
+    for (const t of tasks) assert.equal(t.resources.region, w.region);
+  }
+}
+
 for (const file of cases) {
   const stem = file.slice(0, -'.request.json'.length);
   const request = JSON.parse(readFileSync(path.join(casesDir, file), 'utf8'));
@@ -138,6 +198,7 @@ for (const file of cases) {
     const files = Object.fromEntries(expected.result.files.map((f) => [f.name, f]));
     const byTarget = (t) => expected.result.files.filter((f) => f.target === t);
     const q = request.from.question;
+    if (q === 'plan') return assertPlanFiles(request, source, expected);
     const dep = chosen(q, request, source);
     let instance, tp, seqs, replicas, instances;
     if (dep) {

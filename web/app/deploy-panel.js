@@ -67,7 +67,7 @@ function filesView(result, status, id) {
 }
 
 /** A closed "Deploy" section for the deployment `from` (a fit, recommend, migrate, autoscale, spot,
- *  placement, decide or regions request) asks for; `extra`: deploy's other fields (a candidate, a
+ *  placement, decide, regions or plan request) asks for; `extra`: deploy's other fields (a candidate, a
  *  packing); `note`: what the files are of, when it is not the view's answer itself. */
 export function deployPanel(ask, from, extra = {}, note = null) {
   const body = h('div', { testid: 'deploy-body' }, h('p', { class: 'muted small' }, 'Writing the files…'));

@@ -296,7 +296,7 @@ constexpr Field kRegionsRequest[] = {
 constexpr Field kDeployRequest[] = {
     str("target", kRequired, FIELD_DOC("the files to write: all (every target that applies) or one target"),
         "all kubernetes keda hpa karpenter eksctl gke_compute_class terraform ecs skypilot infracost"),
-    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide or regions request")),
+    obj("from", kRequired, nullptr, FIELD_DOC("the request whose chosen deployment is written: a fit, recommend, migrate, autoscale, spot, placement, decide, regions or plan request")),
     num("candidate", 0, 0, 999, FIELD_DOC("with a recommend request: the row of its candidates (default 0, the first pick); with decide: the row of its options (default: the recommended one)")),
     str("packing", 0, FIELD_DOC("with a placement request: the packing written (default on_instance when it names an instance, else cheapest_split)"),
         "on_instance cheapest_single_instance cheapest_split"),

@@ -1,5 +1,7 @@
 #include "catalog/catalog.hpp"
 
+#include "catalog/batch_api.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -691,6 +693,7 @@ CatalogFiles read_catalog_files(const CatalogSources& sources) {
     }
     read_gpus(r, *gpu_doc, catalog);
     read_providers(r, *gpu_doc, catalog);
+    read_batch_apis(r, *gpu_doc);  // checked here, read by the batch question from the document
     read_instances(r, *gpu_doc, catalog);
     detail::index_families(catalog);  // names resolve even when the price files are not read
     flag_implausible_counts(catalog);

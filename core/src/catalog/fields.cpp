@@ -81,6 +81,23 @@ constexpr Field kProvider[] = {
     str("regions_source", 0, FIELD_DOC("where the regions' locations come from")),
     str("regions_source_date", 0, FIELD_DOC("when they were read")),
     obj("egress", 0, "egress", FIELD_DOC("data transfer prices: to the internet and between regions")),
+    obj("batch_api", 0, "batch_api", FIELD_DOC("the provider's batch-inference API: its published discount off real-time token prices (the batch question prices a batch-inference job's tokens at it)")),
+};
+
+constexpr Field kBatchApi[] = {
+    str("name", kRequired, FIELD_DOC("the service, as the provider names it")),
+    num("discount_pct", kRequired, 0, 100, FIELD_DOC("the published discount off the real-time (on-demand) token price, %")),
+    num("turnaround_hours", 0, 0, 8760, FIELD_DOC("the published target time to results, hours")),
+    str("applies_to", 0, FIELD_DOC("which models the discount is published for")),
+    str("source", kRequired, FIELD_DOC("the provider's page stating the discount")),
+    str("source_date", kRequired, FIELD_DOC("when it was read")),
+    obj("token_prices", 0, "batch_api_token_prices", FIELD_DOC("real-time list prices per token of the catalog's models at this service, by model key (the basis the discount is taken off)")),
+};
+constexpr Field kTokenPrice[] = {
+    num("input_usd_per_million_tokens", kRequired, 0, 1e6, FIELD_DOC("real-time list price of a million input tokens, USD")),
+    num("output_usd_per_million_tokens", kRequired, 0, 1e6, FIELD_DOC("real-time list price of a million output tokens, USD")),
+    str("source", kRequired, FIELD_DOC("the provider's price page")),
+    str("source_date", kRequired, FIELD_DOC("when it was read")),
 };
 
 constexpr Field kRegionSite[] = {
@@ -551,6 +568,7 @@ constexpr Field kMapOfInferenceEngines = obj("*", 0, "inference_engine", nullptr
 constexpr Field kMapOfWorkloads = obj("*", 0, "workload", nullptr);
 constexpr Field kMapOfOffers = obj("*", 0, "offer", nullptr);
 constexpr Field kMapOfRegionSites = obj("*", 0, "region_site", nullptr);
+constexpr Field kMapOfTokenPrices = obj("*", 0, "token_price", nullptr);
 
 #define MAP(name, what, rest, text) Kind{name, what, nullptr, 0, 0, &rest, nullptr, nullptr, nullptr, 0, FIELD_DOC(text)}
 
@@ -568,6 +586,9 @@ constexpr Kind kKinds[] = {
     MAP("region_sites", "\"regions\"", kMapOfRegionSites, "a provider's regions by name"),
     Kind{"region_site", "a region", KIND_FIELDS(kRegionSite), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("where a region is and which geographies it is in")},
     Kind{"egress", "\"egress\"", KIND_FIELDS(kEgress), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a provider's data transfer prices")},
+    Kind{"batch_api", "\"batch_api\"", KIND_FIELDS(kBatchApi), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a provider's batch-inference API and its discount")},
+    MAP("batch_api_token_prices", "\"token_prices\"", kMapOfTokenPrices, "real-time token prices by model key"),
+    Kind{"token_price", "a model's token price", KIND_FIELDS(kTokenPrice), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a model's real-time list price per token at a service, with its source")},
     Kind{"way_to_pay", "a way to pay", KIND_FIELDS(kWayToPay), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a commitment a provider sells: its term, upfront payment and discount")},
     MAP("way_families", "\"families\" of a way to pay", kMapOfWayFamilies, "a way's figures by instance family or series"),
     Kind{"way_family", "a family's figure", KIND_FIELDS(kWayFamily), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a way to pay for one family or series")},

@@ -43,6 +43,7 @@ namespace {
 constexpr double kEps = 1e-9;
 constexpr double kMinSegmentHours = 1.0 / 60;  // the shortest segment the safety net shortens to
 constexpr int kMaxEvents = 10000;  // per trace: all spot on a pool that is rarely up gives up
+constexpr double kForever = std::numeric_limits<double>::infinity();
 
 // The spot pool's up and down periods, drawn as the simulation reaches them. It starts up with its
 // steady-state probability MTBI / (MTBI + down), so a trace needs no warm-up.
@@ -55,6 +56,8 @@ class Availability {
     up_ = rng_.uniform() < spot::p_up(up_rate_, p.down_mean_hours);
     change_ = duration();
   }
+  // A pool that is up for ever: the run of a trace no interruption reaches.
+  static Availability always_up() { return Availability(); }
   bool up_at(double t) {
     while (change_ <= t) {
       up_ = !up_;
@@ -65,6 +68,7 @@ class Availability {
   double next_change() const { return change_; }
 
  private:
+  Availability() : rng_(0), up_rate_(0), down_rate_(0), change_(kForever) {}
   double duration() {
     if (up_) return rng_.exponential(up_rate_);
     return down_rate_ > 0 ? rng_.exponential(down_rate_) : 0;
@@ -78,11 +82,11 @@ class Availability {
 // One run of the job under a policy on one trace.
 class Simulation {
  public:
-  Simulation(const Job& job, const Pools& pools, Policy policy, std::uint64_t seed)
+  Simulation(const Job& job, const Pools& pools, Policy policy, Availability trace)
       : job_(job),
         pools_(pools),
         aware_(policy == Policy::kDeadlineAware),
-        trace_(pools, seed),
+        trace_(trace),
         tau_(checkpoint_interval_hours(job, pools)),
         continuous_(job.checkpoint_write_hours <= 0) {}
 
@@ -111,6 +115,9 @@ class Simulation {
     out_.met = out_.wall_hours <= job_.deadline_hours + kEps;
     return out_;
   }
+  // The latest moment the run compared with the end of an up period: a trace whose first up
+  // period lasts at least this long runs as on a pool that never goes down.
+  double reached() const { return reached_; }
 
  private:
   double left() const { return job_.work_hours - committed_; }
@@ -132,7 +139,8 @@ class Simulation {
     if (continuous_) return rest <= job_.deadline_hours + kEps ? seg : 0;
     if (rest + seg + write_after(seg) <= job_.deadline_hours + kEps) return seg;
     const double room = job_.deadline_hours - rest - job_.checkpoint_write_hours;
-    return room >= std::max(job_.checkpoint_write_hours, kMinSegmentHours) ? std::min(seg, room) : 0;
+    return room >= std::max(job_.checkpoint_write_hours, kMinSegmentHours) ? std::min(seg, room)
+                                                                           : 0;
   }
   bool safe_to_launch(double t) const { return segment_at(t, restart()) > 0; }
   bool safe_to_go_on(double t) const { return continuous_ || segment_at(t, 0) > 0; }
@@ -159,6 +167,7 @@ class Simulation {
     while (true) {
       const double seg = segment_at(now, 0) > 0 ? segment_at(now, 0) : segment();
       const double end = now + seg + write_after(seg);
+      reached_ = std::max(reached_, end);
       if (down < end || down < now) {
         if (continuous_) committed_ += std::max(0.0, down - now);
         bill(down - launch, pools_.spot_usd_per_hour);
@@ -188,7 +197,7 @@ class Simulation {
   Availability trace_;
   const double tau_;
   const bool continuous_;
-  double t_ = 0, committed_ = 0;
+  double t_ = 0, committed_ = 0, reached_ = 0;
   bool launched_ = false, done_ = false;
   Run out_;
 };
@@ -204,21 +213,30 @@ Run simulate(const Job& job, const Pools& pools, Policy policy, std::uint64_t se
     out.met = job.work_hours <= job.deadline_hours + kEps;
     return out;
   }
-  return Simulation(job, pools, policy, seed).run();
+  return Simulation(job, pools, policy, Availability(pools, seed)).run();
 }
 
-Quantiles quantiles(std::vector<double> v) {
-  if (v.empty()) return {};
+Quantiles quantiles(std::vector<double> v, double repeated, std::size_t copies) {
+  const std::size_t n = v.size() + copies;
+  if (n == 0) return {};
   std::sort(v.begin(), v.end());
+  // The k-th of the sorted values with the copies of `repeated` in their place.
+  const std::size_t below =
+      static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), repeated) - v.begin());
+  const auto nth = [&](std::size_t k) {
+    return k < below ? v[k] : k < below + copies ? repeated : v[k - copies];
+  };
   const auto at = [&](double q) {
-    const double x = q * static_cast<double>(v.size() - 1);
+    const double x = q * static_cast<double>(n - 1);
     const std::size_t i = static_cast<std::size_t>(std::floor(x));
-    if (i + 1 >= v.size()) return v.back();
-    if (!std::isfinite(v[i + 1])) return v[i + 1];
-    return v[i] + (x - static_cast<double>(i)) * (v[i + 1] - v[i]);
+    if (i + 1 >= n) return nth(n - 1);
+    if (!std::isfinite(nth(i + 1))) return nth(i + 1);
+    return nth(i) + (x - static_cast<double>(i)) * (nth(i + 1) - nth(i));
   };
   return {at(0.1), at(0.5), at(0.9)};
 }
+
+Quantiles quantiles(std::vector<double> values) { return quantiles(std::move(values), 0, 0); }
 
 PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_t seed,
                  std::uint64_t job_index, int traces) {
@@ -227,27 +245,48 @@ PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_
   s.checkpoint_interval_hours =
       policy == Policy::kAllOnDemand ? 0 : checkpoint_interval_hours(job, pools);
   const int n = policy == Policy::kAllOnDemand ? 1 : std::clamp(traces, 1, kMaxTraces);
-  std::vector<double> usd, wall, switched;
+  // Every trace's cost (the schedule's total adds them trace by trace); the quantiles read the
+  // simulated traces' figures beside the count of traces that were the clean run.
+  std::vector<double> usd, usd_simulated, wall, switched;
   usd.reserve(static_cast<std::size_t>(n));
-  wall.reserve(static_cast<std::size_t>(n));
-  int met = 0;
+  std::size_t met = 0, clean_runs = 0;
   long interruptions = 0;
+  // Most traces of a reliable pool are up from the start until after the job is done: each such
+  // trace gives the run on a pool that never goes down, simulated once. A trace is one of them when
+  // it starts up and its first up period, -ln(u) / hazard, reaches the run's last comparison: u at
+  // most exp(-hazard x reached), with a margin for rounding; any other trace is simulated.
+  Simulation probe(job, pools, policy, Availability::always_up());
+  const Run clean = policy == Policy::kAllOnDemand ? Run{} : probe.run();
+  const double p_up = spot::p_up(pools.hazard_per_hour, pools.down_mean_hours);
+  const double clean_u = pools.hazard_per_hour > 0
+                             ? std::exp(-pools.hazard_per_hour * probe.reached()) * (1 - 1e-9)
+                             : 1.0;
   for (int k = 0; k < n; ++k) {
-    const Run run =
-        simulate(job, pools, policy, trace_seed(seed, job_index, static_cast<std::uint64_t>(k)));
+    const std::uint64_t ks = trace_seed(seed, job_index, static_cast<std::uint64_t>(k));
+    SplitMix64 first(ks);
+    if (policy != Policy::kAllOnDemand && first.uniform() < p_up && first.uniform() <= clean_u) {
+      usd.push_back(clean.usd);
+      ++clean_runs;
+      continue;
+    }
+    const Run run = simulate(job, pools, policy, ks);
     usd.push_back(run.usd);
+    usd_simulated.push_back(run.usd);
     wall.push_back(run.wall_hours);
     if (run.switch_hours) switched.push_back(*run.switch_hours);
     met += run.met ? 1 : 0;
     interruptions += run.interruptions;
   }
-  s.usd = quantiles(usd);
+  const std::size_t clean_switched = clean.switch_hours ? clean_runs : 0;
+  met += clean.met ? clean_runs : 0;
+  s.usd = quantiles(std::move(usd_simulated), clean.usd, clean_runs);
   s.usd_by_trace = std::move(usd);
-  s.wall_hours = quantiles(wall);
+  s.wall_hours = quantiles(std::move(wall), clean.wall_hours, clean_runs);
   s.p_meet_deadline = static_cast<double>(met) / n;
   s.mean_interruptions = static_cast<double>(interruptions) / n;
-  s.p_switched = static_cast<double>(switched.size()) / n;
-  if (!switched.empty()) s.switch_hours = quantiles(switched);
+  s.p_switched = static_cast<double>(switched.size() + clean_switched) / n;
+  if (!switched.empty() || clean_switched)
+    s.switch_hours = quantiles(std::move(switched), clean.switch_hours.value_or(0), clean_switched);
   return s;
 }
 

@@ -67,6 +67,9 @@ struct Quantiles {
   double p10 = 0, p50 = 0, p90 = 0;
 };
 Quantiles quantiles(std::vector<double> values);  // linear between order statistics
+// The same of `values` with `copies` more values equal to `repeated` (the traces that were one
+// run).
+Quantiles quantiles(std::vector<double> values, double repeated, std::size_t copies);
 
 struct PlanSummary {
   Policy policy = Policy::kAllOnDemand;

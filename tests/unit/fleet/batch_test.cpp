@@ -2,8 +2,11 @@
 // and the earliest-deadline-first queue.
 #include "fleet/batch.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 using namespace gpufleet::batch;
 
@@ -142,6 +145,80 @@ TEST_CASE("quantiles interpolate between order statistics", "[batch]") {
   CHECK(q.p90 == Approx(10));
 }
 
+TEST_CASE("quantiles by selection equal those of the sorted values, infinities included",
+          "[batch]") {
+  SplitMix64 g(7);
+  for (std::size_t n : {1u, 2u, 3u, 10u, 11u, 999u, 1000u}) {
+    std::vector<double> v;
+    for (std::size_t i = 0; i < n; ++i)
+      v.push_back(g.uniform() < 0.2 ? std::numeric_limits<double>::infinity()
+                                    : std::floor(g.uniform() * 50));
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const auto at = [&](double q) {  // the definition: linear between order statistics
+      const double x = q * static_cast<double>(n - 1);
+      const std::size_t i = static_cast<std::size_t>(std::floor(x));
+      if (i + 1 >= n) return sorted.back();
+      if (!std::isfinite(sorted[i + 1])) return sorted[i + 1];
+      return sorted[i] + (x - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+    };
+    const Quantiles q = quantiles(v);
+    INFO(n << " values");
+    CHECK(q.p10 == at(0.1));
+    CHECK(q.p50 == at(0.5));
+    CHECK(q.p90 == at(0.9));
+    // The same values with some of them given as copies of one value.
+    for (double repeated : {0.0, 25.0, 49.0, std::numeric_limits<double>::infinity()}) {
+      std::vector<double> rest;
+      std::size_t copies = 0;
+      for (double x : v) {
+        if (x == repeated)
+          ++copies;
+        else
+          rest.push_back(x);
+      }
+      const Quantiles r = quantiles(rest, repeated, copies);
+      CHECK(r.p10 == q.p10);
+      CHECK(r.p50 == q.p50);
+      CHECK(r.p90 == q.p90);
+    }
+  }
+}
+
+TEST_CASE("a plan's traces are each exactly the simulation of that trace", "[batch]") {
+  // plan() answers a trace that no interruption reaches from one run on a pool that never goes
+  // down; every trace's cost must still be the one simulate() gives it, bit for bit.
+  for (double hazard : {0.0, 1e-5, 0.001, 0.05, 0.3, 2.0}) {
+    for (double write_s : {0.0, 30.0, 600.0}) {
+      for (double deadline : {10.0, 10.2, 15.0, 40.0}) {
+        for (Policy policy : {Policy::kAllSpot, Policy::kDeadlineAware}) {
+          const Job job = job_of(deadline, write_s);
+          const Pools pools = pools_of(hazard);
+          const PlanSummary p = plan(job, pools, policy, 3, 4, 200);
+          std::vector<double> wall;
+          int met = 0;
+          bool same = true;
+          for (int k = 0; k < 200; ++k) {
+            const Run run =
+                simulate(job, pools, policy, trace_seed(3, 4, static_cast<std::uint64_t>(k)));
+            same = same && run.usd == p.usd_by_trace[static_cast<std::size_t>(k)];
+            wall.push_back(run.wall_hours);
+            met += run.met ? 1 : 0;
+          }
+          INFO("hazard " << hazard << ", write " << write_s << " s, deadline " << deadline
+                         << " h, policy " << static_cast<int>(policy));
+          CHECK(same);
+          const Quantiles w = quantiles(wall);
+          CHECK(p.wall_hours.p10 == w.p10);
+          CHECK(p.wall_hours.p50 == w.p50);
+          CHECK(p.wall_hours.p90 == w.p90);
+          CHECK(p.p_meet_deadline == met / 200.0);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("earliest deadline first: one slot runs the jobs by deadline, each when it may start",
           "[batch]") {
   const std::vector<Queued> jobs{{0, 30}, {0, 10}, {5, 20}};
@@ -158,7 +235,8 @@ TEST_CASE("earliest deadline first: one slot runs the jobs by deadline, each whe
 }
 
 TEST_CASE(
-    "a Young/Daly interval longer than the slack: the deadline-aware plan checkpoints more often and "
+    "a Young/Daly interval longer than the slack: the deadline-aware plan checkpoints more often "
+    "and "
     "stays on spot instead of paying on demand from the start",
     "[batch]") {
   // MTBI 5,000 h: Young/Daly sqrt(2 x 60 s x 5,000 h) = 12.9 h of work, longer than the 10 h job.

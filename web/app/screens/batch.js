@@ -104,7 +104,16 @@ function ganttChart(r) {
     }));
 }
 
-function jobCard(j, index) {
+/** A batch-inference job's tokens at each provider's batch API: a hosted model's price, or why not. */
+function batchApiText(j, apis) {
+  return j.batch_api.offers.map((o) => {
+    const api = apis.find((a) => a.provider === o.provider);
+    const off = api ? ` (${f.num(api.discount_pct, 0)} % off list)` : '';
+    return `${o.service}${off}: ${o.cost_usd !== null ? f.usd(o.cost_usd) : 'not priced, no token price of this model in the catalog'}`;
+  }).join('; ');
+}
+
+function jobCard(j, index, apis = []) {
   const od = j.pools.on_demand;
   const sp = j.pools.spot;
   return h('section', { class: 'card', testid: `bt-job-${index}` },
@@ -114,6 +123,7 @@ function jobCard(j, index) {
       ['Deadline', `${f.hours(j.deadline_hours)} from now; at least ${f.hours(j.minimum_deadline_hours.hours)} on ${j.minimum_deadline_hours.instance}`],
       ['Spot', `${sp.instance} in ${sp.region}, ${f.usdHour(sp.usd_per_hour)}; band ${sp.interruption_band.label} (as of ${sp.interruption_band.as_of})`],
       ['On demand', `${od.instance} in ${od.region}, ${f.usdHour(od.usd_per_hour)}`],
+      ...(j.batch_api ? [['Batch API, same tokens', batchApiText(j, apis), `bt-job-${index}-batch-api`]] : []),
     ], 'facts compact'),
     table({
       caption: `${j.name}: each plan's cost over the simulated traces and its odds of finishing by the deadline`, testid: `bt-job-${index}-plans`, className: 'data', exportName: 'batch-plans',
@@ -133,7 +143,7 @@ function jobCard(j, index) {
 export function renderBatch(r) {
   const t = r.total;
   return [
-    ...r.jobs.map(jobCard),
+    ...r.jobs.map((j, i) => jobCard(j, i, r.batch_apis)),
     h('section', { class: 'card' }, ganttChart(r),
       facts([
         ['Total, deadline-aware', `${f.usd(t.cost_usd.p50)} (p10 ${f.usd(t.cost_usd.p10)}, p90 ${f.usd(t.cost_usd.p90)})`, 'bt-total'],

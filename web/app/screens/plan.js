@@ -9,6 +9,7 @@ import { pricingOptions, SCHEDULES, scheduleObject } from '../billing.js';
 import { barChart, SERIES } from '../charts.js';
 import { DEFAULT_PLAN } from '../default-plan.js';
 import { own } from '../link.js';
+import { deployPanel } from '../deploy-panel.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -245,9 +246,10 @@ export function createPlanScreen(store) {
         state.error = null;
         return { errors: [e] };
       }
-      const { response, errors } = await ask({ question: 'plan', plan: state.plan });
+      const request = { question: 'plan', plan: state.plan };
+      const { response, errors } = await ask(request);
       if (errors) return { errors };
-      return { nodes: renderPlan(response.result) };
+      return { nodes: [...renderPlan(response.result), deployPanel(ask, clone(request))] };
     },
   });
   return screen;

@@ -43,13 +43,17 @@ struct Site {
   Traced min_instances,
       max_instances;                // the node group's bounds (both `instances` without autoscale)
   Traced on_demand_base;            // instances kept on demand under spot or mixed
+  Traced on_demand_base_replicas;   // the same base in model copies (SkyServe counts replicas)
   Traced on_demand_above_base_pct;  // on-demand share of the instances above the base
   Traced usd_per_instance_hour, usd_per_month;
   std::optional<Scaling> scaling;
   Traced host_memory_mib;  // the container's soft memory reservation (ECS)
   // A packing of several models (placement): its node group ("nodes") or one placed model
-  // ("serving"); "" for a deployment of one model, which writes both kinds of file.
+  // ("serving"); a fleet plan's workload ("plan": instances and hours, no model); "" for a
+  // deployment of one model, which writes both kinds of file.
   std::string role;
+  std::string plan_workload;                 // "workload X of environment Y of plan Z"
+  Traced hours_per_month;                    // a plan workload's hours a month (0: not a plan's)
   std::vector<std::string> shares_gpu_with;  // other models on this model's GPU
   std::vector<std::string> packed_models;    // a node group's: the models of the packing
   std::string unwritable;                    // why no file can be written for this model

@@ -21,9 +21,12 @@ std::vector<File> infracost(const Site& s) {
       header(s, "Infracost usage file (infracost breakdown --usage-file) for the Terraform file");
   y += "version: 0.1\nresource_usage:\n";
   const Traced& mean = s.mean_instances;
+  const bool hours = s.hours_per_month.value > 0;
   if (p == "aws") {
     y += "  aws_autoscaling_group." + id + ":\n    instances: " + num(mean.value) +
          yaml_note(mean) + "\n";
+    if (hours)
+      y += "    monthly_hrs: " + num(s.hours_per_month.value) + yaml_note(s.hours_per_month) + "\n";
   } else if (p == "gcp") {
     if (s.pricing != "on_demand" && s.on_demand_base.value > 0) {
       y += "  google_container_node_pool." + id +
@@ -40,6 +43,11 @@ std::vector<File> infracost(const Site& s) {
     y += "  azurerm_linux_virtual_machine_scale_set." + id +
          ":\n    instances: " + num(mean.value) + yaml_note(mean) + "\n";
   }
+  if (hours && p != "aws")
+    y += "# Infracost prices these for a whole month (its usage file takes no hours here); the "
+         "plan runs them " +
+         num(s.hours_per_month.value) + " h (" + s.hours_per_month.from +
+         "): that share of its figure.\n";
   y += "# gpufleet's own monthly figure for comparison: $" + num(s.usd_per_month.value) + " (" +
        s.usd_per_month.from + ")\n";
   return {{"infracost", "infracost/" + s.name + "-usage.yml", "application/yaml", y}};

@@ -1,7 +1,7 @@
 #pragma once
 // Reading a source answer's chosen deployment into Sites: questions/deploy.cpp reads the answers
 // of one deployment (fit, recommend, migrate, autoscale, spot), read_fleet.cpp those of several
-// (placement, decide, regions). Internal to the core.
+// (placement, decide, regions), read_plan.cpp a fleet plan's workloads. Internal to the core.
 
 #include <optional>
 #include <string>
@@ -37,6 +37,7 @@ std::vector<Site> read_placement(const Catalog& catalog, const Json& from, const
                                  const std::optional<std::string>& packing, const Reader& r);
 std::optional<Site> read_decide(const Catalog& catalog, const Json& result,
                                 std::optional<double> option, const Reader& r);
+std::vector<Site> read_plan(const Catalog& catalog, const Json& from, const Json& result);
 std::vector<Site> read_regions(const Catalog& catalog, const Json& from, const Json& result,
                                const Reader& r);
 

@@ -224,6 +224,7 @@ std::vector<Site> read_regions(const Catalog& catalog, const Json& from, const J
     s.instances = s.min_instances = s.max_instances =
         s.mean_instances = {number_at(chosen[i], "instances"), where + ".instances"};
     if (s.pricing == "on_demand") s.on_demand_base = s.instances;
+    if (s.pricing == "on_demand") s.on_demand_base_replicas = s.replicas;
     s.usd_per_month = {number_at(chosen[i], "usd_per_month"), where + ".usd_per_month"};
     sites.push_back(std::move(s));
   }

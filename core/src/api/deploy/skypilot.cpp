@@ -1,20 +1,57 @@
 // SkyPilot: a SkyServe service YAML (the engine on the instance type; replicas, or the autoscale
-// answer's bounds; spot with an on-demand base as base_ondemand_fallback_replicas).
+// answer's bounds; spot with an on-demand base as base_ondemand_fallback_replicas, which SkyServe
+// counts in replicas, not instances); a fleet plan's workload as `sky launch` tasks of its nodes.
 
 #include "api/deploy/deploy_files.hpp"
 
 namespace gpufleet::detail::deploy {
+namespace {
+
+// The resources a node of the site takes: a Google Cloud offer of a machine type with GPUs
+// attached ("n1-standard-8+4xT4") is the machine type and its accelerators.
+std::string resources(const Site& s, bool spot) {
+  std::string y = "resources:\n  cloud: " + s.instance->provider +
+                  "\n  region: " + quoted(s.region) + "\n  instance_type: ";
+  if (s.instance->provider == "gcp" && s.instance->name.find('+') != std::string::npos)
+    y += quoted(gcp_machine_type(*s.instance)) + "\n  accelerators: " +
+         quoted(s.instance->gpu_model + ":" + num(s.gpus_per_instance.value)) + "  # " +
+         s.gpus_per_instance.from + "\n";
+  else
+    y += quoted(s.instance->name) + "\n";
+  return y + "  use_spot: " + (spot ? "true" : "false") + "\n";
+}
+
+// One `sky launch` task of `nodes` instances of a plan's workload.
+File plan_task(const Site& s, const std::string& suffix, bool spot, const Traced& nodes) {
+  std::string y = header(s, "SkyPilot task (sky launch -c " + s.name + suffix + ")");
+  y += "# The plan runs these instances " + num(s.hours_per_month.value) + " h a month (" +
+       s.hours_per_month.from + "): stop them outside those hours (sky stop, sky start).\n";
+  y += "# A plan's workload names no command: add `run:` (and `setup:`) for yours.\n";
+  y += "name: " + s.name + suffix + "\n" + resources(s, spot);
+  y += "num_nodes: " + num(nodes.value) + yaml_note(nodes) + "\n";
+  return {"skypilot", "skypilot/" + s.name + suffix + ".yaml", "application/yaml", y};
+}
+
+std::vector<File> plan_tasks(const Site& s) {
+  if (s.pricing == "on_demand") return {plan_task(s, "", false, s.instances)};
+  const Traced above{s.instances.value - s.on_demand_base.value,
+                     "the rest on spot: " + s.instances.from + " less the on-demand base"};
+  if (s.on_demand_base.value <= 0) return {plan_task(s, "", true, s.instances)};
+  std::vector<File> files{plan_task(s, "-on-demand", false, s.on_demand_base)};
+  if (above.value > 0) files.push_back(plan_task(s, "-spot", true, above));
+  return files;
+}
+
+}  // namespace
 
 std::vector<File> skypilot(const Site& s) {
+  if (s.role == "plan") return plan_tasks(s);
   const bool sg = s.engine == "sglang";
   const bool spot = s.pricing != "on_demand";
   std::string y = header(s, "SkyPilot service (sky serve up)");
   y += "name: " + s.name + "\n";
-  y += "resources:\n  cloud: " + s.instance->provider + "\n  region: " + quoted(s.region) +
-       "\n  instance_type: " + quoted(s.instance->name) +
-       "\n  use_spot: " + (spot ? "true" : "false") +
-       "\n  image_id: " + quoted("docker:" + s.engine_image) + "  # " + s.engine_image_from +
-       "\n  ports: " + (sg ? "30000" : "8000") + "\n";
+  y += resources(s, spot) + "  image_id: " + quoted("docker:" + s.engine_image) + "  # " +
+       s.engine_image_from + "\n  ports: " + (sg ? "30000" : "8000") + "\n";
   y += "num_nodes: " + num(std::max(1.0, s.instances_per_replica.value)) +
        yaml_note(s.instances_per_replica) + "\n";
   y += "service:\n  readiness_probe: /health\n";
@@ -28,13 +65,13 @@ std::vector<File> skypilot(const Site& s) {
     y += "    downscale_delay_seconds: " + num(c.scale_down_s.value) + yaml_note(c.scale_down_s) +
          "\n";
     if (spot)
-      y += "    base_ondemand_fallback_replicas: " + num(s.on_demand_base.value) +
-           yaml_note(s.on_demand_base) + "\n";
+      y += "    base_ondemand_fallback_replicas: " + num(s.on_demand_base_replicas.value) +
+           yaml_note(s.on_demand_base_replicas) + "\n";
   } else if (spot) {
     y += "  replica_policy:\n    min_replicas: " + num(s.replicas.value) + yaml_note(s.replicas) +
          "\n";
-    y += "    base_ondemand_fallback_replicas: " + num(s.on_demand_base.value) +
-         yaml_note(s.on_demand_base) + "\n";
+    y += "    base_ondemand_fallback_replicas: " + num(s.on_demand_base_replicas.value) +
+         yaml_note(s.on_demand_base_replicas) + "\n";
   } else {
     y += "  replicas: " + num(s.replicas.value) + yaml_note(s.replicas) + "\n";
   }

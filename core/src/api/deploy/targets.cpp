@@ -51,8 +51,9 @@ std::string header(const Site& s, const std::string& what, const char* c) {
          "\" answer (docs/deploy.md).\n" + p + "Catalog " + s.catalog_version + " of " +
          s.catalog_date + "; prices as of " + s.prices_as_of + ".\n" + p + s.instance->name +
          " in " + s.region + " (" + s.instance->provider + "), " + s.pricing + "; " +
-         (s.role == "nodes" ? "the node group of a packing of " + names_of(s.packed_models)
-                            : s.model_id + " on " + s.engine) +
+         (s.role == "nodes"  ? "the node group of a packing of " + names_of(s.packed_models)
+          : s.role == "plan" ? "the " + s.plan_workload
+                             : s.model_id + " on " + s.engine) +
          ".\n";
 }
 

@@ -12,6 +12,7 @@
 
 #include "api/answers.hpp"
 #include "api/questions/questions.hpp"
+#include "catalog/batch_api.hpp"
 #include "catalog/fields.hpp"
 #include "fleet/road.hpp"
 #include "fleet/spot.hpp"
@@ -168,22 +169,26 @@ std::vector<JobOnType> deployments(const Catalog& catalog, const JobAsk& ask,
   return out;
 }
 
-// The job's plans on each type for a window of `window_h` from its start; the type whose
-// deadline-aware plan costs least at the median, among those that can meet the window.
+// The type whose deadline-aware plan costs least at the median over a window of `window_h` from
+// the job's start, among those that can meet the window; only the chosen type's other plans are
+// simulated, since only its plans are shown.
 JobOnType& choose(std::vector<JobOnType>& options, double window_h, std::size_t index,
                   const Settings& s) {
   JobOnType* best = nullptr;
+  const auto rank = [&](const JobOnType& x) {
+    return std::make_pair(x.job.work_hours > window_h + 1e-9, x.plans[0].usd.p50);
+  };
   for (JobOnType& o : options) {
     o.job.deadline_hours = window_h;
-    o.plans.clear();
-    for (batch::Policy p :
-         {batch::Policy::kAllOnDemand, batch::Policy::kAllSpot, batch::Policy::kDeadlineAware})
-      o.plans.push_back(batch::plan(o.job, o.rates, p, s.seed, index, s.traces));
-    const auto rank = [&](const JobOnType& x) {
-      return std::make_pair(x.job.work_hours > window_h + 1e-9, x.plans[2].usd.p50);
-    };
+    o.plans.assign(
+        1, batch::plan(o.job, o.rates, batch::Policy::kDeadlineAware, s.seed, index, s.traces));
     if (!best || rank(o) < rank(*best)) best = &o;
   }
+  batch::PlanSummary aware = std::move(best->plans[0]);
+  best->plans.clear();
+  for (batch::Policy p : {batch::Policy::kAllOnDemand, batch::Policy::kAllSpot})
+    best->plans.push_back(batch::plan(best->job, best->rates, p, s.seed, index, s.traces));
+  best->plans.push_back(std::move(aware));
   return *best;
 }
 
@@ -240,8 +245,66 @@ Json pool_json(const InstanceType& o, double usd_per_hour) {
           {"usd_per_hour", round_to(usd_per_hour, 4)}};
 }
 
-Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, double start_h, double minimum_h,
-              const std::string& fastest) {
+// A batch-inference job's tokens at each provider's batch API (the catalog's
+// providers.<p>.batch_api, stated once in result.batch_apis): a hosted model's price, beside the
+// GPU plans; refused, with the reason, where the catalog carries no real-time token price of the
+// job's model at that service to take the discount off.
+Json batch_api_json(const std::vector<BatchApi>& apis, const JobAsk& ask) {
+  const Workload& w = ask.w;
+  const std::string model = w.model.named ? w.model.named->key : "";
+  const double output = *w.demand.dataset_tokens;
+  const double input = output * w.demand.input_tokens / std::max(1.0, w.demand.output_tokens);
+  Json offers = Json::array();
+  for (const BatchApi& api : apis) {
+    Json o = report::object(6);
+    o["provider"] = api.provider;
+    o["service"] = api.name;
+    const auto price = model.empty() ? api.token_prices.end() : api.token_prices.find(model);
+    if (price == api.token_prices.end()) {
+      o["cost_usd"] = nullptr;
+      o["refused"] = "the catalog carries no real-time token price of " +
+                     (model.empty() ? std::string("a model given by its size") : model) +
+                     " at this service to take its discount off (result.batch_apis says why)";
+    } else {
+      const TokenPrice& t = price->second;
+      o["list_usd_per_million_tokens"] = {{"input", t.input_usd_per_million_tokens},
+                                          {"output", t.output_usd_per_million_tokens},
+                                          {"source", t.source},
+                                          {"source_date", t.source_date}};
+      o["cost_usd"] = round_to(
+          (input * t.input_usd_per_million_tokens + output * t.output_usd_per_million_tokens) /
+              1e6 * (1 - api.discount_pct / 100),
+          2);
+    }
+    offers.push_back(std::move(o));
+  }
+  return {{"input_tokens", round_to(input, 0)},
+          {"output_tokens", round_to(output, 0)},
+          {"offers", std::move(offers)}};
+}
+
+// The batch APIs the jobs' batch_api offers price at, each with its discount and source, once.
+Json batch_apis_json(const std::vector<BatchApi>& apis) {
+  Json out = Json::array();
+  for (const BatchApi& api : apis) {
+    out.push_back(
+        {{"provider", api.provider},
+         {"service", api.name},
+         {"discount_pct", api.discount_pct},
+         {"turnaround_hours", api.turnaround_hours ? Json(*api.turnaround_hours) : Json(nullptr)},
+         {"applies_to", api.applies_to},
+         {"source", api.source},
+         {"source_date", api.source_date},
+         {"token_prices_notes", api.token_prices_notes},
+         {"basis",
+          "a hosted model's tokens, not a GPU plan: the model's real-time list price per "
+          "token at the service less this discount"}});
+  }
+  return out;
+}
+
+Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, double start_h,
+              double minimum_h, const std::string& fastest) {
   Json o = report::object(16);
   o["name"] = ask.name;
   o["workload"] = workload_json(ask.w);
@@ -265,7 +328,36 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
   Json plans = Json::array();
   for (const batch::PlanSummary& p : j.plans) plans.push_back(plan_json(p, j));
   o["plans"] = std::move(plans);
+  if (ask.w.task == WorkloadType::kBatchInference)
+    o["batch_api"] = batch_api_json(batch_apis(catalog), ask);
   return o;
+}
+
+// What every job's simulation assumed, in words and figures.
+Json assumptions_json(const Settings& set) {
+  return {
+      {"band_reading", spot::to_string(set.reading)},
+      {"band_reading_formula", spot::reading_formula(set.reading)},
+      {"band_point", "the band's midpoint; the open top band (>20 %, written 20-100) at 25 %"},
+      {"availability",
+       "the spot pool alternates up (exponential, the job's hazard: the instance's x its "
+       "instances) and down (exponential, "
+       "mean replacement_minutes); it starts up with its steady-state probability"},
+      {"replacement_minutes", round_to(set.replacement_h * 60, 2)},
+      {"restart_s", set.restart_s},
+      {"checkpoints",
+       "Young/Daly: every sqrt(2 x write x MTBI) of work; an interruption loses the work since the "
+       "last one; batch inference "
+       "keeps each output as it is written (checkpoint_write_s 0)"},
+      {"on_demand",
+       "always obtainable; the first start of a job costs no restart, every later start (after an "
+       "interruption or a switch) one"},
+      {"billing",
+       "each launch billed per second after the provider's minimum; waiting for spot capacity is "
+       "not billed"},
+      {"schedule",
+       "earliest deadline first; a slot is held to the job's 90th percentile end under the "
+       "deadline-aware plan"}};
 }
 
 // The settings every job shares.
@@ -451,7 +543,8 @@ Json answer_batch(const Catalog& catalog, Session& s, const Json& req) {
   std::vector<double> starts(asks.size(), 0);
   for (const batch::Slot& slot : slots_used) starts[slot.job] = slot.start_hours;
   for (std::size_t i = 0; i < asks.size(); ++i) {
-    jobs.push_back(job_json(catalog, asks[i], *chosen[i], starts[i], fastest[i].first, fastest[i].second));
+    jobs.push_back(
+        job_json(catalog, asks[i], *chosen[i], starts[i], fastest[i].first, fastest[i].second));
     for (std::size_t k = 0; k < total_by_trace.size(); ++k)
       total_by_trace[k] += chosen[i]->plans[2].usd_by_trace[k];
   }
@@ -514,29 +607,9 @@ Json answer_batch(const Catalog& catalog, Session& s, const Json& req) {
       {"traces", set->traces},
       {"generator", "splitmix64; exponential draws by inversion, -ln(u) / rate"},
       {"concurrent_jobs", slots > 0 ? Json(slots) : Json("unlimited")}};
-  result["assumptions"] = {
-      {"band_reading", spot::to_string(set->reading)},
-      {"band_reading_formula", spot::reading_formula(set->reading)},
-      {"band_point", "the band's midpoint; the open top band (>20 %, written 20-100) at 25 %"},
-      {"availability",
-       "the spot pool alternates up (exponential, the job's hazard: the instance's x its "
-       "instances) and down (exponential, "
-       "mean replacement_minutes); it starts up with its steady-state probability"},
-      {"replacement_minutes", round_to(set->replacement_h * 60, 2)},
-      {"restart_s", set->restart_s},
-      {"checkpoints",
-       "Young/Daly: every sqrt(2 x write x MTBI) of work; an interruption loses the work since the "
-       "last one; batch inference "
-       "keeps each output as it is written (checkpoint_write_s 0)"},
-      {"on_demand",
-       "always obtainable; the first start of a job costs no restart, every later start (after an "
-       "interruption or a switch) one"},
-      {"billing",
-       "each launch billed per second after the provider's minimum; waiting for spot capacity is "
-       "not billed"},
-      {"schedule",
-       "earliest deadline first; a slot is held to the job's 90th percentile end under the "
-       "deadline-aware plan"}};
+  result["assumptions"] = assumptions_json(*set);
+  if (std::any_of(asks.begin(), asks.end(), [](const JobAsk& a) { return !a.w.trains(); }))
+    result["batch_apis"] = batch_apis_json(batch_apis(catalog));
   return result;
 }
 

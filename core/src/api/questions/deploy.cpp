@@ -27,7 +27,8 @@ struct Source {
 constexpr Source kSources[] = {{"fit", answer_fit},         {"recommend", answer_recommend},
                                {"migrate", answer_migrate}, {"autoscale", answer_autoscale},
                                {"spot", answer_spot},       {"placement", answer_placement},
-                               {"decide", answer_decide},   {"regions", answer_regions}};
+                               {"decide", answer_decide},   {"regions", answer_regions},
+                               {"plan", answer_plan}};
 
 }  // namespace
 
@@ -170,17 +171,22 @@ void read_layout(const Json& dep, const std::string& where, Site& s) {
 }
 
 // Base and on-demand share from the way to pay.
-void read_pricing(const Json& request, const std::string& pricing, Site& s, const Traced& base) {
+// `base` in instances, `base_replicas` the same base in model copies.
+void read_pricing(const Json& request, const std::string& pricing, Site& s, const Traced& base,
+                  const Traced& base_replicas) {
   s.pricing = pricing == "spot" || pricing == "mixed" ? pricing : "on_demand";
   if (s.pricing == "on_demand") {
     s.on_demand_base = {s.max_instances.value, "every instance on demand (" + pricing + ")"};
+    s.on_demand_base_replicas = {s.replicas.value, "every replica on demand (" + pricing + ")"};
     s.on_demand_above_base_pct = {100, "on demand (" + pricing + ")"};
-  } else if (s.pricing == "spot") {
-    s.on_demand_base = base;
+    return;
+  }
+  s.on_demand_base = base;
+  s.on_demand_base_replicas = base_replicas;
+  if (s.pricing == "spot") {
     s.on_demand_above_base_pct = {0, "spot above the base"};
   } else {
     const double share = request.contains("spot_share") ? number_at(request, "spot_share") : 0.5;
-    s.on_demand_base = base;
     s.on_demand_above_base_pct = {
         std::round(100 * (1 - share)),
         "request spot_share " + text::short_number(share) + ": the rest on demand"};
@@ -202,8 +208,8 @@ void read_deployment(const Catalog& catalog, const Json& result, const Json& dep
   s.min_instances = s.max_instances = s.mean_instances = s.instances;
   s.usd_per_month = {number_at(dep, "usd_per_month"), where + ".usd_per_month"};
   const Json& cost = dep.contains("cost") ? member(dep, "cost") : member(result, "cost");
-  read_pricing(member(result, "request"), text_at(cost, "pricing"), s,
-               Traced{0, "no on-demand base: all spot"});
+  const Traced none{0, "no on-demand base: all spot"};
+  read_pricing(member(result, "request"), text_at(cost, "pricing"), s, none, none);
 }
 
 // autoscale: the deployment at the peak and the recommended settings.
@@ -230,8 +236,8 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
                     r + "min_replicas: the fewest replicas the profile needs"};
   c.max_replicas = {number_at(rec, "max_replicas"),
                     r + "max_replicas: the most replicas the profile needs"};
-  c.threshold = {number_at(rec, "threshold"),
-                 r + "threshold: " + text_at(rec, "metric") + " per replica; " + text_at(rec, "basis")};
+  c.threshold = {number_at(rec, "threshold"), r + "threshold: " + text_at(rec, "metric") +
+                                                  " per replica; " + text_at(rec, "basis")};
   c.polling_s = {number_at(rec, "control_period_s"), r + "control_period_s"};
   c.scale_up_s = {number_at(rec, "scale_up_delay_s"), r + "scale_up_delay_s"};
   c.scale_down_s = {number_at(rec, "scale_down_delay_s"),
@@ -248,7 +254,8 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
     if (text_at(p, "name") == "target_tracking")
       s.mean_instances = {text::round_to(number_at(p, "instance_hours_per_month") / month_hours, 2),
                           "autoscale result.policies[target_tracking].instance_hours_per_month / " +
-                              text::short_number(month_hours) + " h: the whole instances billed, their mean over the month"};
+                              text::short_number(month_hours) +
+                              " h: the whole instances billed, their mean over the month"};
   for (const Json& p : member(result, "policies"))
     if (text_at(p, "name") == "target_tracking")
       s.usd_per_month = {number_at(p, "usd_per_month"),
@@ -258,7 +265,7 @@ void read_autoscale(const Catalog& catalog, const Json& result, Site& s) {
   Traced base_replicas{number_at(base, "replicas"), "autoscale result.committed_base.replicas (" +
                                                         text_at(base, "commitment") + ")"};
   read_pricing(member(result, "request"), text_at(dep, "pricing"), s,
-               instances_for(s, base_replicas, "the committed base's instances"));
+               instances_for(s, base_replicas, "the committed base's instances"), base_replicas);
 }
 
 // migrate: the recommended move (an alternative of the report, or the current deployment).
@@ -337,6 +344,9 @@ std::vector<Site> read_spot(const Catalog& catalog, const Json& from, const Json
                                       "spot result.plan.on_demand.replicas, the on-demand base");
     s.pricing = counts.second > 0 ? "spot" : "on_demand";
     s.on_demand_base = counts.second > 0 ? base : s.instances;
+    s.on_demand_base_replicas = {
+        counts.first, counts.second > 0 ? "spot result.plan.on_demand.replicas, the on-demand base"
+                                        : "every replica on demand (spot result.plan)"};
     s.on_demand_above_base_pct = {counts.second > 0 ? 0.0 : 100.0,
                                   counts.second > 0 ? "spot above the base (spot result.plan)"
                                                     : "on demand (spot result.plan)"};
@@ -386,8 +396,14 @@ bool wanted(const deploy::Target& t, const Site& s) {
 }
 
 std::string refusal(const deploy::Target& t, const Site& s) {
-  const bool serving = serving_target(t) && s.role != "nodes";
+  // A plan's workload is written to SkyPilot as tasks of its nodes, not as a service of a model.
+  const bool plan_nodes = s.role == "plan" && std::string(t.name) == "skypilot";
+  const bool serving = serving_target(t) && s.role != "nodes" && !plan_nodes;
   if (!s.unwritable.empty()) return s.unwritable;
+  if (serving && s.role == "plan")
+    return std::string(t.name) +
+           " runs a model, and a plan's workload names none (an instance type, a count, hours "
+           "and a way to pay)";
   if (s.instance->accelerator_kind != "gpu" || s.instance->gpu_type.rfind("NVIDIA", 0) != 0)
     return "the files are written for NVIDIA GPUs (the device plugin, nvidia.com/gpu, CUDA images "
            "of vLLM and SGLang); " +
@@ -436,9 +452,11 @@ Json figures(const Site& s) {
   j["provider"] = s.instance->provider;
   j["region"] = s.region;
   j["pricing"] = s.pricing;
-  j["model"] = s.model_id;
-  j["engine"] = s.engine;
-  j["engine_image"] = s.engine_image;
+  if (s.role != "plan") {
+    j["model"] = s.model_id;
+    j["engine"] = s.engine;
+    j["engine_image"] = s.engine_image;
+  }
   j["fallback_instance_types"] = s.fallback_types;
   auto put = [&](const char* key, const Traced& t) {
     j[key] = {{"value", text::round_to(t.value, 4)}, {"from", t.from}};
@@ -451,14 +469,22 @@ Json figures(const Site& s) {
   put("replicas", s.replicas);
   put("instances_per_replica", s.instances_per_replica);
   put("gpus_per_replica", s.gpus_per_replica);
-  put("tensor_parallel", s.tensor_parallel);
-  put("pipeline_parallel", s.pipeline_parallel);
-  put("max_num_seqs", s.max_num_seqs);
-  put("max_model_len", s.max_model_len);
-  put("gpu_memory_utilization", s.gpu_memory_utilization);
+  if (s.role != "plan") {  // a plan's workload runs no model
+    put("tensor_parallel", s.tensor_parallel);
+    put("pipeline_parallel", s.pipeline_parallel);
+    put("max_num_seqs", s.max_num_seqs);
+    put("max_model_len", s.max_model_len);
+    put("gpu_memory_utilization", s.gpu_memory_utilization);
+  }
   put("on_demand_base_instances", s.on_demand_base);
+  if (s.pricing != "on_demand" && s.role.empty())
+    put("on_demand_base_replicas", s.on_demand_base_replicas);
   put("on_demand_above_base_pct", s.on_demand_above_base_pct);
   put("usd_per_month", s.usd_per_month);
+  if (s.role == "plan") {
+    j["workload"] = s.plan_workload;
+    put("hours_per_month", s.hours_per_month);
+  }
   if (s.scaling) {
     Json c = report::object(8);
     c["metric"] = s.scaling->metric;
@@ -553,6 +579,8 @@ std::optional<std::vector<Site>> read_sites(const Catalog& cat, const Json& from
     auto site = deploy::read_decide(cat, result, candidate, r);
     if (!site) return std::nullopt;
     sites[0] = std::move(*site);
+  } else if (question == "plan") {
+    sites = deploy::read_plan(cat, from, result);
   } else {
     sites = question == "spot"        ? read_spot(cat, from, result, r)
             : question == "placement" ? deploy::read_placement(cat, from, result, packing, r)
@@ -643,8 +671,8 @@ Json answer_deploy(const Catalog& catalog, Session& session, const Json& req) {
   if (!source) {
     if (r.ok())
       r.fail("unknown_name", "/from/question",
-             "expected fit, recommend, migrate, autoscale, spot, placement, decide or regions, "
-             "got \"" +
+             "expected fit, recommend, migrate, autoscale, spot, placement, decide, regions or "
+             "plan, got \"" +
                  question + "\"");
     return nullptr;
   }
