@@ -2025,4 +2025,5 @@ simulation: {
 assumptions: {
 [k: string]: unknown | undefined
 }
+batch_apis?: unknown[]
 }

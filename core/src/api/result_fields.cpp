@@ -99,7 +99,7 @@ constexpr ResultShape kResults[] = {
      "all_spot?:object jobs?:array checkpoint?:object method:string"},
     {"batch",
      "jobs:array schedule:array total:object jobs_at_risk:array simulation:object "
-     "assumptions:object"},
+     "assumptions:object batch_apis?:array"},
     {"workload_set", "id:string reports:array"},
     {"regions",
      "request:object instance:string regions:array status:string refusal?:string way_out?:any "
