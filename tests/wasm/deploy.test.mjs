@@ -361,6 +361,12 @@ for (const file of cases) {
       for (const r of resources) {
         const [type, name] = r.split('.');
         assert.ok(declared[type]?.[name], `${r} is not a resource of ${tf.name}`);
+        // Infracost reads counts as whole numbers; on AWS the hours keep the mean's instance-hours.
+        const use = usage.resource_usage[r];
+        const count = use.instances ?? use.nodes;
+        assert.ok(Number.isInteger(count), `${r}: ${count} is not a whole count`);
+        const mean = f.content.match(/\(([0-9.]+)\) rounded up/);
+        if (mean && type === 'aws_autoscaling_group') assert.ok(Math.abs(count * use.monthly_hrs - Number(mean[1]) * 730) < 1, r);
       }
     }
     void files;
