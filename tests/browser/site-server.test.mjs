@@ -10,6 +10,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { pathToFileURL } from 'node:url';
 import { startServer, acceptsGzip, statusOf, SITE_DIR } from '../../scripts/site-server.mjs';
 import { setup } from './helpers.mjs';
 
@@ -268,7 +269,13 @@ describe('a file that cannot be opened or read', () => {
       return;
     }
     // root reads any file: the server runs as nobody (uid 65534) in a child process.
-    const module = new URL('../../scripts/site-server.mjs', import.meta.url).href;
+    // A copy nobody can read: the checkout may sit in a folder only its owner enters.
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'site-server-nobody-'));
+    fs.chmodSync(copy, 0o755);
+    fs.copyFileSync(new URL('../../scripts/site-server.mjs', import.meta.url), path.join(copy, 'site-server.mjs'));
+    fs.chmodSync(path.join(copy, 'site-server.mjs'), 0o644);
+    t.after(() => fs.rmSync(copy, { recursive: true, force: true }));
+    const module = pathToFileURL(path.join(copy, 'site-server.mjs')).href;
     const code = `const { startServer } = await import(${JSON.stringify(module)});
       const s = await startServer(${JSON.stringify(site)}); console.log(s.origin);`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'] });
