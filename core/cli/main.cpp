@@ -292,7 +292,7 @@ void Cli::define_tools() {
   sp->add_option("--instance-type", sp_types, "only these instance types (repeat)");
   sp_billing.add(sp, BillingArgs::kRegion | BillingArgs::kHours | BillingArgs::kSchedule | BillingArgs::kProviders);
 
-  bt = app.add_subcommand("batch", "jobs with deadlines on spot and on demand: each job's plans (all on demand, all spot, deadline-aware) with their cost and odds of finishing on time, and an earliest-deadline-first schedule");
+  bt = app.add_subcommand("batch", "jobs with deadlines on spot and on demand: each job's plans (all on demand, all spot, deadline-aware, uniform progress) with their cost and odds of finishing on time, and an earliest-deadline-first schedule");
   bt_work.add(bt);
   bt->add_option("--deadline-hours", bt_deadline, "one job: hours from now by which it must finish");
   bt->add_option("--earliest-start-hours", bt_earliest, "one job: hours from now before which it may not start (default 0)");
