@@ -2,7 +2,8 @@
 // project installs the tarball offline and answers a question from Node through the `node` entry
 // and gpufleet/catalog; the browser entry bundles with esbuild, Vite and webpack without
 // configuration (webpack's bundle also answers in Chromium);
-// the typings declare what the code exports, and `tsc` refuses a misspelled question, field or result key.
+// the typings declare what the code exports, and `tsc` refuses a misspelled question, field or
+// result key, of every question.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -195,6 +196,25 @@ if (r.ok && r.question === 'cost') console.log(r.result.deployment);`));
   // A misspelled field of a request written in the call is refused there too.
   const field = typeCheck('inline.ts', answering("analyzer.analyze({ question: 'cost', instance: 'P5', gpu: 8 });"));
   assert.match(field, /'gpu'/);
+});
+
+// Each question's result as the response schema has it: its members type-check and each one
+// misspelled fails tsc, for every question (the result table closes every result).
+test('every question\'s result is typed: its members type-check, each misspelled fails tsc', () => {
+  const response = JSON.parse(fs.readFileSync(path.join(root, 'config/schemas/response.schema.json'), 'utf8'));
+  const questions = response.oneOf.find((b) => b.properties.ok.const === true).properties.question.enum;
+  const members = questions.map((q) => [q, Object.keys(response.$defs[`${q}_result`].properties)]);
+  const source = (name) => `import type { Results } from 'gpufleet';
+declare const r: Results;
+${members.map(([q, keys]) => keys.map((k) => `console.log(r.${q}.${name(k)});`).join('\n')).join('\n')}
+export {};
+`;
+  assert.equal(members.length, questions.length);
+  assert.equal(typeCheck('members.ts', source((k) => k)), '');
+  const wrong = typeCheck('misspelled.ts', source((k) => `${k}_x`));
+  for (const [q, keys] of members) {
+    for (const k of keys) assert.match(wrong, new RegExp(`'${k}_x' does not exist on type '${q.replace(/(^|_)(\w)/g, (_, __, c) => c.toUpperCase())}Result'`), `${q}.${k}_x`);
+  }
 });
 
 test('Vite builds a page that imports the package, with no configuration, offline: the .wasm is emitted and referenced', () => {
