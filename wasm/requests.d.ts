@@ -2046,10 +2046,10 @@ typed: string
 key: (string | null)
 name: (string | null)
 matched_by: (string | null)
-suggestions: ModelSuggestion[]
+suggestions: KeyName[]
 message: (string | null)
 }
-export interface ModelSuggestion {
+export interface KeyName {
 key: string
 name: string
 }
@@ -2100,7 +2100,7 @@ export interface MemoryMenus {
 weight_formats: string[]
 kv_cache_formats: string[]
 optimizers: string[]
-engines: ModelSuggestion[]
+engines: KeyName[]
 }
 export interface Choice {
 key: string

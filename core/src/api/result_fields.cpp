@@ -96,8 +96,8 @@ constexpr ResultShape kShapes[] = {
      "cheapest_instance:@candidate|null reasons:string[] recommended:boolean"},
     {"model_name",
      "typed:string key:string|null name:string|null matched_by:string|null "
-     "suggestions:@model_suggestion[] message:string|null"},
-    {"model_suggestion", "key:string name:string"},
+     "suggestions:@key_name[] message:string|null"},
+    {"key_name", "key:string name:string"},
     // catalog's instances: a menu row (section "menus") has the first members only.
     {"catalog_instance",
      "family:string instance:string provider:string region?:string accelerator_kind:string "
@@ -114,7 +114,7 @@ constexpr ResultShape kShapes[] = {
     {"catalog_gpu", "key:string vendor:string capacity_gib:number estimable:boolean"},
     {"memory_menus",
      "weight_formats:string[] kv_cache_formats:string[] optimizers:string[] "
-     "engines:@model_suggestion[]"},
+     "engines:@key_name[]"},
     {"choice", "key:string name:string memory_mode?:string"},
     {"way_to_pay",
      "key:string provider:string kind:string term_years:number upfront:string priced:boolean "
