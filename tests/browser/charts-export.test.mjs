@@ -81,13 +81,23 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   assert.deepEqual(provRows.slice(1, -1).map((t) => (t === 'no equivalent' ? null : Number(t.replace(/,/g, '')))), Object.values(pl.by_provider_usd_per_month));
 });
 
-test('export: a table without answer records (the plan\'s workloads) exports its visible text, quoted where needed', async () => {
-  // Tables built from answer records are checked against the CLI in exports.test.mjs.
+test('export: the plan\'s tables export the answer\'s records (numbers as numbers, basis strings quoted)', async () => {
   // Fields with commas and quotes are quoted (the plan's basis strings hold "$1,624.32").
   const plan = await env.page('index.html?view=plan');
-  const planCsv = parseCsv((await downloadOf(plan, () => plan.getByTestId('plan-workloads-csv').click())).text);
-  assert.deepEqual(planCsv, await shownRows(plan.getByTestId('plan-workloads')));
-  assert.ok(planCsv.some((r) => r.some((c) => c.includes(','))));
+  const pl = cli({ question: 'plan', plan: JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/cases/plans/seed001.json'), 'utf8')) }).result;
+  const [head, ...rows] = parseCsv((await downloadOf(plan, () => plan.getByTestId('plan-workloads-csv').click())).text);
+  const col = (k) => head.indexOf(k);
+  assert.ok(col('cost.usd_per_month') >= 0 && col('count') >= 0 && col('environment') >= 0, head.join(','));
+  const workloads = pl.environments.flatMap((e) => e.workloads.map((w) => [e.name, w]));
+  assert.equal(rows.length, workloads.length);
+  rows.forEach((r, i) => {
+    assert.equal(r[col('environment')], workloads[i][0]);
+    assert.equal(Number(r[col('cost.usd_per_month')]), workloads[i][1].cost.usd_per_month);
+    assert.equal(Number(r[col('count')]), workloads[i][1].count);
+  });
+  assert.ok(rows.some((r) => r[col('cost.basis')].includes(',')));
+  const [envHead, ...envRows] = parseCsv((await downloadOf(plan, () => plan.getByTestId('plan-envs-csv').click())).text);
+  assert.deepEqual(envRows.map((r) => Number(r[envHead.indexOf('usd_per_month')])), pl.environments.map((e) => e.usd_per_month));
 });
 
 test('copy link puts the page URL on the clipboard, with a fallback without the Clipboard API', async () => {

@@ -317,6 +317,7 @@ export function renderPlan(r) {
       h('h3', null, 'Workloads'),
       table({
         caption: 'Cost per workload, with its basis', testid: 'plan-workloads', className: 'data',
+        records: all.map(({ env, w }) => ({ environment: env.name, ...w })),
         head: ['Environment', 'Workload', 'Instance', 'Count', 'Schedule', 'Way to pay', 'Monthly cost', 'Basis'],
         rows: all.map(({ env, w }, k) => h('tr', { testid: `plan-wl-${k}` },
           h('td', null, env.name),
@@ -331,6 +332,7 @@ export function renderPlan(r) {
       }),
       table({
         caption: 'Totals per environment', testid: 'plan-envs', className: 'data',
+        records: r.environments.map((e) => ({ environment: e.name, workloads: e.workloads.length, usd_per_month: e.usd_per_month })),
         head: ['Environment', 'Workloads', 'Monthly cost', 'Share of the plan'],
         rows: [
           ...r.environments.map((e, i) => h('tr', { testid: `plan-env-row-${i}` },
@@ -347,6 +349,7 @@ export function renderPlan(r) {
       h('p', { class: 'muted small' }, 'Re-priced on each provider’s equivalent instance: the same accelerator and its memory, at least as many per instance, at least the vCPUs and RAM where the provider has such a host (else its nearest, and what it lacks is said), the cheapest such on demand, with the same schedule and way to pay.'),
       table({
         caption: 'Alternatives per workload', testid: 'plan-alternatives', className: 'data',
+        records: all.flatMap(({ w }) => (w.alternatives ?? []).map((a) => ({ workload: w.name, ...a }))),
         head: ['Workload', 'Provider', 'Instance', 'Monthly cost', 'Against the plan'],
         rows: all.flatMap(({ w }, k) => (w.alternatives ?? []).map((a, j) => {
           const d = a.usd_per_month - w.cost.usd_per_month;
@@ -363,6 +366,7 @@ export function renderPlan(r) {
         h('h3', null, 'The whole plan per provider'),
         table({
           caption: 'Every workload on one provider', testid: 'plan-providers', className: 'data',
+          records: providers.map(([provider, usd]) => ({ provider, usd_per_month: usd })),
           head: ['Provider', 'Monthly cost', 'Against the plan'],
           rows: providers.map(([p, v]) => h('tr', { testid: `plan-provider-${p}` },
             h('th', { scope: 'row' }, PROVIDER_LABEL(p)),
@@ -374,6 +378,7 @@ export function renderPlan(r) {
         h('h3', null, 'Cheapest provider mix'),
         table({
           caption: `Each workload where it costs least: ${f.usdMonth(mix.usd_per_month)}, ${f.pct(mix.savings_pct)} below the plan`, testid: 'plan-mix', className: 'data',
+          records: mix.choices,
           head: ['Workload', 'Monthly cost', 'Instance', 'Provider', 'Environment'],
           rows: mix.choices.map((c, i) => h('tr', { testid: `plan-mix-${i}` },
             h('th', { scope: 'row' }, c.workload),
