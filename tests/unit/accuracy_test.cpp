@@ -2,26 +2,28 @@
 // of the reference data, schema in tests/data/cases/CASES.md): the summary line's bounds, every
 // case accounted for, and cases the harness cannot predict skipped with a reason instead of
 // dropped.
+#include "tools/accuracy/accuracy.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <set>
 
 #include "support.hpp"
-#include "tools/accuracy/accuracy.hpp"
 
 using namespace gpufleet;
 
 namespace {
 
-// Bounds for the memory summary over memory_cases_dev.json (109 counted cases). The issue's targets
-// are a median <= 1.5 % (met: 1.26 %) and a p90 <= 8 % (not met: 18.56 %; 9.21 % over the 89 cases
-// before round 3). The 20 cases added in round 3 (the Qwen speed benchmarks, transformers generate
-// at a 1-token prompt) include misses the model does not explain yet: Qwen2 on transformers 4.38
-// (-4 to -33 %, 0.2-0.6 GiB more than weights and cache) and the small Qwen3 FP8 checkpoints (-15 to
-// -23 %, about one embedding matrix more). Also above 10 %: the FSDP LoRA/QLoRA runs at 512 tokens
-// (AA-*-512), SGLang's small pool on 4 x L4 and the older GT cases. The bounds hold the figures reached.
+// Bounds for the memory summary over memory_cases_dev.json (121 counted cases). The issue's targets
+// are a median <= 1.5 % (met: 1.27 %) and a p90 <= 8 % (not met: 11.16 %; 18.56 % before the rotary
+// tables of transformers < 4.45 explained the Qwen2 rows on 4.38). Still above 10 %: the small
+// Qwen3 FP8 checkpoints (-15 to -23 %, about one embedding matrix more), AutoAWQ 0.2.6 at a 1-token
+// prompt (QW25-*-AWQ-1, -24 to -33 %, a load-time transient the 6144-token rows do not show), the
+// FSDP LoRA/QLoRA runs at 512 tokens (AA-*-512), torchtune's paged 8-bit AdamW and QLoRA on a 4090
+// (GT24, GT28), SGLang's small pool on 4 x L4 and the older GT cases. The bounds hold the figures
+// reached.
 constexpr double kMedianAbsErrPctBound = 1.3;
-constexpr double kP90AbsErrPctBound = 18.6;
+constexpr double kP90AbsErrPctBound = 11.2;
 constexpr double kMaxAbsErrPctBound = 32.6;
 
 Json case_file(const char* name) {
@@ -51,7 +53,7 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
   const Json r = accuracy(cases);
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
-  CHECK(s["n"] == 109.0);
+  CHECK(s["n"] == 121.0);
   CHECK(s["skipped"] == 0.0);
   CHECK(s["median_abs_err_pct"].get<double>() <= kMedianAbsErrPctBound);
   CHECK(s["p90_abs_err_pct"].get<double>() <= kP90AbsErrPctBound);
@@ -75,10 +77,12 @@ TEST_CASE("every case gets a row, in order, predicted or skipped with a reason")
       CHECK(cases[i]["confidence"] == "low");  // only low-confidence memory cases may be left out
     } else {
       CHECK(row["predicted"].get<double>() > 0);
+      // The row rounds the prediction to 4 decimals (up to 0.00005 of its unit) and the error to 2:
+      // the error recomputed from the rounded figures may differ by that much.
+      const double predicted = row["predicted"].get<double>(),
+                   measured = row["measured"].get<double>();
       CHECK(row["error_pct"].get<double>() ==
-            Approx((row["predicted"].get<double>() - row["measured"].get<double>()) /
-                   row["measured"].get<double>() * 100)
-                .margin(0.01));
+            Approx((predicted - measured) / measured * 100).margin(0.005 + 0.005 / measured));
       CHECK(row.contains("per_gpu"));
     }
   }
@@ -167,7 +171,8 @@ TEST_CASE("throughput cases each get a row: predicted, or skipped with a reason"
   CHECK_FALSE(one["cases"][0]["skipped"].get<std::string>().empty());
 }
 
-TEST_CASE("a vLLM case run with num_scheduler_steps pays its host step once per that many decode steps") {
+TEST_CASE(
+    "a vLLM case run with num_scheduler_steps pays its host step once per that many decode steps") {
   Json azure;
   for (const auto& c : case_file("throughput_cases_dev.json")) {
     if (c["id"] == "AZ-MI-8B-128-128") azure = c;
@@ -257,7 +262,8 @@ TEST_CASE("the catalog's measured error is the harness's summary by kind over ev
   const Json config = Json::parse(test::read_file(test::source_path("config/model_config.json")));
   const Json& shipped = config["measured_error"];
   Json files = Json::array();
-  for (const auto& name : shipped["case_files"]) files.push_back(case_file(name.get<std::string>().c_str()));
+  for (const auto& name : shipped["case_files"])
+    files.push_back(case_file(name.get<std::string>().c_str()));
   const Json result = accuracy(files);
   Json expected = result["by_kind"];
   for (auto& kind : expected) {
@@ -272,8 +278,10 @@ TEST_CASE("the catalog's measured error is the harness's summary by kind over ev
 }
 
 TEST_CASE("memory and estimate answers carry the expected error of their kind, with its n") {
-  const Json memory = test::ask(test::shipped(), {{"question", "memory"}, {"model", {{"name", "llama-3.1-8b"}}},
-                                                  {"engine", "vllm"}, {"gpu", "A100-80GB"}});
+  const Json memory = test::ask(test::shipped(), {{"question", "memory"},
+                                                  {"model", {{"name", "llama-3.1-8b"}}},
+                                                  {"engine", "vllm"},
+                                                  {"gpu", "A100-80GB"}});
   REQUIRE(memory["ok"] == true);
   const Json& e = memory["result"]["expected_error"];
   CHECK(e["kind"] == "vllm inference memory on nvidia GPUs");
@@ -281,21 +289,27 @@ TEST_CASE("memory and estimate answers carry the expected error of their kind, w
   CHECK(e["sources"].get<double>() >= 3);
   CHECK(e["p90_abs_err_pct"].get<double>() >= e["median_abs_err_pct"].get<double>());
   CHECK_THAT(e["text"].get<std::string>(), Catch::Contains("on a source it was not tuned on"));
-  CHECK_THAT(e["text"].get<std::string>(), Catch::Contains("publications of vllm inference memory"));
+  CHECK_THAT(e["text"].get<std::string>(),
+             Catch::Contains("publications of vllm inference memory"));
   CHECK_THAT(e["from"].get<std::string>(), Catch::Contains("leave one source out"));
   // A kind nobody measured says so instead of borrowing another kind's figure.
-  const Json estimate = test::ask(test::shipped(), {{"question", "estimate"}, {"model", {{"name", "llama-3.1-8b"}}},
-                                                    {"gpu", "H100"}, {"engine", "llama.cpp"}});
+  const Json estimate = test::ask(test::shipped(), {{"question", "estimate"},
+                                                    {"model", {{"name", "llama-3.1-8b"}}},
+                                                    {"gpu", "H100"},
+                                                    {"engine", "llama.cpp"}});
   REQUIRE(estimate["ok"] == true);
   const Json& t = estimate["result"]["expected_error"];
   CHECK(t["kind"] == "llama.cpp inference throughput on nvidia GPUs");
-  if (t["n"] == 0) CHECK_THAT(t["text"].get<std::string>(), Catch::Contains("no measured case of this kind"));
-  else CHECK(t["median_abs_err_pct"].is_number());
+  if (t["n"] == 0)
+    CHECK_THAT(t["text"].get<std::string>(), Catch::Contains("no measured case of this kind"));
+  else
+    CHECK(t["median_abs_err_pct"].is_number());
 }
 
 namespace {
 
-CaseOutcome outcome(const std::string& source, double error_pct, const std::string& confidence = "medium") {
+CaseOutcome outcome(const std::string& source, double error_pct,
+                    const std::string& confidence = "medium") {
   CaseOutcome o;
   o.quantity = "memory";
   o.confidence = confidence;
@@ -311,8 +325,8 @@ TEST_CASE("the error band weighs every source equally: leave one source out") {
   // 1 %; a source not seen before is A or B with equal odds. Weights: A's cases 1/8 each, B's 1/2;
   // midpoints on the cumulative scale 1/16, 3/16, 5/16, 7/16 (A) and 3/4 (B). The median (1/2) lies
   // between 7/16 and 3/4: 1 + 9 x (1/16) / (5/16) = 2.8 %; the 90th percentile is past B: 10 %.
-  std::vector<CaseOutcome> cases = {outcome("A", 1), outcome("A", -1), outcome("A", 1), outcome("A", 1),
-                                    outcome("B", -10)};
+  std::vector<CaseOutcome> cases = {outcome("A", 1), outcome("A", -1), outcome("A", 1),
+                                    outcome("A", 1), outcome("B", -10)};
   ErrorBand band = source_weighted_band(cases);
   CHECK(band.n == 5);
   CHECK(band.sources == 2);
@@ -331,9 +345,11 @@ TEST_CASE("the error band weighs every source equally: leave one source out") {
 }
 
 TEST_CASE("a case's source is the publication its first words name, its commit left off") {
-  CHECK(source_key("NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md@258c7540c (table)") ==
+  CHECK(source_key(
+            "NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md@258c7540c (table)") ==
         "NVIDIA/TensorRT-LLM:docs/source/performance/perf-overview.md");
-  CHECK(source_key("QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md@ac72 ('Speed Benchmark')") ==
+  CHECK(source_key("QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md@ac72 ('Speed "
+                   "Benchmark')") ==
         "QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md");
   CHECK(source_key("https://blogs.oracle.com/post/x (2024)") == "https://blogs.oracle.com/post/x");
   CHECK(source_key("  ") == "");
@@ -347,8 +363,8 @@ TEST_CASE("a kind with fewer than three sources takes its band from the engine, 
     return o;
   };
   const std::vector<CaseOutcome> cases = {
-      with(outcome("A", 1), "vllm", "nvidia"),  with(outcome("B", 2), "vllm", "nvidia"),
-      with(outcome("C", 3), "vllm", "nvidia"),  with(outcome("D", 20), "vllm", "amd"),
+      with(outcome("A", 1), "vllm", "nvidia"), with(outcome("B", 2), "vllm", "nvidia"),
+      with(outcome("C", 3), "vllm", "nvidia"), with(outcome("D", 20), "vllm", "amd"),
       with(outcome("E", 40), "llama.cpp", "")};
   const Json kinds = summarize_by_kind(cases);
   auto kind = [&](const char* engine, const char* vendor) {

@@ -206,6 +206,14 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         e.logits_all_prompt_tokens =
             r.boolean(v, "logits_for_every_prompt_token", p, false).value_or(false);
         e.materialized_attention = r.boolean(v, "materialized_attention", p, false).value_or(true);
+        if (const auto before = r.string(v, "rope_cache_before_version", p, false)) {
+          e.rope_cache_before_version = parse_engine_version(*before);
+          if (e.rope_cache_before_version <= 0)
+            r.fail("unknown_name", Reader::child(p, "rope_cache_before_version"),
+                   "expected a release such as \"4.45\", got \"" + *before + "\"");
+        }
+        e.rope_cache_model_types = r.strings(v, "rope_cache_model_types", p, false);
+        for (auto& t : e.rope_cache_model_types) t = lower(t);
         e.gpu_memory_utilization =
             r.number(v, "gpu_memory_utilization", p, e.kv_policy == "pool", {0.05, 1})
                 .value_or(0.9);

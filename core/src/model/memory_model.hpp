@@ -75,6 +75,10 @@ struct EngineProfile {
   bool softmax_fp32 = true;            // materialised attention: the softmax output kept in fp32
   bool adapters_in_model_dtype = false;  // LoRA adapters built in the model's dtype (else peft's fp32)
   bool materialized_attention = true;  // eager attention unless flash is asked for
+  // Releases before this one (parse_engine_version) cache rotary cos/sin tables over the longest
+  // position in every attention layer, for these model types (0: none does).
+  double rope_cache_before_version = 0;
+  std::vector<std::string> rope_cache_model_types;
   double gpu_memory_utilization = 0;   // pool engines: share of the device they may take
   // "profile": the pool is what a profiled forward pass leaves of the share (vLLM); "static": the
   // share of the memory free before loading, less the weights (SGLang's mem_fraction_static).

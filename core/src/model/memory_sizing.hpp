@@ -127,6 +127,7 @@ struct Sizing {
   }
 
   void weights();
+  void rope_tables();
   bool training_states(std::vector<std::pair<std::string, std::string>>& faults);
   void kv_cache();
   void serving_activations();

@@ -112,6 +112,7 @@ void Sizing::weights() {
                "), the rest go to the next GPU; the fuller GPU is shown";
   }
   add("weights", "Weights", weights_gpu, [&] { return wbasis; });
+  rope_tables();
   e.weights_per_gpu_bytes = weights_gpu;
   if (eng.checkpoint_on_device && !training)
     add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp), [&] {
@@ -246,6 +247,24 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
   }
 
   return true;
+}
+
+// Older transformers releases build one rotary embedding per attention layer, and each caches cos
+// and sin over max_position_embeddings positions in the dtype the model is built in: buffers that
+// move to the GPU with the model (model_config.json engines.transformers.rope_cache_source).
+void Sizing::rope_tables() {
+  const auto& types = eng.rope_cache_model_types;
+  const double version = q.engine_version.empty() ? 0 : parse_engine_version(q.engine_version);
+  if (!(version > 0 && version < eng.rope_cache_before_version) || !(a.max_positions > 0) ||
+      std::find(types.begin(), types.end(), a.model_type) == types.end())
+    return;
+  const double layers = a.layers / pp;
+  add("rope_tables", "Rotary-embedding tables", layers * 2 * a.max_positions * a.head_dim * act,
+      [&] {
+        return num(layers) + " attention layers x cos and sin x " + num(a.max_positions) +
+               " positions x " + num(a.head_dim) + " x " + num(act) + " bytes: " + eng.name + " " +
+               q.engine_version + " caches them in every layer";
+      });
 }
 
 }  // namespace gpufleet::memory_parts
