@@ -46,7 +46,8 @@ BandEnd at_throughput(const Catalog& catalog, const Workload& w, const Billing& 
                       const Deployment& d, double factor);
 
 // A deployment's figures at the ends of its throughput's band: `slow` at throughput / (1 + p90),
-// `fast` at throughput / (1 - p90) (none when p90 reaches 100 %: no upper bound).
+// `fast` at throughput / (1 - p90), or when p90 reaches 100 % (no upper bound) at the limit where
+// a demand takes the fewest replicas (the answer leaves the figures that grow without bound open).
 struct DeploymentBand {
   ErrorKind kind;
   std::optional<BandEnd> slow, fast;  // both none when the kind has no measured case
