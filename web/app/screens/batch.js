@@ -1,19 +1,20 @@
 // Batch jobs: the workload form's model and format as a job with its tokens and deadline (and,
 // optionally, more jobs pasted as JSON); each job's plans (all on demand, all spot,
-// deadline-aware) with the cost's p10 / p50 / p90 and the share of traces on time; the
+// deadline-aware, uniform progress) with the cost's p10 / p50 / p90 and the share of traces on time; the
 // earliest-deadline-first schedule drawn as a Gantt chart (docs/batch.md).
 import { h, svg, table, facts, selectField, setSelectValue, numberField } from '../dom.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { frame, axis, legend, dataTable, W } from '../charts.js';
 import { requestBlock } from '../parts.js';
+import { section } from '../sections.js';
 
 const TASKS = [
   { value: 'lora', label: 'LoRA fine-tuning' }, { value: 'qlora', label: 'QLoRA fine-tuning' },
   { value: 'fine_tuning', label: 'Full fine-tuning' }, { value: 'training', label: 'Training' },
   { value: 'batch_inference', label: 'Batch inference' },
 ];
-const PLANS = { all_on_demand: 'All on demand', all_spot: 'All spot', deadline_aware: 'Deadline-aware (spot, then on demand)' };
+const PLANS = { all_on_demand: 'All on demand', all_spot: 'All spot', deadline_aware: 'Deadline-aware (spot, then on demand)', uniform_progress: 'Uniform progress (on demand when behind pace)' };
 
 /** A number field of the view; URL key `key`; empty: `def` when given, else left out. */
 function numberControl({ id, key, label, unit, def, path, scale = 1, hint }) {
@@ -127,7 +128,7 @@ function jobCard(j, index, apis = []) {
     ], 'facts compact'),
     table({
       caption: `${j.name}: each plan's cost over the simulated traces and its odds of finishing by the deadline`, testid: `bt-job-${index}-plans`, className: 'data', exportName: 'batch-plans',
-      head: ['Plan', 'Cost p10', 'Cost p50', 'Cost p90', 'On time', 'Interruptions', 'Checkpoint every', 'Moved to on demand'],
+      head: ['Plan', 'Cost p10', 'Cost p50', 'Cost p90', 'On time', 'Interruptions', 'On-demand hours', 'Checkpoint every', 'Moved to on demand'],
       rows: j.plans.map((p) => h('tr', { testid: `bt-${index}-${p.name}` },
         h('th', { scope: 'row' }, PLANS[p.name] ?? p.name),
         h('td', { class: 'num' }, f.usd(p.cost_usd.p10)),
@@ -135,6 +136,7 @@ function jobCard(j, index, apis = []) {
         h('td', { class: 'num' }, f.usd(p.cost_usd.p90)),
         h('td', { class: 'num', testid: `bt-${index}-${p.name}-on-time` }, f.pct(100 * p.p_meet_deadline)),
         h('td', { class: 'num' }, f.num(p.expected_interruptions, 3)),
+        h('td', { class: 'num' }, f.hours(p.expected_on_demand_hours)),
         h('td', { class: 'num' }, p.checkpoint_interval_s ? `${f.num(p.checkpoint_interval_s / 60, 1)} min` : f.DASH),
         h('td', { class: 'num' }, f.pct(100 * p.switch_to_on_demand.p_switched)))),
     }));
@@ -143,14 +145,14 @@ function jobCard(j, index, apis = []) {
 export function renderBatch(r) {
   const t = r.total;
   return [
-    ...r.jobs.map((j, i) => jobCard(j, i, r.batch_apis)),
-    h('section', { class: 'card' }, ganttChart(r),
+    ...r.jobs.map((j, i) => section('jobs', jobCard(j, i, r.batch_apis))),
+    section('chart', h('section', { class: 'card' }, ganttChart(r),
       facts([
         ['Total, deadline-aware', `${f.usd(t.cost_usd.p50)} (p10 ${f.usd(t.cost_usd.p10)}, p90 ${f.usd(t.cost_usd.p90)})`, 'bt-total'],
         ['All done by', f.hours(t.makespan_hours)],
         ...(t.p_within_budget !== undefined ? [['Within the budget', `${f.pct(100 * t.p_within_budget)} of the traces`]] : []),
         ['At risk', r.jobs_at_risk.length ? r.jobs_at_risk.map((a) => `${a.job}: ${a.reason}`).join('; ') : 'none', 'bt-at-risk'],
-      ], 'facts compact')),
+      ], 'facts compact'))),
     h('p', { class: 'muted small' }, `${r.simulation.traces} spot traces drawn from the request's seed (${r.simulation.seed}) by ${r.simulation.generator}. ${r.assumptions.availability}; ${r.assumptions.band_reading_formula}.`),
   ];
 }
