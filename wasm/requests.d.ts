@@ -1818,6 +1818,7 @@ savings_usd_per_month: (number | null)
 risk_level: string
 migration_complexity: string
 reasons: string[]
+band?: ErrorBand
 }
 export interface Performance {
 score: number
@@ -1827,6 +1828,26 @@ ratio_to_current: (number | null)
 capacity_ratio_to_current: (number | null)
 usd_per_million_tokens: (number | null)
 time_per_output_token_ms: (number | null)
+}
+export interface ErrorBand {
+output_tokens_per_s?: BandRange
+tokens_per_s?: BandRange
+replicas?: BandRange
+instance_count?: BandRange
+usd_per_month?: BandRange
+usd_per_million_tokens?: BandRange
+run_hours?: BandRange
+usd_per_run?: BandRange
+misses_deadline_at_low_throughput?: boolean
+basis?: string
+text: string
+expected_error: {
+[k: string]: unknown | undefined
+}
+}
+export interface BandRange {
+low: (number | null)
+high: (number | null)
 }
 export interface Excluded {
 family: string

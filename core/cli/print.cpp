@@ -112,6 +112,29 @@ const std::vector<Column> kCandidateColumns{
     {"risk", {"risk"}, 9},
 };
 
+// "10 x g6e.xlarge (7-14 at the measured error)": a candidate's count with its band's, if any.
+std::string count_with_band(const Json& c) {
+  std::string line = num(c["instance_count"], 0) + " x " + text(c["instance"]);
+  if (!c.contains("band") || !c["band"].contains("instance_count")) return line;
+  const Json& n = c["band"]["instance_count"];
+  const std::string range = n["low"].is_null()    ? "up to " + num(n["high"], 0)
+                            : n["high"].is_null() ? "at least " + num(n["low"], 0)
+                            : n["low"] == n["high"] ? num(n["low"], 0)
+                                                    : num(n["low"], 0) + "-" + num(n["high"], 0);
+  return line + " (" + range + " at the measured error)";
+}
+
+// Each candidate's band in words, one line each, after a table of candidates.
+void print_bands(std::ostream& out, const Json& candidates) {
+  bool any = false;
+  for (const auto& c : candidates) {
+    if (!c.contains("band")) continue;
+    if (!any) out << "At the measured error of each throughput (leave one source out):\n";
+    any = true;
+    out << "  " << text(c["instance"]) << ": " << text(c["band"]["text"]) << "\n";
+  }
+}
+
 void print_excluded(std::ostream& out, const Json& list) {
   for (const auto& e : list) {
     out << "  excluded " << text(e["family"]) << ": " << text(e["reason"]);
@@ -136,6 +159,9 @@ void print_migration(std::ostream& out, const Json& r) {
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i].insert(rows[i].begin(), cell("", {i == 0 ? "current" : "alternative"}));
   out << "\nAlternatives (ranked for " << text(r["request"]["priority"]) << "):\n";
   table(out, columns, rows);
+  Json banded = Json::array({r["current"]});
+  for (const auto& c : r["alternatives"]) banded.push_back(c);
+  print_bands(out, banded);
   print_excluded(out, r["excluded"]);
   out << "\nBest by priority: ";
   for (const auto& [k, v] : r["best_by_priority"].items()) out << k << " " << text(v) << "  ";
@@ -328,8 +354,10 @@ void print_recommend(std::ostream& out, const Json& r) {
   print_request(out, r["request"]);
   std::vector<Row> rows;
   for (const auto& c : r["candidates"]) rows.push_back(candidate_row(c));
+  if (!r["candidates"].empty()) out << "First pick: " << count_with_band(r["candidates"][0]) << "\n";
   out << "Candidates (" << text(r["ranking"]) << "):\n";
   table(out, kCandidateColumns, rows);
+  print_bands(out, r["candidates"]);
   print_excluded(out, r["excluded"]);
   out << text(r["pricing_note"]) << "\n";
 }
@@ -493,6 +521,8 @@ void print_decide(std::ostream& out, const Json& r) {
   for (const auto& o : r["options"]) {
     out << "\n" << text(o["name"]) << ":\n";
     for (const auto& reason : o["reasons"]) out << "  - " << text(reason) << "\n";
+    const Json& c = o["cheapest_instance"];
+    if (!c.is_null() && c.contains("band")) out << "  - at the measured error: " << text(c["band"]["text"]) << "\n";
   }
 }
 
@@ -580,6 +610,7 @@ void print_memory(std::ostream& out, const Json& r) {
     if (g.contains("largest_batch")) out << "; largest batch " << num(g["largest_batch"], 0) << ", largest context " << num(g["largest_context"], 0);
     if (g.contains("kv_cache_tokens_that_fit")) out << "; room for " << num(g["kv_cache_tokens_that_fit"], 0) << " KV tokens";
     out << "\n";
+    if (g.contains("fit_band")) out << "At the measured error: " << text(g["fit_band"]["text"]) << "\n";
   }
   std::string fitting;
   for (const auto& g : r["gpus"]) if (g["fits"].get<bool>()) fitting += (fitting.empty() ? "" : ", ") + text(g["gpu"]);

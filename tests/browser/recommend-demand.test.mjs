@@ -46,7 +46,11 @@ async function assertRow(page, i, c) {
   assertNear(await text(page, `rec-tpot-${i}`), c.time_per_output_token_ms, 0.05 + 1e-9, `row ${i} TPOT`);
   assertNear(await text(page, `rec-util-${i}`), c.utilization_pct, 0.05 + 1e-9, `row ${i} utilization`);
   assertNear(await text(page, `rec-per-token-${i}`), c.usd_per_million_output_tokens, 0.00005, `row ${i} $ per 1M output tokens`);
+  assert.equal(await text(page, `rec-band-count-${i}`), `${range(c.band.instance_count)} at the measured error`, `row ${i} instances at the measured error`);
 }
+
+/** "7–14" (or "7" when both ends agree) as the page writes a band's range of whole numbers. */
+const range = ({ low, high }) => (low === null ? `up to ${high}` : low === high ? `${low}` : `${low}–${high}`);
 
 test('recommend: llama-3.1-8b at 50 requests/s through the inputs sends the CLI request and shows the core answer', async () => {
   const page = await env.page('index.html?view=recommend');
@@ -62,6 +66,10 @@ test('recommend: llama-3.1-8b at 50 requests/s through the inputs sends the CLI 
   assert.equal(await text(page, 'rec-top-instance'), top.instance);
   assert.equal(numberIn(await text(page, 'rec-top-count')), top.instance_count);
   assertNear(await text(page, 'rec-top-monthly'), top.cost.usd_per_month, 0.005, 'top monthly cost');
+  // The first line says how many instances the demand needs at the measured error of the speed.
+  assert.ok(top.band.instance_count.low <= top.instance_count && top.instance_count <= top.band.instance_count.high);
+  assert.equal(await text(page, 'rec-top-band'), `(${range(top.band.instance_count)} at the measured error)`);
+  assert.match(await text(page, 'rec-top-band-text'), /leave one source out/i);
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r.candidates.length);
   for (const [i, c] of r.candidates.slice(0, 5).entries()) await assertRow(page, i, c);
   assert.ok(r.candidates.every((c) => c.p95_time_to_first_token_ms <= 500), 'every candidate meets the TTFT target');

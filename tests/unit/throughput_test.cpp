@@ -758,8 +758,10 @@ TEST_CASE("an estimate's $ per 1M output tokens carries the band of its throughp
   const double usd = e["usd_per_million_output_tokens"].get<double>();
   const double p90 = r["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
   const Json& band = e["usd_per_million_output_tokens_band"];
-  CHECK(band["low"].get<double>() == Approx(usd / (1 + p90)).epsilon(0.001));
-  CHECK(band["high"].get<double>() == Approx(usd / (1 - p90)).epsilon(0.001));
+  // Error = (predicted - measured) / measured: the throughput measures estimate / (1 +- p90), so
+  // the cost per token, which divides by it, is usd x (1 -+ p90).
+  CHECK(band["low"].get<double>() == Approx(usd * (1 - p90)).epsilon(0.001));
+  CHECK(band["high"].get<double>() == Approx(usd * (1 + p90)).epsilon(0.001));
   CHECK(band["n"] == r["expected_error"]["n"]);
   CHECK(band["low"].get<double>() < usd);
   CHECK(usd < band["high"].get<double>());

@@ -3,7 +3,7 @@
 // the later screens' chunk.
 import { h } from './dom.js';
 import * as f from './format.js';
-import { servesTokens, plural, small, layoutText, memoryText } from './deployment.js';
+import { servesTokens, plural, small, layoutText, memoryText, bandCount, bandCost } from './deployment.js';
 
 export function riskBadge(level) {
   return h('span', { class: ['pill', `risk-${level}`] }, f.label(level ?? '—'));
@@ -54,9 +54,12 @@ export function deploymentCells(d, i, id) {
     h('th', { scope: 'row' },
       h('span', { testid: `${id}-instance-${i}` }, d.instance), ' ',
       h('span', { class: 'count', testid: `${id}-count-${i}` }, `× ${f.num(d.instance_count, 0)}`), h('br'),
-      small(d.sizing ? `${d.gpu_type} · ${f.label(d.sizing)}` : d.gpu_type)),
+      small(d.sizing ? `${d.gpu_type} · ${f.label(d.sizing)}` : d.gpu_type),
+      bandCount(d) ? [h('br'), small(h('span', { testid: `${id}-band-count-${i}` }, bandCount(d)))] : null),
     // A one-off job (a dataset to process or train on) costs its run, not a month.
-    cell(`${id}-monthly-${i}`, d.usd_per_month == null && d.usd_per_run != null ? `${f.usd(d.usd_per_run)} per run` : f.usdMonth(d.cost.usd_per_month), small(h('span', { testid: `${id}-rate-${i}` }, `${f.usdHour(d.cost.usd_per_hour)} ${f.pay(d.cost)}`))),
+    cell(`${id}-monthly-${i}`, d.usd_per_month == null && d.usd_per_run != null ? `${f.usd(d.usd_per_run)} per run` : f.usdMonth(d.cost.usd_per_month),
+      [small(h('span', { testid: `${id}-rate-${i}` }, `${f.usdHour(d.cost.usd_per_hour)} ${f.pay(d.cost)}`)),
+        bandCost(d) ? [h('br'), small(h('span', { testid: `${id}-band-cost-${i}` }, bandCost(d)))] : null]),
     cell(`${id}-per-token-${i}`, f.usdFine(perMillion)),
     cell(`${id}-layout-${i}`, layoutText(d.layout), small(f.gpus(d.gpus, d.accelerator_kind)), null),
     cell(`${id}-memory-${i}`, memoryText(d), small(f.pct(d.memory_utilization_pct))),

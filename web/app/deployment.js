@@ -22,6 +22,27 @@ export const countText = (d) => `${f.num(d.instance_count, 0)} × ${d.instance}`
 
 export const small = (...text) => h('span', { class: 'muted small' }, ...text);
 
+/** A band's range ("7–14", "up to 25" when it has no lower end); null without one. */
+function span(range, fmt) {
+  if (!range || (range.low == null && range.high == null)) return null;
+  if (range.low == null) return `up to ${fmt(range.high)}`;
+  if (range.high == null) return `at least ${fmt(range.low)}`;
+  const lo = fmt(range.low), hi = fmt(range.high);
+  return lo === hi ? lo : `${lo}–${hi}`;
+}
+/** "7–14 at the measured error": the instances a candidate needs at its throughput's measured error. */
+export function bandCount(d) {
+  const n = span(d.band?.instance_count, (v) => f.num(v, 0));
+  return n ? `${n} at the measured error` : null;
+}
+/** The monthly cost (or a job's cost) at the measured error, or null. */
+export function bandCost(d) {
+  const month = span(d.band?.usd_per_month, f.usd);
+  if (month) return `${month} a month at the measured error`;
+  const run = span(d.band?.usd_per_run, f.usd);
+  return run ? `${run} a run at the measured error` : null;
+}
+
 function servingFacts(d, prefix) {
   return [
     ['Concurrency', `${plural(d.concurrency_per_replica, 'sequence', 'sequences')} per replica (the KV cache holds ${f.num(d.max_concurrency_by_kv_cache, 0)})`],

@@ -3,7 +3,7 @@
 // instance, how many, what it costs). Deployments ranks every candidate.
 import { h, facts } from './dom.js';
 import * as f from './format.js';
-import { layoutText } from './deployment.js';
+import { layoutText, bandCount } from './deployment.js';
 import { serves } from './controls.js';
 import { KIND_NAMES } from './names.js';
 import { own } from './link.js';
@@ -37,13 +37,16 @@ export function renderSized(r, request) {
     h('p', { class: 'verdict-title' },
       warning ? h('span', { class: 'uncalibrated', testid: 'fit-sized-uncalibrated' }, `${warning} `) : null,
       h('span', { testid: 'fit-sized-count' }, f.num(c.instance_count, 0)), ' × ',
-      h('span', { testid: 'fit-sized-instance' }, c.instance), ` (${f.gpus(c.gpus, c.accelerator_kind)} × ${c.gpu_type}) · `,
+      h('span', { testid: 'fit-sized-instance' }, c.instance),
+      bandCount(c) ? h('span', { testid: 'fit-sized-band' }, ` (${bandCount(c)})`) : null,
+      ` (${f.gpus(c.gpus, c.accelerator_kind)} × ${c.gpu_type}) · `,
       h('span', { testid: 'fit-sized-monthly' }, f.usdMonth(c.cost.usd_per_month))),
     facts([
       ['Layout', layoutText(c.layout), 'fit-sized-layout'],
       ['Latency', `p95 time to first token ${f.ms(c.p95_time_to_first_token_ms)}, ${f.ms(c.time_per_output_token_ms)} per output token`, 'fit-sized-latency'],
       ['Utilization', f.pct(c.utilization_pct), 'fit-sized-util'],
       ['Per 1M output tokens', f.usdFine(c.usd_per_million_output_tokens)],
+      c.band ? ['At the measured error', c.band.text, 'fit-sized-band-text'] : null,
     ], 'facts compact'),
     h('p', { class: 'muted small' }, `Ranked by ${r.ranking}; Deployments lists every candidate. The answer below is one copy where it runs.`));
 }

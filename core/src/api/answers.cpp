@@ -271,6 +271,118 @@ Json deployment(const Deployment& d, bool details) {
   return j;
 }
 
+Json expected_error(const ErrorKind& k) {
+  const MeasuredError* found = k.measured;
+  const std::string on = found ? found->vendor : k.vendor;
+  const std::string kind = k.engine + " " + k.phase + " " + k.quantity + (on.empty() ? "" : " on " + on + " GPUs");
+  Json out = object(7);
+  out["kind"] = kind;
+  if (!found) {
+    out["n"] = 0;
+    out["text"] = "no measured case of this kind (" + kind + "): its error is unknown";
+    return out;
+  }
+  const std::string cases = short_number(found->n) + " case" + (found->n == 1 ? "" : "s");
+  const std::string publications =
+      short_number(found->sources) + " publication" + (found->sources == 1 ? "" : "s");
+  // The vendor's most measured engine standing in for one never measured on its devices.
+  const std::string stand_in = found->engine == k.engine ? ""
+                               : "no case of " + kind + " was measured: the band of " + found->engine + " " + k.phase +
+                                     " " + k.quantity + " on the same devices stands in; ";
+  out["n"] = static_cast<std::int64_t>(found->n);
+  out["sources"] = static_cast<std::int64_t>(found->sources);
+  if (!stand_in.empty()) out["stands_in"] = found->engine;
+  out["median_abs_err_pct"] = found->median_abs_err_pct;
+  out["p90_abs_err_pct"] = found->p90_abs_err_pct;
+  const std::string measured = found->engine + " " + k.phase + " " + k.quantity + (on.empty() ? "" : " on " + on + " GPUs");
+  const std::string few = " (" + measured + " has fewer than 3 publications)";
+  const std::string over = found->pool == "phase"    ? "every engine's " + k.phase + " " + k.quantity + few
+                           : found->pool == "engine" ? found->engine + " " + k.phase + " " + k.quantity + " on any GPU" + few
+                                                     : measured;
+  out["from"] = stand_in + "leave one source out: " + short_number(found->n) + " measured case" + (found->n == 1 ? "" : "s") +
+                " of " + over + " from " + publications + ", each publication weighted equally";
+  out["text"] = stand_in + "within " + short_number(found->median_abs_err_pct) + " % (median; 90 % within " +
+                short_number(found->p90_abs_err_pct) + " %) on a source it was not tuned on: " + cases + " from " +
+                publications + " of " + over;
+  return out;
+}
+
+namespace {
+// {"low", "high"}: a figure's range, null at an end the band does not bound.
+Json range(std::optional<double> low, std::optional<double> high, int decimals) {
+  Json j = object(2);
+  add(j, "low", report_optional(low, decimals));
+  add(j, "high", report_optional(high, decimals));
+  return j;
+}
+
+// A figure's range over the band's ends; a figure that grows with the speed (capacity) or falls
+// with it without bound ($ per token of a fleet not sized for a demand) has no end at an unbounded
+// throughput.
+template <typename Get>
+Json band_range(const DeploymentBand& b, bool grows_with_speed, int decimals, Get get, bool unbounded_too = false) {
+  const bool open = b.kind.measured->p90_abs_err_pct >= 100 && (grows_with_speed || unbounded_too);
+  std::optional<double> slow = b.slow ? get(*b.slow) : std::nullopt;
+  std::optional<double> fast = b.fast && !open ? get(*b.fast) : std::nullopt;
+  return grows_with_speed ? range(slow, fast, decimals) : range(fast, slow, decimals);
+}
+
+std::string span(const Json& r, const std::string& unit, bool money) {
+  auto one = [&](const Json& x) {
+    const double v = x.get<double>();
+    return money ? usd(v) : short_number(v);
+  };
+  if (r["low"].is_null() && r["high"].is_null()) return "";
+  if (r["low"].is_null()) return "up to " + one(r["high"]) + unit;
+  if (r["high"].is_null()) return "at least " + one(r["low"]) + unit;
+  if (r["low"] == r["high"]) return one(r["low"]) + unit;
+  return one(r["low"]) + "-" + one(r["high"]) + unit;
+}
+}  // namespace
+
+Json band(const DeploymentBand& b, const Deployment& d) {
+  Json j = object(10);
+  Json error = expected_error(b.kind);
+  if (!b.slow) {
+    add(j, "expected_error", std::move(error));
+    add(j, "text", "no band: " + j["expected_error"]["text"].get<std::string>());
+    return j;
+  }
+  const bool serving = d.inference.has_value();
+  // The capacity of the fleet as sized, at the throughput's ends (the replicas say how it resizes).
+  add(j, serving ? "output_tokens_per_s" : "tokens_per_s",
+      band_range(b, true, 1, [&](const BandEnd& e) -> std::optional<double> { return e.factor * d.output_tokens_per_s; }));
+  add(j, "replicas", band_range(b, false, 0, [](const BandEnd& e) -> std::optional<double> { return e.replicas; }));
+  add(j, "instance_count",
+      band_range(b, false, 0, [](const BandEnd& e) -> std::optional<double> { return e.instance_count; }));
+  const bool job = d.run_hours.has_value();
+  if (!job) add(j, "usd_per_month", band_range(b, false, 2, [](const BandEnd& e) { return e.usd_per_month; }));
+  add(j, "usd_per_million_tokens",
+      band_range(b, false, 4, [](const BandEnd& e) { return e.usd_per_million_tokens; }, !d.sized_for_demand));
+  if (job) {
+    add(j, "run_hours", band_range(b, false, 2, [](const BandEnd& e) { return e.run_hours; }, true));
+    add(j, "usd_per_run", band_range(b, false, 2, [](const BandEnd& e) { return e.usd_per_run; }, true));
+  }
+  if (d.training && b.slow->misses_deadline) add(j, "misses_deadline_at_low_throughput", true);
+  const double p90 = b.kind.measured->p90_abs_err_pct;
+  add(j, "basis",
+      "the throughput between its estimate / (1 + " + short_number(p90 / 100) + ") and / (1 - " +
+          short_number(p90 / 100) + ")" + (p90 >= 100 ? " (no upper end: the error reaches 100 %)" : "") +
+          ", the 90th percentile of its kind's error on sources it was not tuned on: the capacity of these " +
+          "replicas at those ends; " +
+          (d.sized_for_demand ? "the replicas the demand needs at each end, " : "the same replicas, ") +
+          "the instances, cost and $ per 1M tokens as the road computes them");
+  std::string text = span(j["instance_count"], " x " + d.instance->name, false);
+  const std::string cost = job ? span(j["usd_per_run"], " per run", true) : span(j["usd_per_month"], "/month", true);
+  if (!cost.empty()) text += ", " + cost;
+  const std::string per_token = span(j["usd_per_million_tokens"], " per 1M tokens", true);
+  if (!per_token.empty()) text += ", " + per_token;
+  add(j, "text", text + " at the measured error (throughput 90 % within " + short_number(p90) + " %, " +
+                     short_number(b.kind.measured->n) + " cases)");
+  add(j, "expected_error", std::move(error));
+  return j;
+}
+
 Json candidate(const Candidate& c) {
   Json j = deployment(c.d, false);
   add(j, "sizing", c.sizing);
@@ -298,6 +410,7 @@ Json candidate(const Candidate& c) {
   add(j, "risk_level", c.risk_level);
   add(j, "migration_complexity", c.migration_complexity);
   add(j, "reasons", c.reasons);
+  if (c.band) add(j, "band", band(*c.band, c.d));
   return j;
 }
 

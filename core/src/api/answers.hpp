@@ -52,6 +52,12 @@ Json memory_lines(const MemoryEstimate& e);
 // memory_per_gpu_gb, usd_per_month, usd_per_million_output_tokens, output_tokens_per_s, ...);
 // `details` adds the cost, the memory breakdown and the bases.
 Json deployment(const Deployment& d, bool details);
+// What a figure of a kind can be expected to miss by, in words: its measured error (model_config.json
+// "measured_error", leave one source out), with n, sources and the pool it was taken over.
+Json expected_error(const ErrorKind& kind);
+// A deployment's figures at the measured error of its throughput: capacity, replicas, instances,
+// cost and $ per 1M tokens, each {low, high}, with the error they come from and a line of text.
+Json band(const DeploymentBand& band, const Deployment& d);
 Json candidate(const Candidate& c);
 Json excluded(const Excluded& e);
 Json ways_out(const WaysOut& w);

@@ -53,10 +53,16 @@ constexpr ResultShape kShapes[] = {
      "score:number unit:string bound:string ratio_to_current:number|null "
      "capacity_ratio_to_current:number|null usd_per_million_tokens:number|null "
      "time_per_output_token_ms:number|null"},
+    {"band_range", "low:number|null high:number|null"},
+    {"error_band",
+     "output_tokens_per_s?:@band_range tokens_per_s?:@band_range replicas?:@band_range "
+     "instance_count?:@band_range usd_per_month?:@band_range usd_per_million_tokens?:@band_range "
+     "run_hours?:@band_range usd_per_run?:@band_range misses_deadline_at_low_throughput?:boolean "
+     "basis?:string text:string expected_error:object"},
     {"candidate",
      "...deployment sizing:string fit:@fit_summary cost:@cost performance:@performance "
      "savings_pct:number|null savings_usd_per_month:number|null risk_level:string "
-     "migration_complexity:string reasons:string[]"},
+     "migration_complexity:string reasons:string[] band?:@error_band"},
     {"ways_out",
      "formats:string[] more_gpus:@deployment|null other_families:@deployment[] summary:string"},
     {"excluded", "family:string reason:string way_out:string"},

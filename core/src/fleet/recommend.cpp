@@ -209,6 +209,7 @@ Candidate as_candidate(const Catalog& catalog, const Question& q, Deployment d) 
   for (const auto& note : d.notes) c.reasons.push_back(note);
   if (d.uncalibrated) risk = std::max(risk, 1);
   c.risk_level = level_name(risk);
+  if (d.runs() && (d.inference || d.training)) c.band = deployment_band(catalog, q.w, q.billing, d);
   c.d = std::move(d);
   return c;
 }
@@ -251,6 +252,10 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
         spare.replicas += 1;
         Deployment n1 = deploy(catalog, w, asked.billing, it, spare, 1);
         if (n1.runs()) {
+          n1.sized_for_demand = d.sized_for_demand;
+          n1.demand_rps = d.demand_rps;
+          n1.copy_rps = d.copy_rps;
+          n1.copies_beyond_demand = d.copies_beyond_demand + 1;
           n1.notes.push_back("N+1: " + num(spare.replicas) + " model copies, one more than the demand needs");
           d = std::move(n1);
         }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fleet/band.hpp"
 #include "fleet/road.hpp"
 #include "catalog/catalog.hpp"
 #include "pricing/cost.hpp"
@@ -28,6 +29,7 @@ struct Candidate {
   std::string risk_level = "low";            // low | medium | high
   std::string migration_complexity = "none";  // none | low | medium | high
   std::vector<std::string> reasons;
+  std::optional<DeploymentBand> band;  // its figures at the measured error of its throughput
 };
 
 // Speed for the priorities: tokens/s of one stream (serving) or of the whole job (training).

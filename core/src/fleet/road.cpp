@@ -545,8 +545,7 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
   // with pipeline stages, pp micro-batches in flight at once).
   const double copy_tps = e.tpot_ms > 0 ? d.concurrency * 1e3 / e.tpot_ms : 0;
   const double copy_rps = copy_tps / dm.output_tokens;
-  const double per_instance = pp > 1 ? 1 : std::max(1.0, std::floor(it.gpus / d.layout.tensor_parallel));
-  double copies = per_instance;
+  double copies = copies_per_instance(it, d.layout);
   std::optional<double> demand_rps;
   if (dm.requests_per_s) demand_rps = *dm.requests_per_s;
   if (dm.tokens_per_month && billing.hours_per_month > 0)
@@ -560,7 +559,10 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
     const double target = dm.requests_per_s ? dm.target_utilization : 1.0;
     // Decode slots and the prefill that feeds them both stay under the target utilization.
     const double prefill_rps = e.first_token.seconds > 0 ? 1 / e.first_token.seconds : copy_rps;
-    copies = std::max(1.0, std::ceil(*demand_rps / (std::min(copy_rps, prefill_rps * pp) * target) - 1e-9));
+    d.sized_for_demand = true;
+    d.demand_rps = *demand_rps;
+    d.copy_rps = std::min(copy_rps, prefill_rps * pp) * target;
+    copies = copies_for(d.demand_rps, d.copy_rps);
   }
   if (demand_rps && dm.requests_per_s) {
     // Queueing at the demanded rate: a request waits for a free sequence slot (Erlang C, c =
@@ -576,9 +578,10 @@ void size_serving(const Catalog& catalog, const Workload& w, const Billing& bill
       copies += 1;
     }
   }
+  if (d.sized_for_demand) d.copies_beyond_demand = copies - copies_for(d.demand_rps, d.copy_rps);
   d.layout.replicas = copies;
   d.gpus = copies * d.layout.gpus_per_copy();
-  d.instance_count = static_cast<int>(pp > 1 ? pp * copies : std::ceil(copies / per_instance - 1e-9));
+  d.instance_count = instances_for(it, d.layout, copies);
   d.output_tokens_per_s = copy_tps * copies;
   d.bound = e.limit;
   // A batch job of a dataset runs until its tokens are out: its hours, not a month's.
@@ -732,18 +735,7 @@ Deployment deploy_layout(const Catalog& catalog, const Workload& w, const Billin
   d.capacity_per_gpu_bytes = it.memory_per_gpu_bytes;
   size_layout(catalog, w, billing, fmt, copies, d);
   price(catalog, billing, w.explain, d);
-  if (d.cost.usd_per_hour && d.runs()) {
-    if (w.serving() && d.output_tokens_per_s > 0) {
-      const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
-      d.usd_per_million_output_tokens = *d.cost.usd_per_hour / (served * 3600) * 1e6;
-    }
-    if (d.run_hours) {
-      // Billed per second after the provider's minimum (a job shorter than it pays the minimum).
-      const ProviderTerms* terms = catalog.provider(it.provider);
-      const double minimum_h = terms ? terms->minimum_billing_seconds / 3600 : 0;
-      d.usd_per_run = std::max(*d.run_hours, minimum_h) * *d.cost.usd_per_hour;
-    }
-  }
+  per_token_and_run_costs(catalog, w, d);
   return d;
 }
 
@@ -760,6 +752,33 @@ bool cheaper(const Workload& w, const Deployment& a, const Deployment& b) {
 }
 
 }  // namespace
+
+void per_token_and_run_costs(const Catalog& catalog, const Workload& w, Deployment& d) {
+  if (!d.cost.usd_per_hour || !d.runs()) return;
+  if (w.serving() && d.output_tokens_per_s > 0) {
+    const double served = d.utilization > 0 ? std::min(1.0, d.utilization) * d.output_tokens_per_s : d.output_tokens_per_s;
+    d.usd_per_million_output_tokens = *d.cost.usd_per_hour / (served * 3600) * 1e6;
+  }
+  if (d.run_hours) {
+    // Billed per second after the provider's minimum (a job shorter than it pays the minimum).
+    const ProviderTerms* terms = catalog.provider(d.instance->provider);
+    const double minimum_h = terms ? terms->minimum_billing_seconds / 3600 : 0;
+    d.usd_per_run = std::max(*d.run_hours, minimum_h) * *d.cost.usd_per_hour;
+  }
+}
+
+double copies_for(double demand_rps, double copy_rps) {
+  return std::max(1.0, std::ceil(demand_rps / copy_rps - 1e-9));
+}
+
+double copies_per_instance(const InstanceType& it, const Layout& layout) {
+  return layout.pipeline_parallel > 1 ? 1 : std::max(1.0, std::floor(it.gpus / layout.tensor_parallel));
+}
+
+int instances_for(const InstanceType& it, const Layout& layout, double copies) {
+  const double pp = layout.pipeline_parallel;
+  return static_cast<int>(pp > 1 ? pp * copies : std::ceil(copies / copies_per_instance(it, layout) - 1e-9));
+}
 
 void price(const Catalog& catalog, const Billing& billing, bool explain, Deployment& d) {
   const InstanceType& it = *d.instance;

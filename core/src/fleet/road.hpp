@@ -153,6 +153,12 @@ struct Deployment {
   std::optional<double> usd_per_million_output_tokens;
   std::optional<double> usd_per_run;
   std::string bound;
+  // Serving sized for a demand: the demand, what one copy serves at the target utilization (both
+  // in requests/s) and the copies beyond what the demand needs (queueing, a spare).
+  bool sized_for_demand = false;
+  double demand_rps = 0;
+  double copy_rps = 0;
+  double copies_beyond_demand = 0;
 
   bool runs() const { return refusal.empty(); }
 };
@@ -201,6 +207,16 @@ MemoryQuestion memory_question(const Workload& w, const Layout& layout, double g
 
 // The deployment's cost as the billing asks (`explain`: with its basis).
 void price(const Catalog& catalog, const Billing& billing, bool explain, Deployment& d);
+// A priced deployment's $ per 1M output tokens (of the tokens it serves) and a job's cost.
+void per_token_and_run_costs(const Catalog& catalog, const Workload& w, Deployment& d);
+
+// The copies a demand needs: max(1, ceil(demand / what one copy serves)), both in requests/s,
+// the copy's at the target utilization.
+double copies_for(double demand_rps, double copy_rps);
+// Model copies of one instance: a pipeline's stage spans it, else its GPUs over the tensor ranks.
+double copies_per_instance(const InstanceType& it, const Layout& layout);
+// The instances `copies` copies of `layout` take on `it`.
+int instances_for(const InstanceType& it, const Layout& layout, double copies);
 
 // The workload on `count` x `it` with `layout`, at the demand (or at one copy without one).
 Deployment deploy(const Catalog& catalog, const Workload& w, const Billing& billing,

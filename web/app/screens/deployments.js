@@ -11,7 +11,7 @@ import { controlSet, priorityControl, providersControl, kindsControl, checkedLis
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { workloadBlock } from '../workload-block.js';
-import { layoutText } from '../deployment.js';
+import { layoutText, bandCount } from '../deployment.js';
 import { section } from '../sections.js';
 import { deploymentCells, deploymentHead, riskBadge, reasons } from '../deployment-table.js';
 import { renderDecide } from './decide.js';
@@ -146,9 +146,18 @@ function topPick(top, r) {
     h('h3', null, 'Top pick'),
     h('p', { class: 'verdict-title' },
       warning ? h('span', { class: 'uncalibrated', testid: 'rec-top-uncalibrated' }, `${warning} `) : null,
-      h('span', { testid: 'rec-top-count' }, `${f.num(top.instance_count, 0)} ×`), ' ', h('span', { testid: 'rec-top-instance' }, top.instance), ' · ',
+      h('span', { testid: 'rec-top-count' }, `${f.num(top.instance_count, 0)} ×`), ' ', h('span', { testid: 'rec-top-instance' }, top.instance),
+      bandCount(top) ? h('span', { testid: 'rec-top-band' }, ` (${bandCount(top)})`) : null, ' · ',
       h('span', { testid: 'rec-top-monthly' }, f.usdMonth(top.cost.usd_per_month)), ' · ', `${layoutText(top.layout)} · ${f.pct(top.memory_utilization_pct)} of ${f.device(top.accelerator_kind)} memory`),
+    top.band ? h('p', { class: 'muted small', testid: 'rec-top-band-text' }, bandText(top.band)) : null,
     h('p', { class: 'muted', testid: 'rec-ranking' }, `Ranking: ${r.ranking}. ${r.pricing_note}.`));
+}
+
+/** A band in words with where its error comes from: "7–14 × g6e.xlarge, ... (throughput 90 % within
+ *  47 %, 18 cases). Leave one source out: ...", or why there is none. */
+export function bandText(band) {
+  const from = band.expected_error?.from;
+  return from ? `At the measured error: ${band.text}. ${f.sentence(from)}.` : f.sentence(band.text);
 }
 
 function excludedList(excluded) {

@@ -182,6 +182,7 @@ export function renderMemory(r) {
     facts([
       ['Use', f.pct(g.utilization_pct), 'mem-utilization'],
       [g.headroom_gib >= 0 ? 'Headroom' : 'Short by', f.gbOfGib(Math.abs(g.headroom_gib)), 'mem-headroom'],
+      g.fit_band ? ['At the measured error', f.sentence(g.fit_band.text), 'mem-fit-band'] : null,
       g.largest_batch !== undefined ? ['Largest batch that fits', g.largest_batch > 0 ? `${f.num(g.largest_batch, 0)} sequences at this context` : 'none: even 1 sequence is too much', 'mem-largest-batch'] : null,
       g.largest_context !== undefined ? ['Largest context that fits', g.largest_context > 0 ? `${tokens(g.largest_context)} at this batch` : 'none', 'mem-largest-context'] : null,
       g.kv_cache_tokens_that_fit !== undefined ? ['KV-cache tokens that fit', tokens(g.kv_cache_tokens_that_fit), 'mem-kv-tokens'] : null,

@@ -353,19 +353,20 @@ std::optional<Json> inference_figures(const Catalog& catalog, Reader& r, const T
   return inf;
 }
 
-// The $ per 1M output tokens at the measured error of the throughput figure it divides by: the
-// throughput within +-p90 of its kind's leave-one-source-out band (expected_error), so the cost
-// between usd / (1 + p90) and usd / (1 - p90); no upper end when p90 reaches 100 %.
+// The $ per 1M output tokens at the measured error of the throughput figure it divides by: an
+// error is (predicted - measured) / measured, so within +-p90 of its kind's leave-one-source-out
+// band (expected_error) the throughput measures between its estimate / (1 + p90) and / (1 - p90),
+// and the cost between usd x (1 - p90) and usd x (1 + p90); no lower end when p90 reaches 100 %.
 Json cost_band(const Json& usd, const Json& expected) {
   if (!usd.is_number() || !expected.contains("p90_abs_err_pct")) return nullptr;
   const double e = expected["p90_abs_err_pct"].get<double>() / 100, cost = usd.get<double>();
   Json band = report::object(5);
-  band["low"] = round_to(cost / (1 + e), 4);
-  band["high"] = e < 1 ? Json(round_to(cost / (1 - e), 4)) : Json(nullptr);
+  band["low"] = e < 1 ? Json(round_to(cost * (1 - e), 4)) : Json(nullptr);
+  band["high"] = round_to(cost * (1 + e), 4);
   band["p90_abs_err_pct"] = expected["p90_abs_err_pct"];
   band["n"] = expected["n"];
-  band["basis"] = "the throughput within " + report::short_number(e * 100) +
-                  " % (the 90th percentile of its kind's error on sources it was not tuned on)";
+  band["basis"] = "the throughput between its estimate / (1 + " + report::short_number(e) + ") and / (1 - " +
+                  report::short_number(e) + "), the 90th percentile of its kind's error on sources it was not tuned on";
   return band;
 }
 

@@ -1,0 +1,139 @@
+"""scripts/measure: imports without torch, plans its cases, and every case it writes validates
+against CASES.md's schema (the script's checks and, when GPUFLEET_BIN names the CLI, the accuracy
+harness, which predicts each one). The measured values here are test fixtures, not measurements."""
+
+import contextlib
+import copy
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from measure import cases, cli, plan  # noqa: E402
+
+# Fixture values standing in for what a run returns (bytes, tokens/s); not measurements.
+FIXTURE = {"torch_max_allocated": 20 * 2**30, "decode_tokens_per_second": 40.0,
+           "prefill_tokens_per_second": 9000.0, "training_tokens_per_second_per_gpu": 3000.0}
+ENV = {"torch": "2.11.0+cu128", "transformers": "5.17.0", "peft": "0.18.0", "cuda": "12.8", "cudnn": "91000",
+       "python": "3.12.3", "gpu_name": "NVIDIA H200", "gpu": "H200-SXM-141GB", "driver": "580.65.06",
+       "cpu": "test fixture CPU", "date": "2026-11-29"}
+
+
+def planned_cases():
+    catalog = plan.models()
+    return [cases.make_case(s, catalog[s.model], figure, FIXTURE[figure], ENV)
+            for s in plan.default_plan() for figure in s.measures()]
+
+
+class ImportSafe(unittest.TestCase):
+    def test_plan_cases_and_cli_import_without_torch(self):
+        self.assertNotIn("torch", sys.modules)
+        self.assertNotIn("transformers", sys.modules)
+
+    def test_dry_run_prints_every_planned_case_without_torch(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(cli.main(["--dry-run"]), 0)
+        lines = out.getvalue().splitlines()
+        setups = plan.default_plan()
+        self.assertEqual(len(lines), sum(len(s.measures()) for s in setups))
+        self.assertNotIn("torch", sys.modules)
+        self.assertTrue(any("full_finetune\tbf16_adamw" in l.replace(" ", "\t") for l in lines))
+
+    def test_only_selects_by_the_words_of_the_id(self):
+        picked = plan.select(plan.default_plan(), ["lora", "nogc"])
+        self.assertTrue(picked)
+        self.assertTrue(all(s.mode == "lora" and not s.gradient_checkpointing for s in picked))
+
+
+class Plan(unittest.TestCase):
+    def test_the_issue_classes_are_planned(self):
+        setups = plan.default_plan()
+        have = {(s.mode, s.recipe, s.attention, s.gradient_checkpointing) for s in setups}
+        for mode, recipe in (("full_finetune", "bf16_adamw"), ("full_finetune", "fp32")):
+            for attention in ("eager", "sdpa"):
+                for gc in (False, True):
+                    self.assertIn((mode, recipe, attention, gc), have)
+        self.assertIn(("lora", "bf16", "sdpa", False), have)
+        self.assertIn(("lora", "bf16", "sdpa", True), have)
+        self.assertTrue(any(s.mode == "inference" and s.batch == 1 for s in setups))
+        self.assertTrue(any(s.recipe == "fp32_inference" and s.attention == "sdpa" for s in setups))
+
+    def test_every_setup_runs_as_planned_and_ids_are_unique(self):
+        catalog = plan.models()
+        setups = plan.default_plan()
+        self.assertEqual([f for s in setups for f in plan.check(s, catalog)], [])
+        self.assertEqual(len({s.id for s in setups}), len(setups))
+
+    def test_check_names_what_is_wrong(self):
+        bad = plan.with_overrides(plan.default_plan()[0], model="no-such-model", attention="flash")
+        faults = plan.check(bad, plan.models())
+        self.assertTrue(any("no-such-model" in f for f in faults))
+        self.assertTrue(any("attention 'flash'" in f for f in faults))
+
+
+class Cases(unittest.TestCase):
+    def test_every_planned_case_validates(self):
+        written = planned_cases()
+        for case in written:
+            self.assertEqual(cases.validate_case(case), [], case["id"])
+        self.assertEqual(len({c["id"] for c in written}), len(written))
+
+    def test_a_case_carries_its_versions_settings_and_figure(self):
+        setup = plan.select(plan.default_plan(), ["bf16_adamw", "eager", "nogc", "qwen3-4b"])[0]
+        case = cases.make_case(setup, plan.models()[setup.model], "torch_max_allocated", 21474836480, ENV)
+        self.assertEqual(case["measured"], {"value": 20.0, "unit": "GiB", "metric": "torch_max_allocated"})
+        self.assertEqual(case["workload"]["master_weights"], False)
+        self.assertEqual(case["workload"]["attention_implementation"], "eager")
+        self.assertEqual(case["runtime"]["settings"]["optimizer_state_dtype"], "bfloat16")
+        for version in ("torch 2.11.0+cu128", "transformers 5.17.0", "peft 0.18.0", "cuda 12.8"):
+            self.assertIn(version, case["runtime"]["version"])
+        self.assertEqual(case["hardware"]["gpu"], "H200-SXM-141GB")
+        self.assertEqual(case["model"]["architecture"]["model_type"], "qwen3")
+
+    def test_validation_names_the_path_and_what_was_expected(self):
+        good = planned_cases()[0]
+        for path, change, expect in (
+            ("/measured/unit", lambda c: c["measured"].pop("unit"), "/measured/unit: expected one of"),
+            ("/quantity", lambda c: c.update(quantity="speed"), "/quantity: expected one of memory, throughput"),
+            ("/workload/batch_size", lambda c: c["workload"].update(batch_size=0), "/workload/batch_size: expected at least 1"),
+            ("/model/params", lambda c: c["model"].update(params=1.5), "/model/params: expected a whole number"),
+            ("/measured/value", lambda c: c["measured"].update(value=float("nan")), "/measured/value: expected a number"),
+        ):
+            case = copy.deepcopy(good)
+            change(case)
+            faults = cases.validate_case(case)
+            self.assertTrue(any(f.startswith(expect) for f in faults), f"{path}: {faults}")
+
+    def test_throughput_cases_need_a_phase(self):
+        case = next(c for c in planned_cases() if c["quantity"] == "throughput")
+        case["workload"].pop("phase")
+        self.assertTrue(any(f.startswith("/workload/phase") for f in cases.validate_case(case)))
+
+
+@unittest.skipUnless(os.environ.get("GPUFLEET_BIN"), "GPUFLEET_BIN (the gpufleet CLI) not set: ctest sets it")
+class Harness(unittest.TestCase):
+    def test_the_accuracy_harness_predicts_every_written_case(self):
+        written = planned_cases()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "measured.json"
+            path.write_text(json.dumps(written), encoding="utf-8")
+            out = subprocess.run([os.environ["GPUFLEET_BIN"], "--config", str(ROOT / "config"), "--format", "json",
+                                  "accuracy", str(path)], capture_output=True, text=True, check=False)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        rows = json.loads(out.stdout)["result"]["cases"]
+        self.assertEqual([r["id"] for r in rows], [c["id"] for c in written])
+        for row in rows:
+            self.assertNotIn("skipped", row, row["id"])
+            self.assertGreater(row["predicted"], 0, row["id"])
+
+
+if __name__ == "__main__":
+    unittest.main()
