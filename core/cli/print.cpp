@@ -415,15 +415,15 @@ void print_batch(std::ostream& out, const Json& r) {
       const Json& c = p["cost_usd"];
       rows.push_back({cell(p["name"]), usd(c["p10"]), usd(c["p50"]), usd(c["p90"]),
                       quantity(p["p_meet_deadline"].is_number() ? Json(100 * p["p_meet_deadline"].get<double>()) : Json(), 1, "%"),
-                      quantity(p["expected_interruptions"], 3),
+                      quantity(p["expected_interruptions"], 3), quantity(p["expected_on_demand_hours"], 2, " h"),
                       p["checkpoint_interval_s"] == 0 ? cell("each output", {p["checkpoint_interval_s"]})
-                      : p["name"] == "deadline_aware" && p["checkpoint_interval_s"].is_number()
+                      : p["name"] != "all_spot" && p["checkpoint_interval_s"].is_number()
                           ? cell("<= " + num(p["checkpoint_interval_s"], 0) + " s", {p["checkpoint_interval_s"]})
                           : quantity(p["checkpoint_interval_s"], 0, " s"),
                       quantity(p["switch_to_on_demand"]["p_switched"].is_number() ? Json(100 * p["switch_to_on_demand"]["p_switched"].get<double>()) : Json(), 1, "%")});
     }
     table(out, {{"plan", {"plan"}}, {"p10", {"cost_usd_p10"}}, {"p50", {"cost_usd_p50"}}, {"p90", {"cost_usd_p90"}}, {"on time", {"p_meet_deadline_pct"}},
-                {"interruptions", {"expected_interruptions"}}, {"checkpoint every", {"checkpoint_interval_s"}}, {"switched", {"p_switched_pct"}}},
+                {"interruptions", {"expected_interruptions"}}, {"on demand", {"expected_on_demand_hours"}}, {"checkpoint every", {"checkpoint_interval_s"}}, {"switched", {"p_switched_pct"}}},
           rows);
   }
   std::vector<Row> rows;

@@ -20,7 +20,7 @@ test('batch: the view shows the CLI\'s plans and the schedule, byte for byte the
   const expected = cli(request);
   assert.equal(expected.ok, true, JSON.stringify(expected.errors));
   const job = expected.result.jobs[0];
-  assert.deepEqual(job.plans.map((p) => p.name), ['all_on_demand', 'all_spot', 'deadline_aware']);
+  assert.deepEqual(job.plans.map((p) => p.name), ['all_on_demand', 'all_spot', 'deadline_aware', 'uniform_progress']);
   for (const p of job.plans) {
     assertNear(await text(page, `bt-0-${p.name}-p50`), p.cost_usd.p50, 0.005, `${p.name} p50`);
     assertNear(await text(page, `bt-0-${p.name}-on-time`), 100 * p.p_meet_deadline, 0.05, `${p.name} on time`);

@@ -362,7 +362,7 @@ check "decide --goal's choices are the schema's ($goals)" grep -q -- "--goal TEX
 check "batch one job --json exits 0" test "$(exit_code "$bin" --json batch --model llama-3.1-8b --workload lora --tokens 5e7 \
   --deadline-hours 48 --instance-type g6e.xlarge --regions us-east-1,us-west-2 --traces 100)" = 0
 check "  three plans, the deadline-aware one on time" \
-  test "$(json_query "[p['name'] for p in d['result']['jobs'][0]['plans']] == ['all_on_demand', 'all_spot', 'deadline_aware'] and d['result']['jobs'][0]['plans'][2]['p_meet_deadline'] == 1")" = True
+  test "$(json_query "[p['name'] for p in d['result']['jobs'][0]['plans']] == ['all_on_demand', 'all_spot', 'deadline_aware', 'uniform_progress'] and d['result']['jobs'][0]['plans'][2]['p_meet_deadline'] == 1 and d['result']['jobs'][0]['plans'][3]['p_meet_deadline'] == 1")" = True
 echo '[{"name": "a", "model": {"name": "llama-3.1-8b"}, "workload": "lora", "demand": {"dataset_tokens": 5e7}, "deadline_hours": 40},
       {"name": "b", "model": {"name": "llama-3.1-8b"}, "workload": "lora", "demand": {"dataset_tokens": 2e7}, "deadline_hours": 10}]' >"$tmp/jobs.json"
 check "batch --jobs FILE exits 0" test "$(exit_code "$bin" --json batch --jobs "$tmp/jobs.json" --instance-type g6e.xlarge --concurrent-jobs 1 --traces 100)" = 0

@@ -32,7 +32,7 @@ const Json& plan_named(const Json& job, const std::string& name) {
 }  // namespace
 
 TEST_CASE(
-    "a batch job: its work from the road, three plans, the deadline-aware one on time and no "
+    "a batch job: its work from the road, four plans, the deadline-aware ones on time and no "
     "dearer than on demand",
     "[batch]") {
   const Json r = test::ask(test::shipped(), job_request(200));
@@ -42,13 +42,18 @@ TEST_CASE(
   CHECK(work > 0);
   CHECK(job["work_gpu_hours"].get<double>() ==
         Approx(work * job["deployment"]["gpus"].get<double>()).epsilon(0.01));
-  CHECK(job["plans"].size() == 3);
+  CHECK(job["plans"].size() == 4);
   const Json& od = plan_named(job, "all_on_demand");
   const Json& aware = plan_named(job, "deadline_aware");
   CHECK(od["cost_usd"]["p50"].get<double>() ==
         Approx(work * job["pools"]["on_demand"]["usd_per_hour"].get<double>()).epsilon(0.001));
   CHECK(aware["p_meet_deadline"] == 1);
   CHECK(aware["cost_usd"]["p50"].get<double>() <= od["cost_usd"]["p50"].get<double>());
+  const Json& uniform = plan_named(job, "uniform_progress");
+  CHECK(uniform["p_meet_deadline"] == 1);
+  CHECK(uniform["cost_usd"]["p50"].get<double>() <= od["cost_usd"]["p50"].get<double>());
+  CHECK(uniform["expected_on_demand_hours"].get<double>() >= 0);
+  CHECK(od["expected_on_demand_hours"].get<double>() == Approx(work).epsilon(1e-3));
   CHECK(test::non_finite_numbers(r) == 0);
   // The same request and seed give the same answer; the schedule holds the one job.
   CHECK(test::ask(test::shipped(), job_request(200)).dump() == r.dump());

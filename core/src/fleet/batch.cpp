@@ -85,7 +85,8 @@ class Simulation {
   Simulation(const Job& job, const Pools& pools, Policy policy, Availability trace)
       : job_(job),
         pools_(pools),
-        aware_(policy == Policy::kDeadlineAware),
+        aware_(policy == Policy::kDeadlineAware || policy == Policy::kUniformProgress),
+        uniform_(policy == Policy::kUniformProgress),
         trace_(trace),
         tau_(checkpoint_interval_hours(job, pools)),
         continuous_(job.checkpoint_write_hours <= 0) {}
@@ -103,6 +104,15 @@ class Simulation {
       }
       if (!trace_.up_at(t_)) {
         const double back = trace_.next_change();
+        if (uniform_ && behind_from() < back) {
+          if (!safe_to_launch(std::max(t_, behind_from()))) {
+            on_demand(t_);
+            break;
+          }
+          t_ = std::max(t_, behind_from());
+          catch_up();
+          continue;
+        }
         if (aware_ && !safe_to_launch(back)) {
           on_demand(t_);
           break;
@@ -149,12 +159,58 @@ class Simulation {
     out_.usd += std::max(hours, pools_.minimum_billing_hours) * usd_per_hour;
   }
 
+  void bill_on_demand(double hours, double from) {
+    bill(hours, pools_.on_demand_usd_per_hour);
+    out_.on_demand_hours += hours;
+    if (!out_.switch_hours) out_.switch_hours = from;
+  }
+
   void on_demand(double from) {
     const double hours = restart() + left();
-    bill(hours, pools_.on_demand_usd_per_hour);
-    out_.switch_hours = from;
+    bill_on_demand(hours, from);
     out_.wall_hours = from + hours;
     done_ = true;
+  }
+
+  // Uniform progress (Wu et al., "Can't Be Late", NSDI '24, section 5): the even pace to the
+  // deadline has done work x t / deadline by t; an idle job behind it runs on demand.
+  double pace_at(double t) const { return job_.work_hours * t / job_.deadline_hours; }
+  // When an idle job falls behind the pace (it never catches up while idle).
+  double behind_from() const {
+    return job_.work_hours > 0 ? committed_ * job_.deadline_hours / job_.work_hours : kForever;
+  }
+
+  // An on-demand stretch from t_: it keeps every hour of progress and, by the paper's hysteresis,
+  // ends only when the pool is up and the job is ahead of the pace 2 restarts later; leaving takes
+  // a checkpoint write, and a stretch the safety net would not let go of runs to the end.
+  void catch_up() {
+    const double from = t_, boot = restart(), start = t_ + boot;
+    launched_ = true;
+    const double end = start + left(), w = job_.work_hours, d = job_.deadline_hours;
+    // committed + (t - start) >= pace_at(t + 2 restarts), solved for t.
+    const double ahead = w < d ? std::max(start, (2 * job_.restart_hours * w / d - committed_ + start) /
+                                                     (1 - w / d))
+                               : kForever;
+    double leave = kForever;
+    if (ahead < end) leave = trace_.up_at(ahead) ? ahead : trace_.next_change();
+    const double write = continuous_ ? 0 : job_.checkpoint_write_hours;
+    const double kept = committed_ + (leave - start);
+    if (leave + write >= end || !leaves_safely(leave + write, kept)) {
+      bill_on_demand(boot + left(), from);
+      out_.wall_hours = end;
+      done_ = true;
+      return;
+    }
+    bill_on_demand(leave + write - from, from);
+    committed_ = kept;
+    t_ = leave + write;
+  }
+  bool leaves_safely(double t, double kept) {
+    const double before = committed_;
+    committed_ = kept;
+    const bool safe = safe_to_launch(t);
+    committed_ = before;
+    return safe;
   }
 
   // A spot launch at t_ (the pool is up): segments until the job ends, the pool goes down, or the
@@ -193,7 +249,7 @@ class Simulation {
 
   const Job& job_;
   const Pools& pools_;
-  const bool aware_;
+  const bool aware_, uniform_;
   Availability trace_;
   const double tau_;
   const bool continuous_;
@@ -210,6 +266,7 @@ Run simulate(const Job& job, const Pools& pools, Policy policy, std::uint64_t se
     out.wall_hours = job.work_hours;
     out.usd = std::max(job.work_hours, pools.minimum_billing_hours) * pools.on_demand_usd_per_hour;
     out.switch_hours = 0;
+    out.on_demand_hours = job.work_hours;
     out.met = job.work_hours <= job.deadline_hours + kEps;
     return out;
   }
@@ -251,6 +308,7 @@ PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_
   usd.reserve(static_cast<std::size_t>(n));
   std::size_t met = 0, clean_runs = 0;
   long interruptions = 0;
+  double on_demand_hours = 0;
   // Most traces of a reliable pool are up from the start until after the job is done: each such
   // trace gives the run on a pool that never goes down, simulated once. A trace is one of them when
   // it starts up and its first up period, -ln(u) / hazard, reaches the run's last comparison: u at
@@ -276,6 +334,7 @@ PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_
     if (run.switch_hours) switched.push_back(*run.switch_hours);
     met += run.met ? 1 : 0;
     interruptions += run.interruptions;
+    on_demand_hours += run.on_demand_hours;
   }
   const std::size_t clean_switched = clean.switch_hours ? clean_runs : 0;
   met += clean.met ? clean_runs : 0;
@@ -285,6 +344,7 @@ PlanSummary plan(const Job& job, const Pools& pools, Policy policy, std::uint64_
   s.p_meet_deadline = static_cast<double>(met) / n;
   s.mean_interruptions = static_cast<double>(interruptions) / n;
   s.p_switched = static_cast<double>(switched.size() + clean_switched) / n;
+  s.mean_on_demand_hours = (on_demand_hours + clean.on_demand_hours * clean_runs) / n;
   if (!switched.empty() || clean_switched)
     s.switch_hours = quantiles(std::move(switched), clean.switch_hours.value_or(0), clean_switched);
   return s;

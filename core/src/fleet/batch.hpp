@@ -1,8 +1,9 @@
 #pragma once
 // Batch jobs against deadlines on spot and on-demand capacity: a spot pool's availability as an
 // alternating up/down process drawn from a small deterministic generator (so every door draws the
-// same traces), three policies simulated on each trace (all on demand, all spot, deadline-aware:
-// spot while the slack allows, then on demand), and an earliest-deadline-first queue of jobs.
+// same traces), four policies simulated on each trace (all on demand, all spot, deadline-aware:
+// spot while the slack allows, then on demand; uniform progress: on demand whenever idle and behind
+// an even pace to the deadline), and an earliest-deadline-first queue of jobs.
 // Structs in, structs out; docs/batch.md states the model.
 
 #include <cstdint>
@@ -47,7 +48,7 @@ struct Pools {
   double minimum_billing_hours = 0;  // each launch is billed at least this long
 };
 
-enum class Policy { kAllOnDemand, kAllSpot, kDeadlineAware };
+enum class Policy { kAllOnDemand, kAllSpot, kDeadlineAware, kUniformProgress };
 
 // Work between checkpoints: Young/Daly sqrt(2 x write x MTBI); 0 when no checkpoint is written
 // (no interruption to protect against, or progress kept continuously).
@@ -58,7 +59,8 @@ struct Run {
   double wall_hours = 0;  // infinity: gave up (all spot on a pool that never lets it finish)
   double usd = 0;
   int interruptions = 0;
-  std::optional<double> switch_hours;  // when the job moved to on demand
+  std::optional<double> switch_hours;  // when the job first moved to on demand
+  double on_demand_hours = 0;          // billed on demand, over every stretch
   bool met = false;
 };
 Run simulate(const Job& job, const Pools& pools, Policy policy, std::uint64_t trace_seed);
@@ -78,6 +80,7 @@ struct PlanSummary {
   double mean_interruptions = 0;
   double p_switched = 0;
   std::optional<Quantiles> switch_hours;  // over the traces that switched
+  double mean_on_demand_hours = 0;
   double checkpoint_interval_hours = 0;
   std::vector<double> usd_by_trace;  // trace k's cost (one entry for all on demand)
 };

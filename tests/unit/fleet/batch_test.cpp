@@ -82,19 +82,70 @@ TEST_CASE("a deadline of work + restart leaves no slack: all on demand, and the 
   }
 }
 
-TEST_CASE("the deadline-aware plan always meets a deadline on-demand capacity can meet",
-          "[batch]") {
-  for (double hazard : {0.001, 0.05, 0.3, 2.0}) {
-    for (double write_s : {0.0, 30.0, 600.0}) {
-      for (double deadline : {10.0, 10.2, 11.0, 15.0, 20.0, 40.0}) {
-        const PlanSummary p =
-            plan(job_of(deadline, write_s), pools_of(hazard), Policy::kDeadlineAware, 11, 2, 300);
-        INFO("hazard " << hazard << ", write " << write_s << " s, deadline " << deadline << " h");
-        CHECK(p.p_meet_deadline == 1);
-        CHECK(p.wall_hours.p90 <= deadline + 1e-9);
+TEST_CASE("both deadline policies always meet a deadline on-demand capacity can meet", "[batch]") {
+  for (Policy policy : {Policy::kDeadlineAware, Policy::kUniformProgress}) {
+    for (double hazard : {0.001, 0.05, 0.3, 2.0}) {
+      for (double write_s : {0.0, 30.0, 600.0}) {
+        for (double deadline : {10.0, 10.2, 11.0, 15.0, 20.0, 40.0}) {
+          Pools pools = pools_of(hazard);
+          for (double down_h : {10.0 / 60, 5.0}) {
+            pools.down_mean_hours = down_h;
+            const PlanSummary p = plan(job_of(deadline, write_s), pools, policy, 11, 2, 300);
+            INFO("policy " << static_cast<int>(policy) << ", hazard " << hazard << ", write "
+                           << write_s << " s, deadline " << deadline << " h, down " << down_h);
+            CHECK(p.p_meet_deadline == 1);
+            CHECK(p.wall_hours.p90 <= deadline + 1e-9);
+            CHECK(p.mean_on_demand_hours <= deadline + 1e-9);
+          }
+        }
       }
     }
   }
+}
+
+TEST_CASE("uniform progress: no interruption is all spot, no slack is all on demand", "[batch]") {
+  const PlanSummary free = plan(job_of(100), pools_of(0), Policy::kUniformProgress, 7, 0, 200);
+  CHECK(free.usd.p90 == Approx(10 * 3.0));
+  CHECK(free.p_switched == 0);
+  CHECK(free.mean_on_demand_hours == 0);
+  for (double hazard : {0.0, 0.001, 0.1}) {
+    const PlanSummary p = plan(job_of(10 + 600.0 / 3600), pools_of(hazard),
+                               Policy::kUniformProgress, 1, 0, 300);
+    CHECK(p.p_switched == 1);
+    CHECK(p.usd.p50 == Approx(10 * 10.0));
+    CHECK(p.mean_on_demand_hours == Approx(10));
+  }
+}
+
+TEST_CASE(
+    "uniform progress runs on demand while spot is down at the start, then back on spot once "
+    "ahead of the pace",
+    "[batch]") {
+  // Work 10 h, deadline 40 h, restart 10 min, a 60 s checkpoint; the pool is down half the time
+  // (MTBI 20 h, 20 h down). A trace that starts down for b hours: uniform progress runs on demand
+  // from 0 (it is behind the pace 10 t / 40 at once) and, by the hysteresis, stays until it is
+  // ahead of the pace two restarts later, t >= (2 x 1/6 x 10 / 40) / (1 - 10 / 40) = 0.111 h, and
+  // spot is up: at b, when it writes its checkpoint and goes back to spot.
+  const Job job = job_of(40);
+  Pools pools = pools_of(0.05);
+  pools.down_mean_hours = 20;
+  int seen = 0;
+  for (std::uint64_t k = 0; k < 400 && seen < 3; ++k) {
+    const std::uint64_t seed = trace_seed(9, 0, k);
+    SplitMix64 g(seed);
+    if (g.uniform() < 0.5) continue;  // starts up
+    const double b = g.exponential(1 / 20.0);
+    if (b < 0.2 || b > 5) continue;
+    ++seen;
+    const Run up = simulate(job, pools, Policy::kUniformProgress, seed);
+    const Run aware = simulate(job, pools, Policy::kDeadlineAware, seed);
+    INFO("trace " << k << ", down for " << b << " h");
+    CHECK(up.switch_hours == 0.0);
+    CHECK(up.on_demand_hours >= b + 60.0 / 3600 - 1e-9);
+    CHECK(up.met);
+    CHECK((!aware.switch_hours || *aware.switch_hours > 0));  // the safety net waits it out
+  }
+  CHECK(seen == 3);
 }
 
 TEST_CASE("the median cost does not rise as the deadline grows, and never tops all on demand",
@@ -191,7 +242,8 @@ TEST_CASE("a plan's traces are each exactly the simulation of that trace", "[bat
   for (double hazard : {0.0, 1e-5, 0.001, 0.05, 0.3, 2.0}) {
     for (double write_s : {0.0, 30.0, 600.0}) {
       for (double deadline : {10.0, 10.2, 15.0, 40.0}) {
-        for (Policy policy : {Policy::kAllSpot, Policy::kDeadlineAware}) {
+        for (Policy policy :
+             {Policy::kAllSpot, Policy::kDeadlineAware, Policy::kUniformProgress}) {
           const Job job = job_of(deadline, write_s);
           const Pools pools = pools_of(hazard);
           const PlanSummary p = plan(job, pools, policy, 3, 4, 200);

@@ -1,6 +1,6 @@
 // Batch jobs: the workload form's model and format as a job with its tokens and deadline (and,
 // optionally, more jobs pasted as JSON); each job's plans (all on demand, all spot,
-// deadline-aware) with the cost's p10 / p50 / p90 and the share of traces on time; the
+// deadline-aware, uniform progress) with the cost's p10 / p50 / p90 and the share of traces on time; the
 // earliest-deadline-first schedule drawn as a Gantt chart (docs/batch.md).
 import { h, svg, table, facts, selectField, setSelectValue, numberField } from '../dom.js';
 import * as f from '../format.js';
@@ -13,7 +13,7 @@ const TASKS = [
   { value: 'fine_tuning', label: 'Full fine-tuning' }, { value: 'training', label: 'Training' },
   { value: 'batch_inference', label: 'Batch inference' },
 ];
-const PLANS = { all_on_demand: 'All on demand', all_spot: 'All spot', deadline_aware: 'Deadline-aware (spot, then on demand)' };
+const PLANS = { all_on_demand: 'All on demand', all_spot: 'All spot', deadline_aware: 'Deadline-aware (spot, then on demand)', uniform_progress: 'Uniform progress (on demand when behind pace)' };
 
 /** A number field of the view; URL key `key`; empty: `def` when given, else left out. */
 function numberControl({ id, key, label, unit, def, path, scale = 1, hint }) {
@@ -127,7 +127,7 @@ function jobCard(j, index, apis = []) {
     ], 'facts compact'),
     table({
       caption: `${j.name}: each plan's cost over the simulated traces and its odds of finishing by the deadline`, testid: `bt-job-${index}-plans`, className: 'data', exportName: 'batch-plans',
-      head: ['Plan', 'Cost p10', 'Cost p50', 'Cost p90', 'On time', 'Interruptions', 'Checkpoint every', 'Moved to on demand'],
+      head: ['Plan', 'Cost p10', 'Cost p50', 'Cost p90', 'On time', 'Interruptions', 'On-demand hours', 'Checkpoint every', 'Moved to on demand'],
       rows: j.plans.map((p) => h('tr', { testid: `bt-${index}-${p.name}` },
         h('th', { scope: 'row' }, PLANS[p.name] ?? p.name),
         h('td', { class: 'num' }, f.usd(p.cost_usd.p10)),
@@ -135,6 +135,7 @@ function jobCard(j, index, apis = []) {
         h('td', { class: 'num' }, f.usd(p.cost_usd.p90)),
         h('td', { class: 'num', testid: `bt-${index}-${p.name}-on-time` }, f.pct(100 * p.p_meet_deadline)),
         h('td', { class: 'num' }, f.num(p.expected_interruptions, 3)),
+        h('td', { class: 'num' }, f.hours(p.expected_on_demand_hours)),
         h('td', { class: 'num' }, p.checkpoint_interval_s ? `${f.num(p.checkpoint_interval_s / 60, 1)} min` : f.DASH),
         h('td', { class: 'num' }, f.pct(100 * p.switch_to_on_demand.p_switched)))),
     }));

@@ -63,7 +63,7 @@ struct JobOnType {
   double checkpoint_write_s = 0;
   std::string checkpoint_basis;
   batch::Pools rates;
-  std::vector<batch::PlanSummary> plans;  // all_on_demand, all_spot, deadline_aware
+  std::vector<batch::PlanSummary> plans;  // all_on_demand, all_spot, deadline_aware, uniform_progress
 };
 
 Json finite(double v, int decimals) {
@@ -189,10 +189,12 @@ JobOnType& choose(std::vector<JobOnType>& options, double window_h, std::size_t 
   for (batch::Policy p : {batch::Policy::kAllOnDemand, batch::Policy::kAllSpot})
     best->plans.push_back(batch::plan(best->job, best->rates, p, s.seed, index, s.traces));
   best->plans.push_back(std::move(aware));
+  best->plans.push_back(batch::plan(best->job, best->rates, batch::Policy::kUniformProgress, s.seed,
+                                    index, s.traces));
   return *best;
 }
 
-const char* kPlanNames[] = {"all_on_demand", "all_spot", "deadline_aware"};
+const char* kPlanNames[] = {"all_on_demand", "all_spot", "deadline_aware", "uniform_progress"};
 
 Json plan_json(const batch::PlanSummary& p, const JobOnType& j) {
   Json o = report::object(10);
@@ -205,11 +207,19 @@ Json plan_json(const batch::PlanSummary& p, const JobOnType& j) {
                                    ? Json(nullptr)
                                    : Json(round_to(p.checkpoint_interval_hours * 3600, 1));
   o["expected_interruptions"] = round_to(p.mean_interruptions, 4);
+  o["expected_on_demand_hours"] = round_to(p.mean_on_demand_hours, 4);
   Json sw = report::object(4);
   if (p.policy == batch::Policy::kAllOnDemand) {
     sw["rule"] = "on demand from the start";
   } else if (p.policy == batch::Policy::kAllSpot) {
     sw["rule"] = "never: waits for spot capacity";
+  } else if (p.policy == batch::Policy::kUniformProgress) {
+    sw["rule"] =
+        "whenever spot is down and the job is behind an even pace to the deadline (work x hours / "
+        "deadline), until it is ahead of the pace two restarts later and spot is up again; for the "
+        "rest when the deadline-aware policy would";
+    sw["latest_hours"] =
+        round_to(std::max(0.0, j.job.deadline_hours - j.job.work_hours - j.job.restart_hours), 2);
   } else {
     sw["rule"] =
         "when a spot run lost just before its next checkpoint would leave less than a restart plus "
@@ -218,7 +228,8 @@ Json plan_json(const batch::PlanSummary& p, const JobOnType& j) {
         round_to(std::max(0.0, j.job.deadline_hours - j.job.work_hours - j.job.restart_hours), 2);
   }
   sw["p_switched"] = round_to(p.p_switched, 4);
-  sw["hours"] = p.switch_hours && p.policy == batch::Policy::kDeadlineAware
+  sw["hours"] = p.switch_hours && (p.policy == batch::Policy::kDeadlineAware ||
+                                   p.policy == batch::Policy::kUniformProgress)
                     ? quantiles(*p.switch_hours, 2)
                     : Json(nullptr);
   o["switch_to_on_demand"] = std::move(sw);

@@ -1,0 +1,230 @@
+// The memory model's KV cache (engines without a pool) and activations: a prefill's peak when
+// serving, the saved activations and logits when training, the dequantisation buffers.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "model/memory_sizing.hpp"
+
+namespace gpufleet::memory_parts {
+namespace {
+
+// Bytes saved for backward per token in one layer (Korthikanti et al. 2022, "Reducing Activation
+// Recomputation in Large Transformer Models", section 4.1, generalised to grouped-query attention,
+// gated MLPs, runs without dropout and 4-byte activations): sbh(34 + 5as/h) for GPT-3 in fp16.
+double layer_activation_bytes_per_token(const Architecture& a, double act, double s_kv, bool flash,
+                                        double mlp_width, double mlp_count) {
+  const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
+  const double mask = a.hidden_dropout > 0 ? 1 : 0;
+  // Attention: LayerNorm input, QKV input, Q, K, V, output-projection input, dropout mask.
+  double attn = (2 * h + q + 2 * kv + q) * act + mask * h;
+  if (!flash) {
+    // Scores: the softmax output (fp32 in transformers' eager attention and under autocast), the
+    // dropout mask and output, and the 16-bit copy the value matmul keeps.
+    double per_score = 4 + (a.attention_dropout > 0 ? 1 + 4 : 0) + (act < 4 ? act : 0);
+    attn += a.heads * s_kv * per_score;
+  }
+  // MLP: LayerNorm input, first-projection input, the intermediate tensors (gated: gate, up,
+  // activation and product; plain: pre- and post-activation), dropout mask.
+  const double mlp = (2 * h + mlp_count * (a.gated_mlp ? 4 : 2) * mlp_width) * act + mask * h;
+  return attn + mlp;
+}
+
+}  // namespace
+
+// ---- KV cache of the engines that do not keep a pool -----------------------------------------
+void Sizing::kv_cache() {
+  const double kv_split = a.mla() ? 1 : std::min(tp, std::max(1.0, a.kv_heads));
+  kv_layer_token = kv_elements_per_token_per_layer(a) * kv_el / kv_split;
+  layers_here = a.layers / pp;
+  e.kv_bytes_per_token = kv_layer_token * layers_here;
+  seqs = q.batch * q.beams;
+  if (generates && eng.kv_policy != "pool") {
+    double tokens = q.sequence + q.new_tokens;
+    double kv = 0;
+    std::string basis;
+    if (a.kind == ArchKind::kEncoderDecoder) {
+      // Engines that allocate up front hold the whole decoder context for every beam; dynamic
+      // caches grow to the generated length (Whisper's decoder stops at half its context,
+      // openai-whisper's sample_len). The cross-attention cache is per beam or per input, as the
+      // engine keeps it.
+      const bool upfront = eng.kv_policy == "full_context";
+      const double ctx = a.target_positions > 0 ? a.target_positions : q.sequence;
+      const double dec = q.new_tokens > 0 ? q.new_tokens : upfront ? ctx : std::ceil(ctx / 2);
+      const double enc = a.source_positions > 0 ? a.source_positions : q.sequence;
+      const double cross_copies = eng.cross_cache_per_beam ? seqs : q.batch;
+      kv = kv_layer_token * layers_here * (seqs * dec + cross_copies * enc);
+      if (explain)
+        basis = num(seqs) + " sequences x " + num(dec) + " decoder tokens + " + num(cross_copies) +
+                " x " + num(enc) + " cross-attention tokens, " +
+                num(kv_layer_token * layers_here / 1024) + " KiB per token";
+    } else {
+      const double sliding = a.sliding_window > 0 ? a.sliding_layer_share : 0;
+      const double window_tokens =
+          a.sliding_window > 0 ? std::min(tokens, a.sliding_window) : tokens;
+      auto per_seq = [&](double n) {
+        return kv_layer_token * layers_here *
+               ((1 - sliding) * n +
+                sliding * (a.sliding_window > 0 ? std::min(n, a.sliding_window) : n));
+      };
+      kv = seqs * per_seq(tokens);
+      if (eng.kv_policy == "dynamic") kv_generated = kv - seqs * per_seq(q.sequence);
+      if (explain)
+        basis =
+            num(seqs) + " sequences x " + num(tokens) + " tokens x " +
+            num(kv_layer_token * layers_here / 1024) + " KiB per token (" +
+            num(kv_elements_per_token_per_layer(a)) + " elements per layer" +
+            (a.mla()                ? ", MLA latent"
+             : a.kv_heads < a.heads ? ", " + num(a.kv_heads) + " KV heads"
+                                    : "") +
+            ", " + num(kv_el) + " bytes each" +
+            (sliding > 0 ? "; sliding-window layers keep " + num(window_tokens) + " tokens" : "") +
+            ")";
+    }
+    e.kv_cache_bytes = kv;
+    add("kv_cache", "KV cache", kv, [&] { return basis; });
+  }
+}
+
+// ---- Activations and logits: serving (a prefill's peak) and loading -------------------------
+void Sizing::serving_activations() {
+  if (generates && eng.kv_policy != "pool" && eng.compute_buffer_mib == 0) {
+    // Prefill peak: one layer's intermediate tensors at a time, the attention scores when
+    // materialised, then the logits.
+    const bool encdec = a.kind == ArchKind::kEncoderDecoder;
+    const double s = encdec && a.source_positions > 0 ? a.source_positions : q.sequence;
+    const double tokens = q.batch * s;
+    const double layer =
+        tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
+    const double scores =
+        flash ? 0 : q.batch * a.heads * s * s * (act + (eng.softmax_fp32 ? 4 : 0));
+    const double logit_rows = eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
+    const double logits = logit_rows * a.vocab * (act + (act < 4 ? 4 : 0));  // + fp32 copy
+    double peak = std::max(layer + scores, logits);
+    // An encoder runs before its decoder fills the cache, and a dynamic cache grows by the
+    // generated tokens only after the prefill (transformers' DynamicCache appends each step's
+    // keys and values): the prefill peak and the whole cache do not coexist.
+    if (encdec)
+      peak = std::max(0.0, peak - e.kv_cache_bytes);
+    else
+      peak = std::max(0.0, peak - kv_generated);
+    transient += peak;
+    add("activations",
+        encdec             ? "Activations (encoder peak beyond the KV cache)"
+        : kv_generated > 0 ? "Activations (prefill peak beyond the generated tokens' cache)"
+                           : "Activations (prefill peak)",
+        peak / pp, [&] {
+          return "max of one layer's intermediates over " + num(tokens) + " tokens" +
+                 (scores > 0 ? " + materialised attention scores (" + gib(scores) + ", " +
+                                   attention_why + ")"
+                             : "") +
+                 " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
+                 " vocabulary (" + gib(logits) + (act < 4 ? ", 16-bit + fp32)" : ", fp32)") +
+                 (kv_generated > 0 ? ", less the cache the generated tokens add later (" +
+                                         gib(kv_generated) + ")"
+                                   : "");
+        });
+  }
+  if (fmt.linear_bits < 8 && !fmt.whole_model && generates) {
+    const double largest = a.hidden * active_width * (compute == "fp32" ? 4 : 2);
+    transient += largest;
+    add("dequantization", "Dequantized weight (transient)", largest,
+        [] { return "the largest linear layer dequantized to the compute type for its matmul"; });
+  }
+}
+
+// ---- Activations and logits: training --------------------------------------------------------
+void Sizing::training_activations() {
+  const double s = q.sequence, b = q.batch;
+  const double all_layers = a.layers + a.encoder_layers;
+  // The adapters' saved inputs per layer: counted where a layer keeps its activations through the
+  // backward pass; a checkpointed layer recomputes them one layer at a time.
+  const double adapters_per_layer = adapter_bytes_per_token / std::max(1.0, all_layers);
+  const double per_token =
+      layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count);
+  double acts = 0;
+  std::string basis;
+  if (sac == "op") {
+    // torchtitan's op-level policy keeps the outputs of every second matmul (aten.mm) and of the
+    // fused attention kernel, the rest is recomputed in backward (torchtitan
+    // models/llama3/parallelize_llama.py, _save_list and _custom_policy). Matmuls in a layer's
+    // order: q, k, v, o, then gate, up, down (plain MLP: up, down). fp8 linears run as
+    // aten._scaled_mm, which is not on the list: none of their outputs is kept.
+    const double h = a.hidden, qw = a.heads * a.head_dim, kvw = a.kv_heads * a.head_dim;
+    const double w = active_width * active_count;
+    std::vector<double> mm = {qw, kvw, kvw, h};
+    if (a.gated_mlp) mm.push_back(w);
+    mm.push_back(w);
+    mm.push_back(h);
+    double kept = 0;
+    if (compute != "fp8")
+      for (std::size_t i = 0; i < mm.size(); i += 2) kept += mm[i];
+    const double saved =
+        (h + kept + (flash ? qw : 0)) * act + (flash ? a.heads * 4 : 0);  // + logsumexp (fp32)
+    acts = b * s * (saved * all_layers / pp + 2 * per_token);
+    if (explain)
+      basis = "selective (op) checkpointing: each layer keeps its input, " +
+              std::string(compute == "fp8" ? "no matmul output (fp8 matmuls are recomputed)"
+                                           : "every second matmul's output") +
+              (flash ? " and the attention output" : "") + " (" + num(saved) +
+              " bytes per token x " + num(all_layers / pp) +
+              " layers), + one layer recomputed and its backward";
+  } else if (!sac.empty()) {
+    // Every N-th layer checkpointed whole (torchtitan's selective_ac_option = N); the others keep
+    // all their activations.
+    const double every = std::max(1.0, std::floor(std::atof(sac.c_str())));
+    const double layers = all_layers / pp, ckpt = std::floor(layers / every);
+    acts = b * s *
+           (ckpt * a.hidden * act + (layers - ckpt) * (per_token + adapters_per_layer) +
+            (ckpt > 0 ? per_token : 0));
+    if (explain)
+      basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
+              " layers keep only their input, " + num(layers - ckpt) + " keep " + num(per_token) +
+              " bytes per token, + one layer recomputed";
+  } else if (q.gradient_checkpointing) {
+    acts = b * s * (a.hidden * act * all_layers / pp + 2 * per_token);
+    if (explain)
+      basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
+              num(act) + " bytes) + one layer recomputed and its backward";
+  } else {
+    acts = b * s * (per_token + adapters_per_layer) * all_layers / pp;
+    if (explain)
+      basis = "b x s x " + num(per_token + adapters_per_layer) + " bytes per token per layer x " +
+              num(all_layers / pp) + " layers (Korthikanti et al. 2022" +
+              (flash ? ", no score matrix: " : ", score matrix materialised: ") + attention_why +
+              (adapter_bytes_per_token > 0 ? "; with the LoRA adapters' saved inputs" : "") + ")";
+  }
+  if (tp > 1) {
+    // Tensor parallelism with sequence parallelism splits every saved activation over the ranks
+    // (Korthikanti et al. 2022, section 4.2.2: sbh(34/t + 5as/ht)), and a vocabulary-parallel
+    // loss splits the logits (torchtitan apply_tp: SequenceParallel norms, loss_parallel).
+    acts /= tp;
+    if (explain)
+      basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
+  }
+  transient += acts;
+  add("activations", "Activations", acts, [&] { return basis; });
+  const double vocab_rows = b * s;
+  // The loss upcasts the logits to fp32 (a copy only when they are 16-bit) and keeps the fp32
+  // log-softmax for backward.
+  const double upcast_copy = act < 4 ? 4 : 0;
+  const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + upcast_copy + 4) /
+                        (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
+  if (a.kind != ArchKind::kEncoder) {
+    transient += logits;
+    add("logits", "Logits and loss", logits, [&] {
+      return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
+             (q.chunked_loss ? num(act) + " bytes (chunked loss)"
+              : act < 4      ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
+                             : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
+    });
+  }
+  if (q.mode == TrainMode::kQlora) {
+    const double largest = a.hidden * active_width * act;
+    transient += largest;
+    add("dequantization", "Dequantized weight (transient)", largest,
+        [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
+  }
+}
+
+}  // namespace gpufleet::memory_parts

@@ -1,0 +1,251 @@
+// The memory model's weights (formats, upcasts, sharding, offload) and training states
+// (trainable parameters, LoRA adapters, gradients, optimizer states, master weights).
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "model/memory_sizing.hpp"
+
+namespace gpufleet::memory_parts {
+namespace {
+
+// (in, out) features of a LoRA target module by its name in any of the common model families,
+// and how many of it each decoder layer has.
+struct Target {
+  double in = 0, out = 0, per_layer = 1;
+};
+
+std::optional<Target> lora_target(const Architecture& a, const std::string& name) {
+  const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim,
+               I = a.intermediate;
+  const double attn_blocks = a.kind == ArchKind::kEncoderDecoder ? 2 : 1;  // self + cross attention
+  const std::string n = lower(name);
+  auto is = [&](std::initializer_list<const char*> names) {
+    return std::any_of(names.begin(), names.end(), [&](const char* x) { return n == x; });
+  };
+  if (is({"q_proj", "q", "query", "wq"})) return Target{h, q, attn_blocks};
+  if (is({"k_proj", "k", "key", "wk"})) return Target{h, kv, attn_blocks};
+  if (is({"v_proj", "v", "value", "wv"})) return Target{h, kv, attn_blocks};
+  if (is({"o_proj", "o", "out_proj", "output_proj", "dense", "wo_attn", "c_proj"}))
+    return Target{q, h, attn_blocks};
+  if (is({"query_key_value", "c_attn", "qkv_proj", "wqkv"})) return Target{h, q + 2 * kv, 1};
+  const double experts = a.moe() ? a.experts + a.shared_experts : 1;
+  const double width = a.moe() ? a.moe_intermediate : I;
+  if (is({"gate_proj", "up_proj", "wi_0", "wi_1", "wi", "w1", "w3", "fc1", "c_fc",
+          "dense_h_to_4h"}))
+    return Target{h, width, experts};
+  if (is({"down_proj", "wo", "w2", "fc2", "dense_4h_to_h"})) return Target{width, h, experts};
+  return std::nullopt;
+}
+
+}  // namespace
+
+// ---- Weights ---------------------------------------------------------------------------------
+void Sizing::weights() {
+  unquantized = p.total - p.linear;
+  weights_all = fmt.whole_model ? p.total * fmt.linear_bits / 8
+                                : p.linear * fmt.linear_bits / 8 + unquantized * fmt.other_bytes;
+  // Runtimes that keep a 16-bit checkpoint's parameters in fp32 (cast to the input's type per
+  // call).
+  const bool upcast = eng.fp32_parameters && !fmt.whole_model && fmt.linear_bits == 16;
+  checkpoint_bytes = weights_all;
+  if (upcast) weights_all = p.total * 4;
+  e.weights_bytes = weights_all;
+  std::string wbasis;
+  if (explain)
+    wbasis = fmt.whole_model ? num(p.total / 1e9) + " B parameters x " + num(fmt.linear_bits) +
+                                   " bits (" + fmt.basis + ")"
+                             : num(p.linear / 1e9) + " B linear-layer parameters x " +
+                                   num(fmt.linear_bits) + " bits + " + num(unquantized / 1e9) +
+                                   " B others (embeddings, head, norms, biases) x " +
+                                   num(fmt.other_bytes) + " bytes (" + fmt.basis + ")";
+  if (upcast && explain)
+    wbasis = num(p.total / 1e9) + " B parameters x 4 bytes: " + eng.name +
+             " keeps the parameters in fp32 and casts each weight to the input's type per call";
+  weights_gpu = weights_all / (tp * pp);
+  if (tp * pp > 1 && explain)
+    wbasis += "; split over " + num(tp * pp) + " GPUs (tensor x pipeline parallel)";
+  bytes_per_param = weights_all / std::max(1.0, p.total);
+  layer_params = p.linear / std::max(1.0, a.layers + a.encoder_layers);
+  if (full_shard) {
+    if (q.cpu_offload && sharding == "zero3") {
+      // DeepSpeed keeps gathered parameters resident up to stage3_max_live_parameters.
+      // The embedding and output matrices are gathered whole and held from forward to backward
+      // (a tied matrix is gathered for both of its uses); estimate from the PEFT ZeRO-3 offload
+      // measurements, see model_config.json memory_model.deepspeed_zero3.
+      const double live = std::min(p.total, k.zero3_max_live_parameters);
+      const double vocab_matrices = a.vocab * a.hidden * 2;
+      weights_gpu = (live + vocab_matrices) * bytes_per_param;
+      if (explain)
+        wbasis += "; ZeRO-3 with parameters offloaded to the CPU: up to " + num(live / 1e9) +
+                  " B gathered parameters stay resident (stage3_max_live_parameters), plus the "
+                  "gathered embedding and output matrices (" +
+                  gib(vocab_matrices * bytes_per_param) + ")";
+    } else if (q.cpu_offload) {
+      // FSDP: parameters live on the host; a GPU gathers one unit at a time and prefetches the
+      // next.
+      const double unit = std::max(layer_params, p.embedding) * bytes_per_param;
+      weights_gpu = 2 * unit;
+      if (explain)
+        wbasis +=
+            "; sharded and offloaded to the CPU: the GPU holds the gathered unit being computed "
+            "and "
+            "the one prefetched (2 x " +
+            gib(unit) + ")";
+    } else {
+      weights_gpu = weights_gpu / dp + 2 * layer_params * bytes_per_param;
+      if (explain)
+        wbasis += "; sharded over " + num(dp) + " data-parallel GPUs, plus two gathered layers";
+    }
+  }
+  if (eng.layer_split == "sequential" && pp > 1 && q.gpu_memory_bytes) {
+    // Layers fill the first GPU up to its free memory less room for the largest module, then the
+    // next (accelerate's device_map="auto"); the fuller of the first two is reported.
+    const double largest = std::max({layer_params, p.embedding, p.lm_head}) * bytes_per_param;
+    const double context = context_bytes(k, eng, q);
+    const double budget = std::max(0.0, *q.gpu_memory_bytes - context - largest);
+    const double first = std::min(weights_all, budget);
+    weights_gpu = std::max(first, weights_all - first);
+    if (explain)
+      wbasis = wbasis.substr(0, wbasis.find(';')) +
+               "; layers fill GPU 0 up to its free memory less the largest module (" + gib(budget) +
+               "), the rest go to the next GPU; the fuller GPU is shown";
+  }
+  add("weights", "Weights", weights_gpu, [&] { return wbasis; });
+  e.weights_per_gpu_bytes = weights_gpu;
+  if (eng.checkpoint_on_device && !training)
+    add("checkpoint", "Loaded checkpoint (cached)", checkpoint_bytes / (tp * pp), [&] {
+      return "the checkpoint is read onto the GPU before the model is built; PyTorch's caching "
+             "allocator keeps its blocks after it is freed (" +
+             eng.name + ")";
+    });
+}
+
+// ---- Trainable parameters, gradients, optimizer states, master weights; false: a LoRA target
+// the model does not have (in `faults`).
+bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& faults) {
+  if (training) {
+    double trainable = p.total;
+    if (adapters) {
+      trainable = 0;
+      const double rank = q.lora_rank > 0 ? q.lora_rank : k.lora_default_rank;
+      std::vector<std::string> targets = q.lora_targets;
+      if (targets.empty()) {
+        auto it = k.lora_default_targets.find(a.model_type);
+        targets = it != k.lora_default_targets.end() ? it->second
+                                                     : std::vector<std::string>{"q_proj", "v_proj"};
+      }
+      // peft keeps the adapters in fp32 (autocast_adapter_dtype); engines that build them in the
+      // model's dtype, and sharded data parallelism, which casts the whole model to one dtype
+      // (FSDP's flat parameters, DeepSpeed's module cast), hold them in the compute dtype.
+      const double adapter_bytes = eng.adapters_in_model_dtype || sharding != "none" ? act : 4;
+      for (const auto& name : targets) {
+        auto t = lora_target(a, name);
+        if (!t) {
+          faults.emplace_back(
+              "lora/target_modules",
+              "unknown module \"" + name +
+                  "\": expected q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj or "
+                  "their T5/GPT/BLOOM names");
+          return false;
+        }
+        // Encoder-decoders: attention modules sit once per encoder layer and twice per decoder
+        // layer (self and cross attention); MLP modules once per layer.
+        const double copies = a.kind == ArchKind::kEncoderDecoder
+                                  ? (t->per_layer == 2 ? a.encoder_layers + 2 * a.layers
+                                                       : a.encoder_layers + a.layers)
+                                  : t->per_layer * a.layers;
+        trainable += rank * (t->in + t->out) * copies;
+        // peft casts each adapted module's input to the adapters' dtype (a new tensor when it
+        // differs from the model's) and, with lora_dropout, keeps a dropout mask and output: what
+        // lora_A saves for backward beside the frozen layer's own input. lora_B keeps lora_A's
+        // rank-wide output. A routed expert sees only the tokens sent to it.
+        const bool routed =
+            a.moe() && t->per_layer != 1 && t->per_layer == a.experts + a.shared_experts;
+        const double seen = routed ? copies * active_count / t->per_layer : copies;
+        const double input = q.lora_dropout > 0     ? adapter_bytes + 1
+                             : adapter_bytes != act ? adapter_bytes
+                                                    : 0;
+        adapter_bytes_per_token += seen * (t->in * input + rank * adapter_bytes);
+      }
+    }
+    e.trainable_parameters = trainable;
+    const double shard = states_sharded ? dp : 1;
+    // Gradients take the trainable weights' type: fp32 adapters and fp32 models 4 bytes, pure
+    // 16-bit training 2 bytes.
+    const double grad_bytes = adapters || bytes_per_param >= 4 ? 4 : 2;
+    double grads = trainable * grad_bytes / (tp * pp);
+    std::string gbasis;
+    if (explain)
+      gbasis = num(trainable / 1e6) + " M trainable parameters x " + num(grad_bytes) + " bytes";
+    if (q.optimizer_in_backward && !adapters) {
+      grads = std::max(p.embedding, p.lm_head) * grad_bytes;
+      if (explain)
+        gbasis =
+            "optimizer step fused into backward: one parameter's gradient at a time (the "
+            "largest, " +
+            gib(grads) + ")";
+    } else if (grads_sharded) {
+      grads /= dp;
+      if (explain) gbasis += " / " + num(dp) + " (sharded)";
+    }
+    if (q.cpu_offload && states_sharded && !adapters) {
+      // Offloaded gradients live on the host, but FSDP computes each unit's gradient on the GPU,
+      // unsharded in the parameters' type, before it reduce-scatters and copies it out (PyTorch
+      // FSDP docs, CPUOffload; FSDP2 fully_shard offload_policy): the largest unit's at a time.
+      const bool fsdp = sharding == "fsdp" || sharding == "fsdp_full_shard";
+      const double unit = std::max({layer_params, p.embedding, p.lm_head}) * grad_bytes / (tp * pp);
+      grads = fsdp ? unit : 0;
+      if (fsdp && explain)
+        gbasis = "offloaded to the host; the largest unit's unsharded gradient (" + gib(unit) +
+                 ") is on the GPU before it is reduce-scattered and copied out";
+    }
+    add("gradients", "Gradients", grads, [&] { return gbasis; });
+    // torch.optim creates its states like the parameters they step: 16-bit parameters trained
+    // without an fp32 master copy get 16-bit states. Adapters are fp32 (peft's
+    // autocast_adapter_dtype), and so are the states of an optimizer stepping a master copy.
+    const bool master_copy = q.master_weights && bytes_per_param < 4 && !adapters;
+    const double state_scale = opt->states_in_parameter_dtype && !adapters && !master_copy
+                                   ? std::min(1.0, bytes_per_param / 4)
+                                   : 1;
+    double states = trainable * opt->bytes_per_parameter * state_scale;
+    // Adafactor: a row and a column statistic per matrix (about 2 x trainable / width), and full
+    // states for the vectors and embeddings it does not factor, when they are trained.
+    if (opt->factored)
+      states = (trainable * 2 / std::max(1.0, a.hidden) + (adapters ? 0 : unquantized)) * 4;
+    states /= (tp * pp * shard);
+    if (q.cpu_offload && states_sharded) {
+      states = 0;
+    }
+    if (opt->paged) {
+      paged_states =
+          states;  // placed after everything else: they stay on the GPU only while there is room
+    } else {
+      add("optimizer", "Optimizer states", states, [&] {
+        return opt->basis +
+               (state_scale < 1 ? "; held in the parameters' " + num(bytes_per_param) +
+                                      "-byte dtype (torch.optim creates its states like the "
+                                      "parameters; no fp32 master copy)"
+                                : "") +
+               (shard > 1 ? "; sharded over " + num(shard) + " GPUs" : "");
+      });
+    }
+    if (q.master_weights && bytes_per_param < 4 && !adapters &&
+        !(q.cpu_offload && states_sharded)) {
+      add("master_weights", "FP32 master weights", trainable * 4 / (tp * pp * shard),
+          [] { return "mixed precision keeps an fp32 copy of the trainable weights"; });
+    }
+    // Under a fully sharded data-parallel run the 16-bit copies are the gathered units (FSDP's
+    // MixedPrecisionPolicy casts in the all-gather), already counted with the weights.
+    if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4 && !full_shard) {
+      add("weight_casts", "16-bit weight copies (autocast)", p.linear * 2 / (tp * pp), [] {
+        return "autocast casts each linear weight to 16 bits in the forward pass and keeps the "
+               "copy for backward";
+      });
+    }
+  }
+
+  return true;
+}
+
+}  // namespace gpufleet::memory_parts
