@@ -3,8 +3,8 @@
 // generated from the core's field table and result table). The request schema gives each question
 // its fields as an if/then branch; the types are the union of those branches, so a misspelled
 // question or field fails `tsc`. The response schema gives each question its result the same way:
-// `Results` maps a question to its result's type, so a misspelled result key fails `tsc` where the
-// result table lists the members (an open result is an index signature of unknown values).
+// `Results` maps a question to its result's type, so a misspelled result key of any question fails
+// `tsc` (a member the table types as a plain object or array is not checked inside).
 // json-schema-to-typescript writes the types.
 //   node scripts/gen-typings.mjs [--check]
 import fs from 'node:fs';
@@ -59,16 +59,21 @@ export async function requestTypings() {
     `/** Each question's request. */\nexport interface Requests {\n${requests}}\n${await resultTypings()}`;
 }
 
-// Results: an interface per question whose result the response schema closes (its $defs
-// <question>_result and the shapes they use), an open object for the others.
+// Results: an interface per question (the response schema's $defs <question>_result and the
+// shapes they use; the result table has a row for every question).
 async function resultTypings() {
   const schema = JSON.parse(fs.readFileSync(responseFile, 'utf8'));
   const answer = schema.oneOf.find((b) => b.properties.ok.const === true);
   const closed = new Map(answer.allOf.map(({ if: when, then }) => [when.properties.question.const, then.properties.result.$ref]));
   const defs = Object.fromEntries(Object.entries(schema.$defs).map(([name, def]) => [name, { ...def, title: pascal(name) }]));
-  const properties = Object.fromEntries(answer.properties.question.enum.map((q) => [q, closed.has(q)
-    ? { $ref: closed.get(q) }
-    : { type: 'object', description: 'open: the result table does not list its members (docs/api.md)' }]));
+  // One file holds both: a result shape named as a request kind would merge with its interface.
+  const requestTypes = Object.keys(JSON.parse(fs.readFileSync(schemaFile, 'utf8')).$defs).map(pascal);
+  const clash = Object.values(defs).map((d) => d.title).filter((t) => requestTypes.includes(t));
+  if (clash.length) throw new Error(`gen-typings: result shapes named as request kinds: ${clash.join(', ')} (rename them in core/src/api/result_fields.cpp)`);
+  const properties = Object.fromEntries(answer.properties.question.enum.map((q) => {
+    if (!closed.has(q)) throw new Error(`gen-typings: no result row for "${q}" in core/src/api/result_fields.cpp`);
+    return [q, { $ref: closed.get(q) }];
+  }));
   const results = {
     title: 'Results',
     description: "Each question's result (docs/api.md).",

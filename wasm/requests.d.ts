@@ -1578,73 +1578,23 @@ cost: CostResult
 performance: PerformanceResult
 recommend: RecommendResult
 migrate: MigrateResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-workload: {
-[k: string]: unknown | undefined
-}
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-plan: {
-[k: string]: unknown | undefined
-}
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-decide: {
-[k: string]: unknown | undefined
-}
+workload: WorkloadResult
+plan: PlanResult
+decide: DecideResult
 placement: PlacementResult
 workload_set: WorkloadSetResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-workloads: {
-[k: string]: unknown | undefined
-}
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-catalog: {
-[k: string]: unknown | undefined
-}
+workloads: WorkloadsResult
+catalog: CatalogResult
 validate: ValidateResult
 memory: MemoryResult
 spot: SpotResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-deploy: {
-[k: string]: unknown | undefined
-}
+deploy: DeployResult
 regions: RegionsResult
 batch: BatchResult
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-accuracy: {
-[k: string]: unknown | undefined
-}
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-autoscale: {
-[k: string]: unknown | undefined
-}
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-right_size: {
-[k: string]: unknown | undefined
-}
-/**
- * open: the result table does not list its members (docs/api.md)
- */
-estimate: {
-[k: string]: unknown | undefined
-}
+accuracy: AccuracyResult
+autoscale: AutoscaleResult
+right_size: RightSizeResult
+estimate: EstimateResult
 }
 export interface PrecisionsResult {
 model: {
@@ -1918,6 +1868,107 @@ usd_per_million_tokens?: (number | null)
 current_usd_per_million_tokens?: (number | null)
 summary: string
 }
+export interface WorkloadResult {
+id: string
+name: string
+description: string
+scenario: Scenario
+expected_outcome: string
+tags: string[]
+report: Migration
+}
+export interface Scenario {
+current_instance: string
+current_gpu_count: number
+workload_type: string
+model_size: string
+monthly_hours: number
+use_spot: boolean
+precision: string
+priority: string
+}
+export interface Migration {
+request: {
+[k: string]: unknown | undefined
+}
+current: Candidate
+assessment: string
+ways_out?: WaysOut
+alternatives: Candidate[]
+excluded: Excluded[]
+best_by_priority: {
+[k: string]: unknown | undefined
+}
+recommendation: Recommendation
+warnings: string[]
+}
+export interface PlanResult {
+name: string
+environments: PlannedEnvironment[]
+total_usd_per_month: (number | null)
+by_provider_usd_per_month: {
+[k: string]: unknown | undefined
+}
+by_provider_note: string
+cheapest_mix: CheapestMix
+}
+export interface PlannedEnvironment {
+name: string
+workloads: PlannedWorkload[]
+usd_per_month: (number | null)
+}
+export interface PlannedWorkload {
+name: string
+instance: string
+provider: string
+region: string
+count: number
+cost: Cost
+alternatives: PlanAlternative[]
+}
+export interface PlanAlternative {
+provider: string
+region: string
+instance: string
+usd_per_month: (number | null)
+source: string
+source_date: string
+host_short_of?: string[]
+}
+export interface CheapestMix {
+usd_per_month: number
+choices: PlanChoice[]
+savings_pct?: number
+}
+export interface PlanChoice {
+workload: string
+environment: string
+instance: string
+provider: string
+usd_per_month: (number | null)
+}
+export interface DecideResult {
+decision_tree: string
+branch: string
+recommended_kind: string
+recommended_families: string[]
+request: {
+[k: string]: unknown | undefined
+}
+options: DecideOption[]
+prices_disagree?: string
+source: string
+}
+export interface DecideOption {
+kind: string
+name: string
+suitable: boolean
+migration_complexity: string
+risk_level: string
+cheapest_instance: (Candidate | null)
+reasons: string[]
+recommended: boolean
+}
 export interface PlacementResult {
 models: unknown[]
 on_instance?: {
@@ -1933,7 +1984,144 @@ basis: string
 }
 export interface WorkloadSetResult {
 id: string
-reports: unknown[]
+reports: WorkloadReport[]
+}
+export interface WorkloadReport {
+id: string
+name: string
+description: string
+scenario: Scenario
+expected_outcome: string
+tags: string[]
+report: Migration
+}
+export interface WorkloadsResult {
+workloads: WorkloadSummary[]
+workload_sets: {
+[k: string]: unknown | undefined
+}
+}
+export interface WorkloadSummary {
+id: string
+name: string
+description: string
+scenario: Scenario
+expected_outcome: string
+tags: string[]
+}
+export interface CatalogResult {
+model_name?: ModelName
+info?: {
+[k: string]: unknown | undefined
+}
+instances?: CatalogInstance[]
+providers?: {
+[k: string]: unknown | undefined
+}
+model_sizes?: ModelSizeRow[]
+memory_planning?: {
+[k: string]: unknown | undefined
+}
+concrete_models?: ConcreteModel[]
+gpus?: CatalogGpu[]
+memory_menus?: MemoryMenus
+tasks?: Choice[]
+priorities?: Choice[]
+pricing_modes?: Choice[]
+provider_names?: {
+[k: string]: unknown | undefined
+}
+ways_to_pay?: WayToPay[]
+request?: {
+[k: string]: unknown | undefined
+}
+precision_formats?: unknown
+workloads?: WorkloadList
+files?: {
+[k: string]: unknown | undefined
+}
+}
+export interface ModelName {
+typed: string
+key: (string | null)
+name: (string | null)
+matched_by: (string | null)
+suggestions: KeyName[]
+message: (string | null)
+}
+export interface KeyName {
+key: string
+name: string
+}
+export interface CatalogInstance {
+family: string
+instance: string
+provider: string
+region?: string
+accelerator_kind: string
+gpu_type: string
+gpus: number
+gpu_memory_gb_label?: number
+memory_per_gpu_gb?: number
+vcpus?: number
+ram_gib?: (number | null)
+on_demand_usd_per_hour?: (number | null)
+spot_usd_per_hour?: (number | null)
+compute_tflops?: number
+memory_bandwidth_gb_per_s?: number
+interconnect?: string
+price_notes?: string
+source?: string
+source_date?: string
+}
+export interface ModelSizeRow {
+size: string
+name: string
+description: string
+parameter_count_billion: number
+memory_overhead_multiplier: number
+examples: string[]
+}
+export interface ConcreteModel {
+key: string
+name: string
+hf_id: string
+model_type: string
+parameters_billion: number
+max_context: number
+}
+export interface CatalogGpu {
+key: string
+vendor: string
+capacity_gib: number
+estimable: boolean
+}
+export interface MemoryMenus {
+weight_formats: string[]
+kv_cache_formats: string[]
+optimizers: string[]
+engines: KeyName[]
+}
+export interface Choice {
+key: string
+name: string
+memory_mode?: string
+}
+export interface WayToPay {
+key: string
+provider: string
+kind: string
+term_years: number
+upfront: string
+priced: boolean
+name: string
+priced_for?: string[]
+}
+export interface WorkloadList {
+workloads: WorkloadSummary[]
+workload_sets: {
+[k: string]: unknown | undefined
+}
 }
 export interface ValidateResult {
 valid: boolean
@@ -1993,6 +2181,73 @@ checkpoint?: {
 }
 method: string
 }
+export interface DeployResult {
+source: string
+target: string
+deployments: DeploySite[]
+targets: DeployTarget[]
+files: DeployFile[]
+left_out?: DeployLeftOut[]
+basis: string
+}
+export interface DeploySite {
+name: string
+role?: string
+instance: string
+provider: string
+region: string
+pricing: string
+model?: string
+engine?: string
+engine_image?: string
+fallback_instance_types: string[]
+gpus_per_instance: Traced
+instances: Traced
+min_instances: Traced
+max_instances: Traced
+mean_instances: Traced
+replicas: Traced
+instances_per_replica: Traced
+gpus_per_replica: Traced
+tensor_parallel?: Traced
+pipeline_parallel?: Traced
+max_num_seqs?: Traced
+max_model_len?: Traced
+gpu_memory_utilization?: Traced
+on_demand_base_instances: Traced
+on_demand_base_replicas?: Traced
+on_demand_above_base_pct: Traced
+usd_per_month: Traced
+workload?: string
+hours_per_month?: Traced
+scaling?: DeployScaling
+}
+export interface Traced {
+value: number
+from: string
+}
+export interface DeployScaling {
+metric: string
+min_replicas: number
+max_replicas: number
+threshold: number
+}
+export interface DeployTarget {
+target: string
+applies: boolean
+reason: (string | null)
+}
+export interface DeployFile {
+target: string
+name: string
+media_type: string
+content: string
+}
+export interface DeployLeftOut {
+deployment: string
+target: string
+reason: string
+}
 export interface RegionsResult {
 request: {
 [k: string]: unknown | undefined
@@ -2026,4 +2281,285 @@ assumptions: {
 [k: string]: unknown | undefined
 }
 batch_apis?: unknown[]
+}
+export interface AccuracyResult {
+cases: AccuracyCase[]
+summary: AccuracySummaries
+by_kind: AccuracyBand[]
+basis: string
+}
+export interface AccuracyCase {
+id: string
+quantity: string
+confidence: string
+metric: string
+unit: string
+measured: number
+skipped?: string
+predicted?: number
+error_pct?: number
+per_gpu?: MemoryLine[]
+assumptions: string[]
+}
+export interface MemoryLine {
+key: string
+label: string
+gib: number
+bytes: number
+basis: string
+}
+export interface AccuracySummaries {
+memory: AccuracySummary
+throughput: AccuracySummary
+}
+export interface AccuracySummary {
+n: number
+median_abs_err_pct: number
+p90_abs_err_pct: number
+max_abs_err_pct: number
+skipped: number
+}
+export interface AccuracyBand {
+quantity: string
+phase: string
+engine: string
+vendor: string
+n: number
+sources: number
+pool: string
+median_abs_err_pct: number
+p90_abs_err_pct: number
+}
+export interface AutoscaleResult {
+price_flags?: PriceFlag[]
+request: {
+[k: string]: unknown | undefined
+}
+deployment: AutoscaleDeployment
+profile: TrafficProfile
+cold_start: ColdStartFigures
+policy: ScalingPolicy
+needed_replicas: number[]
+policies: PolicyRun[]
+recommended: ScalingAdvice
+committed_base: CommittedBase
+basis: string
+notes: string[]
+}
+export interface AutoscaleDeployment {
+instance: string
+provider: string
+region: string
+tensor_parallel: number
+pipeline_parallel: number
+gpus_per_replica: number
+concurrency_per_replica: number
+requests_per_s_per_replica: number
+target_requests_per_s_per_replica: number
+ttft_ms: number
+pricing: string
+replicas_per_instance: number
+instances_per_replica: number
+usd_per_instance_hour: number
+priced_from_region?: (string | null)
+replicas_at_peak: number
+}
+export interface TrafficProfile {
+source: string
+intervals: number
+interval_s: number
+start?: string
+shape?: string
+shape_source?: string
+synthetic?: boolean
+time_zone: string
+requests_per_s: number[]
+peak_requests_per_s: number
+month: string
+}
+export interface ColdStartFigures {
+provisioning_s: number
+image_pull_s: number
+weights_gb: number
+weights_gb_per_s: number
+weights_load_s: number
+warmup_s: number
+total_s: number
+basis: string
+}
+export interface ScalingPolicy {
+name: string
+metric: string
+target: number
+min_replicas: number
+max_replicas: number
+control_period_s: number
+scale_up_delay_s: number
+scale_down_delay_s: number
+tolerance: number
+}
+export interface PolicyRun {
+name: string
+replicas: number[]
+replica_hours_per_month: number
+instance_hours_per_month: number
+usd_per_month: number
+gpu_hours_idle: number
+slo_attainment: number
+}
+export interface ScalingAdvice {
+min_replicas: number
+max_replicas: number
+metric: string
+threshold: number
+control_period_s: number
+scale_up_delay_s: number
+scale_down_delay_s: number
+basis: string
+keda_scaled_object: string
+}
+export interface CommittedBase {
+commitment: string
+replicas: number
+instances: number
+usd_per_month: (number | null)
+usd_per_instance_hour: (number | null)
+break_even_utilization: (number | null)
+basis: string
+}
+export interface RightSizeResult {
+models: RightSizeModel[]
+hours_per_month: number
+basis: string
+}
+export interface RightSizeModel {
+model: string
+key: string
+weights_gb: number
+min_vram_gb: number
+min_vram_gib: number
+smallest_gpu: (string | null)
+cheapest_instance: (RightSizeInstance | null)
+per_gpu: MemoryLine[]
+}
+export interface RightSizeInstance {
+instance: string
+provider: string
+gpu_type: string
+gpus_used: number
+gpus_per_instance: number
+usd_per_hour: number
+usd_per_month: number
+basis: string
+}
+export interface EstimateResult {
+model: {
+[k: string]: unknown | undefined
+}
+settings: {
+[k: string]: unknown | undefined
+}
+ranked?: EstimateRow[]
+candidates?: number
+excluded?: Unranked[]
+device?: EstimateDevice
+instance?: EstimateInstance
+training?: EstimateTraining
+inference?: EstimateInference
+expected_error?: unknown
+basis: string
+}
+export interface EstimateRow {
+instance: string
+provider: string
+region: string
+gpu: string
+gpus: number
+tensor_parallel: number
+model_copies: number
+concurrency_per_copy: number
+time_to_first_token_ms: number
+time_per_output_token_ms: number
+output_tokens_per_s: number
+usd_per_hour: number
+usd_per_million_output_tokens: number
+output_tokens_per_usd: number
+bound: string
+estimate_note: (string | null)
+price_source: string
+}
+export interface Unranked {
+instance: string
+reason: string
+}
+export interface EstimateDevice {
+gpu: string
+bandwidth_gb_per_s: number
+peak_tflops: number
+precision: string
+tensor_parallel: number
+link_gb_per_s: number
+link?: string
+link_basis?: string
+note?: string
+}
+export interface EstimateInstance {
+instance: string
+provider: string
+gpus: number
+model_copies: number
+usd_per_hour: number
+spot_usd_per_hour: (number | null)
+price_source: string
+price_flags?: PriceFlag[]
+priced_from_region?: string
+price_note?: string
+}
+export interface EstimateTraining {
+tokens_per_s_per_gpu: number
+tokens_per_s: number
+tflops_per_gpu: number
+mfu: number
+hfu: number
+gflop_per_token: number
+bound: string
+basis: string
+hours?: number
+gpu_hours?: number
+usd_on_demand?: number
+usd_spot?: number
+}
+export interface EstimateInference {
+concurrency: number
+max_concurrency_by_kv_cache: number
+time_to_first_token_ms: number
+time_per_output_token_ms: number
+decode_step_ms: number
+end_to_end_latency_ms: number
+output_tokens_per_s: number
+output_tokens_per_s_per_gpu: number
+single_stream_tokens_per_s: number
+prefill: PhaseTime
+batch_prefill_ms: number
+decode: PhaseTime
+limit: string
+usd_per_million_output_tokens?: (number | null)
+usd_per_million_output_tokens_spot?: (number | null)
+usd_per_million_input_tokens?: (number | null)
+cost_basis?: string
+usd_per_million_output_tokens_band?: CostBand
+}
+export interface PhaseTime {
+bound: string
+compute_ms: number
+memory_ms: number
+interconnect_ms: number
+basis: string
+}
+export interface CostBand {
+low: number
+high: (number | null)
+p90_abs_err_pct: number
+n: number
+basis: string
 }

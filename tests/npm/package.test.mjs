@@ -1,8 +1,10 @@
 // The npm package as a user gets it: scripts/pack-npm.sh builds it, `npm pack` packs it, a scratch
 // project installs the tarball offline and answers a question from Node through the `node` entry
 // and gpufleet/catalog; the browser entry bundles with esbuild, Vite and webpack without
-// configuration (webpack's bundle also answers in Chromium);
-// the typings declare what the code exports, and `tsc` refuses a misspelled question, field or result key.
+// configuration (webpack's bundle, and esbuild's with the .wasm copied beside it as the README says,
+// also answer in Chromium);
+// the typings declare what the code exports, and `tsc` refuses a misspelled question, field or
+// result key, of every question.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -197,6 +199,25 @@ if (r.ok && r.question === 'cost') console.log(r.result.deployment);`));
   assert.match(field, /'gpu'/);
 });
 
+// Each question's result as the response schema has it: its members type-check and each one
+// misspelled fails tsc, for every question (the result table closes every result).
+test('every question\'s result is typed: its members type-check, each misspelled fails tsc', () => {
+  const response = JSON.parse(fs.readFileSync(path.join(root, 'config/schemas/response.schema.json'), 'utf8'));
+  const questions = response.oneOf.find((b) => b.properties.ok.const === true).properties.question.enum;
+  const members = questions.map((q) => [q, Object.keys(response.$defs[`${q}_result`].properties)]);
+  const source = (name) => `import type { Results } from 'gpufleet';
+declare const r: Results;
+${members.map(([q, keys]) => keys.map((k) => `console.log(r.${q}.${name(k)});`).join('\n')).join('\n')}
+export {};
+`;
+  assert.equal(members.length, questions.length);
+  assert.equal(typeCheck('members.ts', source((k) => k)), '');
+  const wrong = typeCheck('misspelled.ts', source((k) => `${k}_x`));
+  for (const [q, keys] of members) {
+    for (const k of keys) assert.match(wrong, new RegExp(`'${k}_x' does not exist on type '${q.replace(/(^|_)(\w)/g, (_, __, c) => c.toUpperCase())}Result'`), `${q}.${k}_x`);
+  }
+});
+
 test('Vite builds a page that imports the package, with no configuration, offline: the .wasm is emitted and referenced', () => {
   const app = path.join(project, 'vite-app');
   fs.mkdirSync(app, { recursive: true });
@@ -211,30 +232,12 @@ test('Vite builds a page that imports the package, with no configuration, offlin
   assert.doesNotMatch(js, /node:fs/);
 });
 
-test('webpack builds a page that imports the package, with no configuration, offline: the .wasm is emitted, and the page answers in a browser', async () => {
-  const app = path.join(project, 'webpack-app');
-  fs.mkdirSync(path.join(app, 'src'), { recursive: true });
-  // webpack's defaults: src/index.js in, dist/main.js out (production mode).
-  fs.writeFileSync(path.join(app, 'src/index.js'), `import { loadGpufleet } from 'gpufleet';
-import catalog from 'gpufleet/catalog';
-loadGpufleet().then((g) => {
-  const answer = g.createAnalyzer(catalog).analyze({ question: 'cost', instance: 'P5', gpus: 8 });
-  document.title = String(answer.cost.on_demand_usd_per_hour);
-});
-`);
-  execFileSync(tool('webpack'), ['--no-stats'], { cwd: app, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } });
-  const dist = path.join(app, 'dist');
-  const emitted = fs.readdirSync(dist);
-  const wasm = emitted.find((f) => f.endsWith('.wasm'));
-  assert.ok(wasm, `the module is emitted as an asset: ${emitted.join(', ')}`);
-  assert.deepEqual(fs.readFileSync(path.join(dist, wasm)), fs.readFileSync(path.join(project, 'node_modules/gpufleet/gpufleet_core.wasm')));
-  const js = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
-  assert.ok(js.includes(wasm), 'the bundle refers to the emitted .wasm');
-  assert.doesNotMatch(js, /node:fs/);
-  // The bundle in a browser: it fetches the emitted .wasm and answers as Node does.
+// A page of `dist` that loads the bundle (`script`) in Chromium: it fetches the .wasm beside it and
+// answers as Node does (its title: P5's on-demand $/h, tests/cases/cost_p5_spot).
+async function answersInBrowser(dist, script) {
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   if (!fs.existsSync(chromium)) return;
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>loading</title><script src="main.js"></script>\n');
+  fs.writeFileSync(path.join(dist, 'index.html'), `<!doctype html><title>loading</title>${script}\n`);
   const { chromium: browserType } = await import('playwright-core');
   const { startServer } = await import('../../scripts/site-server.mjs');
   const server = await startServer(dist);
@@ -249,4 +252,43 @@ loadGpufleet().then((g) => {
     await browser.close();
     await server.close();
   }
+}
+
+const pageSource = `import { loadGpufleet } from 'gpufleet';
+import catalog from 'gpufleet/catalog';
+loadGpufleet().then((g) => {
+  const answer = g.createAnalyzer(catalog).analyze({ question: 'cost', instance: 'P5', gpus: 8 });
+  document.title = String(answer.cost.on_demand_usd_per_hour);
+});
+`;
+
+test('esbuild bundles a page that imports the package; with the .wasm copied beside it (the README\'s one line), the page answers in a browser', async () => {
+  const esbuild = path.join(root, 'node_modules/.bin/esbuild');
+  if (!fs.existsSync(esbuild)) return;
+  // In the project (where node_modules is), as the README's line reads: dist/ beside it.
+  const dist = path.join(project, 'dist');
+  fs.writeFileSync(path.join(project, 'page.js'), pageSource);
+  execFileSync(esbuild, ['page.js', '--bundle', '--format=esm', '--platform=browser', '--outfile=dist/main.js', '--log-level=error'], { cwd: project, stdio: 'pipe' });
+  const readme = fs.readFileSync(path.join(project, 'node_modules/gpufleet/README.md'), 'utf8');
+  const line = readme.match(/`(cp node_modules\/gpufleet\/gpufleet_core\.wasm dist\/)`/);
+  assert.ok(line, 'the README says how to put the .wasm beside an esbuild bundle');
+  execFileSync('sh', ['-c', line[1]], { cwd: project, stdio: 'pipe' });
+  await answersInBrowser(dist, '<script type="module" src="main.js"></script>');
+});
+
+test('webpack builds a page that imports the package, with no configuration, offline: the .wasm is emitted, and the page answers in a browser', async () => {
+  const app = path.join(project, 'webpack-app');
+  fs.mkdirSync(path.join(app, 'src'), { recursive: true });
+  // webpack's defaults: src/index.js in, dist/main.js out (production mode).
+  fs.writeFileSync(path.join(app, 'src/index.js'), pageSource);
+  execFileSync(tool('webpack'), ['--no-stats'], { cwd: app, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+  const dist = path.join(app, 'dist');
+  const emitted = fs.readdirSync(dist);
+  const wasm = emitted.find((f) => f.endsWith('.wasm'));
+  assert.ok(wasm, `the module is emitted as an asset: ${emitted.join(', ')}`);
+  assert.deepEqual(fs.readFileSync(path.join(dist, wasm)), fs.readFileSync(path.join(project, 'node_modules/gpufleet/gpufleet_core.wasm')));
+  const js = fs.readFileSync(path.join(dist, 'main.js'), 'utf8');
+  assert.ok(js.includes(wasm), 'the bundle refers to the emitted .wasm');
+  assert.doesNotMatch(js, /node:fs/);
+  await answersInBrowser(dist, '<script src="main.js"></script>');
 });

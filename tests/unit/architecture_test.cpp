@@ -170,6 +170,46 @@ TEST_CASE("Qwen2-MoE: the shared expert has its own width and gate (14.3B total,
   CHECK(count_parameters(from_config(routed_only)).total < 0.95 * p.total);
 }
 
+// Llama 4's text model as its config.json gives it (the multimodal config's text_config; the
+// vision tower is not counted): Scout 16 experts on every layer, Maverick 128 on every other.
+Json llama4_config(double experts, double moe_step) {
+  return {{"model_type", "llama4"},
+          {"text_config",
+           {{"model_type", "llama4_text"}, {"num_hidden_layers", 48}, {"hidden_size", 5120},
+            {"num_attention_heads", 40}, {"num_key_value_heads", 8}, {"head_dim", 128},
+            {"intermediate_size", 8192}, {"intermediate_size_mlp", 16384},
+            {"num_local_experts", experts}, {"num_experts_per_tok", 1},
+            {"interleave_moe_layer_step", moe_step}, {"attention_chunk_size", 8192},
+            {"vocab_size", 202048}, {"tie_word_embeddings", false}}}};
+}
+
+TEST_CASE("Llama 4: interleaved experts with a shared expert, and chunked attention on 3 layers of 4") {
+  // By hand: attention 2 x 5120 x 5120 + 2 x 5120 x 1024 = 62,914,560 a layer; an expert (and the
+  // shared expert) 3 x 5120 x 8192 = 125,829,120; the dense MLP 3 x 5120 x 16384; routers
+  // experts x 5120; two norms of 5120; untied embeddings 2 x 202048 x 5120 and the final norm.
+  const double attention = 62914560, expert = 125829120, dense = 251658240, norms = 2 * 5120;
+  const double embeddings = 2.0 * 202048 * 5120 + 5120;
+  const Architecture scout = from_config(llama4_config(16, 1));
+  CHECK(scout.multimodal_type == "llama4");
+  CHECK(scout.dense_layers == 0);
+  CHECK(scout.chunked_attention);
+  CHECK(scout.sliding_window == 8192);
+  CHECK(scout.sliding_layer_share == Approx(36.0 / 48));  // every 4th layer is global (NoPE)
+  const ParameterCount s = count_parameters(scout);
+  CHECK(s.total == Approx(48 * (attention + 17 * expert + 16 * 5120 + norms) + embeddings));
+  // Meta's model card: 17B active, 109B total with the vision tower (about 1B here uncounted).
+  CHECK(s.active == Approx(17e9).epsilon(0.02));
+  CHECK(s.total > 107e9);
+  CHECK(s.total < 109e9);
+  const Architecture maverick = from_config(llama4_config(128, 2));
+  CHECK(maverick.dense_layers == 24);
+  const ParameterCount m = count_parameters(maverick);
+  CHECK(m.total == Approx(24 * (attention + 129 * expert + 128 * 5120 + norms) +
+                          24 * (attention + dense + norms) + embeddings));
+  CHECK(m.total == Approx(400e9).epsilon(0.005));  // "400B total"
+  CHECK(m.active == Approx(17e9).epsilon(0.02));
+}
+
 TEST_CASE("KV-cache elements per token per layer") {
   SECTION(
       "Llama-3-8B, grouped-query: 2 x 8 KV heads x 128 = 2048; 128 KiB per token in bf16 over 32 "

@@ -231,3 +231,31 @@ TEST_CASE("a road name beside its older name is refused at the older name's path
   REQUIRE(l["ok"] == false);
   CHECK(l["errors"][0]["path"] == "/workload");
 }
+
+TEST_CASE(
+    "Llama 4 in transformers: the chunked layers' cache holds one chunk, the global ones every "
+    "token") {
+  // Scout's text model at 32,768 tokens: 12 global layers x 32,768 + 36 chunked layers x 8,192
+  // tokens, 2 x 8 KV heads x 128 x 2 bytes = 4 KiB per layer and token: 2,818,572,288 bytes.
+  const Json text = {
+      {"model_type", "llama4_text"}, {"num_hidden_layers", 48},        {"hidden_size", 5120},
+      {"num_attention_heads", 40},   {"num_key_value_heads", 8},       {"head_dim", 128},
+      {"intermediate_size", 8192},   {"intermediate_size_mlp", 16384}, {"num_local_experts", 16},
+      {"num_experts_per_tok", 1},    {"attention_chunk_size", 8192},   {"vocab_size", 202048}};
+  const Json r =
+      test::ask(test::shipped(),
+                {{"question", "memory"},
+                 {"model", {{"hf_config", {{"model_type", "llama4"}, {"text_config", text}}}}},
+                 {"workload", "inference"},
+                 {"engine", "transformers"},
+                 {"demand", {{"input_tokens", 32767}, {"output_tokens", 1}}},
+                 {"gpu", "H200"}});
+  REQUIRE(r["ok"] == true);
+  const Json* kv = nullptr;
+  for (const Json& c : r["result"]["per_gpu"])
+    if (c["key"] == "kv_cache") kv = &c;
+  REQUIRE(kv != nullptr);
+  CHECK((*kv)["bytes"].get<double>() == Approx(4096.0 * (12 * 32768 + 36 * 8192)));
+  CHECK((*kv)["basis"].get<std::string>().find("chunked-attention layers keep 8192") !=
+        std::string::npos);
+}

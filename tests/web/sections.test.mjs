@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECTIONS, chosenSections, section } from '../../web/app/sections.js';
+import { VIEWS } from '../../web/app/views.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,12 +18,17 @@ test('a compact value keeps the known section ids, in the list\'s order, in any 
   assert.throws(() => section('nope', {}), /unknown section/);
 });
 
-test('every listed section is marked by the views it names, and the views mark no other', () => {
+test('every view marks sections; every listed section is marked by the views it names, and the views mark no other', () => {
   const used = new Map();
-  for (const view of ['fit', 'deployments']) {
-    const text = fs.readFileSync(path.join(root, `web/app/screens/${view}.js`), 'utf8');
+  // Each view that can be embedded and the file that draws its answer (Compare's: report.js).
+  const files = { fit: 'screens/fit.js', deployments: 'screens/deployments.js', compare: 'report.js', plan: 'screens/plan.js',
+    autoscale: 'screens/autoscale.js', spot: 'screens/spot.js', regions: 'screens/regions.js', batch: 'screens/batch.js', catalog: 'screens/catalog.js' };
+  assert.deepEqual(Object.keys(files).sort(), VIEWS.map((v) => v.id).sort(), 'every view of the page');
+  for (const [view, file] of Object.entries(files)) {
+    const text = fs.readFileSync(path.join(root, 'web/app', file), 'utf8');
     for (const [, id] of text.matchAll(/section\('(\w+)'/g)) used.set(id, [...(used.get(id) ?? []), view]);
   }
+  for (const view of Object.keys(files)) assert.ok([...used.values()].some((v) => v.includes(view)), `${view} marks no section`);
   for (const s of SECTIONS) assert.deepEqual([...new Set(used.get(s.id))].sort(), [...s.views].sort(), s.id);
   assert.deepEqual([...used.keys()].sort(), SECTIONS.map((s) => s.id).sort());
 });

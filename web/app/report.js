@@ -3,6 +3,7 @@
 import { h, table, facts, card } from './dom.js';
 import * as f from './format.js';
 import { costBlock } from './parts.js';
+import { section } from './sections.js';
 import { workloadBlock } from './workload-block.js';
 import { serves } from './controls.js';
 import { deploymentFacts, layoutText } from './deployment.js';
@@ -43,18 +44,18 @@ export function renderReport(r, prefix = 'mig') {
   const rec = r.recommendation;
   const serving = serves(r.request?.workload);
   return [
-    h('section', { class: ['card', 'verdict', rec?.action === 'stay' ? 'fits' : 'accent'] },
+    section('verdict', h('section', { class: ['card', 'verdict', rec?.action === 'stay' ? 'fits' : 'accent'] },
       h('h3', null, 'Recommendation'),
       h('p', { class: 'verdict-title', testid: `${prefix}-summary` }, f.sentence(rec?.summary ?? 'no recommendation')),
       rec ? recommendationFacts(rec, prefix, r.alternatives?.find((a) => a.instance === rec.instance)?.accelerator_kind) : null,
       h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Assessment: '), h('span', { testid: `${prefix}-assessment` }, r.assessment)),
-      r.warnings?.length ? h('ul', { class: 'warnings', testid: `${prefix}-warnings` }, r.warnings.map((w) => h('li', null, w))) : null),
-    r.best_by_priority ? h('section', { class: 'card', testid: `${prefix}-best` },
+      r.warnings?.length ? h('ul', { class: 'warnings', testid: `${prefix}-warnings` }, r.warnings.map((w) => h('li', null, w))) : null)),
+    r.best_by_priority ? section('best', h('section', { class: 'card', testid: `${prefix}-best` },
       // The alternatives' best: today's deployment is never one of them, even where it is best.
       h('h3', null, 'Best alternative for each priority'),
       h('p', { class: 'muted small' }, 'Among the alternatives below, not counting where it runs today.'),
-      facts(Object.entries(r.best_by_priority).map(([k, v]) => [f.label(k), v ?? f.DASH, `${prefix}-best-${k}`]), 'facts compact')) : null,
-    h('section', { class: 'card' },
+      facts(Object.entries(r.best_by_priority).map(([k, v]) => [f.label(k), v ?? f.DASH, `${prefix}-best-${k}`]), 'facts compact'))) : null,
+    section('table', h('section', { class: 'card' },
       h('h3', null, `Alternatives (${r.alternatives.length})`),
       table({
         caption: 'Alternatives to the current setup, best first for the priority', testid: `${prefix}-alternatives`, className: 'data',
@@ -62,10 +63,10 @@ export function renderReport(r, prefix = 'mig') {
         rows: r.alternatives.map((a, i) => altRow(a, i, prefix)),
       }),
       r.excluded?.length ? h('div', null, h('h4', null, 'Excluded'),
-        h('ul', { class: 'reasons' }, r.excluded.map((x) => h('li', null, h('strong', null, x.family), ': ', x.reason)))) : null),
+        h('ul', { class: 'reasons' }, r.excluded.map((x) => h('li', null, h('strong', null, x.family), ': ', x.reason)))) : null)),
     h('div', { class: 'grid-2' },
-      currentCard(r, prefix),
-      card('Workload sized', workloadBlock(r.request, `${prefix}-workload`))),
+      section('current', currentCard(r, prefix)),
+      section('workload', card('Workload sized', workloadBlock(r.request, `${prefix}-workload`)))),
   ];
 }
 

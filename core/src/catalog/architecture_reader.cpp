@@ -51,16 +51,43 @@ bool flag(const Reader& r, const Json& c, const std::string& path, const char* k
 constexpr const char* kModelTypes[] = {
     "bert",        "bloom",       "deepseek_v2", "deepseek_v3", "distilbert", "falcon",    "gemma2",
     "gemma3",      "gemma3_text", "gpt2",        "gpt_bigcode", "gpt_neox",   "gptj",      "granite",
-    "llama",       "mistral",     "mixtral",     "mpt",         "mt5",        "olmo",      "opt",
+    "llama",       "llama4_text", "mistral",     "mixtral",     "mpt",        "mt5",       "olmo",      "opt",
     "phi",         "phi3",        "qwen2",       "qwen2_moe",   "qwen3",      "qwen3_moe", "roberta",
     "t5",          "umt5",        "whisper",     "xlm-roberta"};
 // Types that route every token over experts: without an expert count they have no shape.
-constexpr const char* kExpertTypes[] = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3"};
+constexpr const char* kExpertTypes[] = {"mixtral",     "qwen2_moe",   "qwen3_moe",
+                                        "deepseek_v2", "deepseek_v3", "llama4_text"};
 
 constexpr Range kCount{1, 1e6};
 constexpr Range kWidth{1, 1e7};
 constexpr Range kVocab{1, 1e8};
 constexpr Range kOptional{0, 1e8};
+
+// Llama 4 (transformers' configuration_llama4.py and modeling_llama4.py): every
+// interleave_moe_layer_step-th layer holds the routed experts of intermediate_size and one shared
+// expert of the same width, the others a dense MLP of intermediate_size_mlp; the RoPE layers
+// (no_rope_layers, by default all but every no_rope_layer_interval-th) attend within chunks of
+// attention_chunk_size tokens.
+void read_llama4(const Reader& r, const Json& c, const std::string& path, Architecture& a) {
+  a.moe_intermediate = a.shared_intermediate = a.intermediate;
+  a.shared_experts = 1;
+  a.intermediate = first_number(r, c, path, {"intermediate_size_mlp"}, a.intermediate, kWidth);
+  const double step = first_number(r, c, path, {"interleave_moe_layer_step"}, 1, kCount);
+  a.dense_layers = a.layers - std::floor(a.layers / step);
+  const double chunk = first_number(r, c, path, {"attention_chunk_size"}, 0, kOptional);
+  if (chunk <= 0 || a.layers <= 0) return;
+  double rope_layers = 0;
+  const auto listed = c.find("no_rope_layers");
+  if (listed != c.end() && listed->is_array() && listed->size() == a.layers) {
+    for (const Json& x : *listed) rope_layers += x.is_number() && x.get<double>() != 0 ? 1 : 0;
+  } else {
+    const double interval = first_number(r, c, path, {"no_rope_layer_interval"}, 4, kCount);
+    rope_layers = a.layers - std::floor(a.layers / interval);
+  }
+  a.sliding_window = chunk;
+  a.sliding_layer_share = rope_layers / a.layers;
+  a.chunked_attention = true;
+}
 
 }  // namespace
 
@@ -191,7 +218,7 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
     a.norms_per_layer = flag(r, c, path, "new_decoder_architecture", false) ? 2 : 1;
   if (one_of(t, {"gemma2", "gemma3", "gemma3_text"})) a.norms_per_layer = 4;
   const bool untied_by_default =
-      one_of(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi3",
+      one_of(t, {"llama", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi3",
                  "deepseek_v2", "deepseek_v3", "gptj", "t5", "mt5", "gpt_neox", "olmo", "granite"});
   a.tied_embeddings = flag(r, c, path, "tie_word_embeddings", !untied_by_default);
   if (gpt2_like) a.position_embeddings = a.max_positions;
@@ -277,6 +304,7 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
                                                                      : 1.0;
     }
   }
+  if (t == "llama4_text") read_llama4(r, c, path, a);
   // Shapes that no model has: counts that are not whole, more KV heads than heads, heads that do
   // not share KV heads evenly, more experts per token than experts.
   auto whole = [&](double x, const char* key) {

@@ -59,6 +59,9 @@ struct Architecture {
   // Sliding-window attention: the window and the share of layers that use it.
   double sliding_window = 0;
   double sliding_layer_share = 0;
+  // The window layers attend within fixed chunks of sliding_window tokens instead (Llama 4's
+  // chunked local attention): a token sees the tokens of its own chunk only.
+  bool chunked_attention = false;
   double max_positions = 0;
   // Encoder-decoder extras (Whisper: conv front end, fixed encoder length).
   double mel_bins = 0;

@@ -78,7 +78,10 @@ void Sizing::kv_cache() {
              : a.kv_heads < a.heads ? ", " + num(a.kv_heads) + " KV heads"
                                     : "") +
             ", " + num(kv_el) + " bytes each" +
-            (sliding > 0 ? "; sliding-window layers keep " + num(window_tokens) + " tokens" : "") +
+            (sliding > 0 ? std::string(a.chunked_attention ? "; chunked-attention layers keep "
+                                                           : "; sliding-window layers keep ") +
+                               num(window_tokens) + " tokens"
+                         : "") +
             ")";
     }
     e.kv_cache_bytes = kv;

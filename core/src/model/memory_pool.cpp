@@ -164,8 +164,11 @@ void Sizing::profiled_pool(double context) {
     const double pool = budget - weights_gpu - profile - non_torch - charged_context;
     if (pool > 0 && e.kv_bytes_per_token > 0) {
       // vLLM's SlidingWindowSpec.max_memory_usage_bytes: a window layer holds at most
-      // sliding_window - 1 + max_num_batched_tokens tokens of a sequence.
-      const double window = band && band->window_kv ? a.sliding_window - 1 + tokens : 0;
+      // sliding_window - 1 + max_num_batched_tokens tokens of a sequence. Chunked local attention
+      // keeps every token: vLLM turns the hybrid manager off for it by default (a latency
+      // regression, VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE).
+      const double window =
+          band && band->window_kv && !a.chunked_attention ? a.sliding_window - 1 + tokens : 0;
       place_pool(
           pool,
           [&] {

@@ -44,11 +44,22 @@ double kv_split(const Architecture& a, double tp) {
 
 // Cached tokens a decode step attends to at `context` tokens, averaged over the layers: a
 // sliding-window layer attends to (and reads the KV of) its last `sliding_window` tokens only
-// (FlashAttention's and the engines' window kernels), whatever the cache keeps.
-double attended_tokens(const Architecture& a, double context) {
+// (FlashAttention's and the engines' window kernels), whatever the cache keeps. A chunked layer's
+// token at position p attends to the p mod chunk tokens before it in its chunk: averaged over the
+// decode steps from context - span / 2 to context + span / 2 (exact at one position for span 0).
+double attended_tokens(const Architecture& a, double context, double span = 0) {
   if (a.sliding_window <= 0) return context;
-  const double s = a.sliding_layer_share;
-  return (1 - s) * context + s * std::min(context, a.sliding_window);
+  const double s = a.sliding_layer_share, w = a.sliding_window;
+  if (!a.chunked_attention) return (1 - s) * context + s * std::min(context, w);
+  // The integral of p mod w from 0 to x.
+  const auto integral = [w](double x) {
+    const double q = std::floor(x / w), r = x - q * w;
+    return q * w * w / 2 + r * r / 2;
+  };
+  const double lo = std::max(0.0, context - span / 2), hi = context + span / 2;
+  const double mean =
+      hi > lo ? (integral(hi) - integral(lo)) / (hi - lo) : context - std::floor(context / w) * w;
+  return (1 - s) * context + s * mean;
 }
 
 // The output layer's parameters: its own matrix, or the input embedding's when the two are tied
@@ -430,12 +441,13 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
   {
     const double context = n + out / 2;
     const double peak = matmul_peak(l, q, tp, batch);
-    const double kv = batch * attended_tokens(a, context) * q.kv_bytes_per_token;
+    const double kv = batch * attended_tokens(a, context, out) * q.kv_bytes_per_token;
     // What the group's GPUs read together: a replicated cache is read once per GPU holding it.
     const double kv_read = kv * tp / kv_split(a, tp);
     const double bytes = decode_weight_bytes(q, batch) + kv_read;
     const double gemm = 2 * matmul_params(a, q.params) * batch;
-    const double attn = layers * decode_attention_flops(a) * attended_tokens(a, context) * batch;
+    const double attn =
+        layers * decode_attention_flops(a) * attended_tokens(a, context, out) * batch;
     const double flops = gemm + attn;
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
@@ -453,7 +465,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
           (a.mla() && tp > 1 ? ", MLA's latent read by each of the " + num(tp) + " GPUs" : "") +
           (a.sliding_window > 0 && a.sliding_window < context
                ? ", " + num(std::round(a.sliding_layer_share * 100)) +
-                     " % of the layers at their " + num(a.sliding_window) + "-token window"
+                     " % of the layers at their " + num(a.sliding_window) +
+                     (a.chunked_attention ? "-token chunks" : "-token window")
                : "") +
           ") at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) +
           " TFLOP" + tiled_note(l, q, tiled) + host_note(l, q, true) + eager_note(l, launch) +

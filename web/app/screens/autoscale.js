@@ -10,6 +10,7 @@ import { frame, axis, legend, dataTable, W, SERIES } from '../charts.js';
 import { copyText } from '../export.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
+import { section } from '../sections.js';
 
 /** A synthetic diurnal day (not measured): a trough at 04:00, a peak 5x the trough at 16:00. */
 export const EXAMPLE_PROFILE = Array.from({ length: 24 }, (_, hr) => Math.round(40 * (3 - 2 * Math.cos(((hr - 4) * Math.PI) / 12)) * 10) / 10);
@@ -194,7 +195,7 @@ export function renderAutoscale(r) {
   const copy = h('button', { type: 'button', testid: 'as-copy-keda' }, 'Copy');
   copy.addEventListener('click', () => copyText(rec.keda_scaled_object));
   return [
-    h('section', { class: 'card', testid: 'as-deployment' },
+    section('deployment', h('section', { class: 'card', testid: 'as-deployment' },
       h('h3', null, 'Replica'),
       facts([
         ['Runs on', `${d.instance} (${d.provider}, ${d.region})`, 'as-instance'],
@@ -203,9 +204,9 @@ export function renderAutoscale(r) {
         ['Cold start', `${f.num(r.cold_start.total_s, 0)} s (estimates: ${r.cold_start.basis.split(': ').slice(1).join(': ')})`, 'as-cold-start'],
         r.profile.shape ? ['Traffic shape', `${r.profile.shape.replaceAll('_', ' ')} (${r.profile.shape_source})`, 'as-shape-source'] : null,
         ['Month', r.profile.month],
-      ], 'facts compact')),
-    card('Replica schedule', scheduleChart(r)),
-    h('section', { class: 'card' },
+      ], 'facts compact'))),
+    section('chart', card('Replica schedule', scheduleChart(r))),
+    section('table', h('section', { class: 'card' },
       h('h3', null, 'Each policy'),
       table({
         caption: 'Each policy over the profile: monthly cost, idle GPU-hours and the share of requests within the p95 TTFT target', testid: 'as-policies', className: 'data', exportName: 'autoscale-policies', records: r.policies,
@@ -216,9 +217,9 @@ export function renderAutoscale(r) {
           h('td', { class: 'num' }, f.num(p.replica_hours_per_month, 0)),
           h('td', { class: 'num' }, f.num(p.gpu_hours_idle, 0)),
           h('td', { class: 'num', testid: `as-${p.name}-slo` }, f.pct(100 * p.slo_attainment)))),
-      })),
+      }))),
     h('div', { class: 'grid-2' },
-      h('section', { class: 'card', testid: 'as-recommended' },
+      section('recommended', h('section', { class: 'card', testid: 'as-recommended' },
         h('h3', null, 'Recommended autoscaler settings'),
         facts([
           ['Replicas', `${rec.min_replicas} to ${rec.max_replicas}`, 'as-rec-replicas'],
@@ -229,15 +230,15 @@ export function renderAutoscale(r) {
         h('p', { class: 'muted small' }, rec.basis),
         h('details', { class: 'why-details', open: true },
           h('summary', null, 'Copy as a KEDA ScaledObject'),
-          h('pre', { class: 'request', testid: 'as-keda', tabindex: '0', 'aria-label': 'KEDA ScaledObject' }, rec.keda_scaled_object), copy)),
-      h('section', { class: 'card', testid: 'as-base' },
+          h('pre', { class: 'request', testid: 'as-keda', tabindex: '0', 'aria-label': 'KEDA ScaledObject' }, rec.keda_scaled_object), copy))),
+      section('base', h('section', { class: 'card', testid: 'as-base' },
         h('h3', null, 'Committed base'),
         facts([
           ['Commit', `${base.instances} instance${base.instances === 1 ? '' : 's'} holding ${base.replicas} replicas (${f.label(base.commitment)})`, 'as-base-replicas'],
           ['Monthly cost', base.usd_per_month === null ? f.DASH : f.usdMonth(base.usd_per_month), 'as-base-usd'],
           ['Break-even utilization', base.break_even_utilization === null ? f.DASH : f.pct(100 * base.break_even_utilization)],
         ], 'facts compact'),
-        h('p', { class: 'muted small' }, base.basis))),
+        h('p', { class: 'muted small' }, base.basis)))),
     h('p', { class: 'muted small' }, r.basis),
   ];
 }

@@ -9,6 +9,7 @@ import { alertRegion } from '../errors.js';
 import { FILES } from '../catalog-store.js';
 import { tags } from './precisions.js';
 import { createInstanceBrowser, concreteModelsTable } from '../catalog-table.js';
+import { section } from '../sections.js';
 
 const SECTIONS = [
   { value: 'all', label: 'Everything' },
@@ -18,7 +19,7 @@ const SECTIONS = [
 ];
 
 export function createCatalogScreen(store) {
-  const section = selectControl({ id: 'cat-section', key: 'section', label: 'Show', options: SECTIONS, def: 'all' });
+  const shown = selectControl({ id: 'cat-section', key: 'section', label: 'Show', options: SECTIONS, def: 'all' });
   const family = selectControl({
     id: 'cat-family', key: 'family', label: 'Instance family', def: '',
     fill: (s) => [{ value: '', label: 'All families' }, ...s.families.map((x) => ({ value: x, label: x }))],
@@ -34,24 +35,24 @@ export function createCatalogScreen(store) {
     intro: 'The prices, GPUs, model sizes and precisions every answer uses, with their sources and dates.',
     inputsTitle: 'Browse',
     stacked: true,
-    controls: controlSet([section, family]),
+    controls: controlSet([shown, family]),
     async render({ ask }) {
       const { response, errors } = await ask({ question: 'validate' });
       if (errors) return { errors };
       const all = await ask({ question: 'catalog', section: 'all' });
       if (all.errors) return { errors: all.errors };
       const d = all.response.result;
-      const show = section.value() || 'all';
+      const show = shown.value() || 'all';
       const fam = family.value();
       return {
         nodes: [
-          h('div', { class: 'grid-2' }, infoCard(d.info, d.providers, store), validateCard(response.result)),
+          section('info', h('div', { class: 'grid-2' }, infoCard(d.info, d.providers, store), validateCard(response.result))),
           // The same loader nodes every time: what is typed or shown there survives a re-render.
           h('div', { class: 'grid-2' }, loader.node, loader.downloads),
-          show === 'all' || show === 'instances' ? browser.show(d.instances.filter((i) => !fam || i.family === fam)) : null,
-          show === 'all' || show === 'models' ? modelsCard(d.model_sizes, d.memory_planning, d.concrete_models ?? []) : null,
-          show === 'all' || show === 'precisions' ? precisionsCard(d.precision_formats) : null,
-          show === 'all' ? sourcesCard(d.info) : null,
+          show === 'all' || show === 'instances' ? section('table', browser.show(d.instances.filter((i) => !fam || i.family === fam))) : null,
+          show === 'all' || show === 'models' ? section('models', modelsCard(d.model_sizes, d.memory_planning, d.concrete_models ?? [])) : null,
+          show === 'all' || show === 'precisions' ? section('precisions', precisionsCard(d.precision_formats)) : null,
+          show === 'all' ? section('sources', sourcesCard(d.info)) : null,
         ],
       };
     },

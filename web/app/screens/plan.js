@@ -10,6 +10,7 @@ import { barChart, SERIES } from '../charts.js';
 import { DEFAULT_PLAN } from '../default-plan.js';
 import { own } from '../link.js';
 import { deployPanel } from '../deploy-panel.js';
+import { section } from '../sections.js';
 
 const clone = (v) => JSON.parse(JSON.stringify(v));
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -276,15 +277,15 @@ export function renderPlan(r) {
     ?.w.alternatives?.find((a) => a.provider === c.provider && a.instance === c.instance);
 
   return [
-    h('section', { class: 'card verdict accent' },
+    section('verdict', h('section', { class: 'card verdict accent' },
       h('h3', null, r.name || 'Fleet plan'),
       facts([
         ['Plan total', h('strong', { testid: 'plan-total' }, f.usdMonth(total))],
         ['Environments', `${r.environments.length} · ${all.length} workloads`],
         mix ? ['Cheapest provider mix', h('span', null, h('span', { testid: 'plan-mix-total' }, f.usdMonth(mix.usd_per_month)), ' · saves ',
           h('span', { testid: 'plan-mix-savings' }, f.pct(mix.savings_pct)))] : null,
-      ], 'facts compact')),
-    h('div', { class: 'grid-2 charts' },
+      ], 'facts compact'))),
+    section('chart', h('div', { class: 'grid-2 charts' },
       card('By environment', barChart({
         title: 'Monthly cost by environment', summary: r.environments.map((e) => `${e.name} ${f.usdMonth(e.usd_per_month)}`).join(', '),
         xLabel: 'Monthly cost (USD/month)', format: money, testid: 'plan-env-chart', width: 480,
@@ -311,8 +312,8 @@ export function renderPlan(r) {
             mix ? ['Cheapest mix', f.num(mix.usd_per_month, 2), f.num(((mix.usd_per_month - total) / total) * 100, 1)] : null,
           ].filter(Boolean),
         },
-      }))),
-    h('section', { class: 'card' },
+      })))),
+    section('table', h('section', { class: 'card' },
       h('h3', null, 'Workloads'),
       table({
         caption: 'Cost per workload, with its basis', testid: 'plan-workloads', className: 'data',
@@ -340,8 +341,8 @@ export function renderPlan(r) {
           h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'), h('td', { class: 'num' }, String(all.length)),
             h('td', { class: 'num', testid: 'plan-grand-total' }, f.usdMonth(total)), h('td', { class: 'num' }, '100%')),
         ],
-      })),
-    h('section', { class: 'card' },
+      }))),
+    section('alternatives', h('section', { class: 'card' },
       h('h3', null, 'Each workload on the other providers'),
       h('p', { class: 'muted small' }, 'Re-priced on each provider’s equivalent instance: the same accelerator and its memory, at least as many per instance, at least the vCPUs and RAM where the provider has such a host (else its nearest, and what it lacks is said), the cheapest such on demand, with the same schedule and way to pay.'),
       table({
@@ -356,9 +357,9 @@ export function renderPlan(r) {
             h('td', { class: 'num', testid: `plan-alt-cost-${k}-${j}` }, f.usdMonth(a.usd_per_month)),
             h('td', { class: ['num', d < 0 ? 'good' : d > 0 ? 'bad' : null] }, `${d > 0 ? '+' : d < 0 ? '-' : ''}${f.usd(Math.abs(d))}`));
         })),
-      })),
+      }))),
     h('div', { class: 'grid-2' },
-      h('section', { class: 'card' },
+      section('providers', h('section', { class: 'card' },
         h('h3', null, 'The whole plan per provider'),
         table({
           caption: 'Every workload on one provider', testid: 'plan-providers', className: 'data',
@@ -368,8 +369,8 @@ export function renderPlan(r) {
             h('td', { class: 'num', testid: `plan-provider-cost-${p}` }, v == null ? 'no equivalent' : f.usdMonth(v)),
             h('td', { class: 'num' }, v == null ? f.DASH : f.signedPct(((v - total) / total) * 100)))),
         }),
-        h('p', { class: 'muted small' }, 'Every workload on that provider’s equivalent instance, as in the table above; no equivalent where a workload has none there.')),
-      mix ? h('section', { class: 'card' },
+        h('p', { class: 'muted small' }, 'Every workload on that provider’s equivalent instance, as in the table above; no equivalent where a workload has none there.'))),
+      mix ? section('mix', h('section', { class: 'card' },
         h('h3', null, 'Cheapest provider mix'),
         table({
           caption: `Each workload where it costs least: ${f.usdMonth(mix.usd_per_month)}, ${f.pct(mix.savings_pct)} below the plan`, testid: 'plan-mix', className: 'data',
@@ -380,6 +381,6 @@ export function renderPlan(r) {
             h('td', null, h('span', { testid: `plan-mix-instance-${i}` }, c.instance), hostShort(alternativeOf(c), `plan-mix-short-${i}`)),
             h('td', null, PROVIDER_LABEL(c.provider)),
             h('td', null, c.environment))),
-        })) : null),
+        }))) : null),
   ];
 }

@@ -10,6 +10,7 @@ import { demandControl } from '../demand-fields.js';
 import { numberControl } from '../controls.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
+import { section } from '../sections.js';
 import { textControl, checkControl, nameList, pricesWanted, bandCell } from '../region-fields.js';
 
 /** Users: groups separated by ";" or lines, each a region or "lat lon", then its share:
@@ -94,7 +95,7 @@ export function renderRegions(r, req = {}) {
   const placed = r.status === 'PLACED';
   const t = r.totals;
   return [
-    placed ? h('section', { class: 'card verdict fits', testid: 'rg-verdict' },
+    section('verdict', placed ? h('section', { class: 'card verdict fits', testid: 'rg-verdict' },
       h('h3', null, 'Placement'),
       h('p', { class: 'verdict-title' }, h('span', { testid: 'rg-status' }, r.status), ' · ', r.instance, ' in ',
         h('span', { testid: 'rg-where' }, r.regions_chosen.map((c) => c.region).join(', ')), ' · ', h('span', { testid: 'rg-total' }, f.usdMonth(t.usd_per_month))),
@@ -111,9 +112,9 @@ export function renderRegions(r, req = {}) {
         h('p', { class: 'verdict-title', testid: 'rg-status' }, r.status),
         h('p', { testid: 'rg-refusal' }, f.sentence(r.refusal)),
         h('p', { testid: 'rg-way-out' }, h('strong', null, 'Way out: '), f.sentence(r.way_out)),
-        facts(askedFacts(req), 'facts compact')),
-    placed ? card('Regions chosen', placementTable(r.regions_chosen, r.request?.demand?.max_ttft_ms)) : null,
-    card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions)),
+        facts(askedFacts(req), 'facts compact'))),
+    placed ? section('chosen', card('Regions chosen', placementTable(r.regions_chosen, r.request?.demand?.max_ttft_ms))) : null,
+    section('table', card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions))),
     h('details', { class: 'why-details', testid: 'rg-method' },
       h('summary', null, 'Method and sources'),
       facts(Object.entries(r.method ?? {}).map(([k, v]) => [METHOD_NAMES[k] ?? f.sentence(f.label(k)), f.sentence(String(v))]), 'facts compact')),

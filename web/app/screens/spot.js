@@ -12,6 +12,7 @@ import { numberControl } from '../controls.js';
 import { providersControl } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
+import { section } from '../sections.js';
 import { textControl, nameList, pricesWanted, bandCell, interval } from '../region-fields.js';
 
 const usdM = (v) => f.usdMonth(v);
@@ -51,7 +52,7 @@ function servingPlan(r) {
     ...plan.spot.map((s) => [`Spot in ${s.region}`, s.replicas, s.usd_per_hour]),
   ];
   return [
-    h('section', { class: 'card verdict fits', testid: 'spot-plan' },
+    section('verdict', h('section', { class: 'card verdict fits', testid: 'spot-plan' },
       h('h3', null, 'Plan'),
       h('p', { class: 'verdict-title' },
         h('span', { testid: 'spot-plan-replicas' }, `${f.num(plan.on_demand.replicas, 0)} on demand + ${f.num(plan.replicas_total - plan.on_demand.replicas, 0)} spot`),
@@ -68,8 +69,8 @@ function servingPlan(r) {
         caption: 'Replicas of the plan', testid: 'spot-plan-lines', className: 'data', export: false,
         head: ['Where', 'Replicas', 'Per hour'],
         rows: lines.map(([where, n, usd]) => h('tr', null, h('th', { scope: 'row' }, where), h('td', { class: 'num' }, f.num(n, 0)), h('td', { class: 'num' }, f.usdHour(usd)))),
-      })),
-    h('section', { class: 'card' },
+      }))),
+    section('baseline', h('section', { class: 'card' },
       h('h3', null, 'Against all on demand and all spot'),
       table({
         caption: 'Monthly cost and the probability that the replicas up cover the demand', testid: 'spot-compare', className: 'data', exportName: 'spot-compare',
@@ -82,13 +83,13 @@ function servingPlan(r) {
           h('tr', { testid: 'spot-compare-spot' }, h('th', { scope: 'row' }, `All spot (${r.all_spot.replicas} × ${r.all_spot.instance}, ${r.all_spot.region})`),
             h('td', { class: 'num', testid: 'spot-compare-spot-usd' }, usdM(r.all_spot.usd_per_month)), h('td', { class: 'num' }, interval(r.all_spot.p_capacity_met, prob))),
         ],
-      })),
+      }))),
   ];
 }
 
 function trainingJobs(r) {
   const hoursOf = (v) => f.hours(v);
-  return h('section', { class: 'card' },
+  return section('jobs', h('section', { class: 'card' },
     h('h3', null, 'The run on each pool'),
     table({
       caption: 'Each pool: checkpoint interval, interruptions, wall time and cost on spot (point, then low to high over the band), and the break-even discount',
@@ -105,7 +106,7 @@ function trainingJobs(r) {
         h('td', { class: 'num', testid: `spot-job-${i}-wall` }, interval(j.wall_hours, hoursOf)),
         h('td', null, j.spot_pays ? 'yes' : 'no'))),
     }),
-    r.checkpoint ? h('p', { class: 'muted small', testid: 'spot-checkpoint' }, `A checkpoint is written in ${f.num(r.checkpoint.write_s, 0)} s; ${f.num(r.checkpoint.restart_s, 0)} s pass from an interruption to training again. Interval: sqrt(2 × write time × mean time between interruptions) (Young/Daly).`) : null);
+    r.checkpoint ? h('p', { class: 'muted small', testid: 'spot-checkpoint' }, `A checkpoint is written in ${f.num(r.checkpoint.write_s, 0)} s; ${f.num(r.checkpoint.restart_s, 0)} s pass from an interruption to training again. Interval: sqrt(2 × write time × mean time between interruptions) (Young/Daly).`) : null));
 }
 
 /** The core's assumptions, each said as it reads (the band's reading by its formula). */
@@ -125,7 +126,7 @@ export function renderSpot(r) {
     dataNote(r.data),
     r.plan ? servingPlan(r) : null,
     r.jobs ? trainingJobs(r) : null,
-    card(`Pools (${r.pools.length})`, poolsTable(r.pools)),
+    section('table', card(`Pools (${r.pools.length})`, poolsTable(r.pools))),
     h('details', { class: 'why-details', testid: 'spot-assumptions' },
       h('summary', null, 'Assumptions and method'),
       facts(assumptionRows(r.assumptions ?? {}), 'facts compact'),
