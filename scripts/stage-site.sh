@@ -62,7 +62,22 @@ PY
   --outfile="$site/app/core-worker.js"
 "${min[@]}" "$root/web/style.css" --outfile="$site/style.css"
 "${min[@]}" "$root/web/embed.js" --bundle --format=esm --outfile="$site/embed.js"
-"${min[@]}" "$root/web/prerendered.js" --define:LATER_MODULES="$(cat "$meta.later")" --outfile="$site/prerendered.js"
+# The usual regions (their prices are in the catalog's pack), and a check that no region's name has
+# another provider's form than its own (web/prerendered.js requests a link's region's prices early,
+# from the provider its name's form says).
+usual=$(python3 - "$root/config/prices/index.json" <<'PY'
+import json, re, sys
+index = json.load(open(sys.argv[1], encoding="utf-8"))
+FORMS = {"aws": r"[a-z]+(-[a-z]+)+-\d+", "gcp": r"[a-z]+-[a-z]+\d+", "azure": r"[a-z]+us\d*"}
+for provider, p in index["providers"].items():
+    for region, entry in p["regions"].items():
+        form = next((k for k, f in FORMS.items() if re.fullmatch(f, region)), provider)
+        if form != provider or entry["file"] != f"{provider}/{region}.json":
+            sys.exit(f"stage-site: region {region} ({entry['file']}) has {form}'s form, which web/prerendered.js reads as {form}/{region}.json")
+print(json.dumps([p["default_region"] for p in index["providers"].values()]))
+PY
+)
+"${min[@]}" "$root/web/prerendered.js" --define:LATER_MODULES="$(cat "$meta.later")" --define:USUAL_REGIONS="$usual" --outfile="$site/prerendered.js"
 "${min[@]}" "$root/web/sw.js" --outfile="$site/sw.js"
 # gpufleet/ holds the page's module (without the questions no view asks, wasm/CMakeLists.txt);
 # gpufleet/all/ the module that answers every question, for pages that import the facade.

@@ -21,6 +21,26 @@ if (location.search || location.hash) document.documentElement.classList.add('li
   }
 }
 
+// A link's region other than the usual ones (?region=eu-west-1): its price file requested now,
+// beside the catalog, not once the catalog's index has named it (the first analyzer waits for it).
+// Its folder is the provider its name's form belongs to (AWS us-east-1, Google Cloud us-central1,
+// Azure eastus; a region of another form is fetched when the index has named it): scripts/
+// stage-site.sh checks that no region of the index has another provider's form, and names the
+// usual regions (USUAL_REGIONS), whose prices the catalog's pack holds.
+{
+  const region = new URLSearchParams(location.search).get('region') ?? '';
+  const usual = typeof USUAL_REGIONS === 'undefined' ? [] : USUAL_REGIONS;
+  const provider = /^[a-z]+(-[a-z]+)+-\d+$/.test(region) ? 'aws' : /^[a-z]+-[a-z]+\d+$/.test(region) ? 'gcp' : /^[a-z]+us\d*$/.test(region) ? 'azure' : '';
+  if (provider && !usual.includes(region)) {
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'fetch';
+    link.crossOrigin = 'anonymous';
+    link.href = `./config/prices/${provider}/${region}.json`;
+    document.head.append(link);
+  }
+}
+
 // A link's theme (?theme=light|dark, e.g. from an embedding page) before the first paint.
 {
   const theme = new URLSearchParams(location.search).get('theme');

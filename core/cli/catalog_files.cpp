@@ -101,14 +101,46 @@ void list_price_files(const std::string& dir, std::vector<std::string>& names, E
 constexpr const char* kPricedWhereAsked[] = {"fit", "cost", "performance", "recommend", "migrate", "estimate",
                                              "memory", "precisions", "decide", "placement", "right_size"};
 
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+// The provider of the instance family or type the request's "instance" names, found as the core
+// finds it (a family's key, its instance type or one of its sizes, in any case); "" when none.
+std::string provider_of(const Json& catalog, const Json& request) {
+  if (!request.contains("instance") || !request["instance"].is_string() ||
+      !catalog.contains("gpu_instances") || !catalog["gpu_instances"].is_object()) {
+    return "";
+  }
+  const std::string name = lower(request["instance"].get<std::string>());
+  const auto names = [&](const std::string& key, const Json& family) {
+    if (lower(key) == name) return true;
+    if (family.contains("instance_type") && family["instance_type"].is_string() &&
+        lower(family["instance_type"].get<std::string>()) == name)
+      return true;
+    if (!family.contains("sizes") || !family["sizes"].is_object()) return false;
+    for (const auto& [size, _] : family["sizes"].items())
+      if (lower(size) == name) return true;
+    return false;
+  };
+  for (const auto& [key, family] : catalog["gpu_instances"].items()) {
+    if (family.is_object() && names(key, family) && family.contains("provider") &&
+        family["provider"].is_string()) {
+      return family["provider"].get<std::string>();
+    }
+  }
+  return "";
+}
+
 // The regions whose price files `request` reads: each provider's usual region (gpu_instances.json
 // providers.<p>.region) and those it names; nullopt for every file (a question that may look at
 // every region, "regions": "all", or a catalog or request this cannot read: the core then answers
 // exactly as with every file read, errors included).
 std::optional<std::set<std::string>> regions_read(const std::string& gpu_instances_json, const Json& request) {
   if (!request.is_object() || !request.contains("question") || !request["question"].is_string()) return std::nullopt;
-  std::string question = request["question"].get<std::string>();
-  std::transform(question.begin(), question.end(), question.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string question = lower(request["question"].get<std::string>());
   if (std::none_of(std::begin(kPricedWhereAsked), std::end(kPricedWhereAsked), [&](const char* q) { return question == q; })) {
     return std::nullopt;
   }
@@ -116,10 +148,14 @@ std::optional<std::set<std::string>> regions_read(const std::string& gpu_instanc
   if (catalog.is_discarded() || !catalog.is_object() || !catalog.contains("providers") || !catalog["providers"].is_object()) {
     return std::nullopt;
   }
+  // `cost` prices one instance at its own provider (core/src/pricing/cost.cpp): that provider's
+  // usual region only.
+  std::string only = question == "cost" ? provider_of(catalog, request) : "";
+  if (!catalog["providers"].contains(only)) only.clear();
   std::set<std::string> regions;
-  for (const auto& [_, provider] : catalog["providers"].items()) {
+  for (const auto& [key, provider] : catalog["providers"].items()) {
     if (!provider.is_object() || !provider.contains("region") || !provider["region"].is_string()) return std::nullopt;
-    regions.insert(provider["region"].get<std::string>());
+    if (only.empty() || key == only) regions.insert(provider["region"].get<std::string>());
   }
   if (request.contains("region")) {
     if (!request["region"].is_string()) return std::nullopt;

@@ -82,6 +82,23 @@ void BM_CatalogLoadUsualRegions(benchmark::State& state) {
 }
 BENCHMARK(BM_CatalogLoadUsualRegions)->Unit(benchmark::kMillisecond);
 
+// What `gpufleet cost --instance g5.xlarge` reads (core/cli/catalog_files.cpp): the catalog with
+// its provider's usual region's prices only (aws us-east-1), against BM_CatalogLoad's every region.
+void BM_CatalogLoadOneRegion(benchmark::State& state) {
+  gpufleet::CatalogSources sources = shipped_sources();
+  std::erase_if(sources.price_files,
+                [](const gpufleet::PriceFile& f) { return f.name != "prices/aws/us-east-1.json"; });
+  if (sources.price_files.size() != 1) {
+    state.SkipWithError("prices/aws/us-east-1.json is missing");
+    return;
+  }
+  for (auto _ : state) {
+    gpufleet::Analyzer a(sources);
+    benchmark::DoNotOptimize(a.catalog_ok());
+  }
+}
+BENCHMARK(BM_CatalogLoadOneRegion)->Unit(benchmark::kMillisecond);
+
 void BM_OneEstimate(benchmark::State& state) {
   const std::string request = sweep()["one_estimate"].dump();
   for (auto _ : state) benchmark::DoNotOptimize(analyzer().analyze_json(request));

@@ -4,10 +4,13 @@
 // that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/site-server.mjs';
+import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
+import { largeCatalog } from './large-catalog.mjs';
+import { LINKS, stepsOf, watchLink } from './links.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
@@ -16,22 +19,12 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-// Links anyone shares, each answered by the live core (no staged answer): a named model with a
-// demand (Deployments), a pasted config.json (Fit; a config is never in a link, so it is pasted the
-// moment its field exists) and a region other than the usual ones (Fit).
-const TINY_LLAMA = {
-  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 2048, intermediate_size: 5632, num_hidden_layers: 22,
-  num_attention_heads: 32, num_key_value_heads: 4, vocab_size: 32000, max_position_embeddings: 2048, rms_norm_eps: 1e-5,
-  tie_word_embeddings: false, torch_dtype: 'bfloat16',
-};
-const LINKS = {
-  model_demand: { view: 'deployments', query: '?view=deployments&model=llama-3.1-8b&workload=inference&rps=50&ttft=500' },
-  pasted_config: { view: 'fit', query: '?view=fit&model=config&workload=inference&instance=G6e', paste: JSON.stringify(TINY_LLAMA) },
-  region: { view: 'fit', query: '?view=fit&region=eu-west-1' },
-};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
-  const page = await browser.newPage();
+  // The page's own download: without the offline copy of every view's files that its service
+  // worker fetches after the first answer (web/app/offline.js; through the worker, whose resource
+  // entries would stand for the files' first, compressed arrival).
+  const page = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();
   await page.goto(`${server.origin}/?view=fit&size=small&workload=inference&precision=fp16&instance=G6e&gpus=1`);
   await page.waitForSelector('[data-testid="fit-per-gpu-gb"]');
   await page.waitForLoadState('networkidle');
@@ -133,30 +126,16 @@ try {
   const blankPaints = [];
   const liveAnswers = [];
   const linkAnswers = Object.fromEntries(Object.keys(LINKS).map((name) => [name, []]));
+  // Where each cold load's time goes: the page's own marks (gpufleet:*, web/app/main.js), the
+  // document's and each file's arrival (resource timing), the answer painted; per link and for the
+  // default link's live path, medians over the runs.
+  const steps = Object.fromEntries(['default', ...Object.keys(LINKS)].map((name) => [name, {}]));
+  const addSteps = (kind, got) => { for (const [k, t] of Object.entries(got)) (steps[kind][k] ??= []).push(t); };
   for (let i = 0; i < 7; i++) {
     for (const kind of ['blank', 'default', ...Object.keys(LINKS)]) {
       const context = await browser.newContext();
       const link = LINKS[kind];
-      await context.addInitScript(({ view, paste }) => {
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') window.gpufleetBenchFcpMs = e.startTime;
-        }).observe({ type: 'paint', buffered: true });
-        const check = () => {
-          const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
-          if (el && el.textContent.trim() !== '') window.gpufleetBenchFirstAnswerMs ??= performance.now();
-          // A link's own answer: its view's results filled by the live page (never the staged copy).
-          const live = view && document.querySelector(`[data-testid="${view}-result"][data-state="ready"]`);
-          if (live && !live.closest('[data-prerendered]')) window.gpufleetBenchLinkAnswerMs = performance.now();
-          // The pasted config.json: pasted the moment its field exists, as a visitor's paste lands.
-          const field = paste && document.querySelector('[data-testid="wf-config"]');
-          if (field && !field.value) {
-            field.value = paste;
-            field.dispatchEvent(new Event('input', { bubbles: true }));
-          }
-          if (!(view ? window.gpufleetBenchLinkAnswerMs : window.gpufleetBenchFirstAnswerMs)) requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      }, { view: link?.view ?? null, paste: link?.paste ?? null });
+      await context.addInitScript(watchLink, { view: link?.view ?? null, paste: link?.paste ?? null });
       const page = await context.newPage();
       if (kind === 'blank') {
         await page.goto(`${server.origin}/bench-blank.html`, { waitUntil: 'commit' });
@@ -168,9 +147,12 @@ try {
         await page.goto(`${server.origin}/`, { waitUntil: 'commit' });
         firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
         liveAnswers.push(await (await page.waitForFunction(() => performance.getEntriesByName('gpufleet:first-answer')[0]?.startTime)).jsonValue());
+        addSteps(kind, await stepsOf(page));
       } else {
         await page.goto(`${server.origin}/${link.query}`, { waitUntil: 'commit' });
         linkAnswers[kind].push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
+        await page.waitForFunction(() => performance.getEntriesByName('gpufleet:first-answer').length);
+        addSteps(kind, { ...await stepsOf(page), 'answer painted': linkAnswers[kind].at(-1) });
       }
       await context.close();
     }
@@ -202,8 +184,43 @@ try {
     return times;
   });
   await batchPage.close();
+  // Keystroke to paint while the largest catalog of your own the page accepts is loaded (it answers
+  // in the core's Web Worker, web/app/catalog-load.js): on Fit, keys typed into the prompt tokens,
+  // each a new question; from the key's event to the frame after its handlers (a frame, then a
+  // task), keys 150 ms apart so that answers arrive and are drawn between them.
+  const large = largeCatalog((file) => readFileSync(path.join(SITE_DIR, 'config', file), 'utf8'));
+  const largePage = await browser.newPage();
+  await largePage.goto(`${server.origin}/?view=catalog`);
+  await largePage.getByTestId('cat-upload').setInputFiles([
+    { name: 'gpu_instances.json', mimeType: 'application/json', buffer: Buffer.from(large.gpuInstances) },
+    { name: 'workloads.json', mimeType: 'application/json', buffer: Buffer.from(large.workloads) },
+  ]);
+  await largePage.getByTestId('cat-origin').getByText('your own catalog').waitFor({ timeout: 120000 });
+  await largePage.getByTestId('tab-fit').click();
+  await largePage.waitForFunction(() => document.querySelector('[data-testid=fit-result]')?.dataset.state === 'ready', null, { timeout: 120000 });
+  await largePage.locator('#wf-input').fill('');
+  await largePage.locator('#wf-input').focus();
+  await largePage.evaluate(() => {
+    window.gpufleetBenchKeys = [];
+    addEventListener('keydown', (e) => {
+      const t0 = e.timeStamp;
+      requestAnimationFrame(() => setTimeout(() => window.gpufleetBenchKeys.push(performance.now() - t0), 0));
+    }, true);
+  });
+  for (const key of ['2', '0', '4', '8', 'Backspace', 'Backspace', '5', '1', '2', 'Backspace', '0', '9']) {
+    await largePage.keyboard.press(key);
+    await sleep(150);
+  }
+  await largePage.waitForFunction(() => window.gpufleetBenchKeys.length === 12);
+  const largeKeys = await largePage.evaluate(() => window.gpufleetBenchKeys);
+  await largePage.close();
   console.log(JSON.stringify({
     browser_batch_view_20_jobs_ms: median(batchView),
+    browser_keystroke_to_paint_largest_catalog_ms: median(largeKeys),
+    browser_keystroke_to_paint_largest_catalog_max_ms: Math.max(...largeKeys),
+    browser_largest_catalog_instance_types: large.types,
+    browser_cold_load_steps: Object.fromEntries(Object.entries(steps).map(([kind, byStep]) => [kind,
+      Object.fromEntries(Object.entries(byStep).map(([k, ts]) => [k, median(ts)]))])),
     browser_first_answer_ms: median(firstAnswers),
     browser_live_first_answer_ms: median(liveAnswers),
     ...Object.fromEntries(Object.entries(linkAnswers).map(([name, runs]) => [`browser_link_${name}_first_answer_ms`, median(runs)])),

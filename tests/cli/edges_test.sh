@@ -107,6 +107,15 @@ check "fit --region eu-west-1 reads it, and says it is broken" \
   test "$(exit_code "$bin" --config "$tmp/far" fit --model llama-3.1-8b --instance g5.xlarge --region eu-west-1)" = 3
 check "  naming the file" grep -q "prices/aws/eu-west-1.json" "$tmp/err" "$tmp/out"
 check "catalog check reads every region's file" test "$(exit_code "$bin" --config "$tmp/far" catalog check)" = 3
+# cost prices one instance at its own provider: another provider's usual region is not read either.
+cp -r "$root/config" "$tmp/other"
+echo '{"broken' >"$tmp/other/prices/gcp/us-central1.json"
+check "cost --instance g5.xlarge reads AWS's prices only" \
+  test "$(exit_code "$bin" --config "$tmp/other" cost --instance G5.XLARGE)" = 0
+check "cost --instance of a GCP type reads the broken file, and says so" \
+  test "$(exit_code "$bin" --config "$tmp/other" cost --instance g2-standard-4)" = 3
+check "fit reads every provider's usual region (its ways out span providers)" \
+  test "$(exit_code "$bin" --config "$tmp/other" fit --model llama-3.1-8b --instance g5.xlarge)" = 3
 
 echo "$failures failure(s)"
 exit $((failures > 0))

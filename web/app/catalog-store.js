@@ -274,6 +274,8 @@ export class CatalogStore extends EventTarget {
   /** Resolves to the whole response, ok or not. Rejects only with an AbortError: `signal` was
    *  aborted (a newer question supersedes this one) or the analyzer was replaced meanwhile. */
   async ask(request, signal) {
+    // Superseded before its turn (a newer input came in the same task): never computed.
+    if (signal?.aborted) throw new DOMException('superseded', 'AbortError');
     if (this.#recovering) return this.#restarting();
     const analyzer = this.analyzer;
     const tool = IN_WORKER.has(request?.question) && !analyzer.inWorker;

@@ -118,3 +118,14 @@ export function facts(pairs, className = 'facts') {
 export function card(title, ...children) {
   return h('section', { class: 'card' }, title ? h('h3', null, title) : null, children);
 }
+
+/** A choice (a select, a checkbox, a radio button): one edit fires input, then change. */
+const isChoice = (t) => t?.tagName === 'SELECT' || t?.type === 'checkbox' || t?.type === 'radio';
+
+/** Calls `fn` once per edit of a field inside `node`: a text field's on each input (and on change),
+ *  a choice's on its change only, so that one edit asks and draws one answer, after the choice's
+ *  own change listeners (which show or hide other fields) have run. */
+export function onEdit(node, fn) {
+  node.addEventListener('input', (e) => { if (!isChoice(e.target)) fn(e); });
+  node.addEventListener('change', fn);
+}

@@ -1,7 +1,7 @@
 // The page: loads the WebAssembly core and the shipped catalog, builds one screen per question,
 // keeps the whole state in the URL, and runs in full or embed mode (?embed=1).
 import { loadGpufleet } from '../gpufleet/gpufleet.js';
-import { h, clear } from './dom.js';
+import { h, clear, onEdit } from './dom.js';
 import { CatalogStore, fetchShippedTexts, LEFT_OUT } from './catalog-store.js';
 import { alertRegion } from './errors.js';
 import { createTabs } from './tabs.js';
@@ -62,8 +62,7 @@ async function start() {
     for (const s of built.values()) if (s !== active && s.uses.length) dirty.add(s);
     active.onChange(active);
   };
-  form.node.addEventListener('input', formChanged);
-  form.node.addEventListener('change', formChanged);
+  onEdit(form.node, formChanged);
 
   const updateUrl = () => {
     const p = new URLSearchParams();

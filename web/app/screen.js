@@ -5,7 +5,7 @@
 // a Web Worker, so a render awaits them, a newer render supersedes an older one (whose questions
 // still waiting are dropped and whose answer is never shown), and the results say "Working…"
 // (aria-busy) while an answer takes longer than a frame.
-import { h, clear } from './dom.js';
+import { h, clear, onEdit } from './dom.js';
 import { alertRegion, markFields } from './errors.js';
 import { showChosenSections } from './embed-mode.js';
 
@@ -53,8 +53,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
      *  its maker), filled from the catalog and restored from the link the screen was opened with. */
     extend(set) {
       more = set;
-      set.node.addEventListener('input', changed);
-      set.node.addEventListener('change', changed);
+      onEdit(set.node, changed);
       card.append(set.node);
       set.fill(store);
       set.fromParams(saved);
@@ -112,8 +111,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
   };
   const changed = () => screen.onChange(screen);
   for (const node of [own, first]) {
-    node?.addEventListener('input', changed);
-    node?.addEventListener('change', changed);
+    if (node) onEdit(node, changed);
     node?.addEventListener('submit', (e) => e.preventDefault());
   }
   return screen;
