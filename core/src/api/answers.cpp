@@ -342,10 +342,14 @@ std::string span(const Json& r, const std::string& unit, bool money) {
 
 Json band(const DeploymentBand& b, const Deployment& d) {
   Json j = object(10);
+  // Every candidate carries one: the error's prose once (its `from`), the method in
+  // docs/accuracy.md, so that a large catalog's answers stay within the answer limit.
   Json error = expected_error(b.kind);
+  const std::string error_text = error["text"].get<std::string>();
+  error.erase("text");
   if (!b.slow) {
     add(j, "expected_error", std::move(error));
-    add(j, "text", "no band: " + j["expected_error"]["text"].get<std::string>());
+    add(j, "text", "no band: " + error_text);
     return j;
   }
   const bool serving = d.inference.has_value();
@@ -365,13 +369,6 @@ Json band(const DeploymentBand& b, const Deployment& d) {
   }
   if (d.training && b.slow->misses_deadline) add(j, "misses_deadline_at_low_throughput", true);
   const double p90 = b.kind.measured->p90_abs_err_pct;
-  add(j, "basis",
-      "the throughput between its estimate / (1 + " + short_number(p90 / 100) + ") and / (1 - " +
-          short_number(p90 / 100) + ")" + (p90 >= 100 ? " (no upper end: the error reaches 100 %)" : "") +
-          ", the 90th percentile of its kind's error on sources it was not tuned on: the capacity of these " +
-          "replicas at those ends; " +
-          (d.sized_for_demand ? "the replicas the demand needs at each end, " : "the same replicas, ") +
-          "the instances, cost and $ per 1M tokens as the road computes them");
   std::string text = span(j["instance_count"], " x " + d.instance->name, false);
   const std::string cost = job ? span(j["usd_per_run"], " per run", true) : span(j["usd_per_month"], "/month", true);
   if (!cost.empty()) text += ", " + cost;

@@ -267,5 +267,5 @@ TEST_CASE("a deployment on devices its engine was never measured on takes the ve
   CHECK(e["n"] == static_cast<std::int64_t>(aws->n));
   CHECK(e["p90_abs_err_pct"] == aws->p90_abs_err_pct);
   CHECK(e["stands_in"] == aws->engine);
-  CHECK_THAT(e["text"].get<std::string>(), Catch::Contains("no case of vllm inference throughput on aws GPUs was measured"));
+  CHECK_THAT(e["from"].get<std::string>(), Catch::Contains("no case of vllm inference throughput on aws GPUs was measured"));
 }
