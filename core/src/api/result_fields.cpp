@@ -47,7 +47,7 @@ constexpr ResultShape kShapes[] = {
      "priced_from_region?:string|null"},
     {"fit_summary",
      "fits:boolean gpus:number per_gpu_gb:number capacity_per_gpu_gb:number "
-     "utilization_pct:number"},
+     "utilization_pct:number fit_band?:object"},
     {"deployment", DEPLOYMENT},
     {"performance",
      "score:number unit:string bound:string ratio_to_current:number|null "
@@ -222,7 +222,8 @@ constexpr ResultShape kShapes[] = {
 constexpr ResultShape kResults[] = {
     {"fit",
      "price_flags?:@price_flag[] request:object placement:@placement_answer memory:object "
-     "fit:@fit_summary status:string deployment:@deployment ways_out?:@ways_out cost:@cost"},
+     "fit:@fit_summary status:string deployment:@deployment ways_out?:@ways_out cost:@cost "
+     "expected_error:object band?:@error_band"},
     {"cost",
      "price_flags?:@price_flag[] placement:@placement_answer cost:@cost spot:@cost "
      "pricing_note:string by_region?:object"},
