@@ -41,14 +41,6 @@ if (location.search || location.hash) document.documentElement.classList.add('li
   }
 }
 
-// The page's core compiled from now on, as its bytes arrive (the preloaded fetch's), while the
-// page's modules are fetched and evaluated: web/app/main.js instantiates the compiled module
-// instead of compiling it only once it runs.
-if (typeof WebAssembly === 'object' && WebAssembly.compileStreaming) {
-  window.gpufleetCoreCompiled = WebAssembly.compileStreaming(fetch('./gpufleet/gpufleet_core.wasm'));
-  window.gpufleetCoreCompiled.catch(() => {});  // main.js then loads the core itself
-}
-
 // A link's theme (?theme=light|dark, e.g. from an embedding page) before the first paint.
 {
   const theme = new URLSearchParams(location.search).get('theme');

@@ -31,31 +31,16 @@ applyEmbedOptions(root, linked, embed);
 const appAlert = alertRegion('app-errors');
 document.getElementById('app-alert').append(appAlert.node);
 
-/** The page's core: instantiated from the module web/prerendered.js compiled while this one
- *  arrived, else (no such module, or it failed) fetched and compiled now. */
-async function loadCore() {
-  const compiled = await window.gpufleetCoreCompiled?.catch(() => null);
-  if (!compiled) return loadGpufleet();
-  let failed;
-  const instantiateFailed = new Promise((_, reject) => { failed = reject; });
-  return Promise.race([instantiateFailed, loadGpufleet({
-    instantiateWasm(imports, done) {
-      WebAssembly.instantiate(compiled, imports).then((instance) => done(instance, compiled), failed);
-      return {};
-    },
-  })]);
-}
-
 async function start() {
   performance.mark('gpufleet:start');
   // An earlier version's link (?view=memory&format=bf16...) opens the view that answers it now.
   if (isOldView(params.get('view'))) params = (await import('./old-links.js')).fromOldLink(params, OLD_VIEWS);
   const firstId = firstView(params.get('view'));
   const [gpufleet, shipped] = await Promise.all([
-    loadCore().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
+    loadGpufleet().then((g) => { performance.mark('gpufleet:core-ready'); return g; }),
     fetchShippedTexts('./config/').then((t) => { performance.mark('gpufleet:catalog-fetched'); return t; }),
     SCREENS.find((s) => s.id === firstId).load()]);
-  const store = new CatalogStore(gpufleet, shipped, { reload: loadCore });
+  const store = new CatalogStore(gpufleet, shipped, { reload: () => loadGpufleet() });
   store.addEventListener('recovered', (e) => {
     const { reason, failed, again } = e.detail;
     appAlert.show([{ code: failed ? 'core_failed' : 'core_restarted', file: 'page', path: '',
