@@ -2369,6 +2369,7 @@ cold_start: ColdStartFigures
 policy: ScalingPolicy
 needed_replicas: number[]
 policies: PolicyRun[]
+band: AutoscaleBand
 recommended: ScalingAdvice
 committed_base: CommittedBase
 basis: string
@@ -2434,6 +2435,14 @@ instance_hours_per_month: number
 usd_per_month: number
 gpu_hours_idle: number
 slo_attainment: number
+usd_per_month_band?: BandRange
+}
+export interface AutoscaleBand {
+peak_replicas?: BandRange
+text: string
+expected_error: {
+[k: string]: unknown | undefined
+}
 }
 export interface ScalingAdvice {
 min_replicas: number

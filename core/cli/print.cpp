@@ -433,6 +433,7 @@ void print_autoscale(std::ostream& out, const Json& r) {
     rows.push_back({cell(p["name"]), usd(p["usd_per_month"]), quantity(p["gpu_hours_idle"], 0, " GPU-h"),
                     quantity(p["slo_attainment"].is_number() ? Json(100 * p["slo_attainment"].get<double>()) : Json(), 2, "%")});
   table(out, {{"policy", {"policy"}}, {"monthly", {"usd_per_month"}}, {"idle", {"gpu_hours_idle"}}, {"within p95 target", {"slo_attainment_pct"}}}, rows);
+  out << "At the measured error: " << text(r["band"]["text"]) << "\n";
   const Json& rec = r["recommended"];
   out << "Recommended: " << text(rec["min_replicas"]) << " to " << text(rec["max_replicas"]) << " replicas on " << text(rec["metric"])
       << ", target " << num(rec["threshold"], 2) << " per replica, scale up after " << num(rec["scale_up_delay_s"], 0)

@@ -172,7 +172,8 @@ constexpr ResultShape kShapes[] = {
     {"policy_run",
      "name:string replicas:number[] replica_hours_per_month:number "
      "instance_hours_per_month:number usd_per_month:number gpu_hours_idle:number "
-     "slo_attainment:number"},
+     "slo_attainment:number usd_per_month_band?:@band_range"},
+    {"autoscale_band", "peak_replicas?:@band_range text:string expected_error:object"},
     {"scaling_advice",
      "min_replicas:number max_replicas:number metric:string threshold:number "
      "control_period_s:number scale_up_delay_s:number scale_down_delay_s:number basis:string "
@@ -276,7 +277,7 @@ constexpr ResultShape kResults[] = {
     {"autoscale",
      "price_flags?:@price_flag[] request:object deployment:@autoscale_deployment "
      "profile:@traffic_profile cold_start:@cold_start_figures policy:@scaling_policy "
-     "needed_replicas:number[] policies:@policy_run[] recommended:@scaling_advice "
+     "needed_replicas:number[] policies:@policy_run[] band:@autoscale_band recommended:@scaling_advice "
      "committed_base:@committed_base basis:string notes:string[]"},
     {"right_size", "models:@right_size_model[] hours_per_month:number basis:string"},
     // estimate: a ranking ("rank": true; model and settings of its own) or one device's figures.
