@@ -53,9 +53,12 @@ TEST_CASE("transformers before 4.45 keeps rotary cos/sin tables in every Qwen2 a
 namespace {
 
 Json awq(const std::string& model, const std::string& engine, bool head_copy, double context) {
-  const Json request = {{"question", "memory"},     {"model", {{"name", model}}},
-                        {"mode", "inference"},      {"engine", engine},
-                        {"weight_format", "awq_int4"}, {"context", context},
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", model}}},
+                        {"mode", "inference"},
+                        {"engine", engine},
+                        {"weight_format", "awq_int4"},
+                        {"context", context},
                         {"checkpoint_head_copy", head_copy}};
   const Json answer = test::ask(test::shipped(), request);
   INFO(request.dump() << " -> " << answer.dump().substr(0, 600));
@@ -81,7 +84,8 @@ TEST_CASE("a checkpoint with tied embeddings saved twice peaks while transformer
   // A short run stays below the loading moment: the peak is the weights and the copy.
   const double run_tensors = plain["tensors_gib"].get<double>();
   CHECK(weights + copy > run_tensors * 1073741824.0);
-  CHECK(copied["tensors_gib"].get<double>() == Approx((weights + copy) / 1073741824.0).epsilon(0.002));
+  CHECK(copied["tensors_gib"].get<double>() ==
+        Approx((weights + copy) / 1073741824.0).epsilon(0.002));
   CHECK(line(copied, "loading_peak") > 0);
   CHECK(sum_lines(copied) - sum_lines(plain) == Approx(line(copied, "loading_peak")));
   // A long run rises above it: nothing changes.
