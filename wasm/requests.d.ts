@@ -805,6 +805,10 @@ chunked_loss?: boolean
  */
 optimizer_in_backward?: boolean
 /**
+ * the checkpoint stores tied embeddings twice (as the output matrix too), as AutoAWQ before 0.2.7 saved them
+ */
+checkpoint_head_copy?: boolean
+/**
  * fp32 master weights (default false: torch.optim steps the parameters, its states in their dtype): older name of recipe.master_weights
  */
 master_weights?: boolean

@@ -87,6 +87,7 @@ constexpr Field kMemoryRequest[] = {
     boolean("flash_attention", 0, FIELD_DOC("shorthand: true is attention flash_attention_2, false eager")),
     boolean("chunked_loss", 0, FIELD_DOC("the loss computed in chunks")),
     boolean("optimizer_in_backward", 0, FIELD_DOC("optimizer step fused into backward")),
+    boolean("checkpoint_head_copy", 0, FIELD_DOC("the checkpoint stores tied embeddings twice (as the output matrix too), as AutoAWQ before 0.2.7 saved them")),
     boolean("master_weights", 0, FIELD_DOC("fp32 master weights (default false: torch.optim steps the parameters, its states in their dtype): older name of recipe.master_weights")),
     obj("lora", 0, "request_lora", FIELD_DOC("LoRA settings (rank: older name of recipe.lora_rank; target_modules)")),
     num("gpus", 0, 1, kMaxGpus, FIELD_DOC("GPUs (default 1)")),

@@ -286,6 +286,9 @@ constexpr Field kWeightFormat[] = {
     num("bits_per_weight", kRequired, 0.5, 64, FIELD_DOC("bits per quantized (linear-layer) weight")),
     num("unquantized_bytes_per_parameter", 0, 0.5, 8, FIELD_DOC("bytes per weight left unquantized (default 2)")),
     boolean("whole_model_average", 0, FIELD_DOC("bits_per_weight is the whole model's average")),
+    str("quantizer", 0, FIELD_DOC("the library that writes such checkpoints, as measured cases name it")),
+    str("head_copy_before_version", 0, FIELD_DOC("its releases before this one save tied embeddings twice (as the output matrix too)")),
+    str("head_copy_source", kInfo, FIELD_DOC("where head_copy_before_version comes from")),
     str("basis", kRequired, FIELD_DOC("how the figure is derived")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
@@ -313,6 +316,8 @@ constexpr Field kEngine[] = {
     num("eager_cuda_context_mib", 0, 0, 65536, FIELD_DOC("CUDA context with eager module loading, MiB")),
     boolean("fp32_parameters", 0, FIELD_DOC("keeps fp32 parameters")),
     boolean("checkpoint_on_device", 0, FIELD_DOC("keeps a checkpoint copy on the device")),
+    boolean("ties_after_loading", 0, FIELD_DOC("loads every checkpoint tensor onto the device, then ties the output matrix to the embeddings")),
+    str("ties_after_loading_source", kInfo, FIELD_DOC("where ties_after_loading comes from")),
     num("allocator_reserve_fraction", 0, 0, 4, FIELD_DOC("allocator reserve as a share of live memory")),
     num("compute_buffer_mib", 0, 0, 65536, FIELD_DOC("compute buffers, MiB")),
     str("kv_cache", 0, FIELD_DOC("how the KV cache is allocated (default dynamic)"), "dynamic full_context pool"),

@@ -161,6 +161,14 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
                f.other_bytes =
                    r.number(v, "unquantized_bytes_per_parameter", p, false, {0.5, 8}).value_or(2);
                f.whole_model = r.boolean(v, "whole_model_average", p, false).value_or(false);
+               f.quantizer = r.string(v, "quantizer", p, false).value_or("");
+               if (const auto before = r.string(v, "head_copy_before_version", p, false)) {
+                 f.head_copy_before_version = parse_engine_version(*before);
+                 if (f.head_copy_before_version <= 0 || f.quantizer.empty())
+                   r.fail("unknown_name", Reader::child(p, "head_copy_before_version"),
+                          "expected a release such as \"0.2.7\" of the format's quantizer, got \"" +
+                              *before + "\"");
+               }
                f.basis = r.string(v, "basis", p, true).value_or("");
                r.string(v, "source", p, true);
              });
@@ -195,6 +203,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
             r.number(v, "eager_cuda_context_mib", p, false, {0, 65536}).value_or(e.context_mib);
         e.fp32_parameters = r.boolean(v, "fp32_parameters", p, false).value_or(false);
         e.checkpoint_on_device = r.boolean(v, "checkpoint_on_device", p, false).value_or(false);
+        e.ties_after_loading = r.boolean(v, "ties_after_loading", p, false).value_or(false);
         e.allocator_reserve =
             r.number(v, "allocator_reserve_fraction", p, false, {0, 4}).value_or(0);
         e.compute_buffer_mib = r.number(v, "compute_buffer_mib", p, false, {0, 65536}).value_or(0);

@@ -203,6 +203,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
   } else {
     s.training_activations();
   }
+  s.loading_peak();
   s.e.tensor_bytes = s.listed_bytes;
   s.paged_optimizer_states();
   s.runtime_and_pool();

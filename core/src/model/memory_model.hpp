@@ -18,6 +18,8 @@ struct WeightFormat {
   double linear_bits = 16;   // bits per weight of the blocks' linear layers, scales included
   double other_bytes = 2;    // bytes per parameter of what stays unquantized
   bool whole_model = false;  // GGUF: linear_bits is the file's average over every tensor
+  std::string quantizer;     // the library that writes such checkpoints ("AutoAWQ")
+  double head_copy_before_version = 0;  // its releases before this save tied embeddings twice
   std::string basis;
 };
 
@@ -66,6 +68,7 @@ struct EngineProfile {
   double eager_context_mib = 0;       // not PyTorch, CUDA < 12.2: every library kernel loaded
   bool fp32_parameters = false;       // 16-bit checkpoints held as fp32, cast per call
   bool checkpoint_on_device = false;  // the checkpoint is loaded onto the GPU, then cached
+  bool ties_after_loading = false;    // every checkpoint tensor lands on the GPU before tying
   double allocator_reserve = 0;       // share of transient memory the caching allocator keeps
   double compute_buffer_mib = 0;      // fixed scratch buffers (llama.cpp, whisper.cpp)
   std::string kv_policy = "dynamic";  // dynamic | full_context | pool
@@ -129,6 +132,7 @@ struct MemoryQuestion {
   std::string compute = "bf16";  // fp32 | amp_fp16 | amp_bf16 | bf16 | fp16 | fp8
   std::string optimizer = "adamw";
   bool optimizer_in_backward = false;  // gradients freed as soon as each parameter is stepped
+  bool checkpoint_head_copy = false;   // the checkpoint stores tied embeddings a second time
   bool master_weights = false;         // fp32 master copy beside 16-bit weights
   double batch = 1;
   double sequence = 2048;  // prompt (inference) or training tokens per sequence

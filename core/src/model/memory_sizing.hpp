@@ -128,6 +128,7 @@ struct Sizing {
 
   void weights();
   void rope_tables();
+  void loading_peak();
   bool training_states(std::vector<std::pair<std::string, std::string>>& faults);
   void kv_cache();
   void serving_activations();

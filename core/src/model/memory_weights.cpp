@@ -249,6 +249,23 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
   return true;
 }
 
+// Engines that put every checkpoint tensor on the GPU before they tie the output matrix to the
+// embeddings hold a checkpoint's second copy of tied embeddings until then
+// (model_config.json engines.transformers.ties_after_loading_source). The peak is the larger of
+// that moment (the weights and the copy) and the run; the line is how far loading rises above it.
+void Sizing::loading_peak() {
+  if (!q.checkpoint_head_copy || !eng.ties_after_loading || !a.tied_embeddings || fmt.whole_model)
+    return;
+  const double copy = a.vocab * a.hidden * fmt.other_bytes;
+  const double loading = weights_gpu + copy;
+  add("loading_peak", "Loading peak above the run", loading - listed_bytes, [&] {
+    return "the checkpoint stores the tied embeddings twice; " + eng.name +
+           " loads the second copy (" + gib(copy) +
+           ") beside the weights before tying it: " + gib(loading) +
+           " in all, above the run's own peak";
+  });
+}
+
 // Older transformers releases build one rotary embedding per attention layer, and each caches cos
 // and sin over max_position_embeddings positions in the dtype the model is built in: buffers that
 // move to the GPU with the model (model_config.json engines.transformers.rope_cache_source).

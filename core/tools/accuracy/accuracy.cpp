@@ -1,6 +1,7 @@
 #include "tools/accuracy/accuracy.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -338,6 +339,22 @@ double case_sequence(const Json& w, const Json& settings, const MemoryQuestion& 
   return *seq;
 }
 
+// A checkpoint written by a release of its format's quantizer that saves tied embeddings twice: the
+// release the case names ("AutoAWQ 0.2.6") is before the format's head_copy_before_version.
+bool saved_head_copy(const MemoryConstants& k, const MemoryQuestion& q, const std::string& notes) {
+  const auto f = k.weight_formats.find(q.weight_format);
+  if (f == k.weight_formats.end() || !(f->second.head_copy_before_version > 0) ||
+      !q.arch.tied_embeddings)
+    return false;
+  const std::string text = lower(notes), name = lower(f->second.quantizer) + " ";
+  const auto at = text.find(name);
+  if (at == std::string::npos || at + name.size() >= text.size() ||
+      !std::isdigit(static_cast<unsigned char>(text[at + name.size()])))
+    return false;
+  const double version = parse_engine_version(text.substr(at + name.size(), 12));
+  return version > 0 && version < f->second.head_copy_before_version;
+}
+
 // A memory case's hardware and runtime: GPUs and their split, CUDA's module loading, the
 // engine's settings and the device's memory.
 void case_runtime(const Catalog& catalog, const Json& c, const Json& hw, const Json& settings, const std::string& notes,
@@ -485,6 +502,10 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
       (q.engine == "torchtune" || notes.find("double-quantized") != std::string::npos)) {
     q.weight_format = "nf4_double_quant";
     note("NF4 with double quantization (torchao NF4 / QLoRA paper)");
+  }
+  if (saved_head_copy(k, q, notes)) {
+    q.checkpoint_head_copy = true;
+    note("the checkpoint stores its tied embeddings twice (the quantizer release the case names)");
   }
   std::string compute = lower(string_at(*w, {"compute_precision"}));
   if (compute.empty()) {

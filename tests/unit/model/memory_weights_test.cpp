@@ -1,5 +1,6 @@
 // The memory model's weights part (core/src/model/memory_weights.cpp), through the "memory"
-// question: the rotary-embedding tables older transformers releases keep in every attention layer.
+// question: the rotary-embedding tables older transformers releases keep in every attention layer,
+// and the loading peak of a checkpoint that stores tied embeddings twice.
 // The rest of its figures are checked in memory_model_test.cpp.
 #include <catch2/catch.hpp>
 
@@ -47,4 +48,52 @@ TEST_CASE("transformers before 4.45 keeps rotary cos/sin tables in every Qwen2 a
   }
   // Llama's attention layers are not listed: no tables whatever the release.
   CHECK(line(memory("llama-3-8b", "4.38.2"), "rope_tables") == 0);
+}
+
+namespace {
+
+Json awq(const std::string& model, const std::string& engine, bool head_copy, double context) {
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", model}}},
+                        {"mode", "inference"},
+                        {"engine", engine},
+                        {"weight_format", "awq_int4"},
+                        {"context", context},
+                        {"checkpoint_head_copy", head_copy}};
+  const Json answer = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << answer.dump().substr(0, 600));
+  REQUIRE(answer["ok"] == true);
+  return answer["result"];
+}
+
+double sum_lines(const Json& result) {
+  double sum = 0;
+  for (const auto& l : result["per_gpu"]) sum += l["bytes"].get<double>();
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint with tied embeddings saved twice peaks while transformers loads it") {
+  const Architecture& a = catalog_of(test::shipped())->model("gemma-2-9b")->arch;
+  REQUIRE(a.tied_embeddings);
+  const double copy = a.vocab * a.hidden * 2;  // the second copy, 16-bit as the checkpoint keeps it
+  const Json plain = awq("gemma-2-9b", "transformers", false, 16);
+  const Json copied = awq("gemma-2-9b", "transformers", true, 16);
+  const double weights = line(plain, "weights");
+  // A short run stays below the loading moment: the peak is the weights and the copy.
+  const double run_tensors = plain["tensors_gib"].get<double>();
+  CHECK(weights + copy > run_tensors * 1073741824.0);
+  CHECK(copied["tensors_gib"].get<double>() ==
+        Approx((weights + copy) / 1073741824.0).epsilon(0.002));
+  CHECK(line(copied, "loading_peak") > 0);
+  CHECK(sum_lines(copied) - sum_lines(plain) == Approx(line(copied, "loading_peak")));
+  // A long run rises above it: nothing changes.
+  const Json long_plain = awq("gemma-2-9b", "transformers", false, 8192);
+  const Json long_copied = awq("gemma-2-9b", "transformers", true, 8192);
+  CHECK(line(long_copied, "loading_peak") == 0);
+  CHECK(long_copied["tensors_gib"] == long_plain["tensors_gib"]);
+  // Engines that skip the second copy, and models without tied embeddings, have no such line.
+  CHECK(line(awq("gemma-2-9b", "vllm", true, 16), "loading_peak") == 0);
+  CHECK(line(awq("llama-3-8b", "transformers", true, 16), "loading_peak") == 0);
 }

@@ -200,6 +200,7 @@ std::optional<MemoryQuestion> read_question(const Catalog& catalog, Reader& r, c
   q.attention = attention ? lower(*attention) : !flash ? "sdpa" : *flash ? "flash_attention_2" : "eager";
   q.chunked_loss = r.boolean(req, "chunked_loss", "", false).value_or(false);
   q.optimizer_in_backward = r.boolean(req, "optimizer_in_backward", "", false).value_or(false);
+  q.checkpoint_head_copy = r.boolean(req, "checkpoint_head_copy", "", false).value_or(false);
   q.master_weights = r.boolean(req, "master_weights", "", false).value_or(false);
   q.kv_format = lower(r.string(req, "kv_cache_format", "", false).value_or(""));
   if (const Json* lora = r.object(req, "lora", "", false)) {

@@ -18,7 +18,7 @@ namespace gpufleet::detail {
 // road's names (workload, precision, demand, recipe) and memory's older ones.
 inline constexpr const char* kMemoryFields =
     "model workload precision demand recipe mode weight_format compute_precision optimizer batch context new_tokens beams "
-    "gradient_checkpointing attention flash_attention chunked_loss optimizer_in_backward master_weights "
+    "gradient_checkpointing attention flash_attention chunked_loss optimizer_in_backward checkpoint_head_copy master_weights "
     "kv_cache_format lora gpus tensor_parallel pipeline_parallel sharding cpu_offload engine "
     "cuda_eager_loading gpu_memory_utilization max_model_len max_num_batched_tokens max_num_seqs "
     "engine_version engine_entrypoint gpu";
