@@ -1617,6 +1617,10 @@ status: string
 deployment: Deployment
 ways_out?: WaysOut
 cost: Cost
+expected_error: {
+[k: string]: unknown | undefined
+}
+band?: ErrorBand
 }
 export interface PriceFlag {
 code: string
@@ -1647,6 +1651,9 @@ gpus: number
 per_gpu_gb: number
 capacity_per_gpu_gb: number
 utilization_pct: number
+fit_band?: {
+[k: string]: unknown | undefined
+}
 }
 export interface Deployment {
 instance: string
@@ -1741,6 +1748,26 @@ more_gpus: (Deployment | null)
 other_families: Deployment[]
 summary: string
 }
+export interface ErrorBand {
+output_tokens_per_s?: BandRange
+tokens_per_s?: BandRange
+replicas?: BandRange
+instance_count?: BandRange
+usd_per_month?: BandRange
+usd_per_million_tokens?: BandRange
+run_hours?: BandRange
+usd_per_run?: BandRange
+misses_deadline_at_low_throughput?: boolean
+basis?: string
+text: string
+expected_error: {
+[k: string]: unknown | undefined
+}
+}
+export interface BandRange {
+low: (number | null)
+high: (number | null)
+}
 export interface CostResult {
 price_flags?: PriceFlag[]
 placement: PlacementAnswer
@@ -1828,26 +1855,6 @@ ratio_to_current: (number | null)
 capacity_ratio_to_current: (number | null)
 usd_per_million_tokens: (number | null)
 time_per_output_token_ms: (number | null)
-}
-export interface ErrorBand {
-output_tokens_per_s?: BandRange
-tokens_per_s?: BandRange
-replicas?: BandRange
-instance_count?: BandRange
-usd_per_month?: BandRange
-usd_per_million_tokens?: BandRange
-run_hours?: BandRange
-usd_per_run?: BandRange
-misses_deadline_at_low_throughput?: boolean
-basis?: string
-text: string
-expected_error: {
-[k: string]: unknown | undefined
-}
-}
-export interface BandRange {
-low: (number | null)
-high: (number | null)
 }
 export interface Excluded {
 family: string
@@ -2362,6 +2369,7 @@ cold_start: ColdStartFigures
 policy: ScalingPolicy
 needed_replicas: number[]
 policies: PolicyRun[]
+band: AutoscaleBand
 recommended: ScalingAdvice
 committed_base: CommittedBase
 basis: string
@@ -2427,6 +2435,14 @@ instance_hours_per_month: number
 usd_per_month: number
 gpu_hours_idle: number
 slo_attainment: number
+usd_per_month_band?: BandRange
+}
+export interface AutoscaleBand {
+peak_replicas?: BandRange
+text: string
+expected_error: {
+[k: string]: unknown | undefined
+}
 }
 export interface ScalingAdvice {
 min_replicas: number

@@ -25,7 +25,8 @@ class Cli {
   void define_tools();
   void define_reports();
   void define_fleet();
-  void define_catalog();
+  void define_operations();  // autoscale, deploy
+  void define_catalog_and_help();  // workloads, catalog, schema, completion, man
   void finish_definitions();
   std::optional<int> parse(int argc, char** argv);
   std::optional<int> print_without_catalog(char** argv);

@@ -283,7 +283,7 @@ void Cli::define_fleet() {
   d_billing.add(dec, BillingArgs::kAll);
 }
 
-void Cli::define_catalog() {
+void Cli::define_operations() {
   as = app.add_subcommand(
       "autoscale",
       "auto-scaling over a traffic profile: replicas, cost and SLO of each scaling policy");
@@ -335,7 +335,9 @@ void Cli::define_catalog() {
       ->check(choices("deploy.packing"));
   dep->add_option("--out", dep_out, "write the files under DIR instead of printing them")
       ->type_name("DIR");
+}
 
+void Cli::define_catalog_and_help() {
   wl = app.add_subcommand("workload", "run one workload scenario of workloads.json");
   wl->add_option("ID", wl_id, "workload id")->required();
   ws = app.add_subcommand("workload-set", "run a workload set of workloads.json");

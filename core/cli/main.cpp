@@ -175,7 +175,8 @@ int Cli::run(int argc, char** argv) {
   define_tools();
   define_reports();
   define_fleet();
-  define_catalog();
+  define_operations();
+  define_catalog_and_help();
   finish_definitions();
   if (const auto code = parse(argc, argv)) return *code;
   if (const auto code = print_without_catalog(argv)) return *code;

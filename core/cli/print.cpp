@@ -279,9 +279,25 @@ void print_fit(std::ostream& out, const Json& r) {
         << "), " << num(d["output_tokens_per_s"], 0) << " output tokens/s, TTFT " << num(d["time_to_first_token_ms"], 1) << " ms, TPOT "
         << num(d["time_per_output_token_ms"], 2) << " ms\n";
   if (d.contains("tokens_per_s") && d["runs"].get<bool>()) out << "Training: " << num(d["tokens_per_s"], 0) << " tokens/s\n";
+  if (r["fit"].contains("fit_band")) out << "Memory at the measured error: " << text(r["fit"]["fit_band"]["text"]) << "\n";
+  if (r.contains("band")) {
+    const Json& b = r["band"];
+    const Json& speed = b.contains("output_tokens_per_s") ? b["output_tokens_per_s"] : b.value("tokens_per_s", Json());
+    std::string capacity;
+    if (speed.is_object() && speed["low"].is_number())
+      capacity = num(speed["low"], 0) + (speed["high"].is_number() ? "-" + num(speed["high"], 0) : " or more") +
+                 (b.contains("output_tokens_per_s") ? " output tokens/s; " : " tokens/s; ");
+    out << "Capacity at the measured error: " << capacity << text(b["text"]) << "\n";
+  }
   for (const auto& n : d["notes"]) out << "Note: " << text(n) << "\n";
   if (r.contains("ways_out")) out << "Ways out: " << text(d["way_out"]) << (text(d["way_out"]).empty() ? "" : "; ") << text(r["ways_out"]["summary"]) << "\n";
-  out << "Cost: " << (r["cost"]["basis"].get<std::string>().empty() ? text(r["cost"].value("note", Json("unknown"))) : text(r["cost"]["basis"])) << "\n";
+  const bool job = d.contains("usd_per_run") && d["usd_per_run"].is_number();
+  if (job)
+    out << "Run: " << num(d["run_hours"], 2) << " h x " << money(d["usd_per_hour"]) << "/h = " << money(d["usd_per_run"])
+        << " (the job's cost)\n";
+  out << (job ? "Kept all month instead: " : "Cost: ")
+      << (r["cost"]["basis"].get<std::string>().empty() ? text(r["cost"].value("note", Json("unknown"))) : text(r["cost"]["basis"])) << "\n";
+  out << "Expected error (memory): " << text(r["expected_error"]["text"]) << "\n";
 }
 
 void print_cost(std::ostream& out, const Json& r) {
@@ -417,6 +433,7 @@ void print_autoscale(std::ostream& out, const Json& r) {
     rows.push_back({cell(p["name"]), usd(p["usd_per_month"]), quantity(p["gpu_hours_idle"], 0, " GPU-h"),
                     quantity(p["slo_attainment"].is_number() ? Json(100 * p["slo_attainment"].get<double>()) : Json(), 2, "%")});
   table(out, {{"policy", {"policy"}}, {"monthly", {"usd_per_month"}}, {"idle", {"gpu_hours_idle"}}, {"within p95 target", {"slo_attainment_pct"}}}, rows);
+  out << "At the measured error: " << text(r["band"]["text"]) << "\n";
   const Json& rec = r["recommended"];
   out << "Recommended: " << text(rec["min_replicas"]) << " to " << text(rec["max_replicas"]) << " replicas on " << text(rec["metric"])
       << ", target " << num(rec["threshold"], 2) << " per replica, scale up after " << num(rec["scale_up_delay_s"], 0)

@@ -25,6 +25,7 @@ test('autoscale: the view shows the CLI\'s policies, recommended settings and co
     assertNear(await text(page, `as-${p.name}-slo`), 100 * p.slo_attainment, 0.05, `${p.name} SLO`);
   }
   assert.equal(await page.locator('[data-testid=as-chart] polyline.chart-step').count(), r.policies.length);
+  assert.equal(await text(page, 'as-band'), r.band.text);
   assert.equal(await text(page, 'as-rec-replicas'), `${r.recommended.min_replicas} to ${r.recommended.max_replicas}`);
   assert.equal((await page.getByTestId('as-keda').textContent()).trim(), r.recommended.keda_scaled_object.trim());
   assert.match(await text(page, 'as-base-replicas'), new RegExp(`^${r.committed_base.instances} instances? holding ${r.committed_base.replicas} replicas`));

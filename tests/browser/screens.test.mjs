@@ -28,6 +28,10 @@ test('fit: URL state gives the CLI answer; driving the inputs follows it (FITS a
   assertNear(await text(page, 'fit-dep-tpot'), d.time_per_output_token_ms, 0.05, 'time per output token');
   assertNear(await text(page, 'fit-dep-ttft'), d.time_to_first_token_ms, 0.05, 'time to first token');
   assertNear(await text(page, 'fit-dep-per-token'), d.usd_per_million_output_tokens, 0.00005, '$ per 1M output tokens');
+  // The measured error of the memory figure and of the capacity, as the answer states them.
+  assert.equal(await text(page, 'fit-expected-error'), r.expected_error.text);
+  assert.equal(await text(page, 'fit-band'), sentence(r.fit.fit_band.text));
+  assert.ok((await text(page, 'fit-capacity-band')).endsWith(r.band.text), 'capacity band');
   assert.ok((await text(page, 'fit-utilization')).endsWith('%'), 'percent carries its unit');
   assert.ok((await text(page, 'fit-memory-total')).endsWith('GB'), 'GB carries its unit');
   await screenshot(page, 'fit');

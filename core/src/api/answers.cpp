@@ -271,6 +271,43 @@ Json deployment(const Deployment& d, bool details) {
   return j;
 }
 
+namespace {
+double gib3(double bytes) { return round_to(bytes / kGiB, 3); }
+}  // namespace
+
+Json fit_band(const MemoryEstimate& e, double sequence, double capacity, bool pool, const Json& expected) {
+  if (!expected.contains("p90_abs_err_pct")) return nullptr;
+  const double p90 = expected["p90_abs_err_pct"].get<double>();
+  Json band = object(6);
+  band["p90_abs_err_pct"] = p90;
+  band["n"] = expected["n"];
+  if (pool) {
+    if (!e.kv_pool_tokens) return nullptr;
+    const MeasuredRange tokens = measured_range(*e.kv_pool_tokens, p90);
+    const double low = std::floor(tokens.low);
+    band["kv_cache_tokens"] = {{"low", low}, {"high", tokens.high ? Json(std::floor(*tokens.high)) : Json(nullptr)}};
+    band["fits_at_low"] = low >= sequence;
+    band["text"] = low >= sequence ? "the KV pool holds a " + short_number(sequence) +
+                                         "-token sequence even at the measured error (" + short_number(low) +
+                                         " tokens at least)"
+                                   : "may not hold a " + short_number(sequence) +
+                                         "-token sequence at the measured error: the pool may hold " +
+                                         short_number(low) + " tokens";
+    return band;
+  }
+  const MemoryBand m = memory_band(e.total_bytes, capacity, p90);
+  band["used_gib"] = {{"low", gib3(m.bytes.low)}, {"high", m.bytes.high ? Json(gib3(*m.bytes.high)) : Json(nullptr)}};
+  band["fits_at_low"] = m.fits_low;
+  band["fits_at_high"] = m.fits_high;
+  auto gb = [](double bytes) { return short_number(round_to(bytes / 1e9, 1)) + " GB"; };
+  const std::string of = " of " + gb(capacity);
+  band["text"] = m.fits_high   ? "fits even at the measured error: up to " + gb(*m.bytes.high) + of
+                 : !m.fits_low ? "does not fit even at the measured error: at least " + gb(m.bytes.low) + of
+                               : "may not fit at the measured error: " + gb(m.bytes.low) + " to " +
+                                     (m.bytes.high ? gb(*m.bytes.high) : std::string("no upper bound")) + of;
+  return band;
+}
+
 Json expected_error(const ErrorKind& k) {
   const MeasuredError* found = k.measured;
   const std::string on = found ? found->vendor : k.vendor;

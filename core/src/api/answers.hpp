@@ -55,6 +55,11 @@ Json deployment(const Deployment& d, bool details);
 // What a figure of a kind can be expected to miss by, in words: its measured error (model_config.json
 // "measured_error", leave one source out), with n, sources and the pool it was taken over.
 Json expected_error(const ErrorKind& kind);
+// Whether a fit holds at the measured error of its kind (`expected`, an expected_error): the
+// memory used between used / (1 + p90) and used / (1 - p90) against the capacity; under a pool
+// engine, which takes its share whatever the model, its KV pool's tokens in that range (the pool
+// is the figure its cases measure) against one `sequence` of tokens. null without a measured error.
+Json fit_band(const MemoryEstimate& e, double sequence, double capacity, bool pool, const Json& expected);
 // A deployment's figures at the measured error of its throughput: capacity, replicas, instances,
 // cost and $ per 1M tokens, each {low, high}, with the error they come from and a line of text.
 Json band(const DeploymentBand& band, const Deployment& d);

@@ -47,7 +47,7 @@ constexpr ResultShape kShapes[] = {
      "priced_from_region?:string|null"},
     {"fit_summary",
      "fits:boolean gpus:number per_gpu_gb:number capacity_per_gpu_gb:number "
-     "utilization_pct:number"},
+     "utilization_pct:number fit_band?:object"},
     {"deployment", DEPLOYMENT},
     {"performance",
      "score:number unit:string bound:string ratio_to_current:number|null "
@@ -172,7 +172,8 @@ constexpr ResultShape kShapes[] = {
     {"policy_run",
      "name:string replicas:number[] replica_hours_per_month:number "
      "instance_hours_per_month:number usd_per_month:number gpu_hours_idle:number "
-     "slo_attainment:number"},
+     "slo_attainment:number usd_per_month_band?:@band_range"},
+    {"autoscale_band", "peak_replicas?:@band_range text:string expected_error:object"},
     {"scaling_advice",
      "min_replicas:number max_replicas:number metric:string threshold:number "
      "control_period_s:number scale_up_delay_s:number scale_down_delay_s:number basis:string "
@@ -222,7 +223,8 @@ constexpr ResultShape kShapes[] = {
 constexpr ResultShape kResults[] = {
     {"fit",
      "price_flags?:@price_flag[] request:object placement:@placement_answer memory:object "
-     "fit:@fit_summary status:string deployment:@deployment ways_out?:@ways_out cost:@cost"},
+     "fit:@fit_summary status:string deployment:@deployment ways_out?:@ways_out cost:@cost "
+     "expected_error:object band?:@error_band"},
     {"cost",
      "price_flags?:@price_flag[] placement:@placement_answer cost:@cost spot:@cost "
      "pricing_note:string by_region?:object"},
@@ -275,7 +277,7 @@ constexpr ResultShape kResults[] = {
     {"autoscale",
      "price_flags?:@price_flag[] request:object deployment:@autoscale_deployment "
      "profile:@traffic_profile cold_start:@cold_start_figures policy:@scaling_policy "
-     "needed_replicas:number[] policies:@policy_run[] recommended:@scaling_advice "
+     "needed_replicas:number[] policies:@policy_run[] band:@autoscale_band recommended:@scaling_advice "
      "committed_base:@committed_base basis:string notes:string[]"},
     {"right_size", "models:@right_size_model[] hours_per_month:number basis:string"},
     // estimate: a ranking ("rank": true; model and settings of its own) or one device's figures.

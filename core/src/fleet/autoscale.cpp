@@ -387,4 +387,29 @@ AutoscaleResult autoscale(const AutoscaleQuestion& q) {
   return out;
 }
 
+AutoscaleResult autoscale_at_throughput(AutoscaleQuestion q, double factor, bool derived_bounds, bool derived_target) {
+  ReplicaModel& m = q.replica;
+  m.copy_rps *= factor;
+  m.prefill_rps *= factor;
+  m.prefill_s /= factor;
+  m.ttft_ms /= factor;
+  ScalingSettings& st = q.settings;
+  if (derived_target && st.metric == ScalingMetric::kRequestsPerS) st.target *= factor;
+  if (derived_bounds) {
+    int least = 0, peak = 0;
+    bool first = true;
+    std::map<double, int> cache;
+    for (double rps : q.rps) {
+      auto found = cache.find(rps);
+      if (found == cache.end()) found = cache.emplace(rps, replicas_needed(m, rps)).first;
+      least = first ? found->second : std::min(least, found->second);
+      peak = std::max(peak, found->second);
+      first = false;
+    }
+    st.min_replicas = std::max(1, least);
+    st.max_replicas = std::max(st.min_replicas, peak);
+  }
+  return autoscale(q);
+}
+
 }  // namespace gpufleet

@@ -115,4 +115,10 @@ int committed_base_replicas(const std::vector<int>& needed, double committed_rat
 
 AutoscaleResult autoscale(const AutoscaleQuestion& q);
 
+// The same question at `factor` x the copy's throughput (an end of its measured error, fleet/band.hpp):
+// the copy's capacity and prefill scale by it, the need per interval follows, and so do the
+// policy's replica bounds and a requests/s target where they were derived from the need
+// (`derived_bounds`, `derived_target`); what the request set stays.
+AutoscaleResult autoscale_at_throughput(AutoscaleQuestion q, double factor, bool derived_bounds, bool derived_target);
+
 }  // namespace gpufleet

@@ -329,3 +329,26 @@ TEST_CASE("autoscale reads a named shape of config/traffic_shapes.json, syntheti
   REQUIRE(no_peak["ok"] == false);
   CHECK(no_peak["errors"][0]["path"] == "/profile/peak_requests_per_s");
 }
+
+TEST_CASE("autoscale at a throughput factor: the need, the peak and the bounds follow the copy's capacity") {
+  // 35 requests/s on copies of 10 at 0.7: ceil(35 / 7) = 5; at half the throughput ceil(35 / 3.5) = 10,
+  // at twice it ceil(35 / 14) = 3 (the TTFT target of 500 ms is met at each: prefill 10 ms).
+  AutoscaleQuestion q = question({7, 35, 14});
+  const AutoscaleResult nominal = autoscale(q);
+  CHECK(nominal.peak == 5);
+  const AutoscaleResult slow = autoscale_at_throughput(q, 0.5, true, true);
+  const AutoscaleResult fast = autoscale_at_throughput(q, 2.0, true, true);
+  CHECK(slow.peak == 10);
+  CHECK(fast.peak == 3);
+  CHECK(slow.needed == std::vector<int>{2, 10, 4});
+  CHECK(fast.needed == std::vector<int>{1, 3, 1});
+  // Always-peak bills the peak every hour: its cost follows the peak (4 $/h a unit, 720 h a month).
+  CHECK(run_of(slow, ScalingPolicy::kAlwaysPeak).usd_per_month == Approx(10 * 4 * 720.0));
+  CHECK(run_of(fast, ScalingPolicy::kAlwaysPeak).usd_per_month == Approx(3 * 4 * 720.0));
+  // Bounds the request set stay: a maximum of 6 caps the slow end's target tracking at 6 replicas.
+  q.settings.policy = ScalingPolicy::kTargetTracking;
+  q.settings.max_replicas = 6;
+  const AutoscaleResult capped = autoscale_at_throughput(q, 0.5, false, true);
+  const auto& tracked = run_of(capped, ScalingPolicy::kTargetTracking).replicas;
+  CHECK(*std::max_element(tracked.begin(), tracked.end()) <= 6.0 + 1e-9);
+}

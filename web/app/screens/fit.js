@@ -100,7 +100,9 @@ export function renderFit(r, example = false) {
         [`${dev}s used`, f.gpus(fit.gpus, p.accelerator_kind), 'fit-gpus-used'],
         ['Layout', layoutText(d.layout), 'fit-layout'],
         ['Placement', placementLine(p)],
-      ], 'facts compact')),
+        fit.fit_band ? ['At the measured error', f.sentence(fit.fit_band.text), 'fit-band'] : null,
+      ], 'facts compact'),
+      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error (memory): '), h('span', { testid: 'fit-expected-error' }, r.expected_error.text))),
     r.ways_out ? waysOut(r.ways_out) : null);
 
   const cost = section('cost', card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)));
@@ -112,9 +114,18 @@ export function renderFit(r, example = false) {
     h('div', { class: 'grid-2' },
       section('memory', card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory')))),
       section('deployment', card('Deployment', deploymentFacts(d, 'fit-dep'),
+        r.band ? h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'At the measured error: '), h('span', { testid: 'fit-capacity-band' }, capacityBand(r.band))) : null,
         d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null))),
     aside ? null : cost,
   ];
+}
+
+/** "1,723-4,780 output tokens/s; 1 x g6e.xlarge, $1,339.92/month, ... at the measured error (...)". */
+function capacityBand(b) {
+  const speed = b.output_tokens_per_s ?? b.tokens_per_s;
+  const unit = b.output_tokens_per_s ? 'output tokens/s' : 'tokens/s';
+  const range = speed?.low == null ? '' : `${f.num(speed.low, 0)}${speed.high == null ? ' or more' : `-${f.num(speed.high, 0)}`} ${unit}; `;
+  return range + b.text;
 }
 
 /** One way out: "2 × p5.48xlarge (16 GPUs × NVIDIA H100), TP 2 · PP 1 · 8 replicas, ...". */

@@ -17,6 +17,7 @@
 #include "api/session.hpp"
 #include "catalog/fields.hpp"
 #include "fleet/autoscale.hpp"
+#include "fleet/band.hpp"
 #include "fleet/recommend.hpp"
 #include "support/decimal.hpp"
 #include "support/json_guard.hpp"
@@ -530,6 +531,43 @@ Json policies_json(const AutoscaleResult& res, const AutoscaleQuestion& q) {
   return policies;
 }
 
+// The answer at the measured error of the copy's throughput (fleet/band.hpp): each policy's monthly
+// cost and the peak's replicas at throughput / (1 - p90) (low) and / (1 + p90) (high), a null end
+// unbounded; without a measured case, a text that says so.
+Json band_json(const ErrorKind& kind, const AutoscaleResult& asked, const std::optional<AutoscaleResult>& slow,
+               const std::optional<AutoscaleResult>& fast, Json& policies) {
+  Json band = report::object(4);
+  Json error = report::expected_error(kind);
+  if (!slow) {
+    band["text"] = "no band: " + error["text"].get<std::string>();
+    error.erase("text");
+    band["expected_error"] = std::move(error);
+    return band;
+  }
+  auto range = [](std::optional<double> low, double high) {
+    return Json{{"low", low ? Json(*low) : Json(nullptr)}, {"high", high}};
+  };
+  for (std::size_t i = 0; i < asked.runs.size() && i < policies.size(); ++i)
+    policies[i]["usd_per_month_band"] =
+        range(fast ? std::optional<double>(round_to(fast->runs[i].usd_per_month, 2)) : std::nullopt,
+              round_to(slow->runs[i].usd_per_month, 2));
+  band["peak_replicas"] = range(fast ? std::optional<double>(fast->peak) : std::nullopt, slow->peak);
+  const Json& last = policies[asked.runs.size() - 1];
+  const Json& cost = last["usd_per_month_band"];
+  auto span = [](const Json& r, const std::string& unit, bool money) {
+    auto one = [&](const Json& v) { return money ? usd(v.get<double>()) : report::short_number(v.get<double>()); };
+    return (r["low"].is_null() ? "up to " : one(r["low"]) + "-") + one(r["high"]) + unit;
+  };
+  band["text"] = span(band["peak_replicas"], " replicas at the peak", false) + ", " +
+                 span(cost, "/month", true) + " under " + last["name"].get<std::string>() +
+                 " at the measured error (throughput 90 % within " +
+                 report::short_number(kind.measured->p90_abs_err_pct) + " %, " +
+                 report::short_number(kind.measured->n) + " cases)";
+  error.erase("text");
+  band["expected_error"] = std::move(error);
+  return band;
+}
+
 // The target-tracking policy advised: the profile's fewest and most replicas, no scale-up delay, a
 // scale-down window at least the cold start.
 Json recommended_json(const ScalingSettings& st, int least, int peak, const ColdStart& cold, double target_rps,
@@ -687,6 +725,14 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                                                             : 1.0;
   }
   const AutoscaleResult res = autoscale(q);
+  const ErrorKind kind = throughput_kind(catalog, *w, *d->instance);
+  std::optional<AutoscaleResult> slow, fast;
+  if (kind.measured) {
+    const bool derived_bounds = st.min_replicas == std::max(1, least) && st.max_replicas == peak;
+    const double p90 = kind.measured->p90_abs_err_pct / 100;
+    slow = autoscale_at_throughput(q, 1 / (1 + p90), derived_bounds, !target_asked);
+    if (p90 < 1) fast = autoscale_at_throughput(q, 1 / (1 - p90), derived_bounds, !target_asked);
+  }
 
   Json result = report::object(12);
   result["request"] = report::workload(*w);
@@ -699,6 +745,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   result["needed_replicas"] = std::move(needed_json);
 
   result["policies"] = policies_json(res, q);
+  result["band"] = band_json(kind, res, slow, fast, result["policies"]);
   result["recommended"] = recommended_json(st, least, peak, *cold, target_rps, q.replica, target_asked);
   result["committed_base"] = base_json(commitment, res, q.replica);
   result["basis"] = "needed replicas per hour: the road's rule (ceil(requests/s / (capacity x target utilization)), then more until "

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "api/answers.hpp"
+#include "fleet/band.hpp"
 #include "fleet/road.hpp"
 #include "fleet/seed_memory.hpp"
 #include "pricing/cost.hpp"
@@ -27,6 +28,12 @@ Json memory_summary(const Catalog& catalog, const Workload& w, const Deployment&
   return j;
 }
 
+// The kind of the deployment's memory figure: its engine and phase on its GPU's vendor.
+ErrorKind memory_error_kind(const Catalog& catalog, const Workload& w, const InstanceType& it) {
+  const GpuSpec* gpu = catalog.gpu(it.gpu_model);
+  return error_kind(catalog, "memory", w.serving() ? "inference" : "training", w.engine_key(), gpu ? gpu->vendor : "");
+}
+
 }  // namespace
 
 Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
@@ -44,9 +51,21 @@ Json answer_fit(const Catalog& catalog, Session& s, const Json& req) {
   report::add(fit, "per_gpu_gb", report::gb(d.memory_per_gpu_bytes));
   report::add(fit, "capacity_per_gpu_gb", report::gb(d.capacity_per_gpu_bytes));
   report::add(fit, "utilization_pct", d.capacity_per_gpu_bytes > 0 ? round_to(100 * d.memory_per_gpu_bytes / d.capacity_per_gpu_bytes, 1) : 0.0);
+  const ErrorKind memory_kind = memory_error_kind(catalog, q->w, *d.instance);
+  result["expected_error"] = report::expected_error(memory_kind);
+  if (d.memory) {
+    const auto engine = catalog.memory.engines.find(q->w.engine_key());
+    const bool pool = engine != catalog.memory.engines.end() && engine->second.kv_policy == "pool";
+    const double sequence = q->w.demand.input_tokens + q->w.demand.output_tokens;
+    if (Json band = report::fit_band(*d.memory, sequence, d.capacity_per_gpu_bytes, pool, result["expected_error"]);
+        !band.is_null())
+      fit["fit_band"] = std::move(band);
+  }
   result["fit"] = std::move(fit);
   result["status"] = d.runs() ? "FITS" : d.refusal.rfind("does not fit", 0) == 0 ? "CANNOT FIT MODEL" : "CANNOT RUN";
   result["deployment"] = report::deployment(d, true);
+  if (d.runs() && (d.inference || d.training))
+    result["band"] = report::band(deployment_band(catalog, q->w, q->billing, d), d);
   if (!d.runs()) result["ways_out"] = report::ways_out(ways_out(catalog, *q, *p->instance, p->gpus));
   // The road priced the deployment without the other ways to pay, which this answer lists.
   const Placement priced{d.instance, d.gpus, std::max(1, d.instance_count), d.instance->name, false, ""};

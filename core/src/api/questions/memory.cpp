@@ -281,46 +281,6 @@ std::vector<std::string> words(const char* text) {
   return out;
 }
 
-namespace {
-// Whether the fit holds at the measured error of its kind (`expected`): the memory used between
-// used / (1 + p90) and used / (1 - p90) against the capacity; under a pool engine, which takes its
-// share whatever the model, its KV pool's tokens in that range (the pool is the figure its cases
-// measure) against one sequence.
-Json fit_band(const MemoryQuestion& q, const MemoryEstimate& e, double capacity, bool pool, const Json& expected) {
-  if (!expected.contains("p90_abs_err_pct")) return nullptr;
-  const double p90 = expected["p90_abs_err_pct"].get<double>();
-  Json band = report::object(6);
-  band["p90_abs_err_pct"] = p90;
-  band["n"] = expected["n"];
-  if (pool) {
-    if (!e.kv_pool_tokens) return nullptr;
-    const double sequence = q.sequence + q.new_tokens;
-    const MeasuredRange tokens = measured_range(*e.kv_pool_tokens, p90);
-    const double low = std::floor(tokens.low);
-    band["kv_cache_tokens"] = {{"low", low}, {"high", tokens.high ? Json(std::floor(*tokens.high)) : Json(nullptr)}};
-    band["fits_at_low"] = low >= sequence;
-    band["text"] = low >= sequence ? "the KV pool holds a " + report::short_number(sequence) +
-                                         "-token sequence even at the measured error (" + report::short_number(low) +
-                                         " tokens at least)"
-                                   : "may not hold a " + report::short_number(sequence) +
-                                         "-token sequence at the measured error: the pool may hold " +
-                                         report::short_number(low) + " tokens";
-    return band;
-  }
-  const MemoryBand m = memory_band(e.total_bytes, capacity, p90);
-  band["used_gib"] = {{"low", gib(m.bytes.low)}, {"high", m.bytes.high ? Json(gib(*m.bytes.high)) : Json(nullptr)}};
-  band["fits_at_low"] = m.fits_low;
-  band["fits_at_high"] = m.fits_high;
-  auto gb = [](double bytes) { return report::short_number(round_to(bytes / 1e9, 1)) + " GB"; };
-  const std::string of = " of " + gb(capacity);
-  band["text"] = m.fits_high   ? "fits even at the measured error: up to " + gb(*m.bytes.high) + of
-                 : !m.fits_low ? "does not fit even at the measured error: at least " + gb(m.bytes.low) + of
-                               : "may not fit at the measured error: " + gb(m.bytes.low) + " to " +
-                                     (m.bytes.high ? gb(*m.bytes.high) : std::string("no upper bound")) + of;
-  return band;
-}
-}  // namespace
-
 Json expected_error(const Catalog& catalog, const std::string& quantity, const std::string& phase,
                     const std::string& engine, const std::string& vendor) {
   return report::expected_error(error_kind(catalog, quantity, phase, engine, vendor));
@@ -410,7 +370,8 @@ Json answer_memory(const Catalog& catalog, Session& s, const Json& request) {
     g["headroom_gib"] = gib(capacity - e.total_bytes);
     const auto engine = catalog.memory.engines.find(q->engine);
     const bool pool = engine != catalog.memory.engines.end() && engine->second.kv_policy == "pool";
-    if (Json band = fit_band(*q, e, capacity, pool, result["expected_error"]); !band.is_null())
+    if (Json band = report::fit_band(e, q->sequence + q->new_tokens, capacity, pool, result["expected_error"]);
+        !band.is_null())
       g["fit_band"] = std::move(band);
     const bool serves = q->mode == TrainMode::kInference;
     // The sequences one copy holds at this length: the road's figure (model/sequences.hpp).
