@@ -2,9 +2,9 @@
 // what scripts/serve.sh runs, and what the browser tests, the benchmarks and the prerender start
 // on a free port. Correct MIME types (application/wasm, text/javascript), 404 for anything else,
 // nothing outside the site directory; embed.js with Access-Control-Allow-Origin: * (a module script
-// loaded by other origins' pages). A file's gzip copy beside it (FILE.gz, compressed with zopfli at
-// staging: scripts/stage-site.sh) is sent instead to browsers that accept gzip, as a host's
-// gzip_static or precompressed setting would. A file that cannot be opened or read answers for that
+// loaded by other origins' pages). A file's compressed copies beside it (FILE.br, brotli at quality
+// 11, and FILE.gz, zopfli: made at staging by scripts/stage-site.sh) are sent instead to browsers
+// that accept them, brotli first, as a host's precompressed (brotli_static, gzip_static) setting would. A file that cannot be opened or read answers for that
 // request only (403 where access is refused, 503 while descriptors run out, 500 otherwise), and one
 // that fails while it is sent is cut off; the server keeps serving.
 import http from 'node:http';
@@ -37,13 +37,20 @@ export function assertSiteStaged(dir = SITE_DIR) {
   }
 }
 
-/** Whether an Accept-Encoding header accepts gzip: a `gzip` (or `*`) coding whose q is above 0. */
-export function acceptsGzip(header = '') {
+/** Whether an Accept-Encoding header accepts a coding (`gzip`, `br`): it (or `*`) with a q above 0. */
+export function accepts(header = '', wanted = 'gzip') {
   return header.split(',').some((part) => {
     const [coding, ...params] = part.split(';').map((x) => x.trim().toLowerCase());
     const q = params.find((p) => p.startsWith('q='));
-    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
+    return (coding === wanted || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
   });
+}
+
+/** The staged copies to try, in order, for a request's Accept-Encoding: [suffix, coding] pairs,
+ *  the file itself last. */
+function copiesFor(header) {
+  const copies = [['.br', 'br'], ['.gz', 'gzip']].filter(([, coding]) => accepts(header, coding));
+  return [...copies, ['', null]];
 }
 
 /** The status an error opening a file answers: 404 where there is no such file, 403 where access
@@ -115,10 +122,12 @@ export function startServer(dir = SITE_DIR, { extra = {}, port = 0, files = fs }
     if (!extra[rel] && !file.startsWith(dir + path.sep)) { notFound(); return; }
     const type = TYPES[path.extname(file).toLowerCase()];
     if (!type) { notFound(); return; }
-    const gzip = acceptsGzip(req.headers['accept-encoding']);
-    const send = (sent, encoding) => openFile(files, sent, (status, opened) => {
-      // No compressed copy: the file itself.
-      if (status === 404 && encoding) { send(file, null); return; }
+    const copies = copiesFor(req.headers['accept-encoding']);
+    const send = (i) => openFile(files, file + copies[i][0], (status, opened) => {
+      const [suffix, encoding] = copies[i];
+      const sent = file + suffix;
+      // No such compressed copy: the next one, the file itself last.
+      if (status === 404 && encoding) { send(i + 1); return; }
       if (status) { answer(res, status); return; }
       if (req.method === 'HEAD') { files.close(opened.fd, () => {}); ok(res, rel, type, opened.size, encoding); res.end(); return; }
       let stream;
@@ -151,7 +160,7 @@ export function startServer(dir = SITE_DIR, { extra = {}, port = 0, files = fs }
         });
       });
     });
-    send(gzip ? `${file}.gz` : file, gzip ? 'gzip' : null);
+    send(0);
   });
   return new Promise((resolve, reject) => {
     server.on('error', reject);

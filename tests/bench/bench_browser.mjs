@@ -29,7 +29,7 @@ try {
   await page.waitForSelector('[data-testid="fit-per-gpu-gb"]');
   await page.waitForLoadState('networkidle');
   // Every file the page downloaded (the document and each resource it requested) and the bytes
-  // the server sent for it (gzip-encoded where the site holds a compressed copy), for the size
+  // the server sent for it (its brotli copy where the site holds one), for the size
   // budget: what a visitor's browser fetches, not every file staged beside it.
   const loadedFiles = await page.evaluate(() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
     .map((e) => [new URL(e.name).pathname, e.encodedBodySize])

@@ -12,12 +12,12 @@ after(async () => { await env?.close(); });
 /** Every figure with a test id in the [data-prerendered] copy of the page's HTML and what the
  *  live page shows for the same id: [id, copy, live]. What an element shows: a control's value (a
  *  select's option shown), else its text; left out: what the copy shortens (a container of
- *  selects or disclosures, or what a closed disclosure holds). */
+ *  selects, disclosures or other figures, or what a closed disclosure holds). */
 const figures = (page) => page.evaluate(async () => {
   const shown = (n) => (n.tagName === 'SELECT' ? n.selectedOptions[0]?.textContent.trim() ?? ''
     : n.tagName === 'INPUT' ? (n.type === 'checkbox' ? String(n.checked) : n.value)
-      // A group of fields is compared field by field (the first screen may end inside it).
-      : n.closest('details:not([open])') || n.querySelector('select, input, details, datalist') ? null : seen(n));
+      // A group of fields or figures is compared one by one (the first screen may end inside it).
+      : n.closest('details:not([open])') || n.querySelector('select, input, details, datalist, [data-testid]') ? null : seen(n));
   // The text on screen: tooltips and screen-reader text are not (and the copy leaves them out).
   const seen = (n) => { const c = n.cloneNode(true); c.querySelectorAll('title, .sr-only').forEach((t) => t.remove()); return c.textContent.trim(); };
   const html = await (await fetch('./index.html')).text();

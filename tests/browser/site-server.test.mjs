@@ -1,5 +1,5 @@
-// The site as served (scripts/site-server.mjs): each file's zopfli-compressed copy from staging to
-// browsers that accept gzip, the file itself to others, and nothing else; a file that cannot be
+// The site as served (scripts/site-server.mjs): each file's brotli copy from staging to browsers
+// that accept brotli, its zopfli copy to those that accept gzip only, the file itself to others, and nothing else; a file that cannot be
 // opened or read answers for its request only. The staged site's tests need scripts/stage-site.sh
 // (and Chromium for the last); those of files that cannot be read make a site of their own.
 import { test, describe, before, after } from 'node:test';
@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { startServer, acceptsGzip, statusOf, SITE_DIR } from '../../scripts/site-server.mjs';
+import { startServer, accepts, statusOf, SITE_DIR } from '../../scripts/site-server.mjs';
 import { setup } from './helpers.mjs';
 
 let server;
@@ -42,39 +42,51 @@ describe('the staged site', () => {
     });
   }
 
-  test('every staged page file has a gzip copy that decompresses to it, smaller than gzip -9', () => {
+  test('every staged page file has a gzip and a brotli copy that decompress to it, smaller than gzip -9', () => {
     const compressible = stagedFiles().filter((f) => /\.(html|js|mjs|css|json|wasm|pack|ts)$/.test(f));
     assert.ok(compressible.length > 50, `the site holds its files (${compressible.length})`);
     for (const file of compressible) {
       const raw = fs.readFileSync(file);
       const gz = fs.readFileSync(`${file}.gz`);
+      const br = fs.readFileSync(`${file}.br`);
       assert.deepEqual(zlib.gunzipSync(gz), raw, `${path.relative(SITE_DIR, file)}.gz holds the file`);
+      assert.deepEqual(zlib.brotliDecompressSync(br), raw, `${path.relative(SITE_DIR, file)}.br holds the file`);
       if (raw.length > 4096) {
         assert.ok(gz.length < zlib.gzipSync(raw, { level: 9 }).length, `${path.relative(SITE_DIR, file)}: zopfli beats gzip -9`);
+        assert.ok(br.length < gz.length, `${path.relative(SITE_DIR, file)}: brotli beats zopfli`);
       }
     }
   });
 
-  test('Accept-Encoding: gzip or * with a q above 0 accepts gzip', () => {
-    assert.equal(acceptsGzip('gzip, deflate, br'), true);
-    assert.equal(acceptsGzip('br;q=1.0, GZIP;q=0.5'), true);
-    assert.equal(acceptsGzip('*'), true);
-    assert.equal(acceptsGzip('gzip;q=0'), false);
-    assert.equal(acceptsGzip('gzip;q=0.000, *;q=0'), false);
-    assert.equal(acceptsGzip('deflate, br'), false);
-    assert.equal(acceptsGzip(undefined), false);
-    assert.equal(acceptsGzip('x-gzip-like'), false);
+  test('Accept-Encoding: the coding or * with a q above 0 accepts it', () => {
+    assert.equal(accepts('gzip, deflate, br', 'gzip'), true);
+    assert.equal(accepts('br;q=1.0, GZIP;q=0.5', 'gzip'), true);
+    assert.equal(accepts('*', 'gzip'), true);
+    assert.equal(accepts('gzip;q=0', 'gzip'), false);
+    assert.equal(accepts('gzip;q=0.000, *;q=0', 'gzip'), false);
+    assert.equal(accepts('deflate, br', 'gzip'), false);
+    assert.equal(accepts(undefined, 'gzip'), false);
+    assert.equal(accepts('x-gzip-like', 'gzip'), false);
+    assert.equal(accepts('gzip, deflate, br, zstd', 'br'), true);
+    assert.equal(accepts('gzip, deflate', 'br'), false);
+    assert.equal(accepts('br;q=0, gzip', 'br'), false);
+    assert.equal(accepts('brotli', 'br'), false);
   });
 
-  test('a browser that accepts gzip gets the compressed copy, with the file\'s own type', async () => {
+  test('a browser that accepts brotli gets the brotli copy, one that accepts gzip only the gzip copy, with the file\'s own type', async () => {
     const rel = 'gpufleet/gpufleet_core.wasm';
-    const res = await get(rel, { 'accept-encoding': 'gzip, deflate, br' });
-    assert.equal(res.status, 200);
-    assert.equal(res.headers['content-encoding'], 'gzip');
-    assert.equal(res.headers['content-type'], 'application/wasm');
-    assert.equal(res.headers.vary, 'accept-encoding');
-    assert.equal(Number(res.headers['content-length']), fs.statSync(path.join(SITE_DIR, `${rel}.gz`)).size);
-    assert.deepEqual(zlib.gunzipSync(res.body), fs.readFileSync(path.join(SITE_DIR, rel)));
+    const raw = fs.readFileSync(path.join(SITE_DIR, rel));
+    for (const [header, coding, unpack] of [['gzip, deflate, br, zstd', 'br', zlib.brotliDecompressSync],
+      ['gzip, deflate', 'gzip', zlib.gunzipSync], ['br;q=0, gzip', 'gzip', zlib.gunzipSync]]) {
+      const res = await get(rel, { 'accept-encoding': header });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['content-encoding'], coding, header);
+      assert.equal(res.headers['content-type'], 'application/wasm');
+      assert.equal(res.headers.vary, 'accept-encoding');
+      const copy = `${rel}.${coding === 'br' ? 'br' : 'gz'}`;
+      assert.equal(Number(res.headers['content-length']), fs.statSync(path.join(SITE_DIR, copy)).size);
+      assert.deepEqual(unpack(res.body), raw);
+    }
   });
 
   test('a client without gzip gets the file as staged; .gz paths and files outside the site are not served', async () => {
@@ -83,6 +95,7 @@ describe('the staged site', () => {
     assert.equal(plain.headers['content-encoding'], undefined);
     assert.deepEqual(plain.body, fs.readFileSync(path.join(SITE_DIR, 'index.html')));
     assert.equal((await get('index.html.gz', { 'accept-encoding': 'gzip' })).status, 404);
+    assert.equal((await get('index.html.br', { 'accept-encoding': 'br' })).status, 404);
     assert.equal((await get('..%2FCMakeLists.txt', { 'accept-encoding': 'gzip' })).status, 404);
     // A NUL byte in the path is no file (and does not stop the server).
     assert.equal((await get('%00.html')).status, 404);
@@ -96,7 +109,7 @@ describe('the staged site', () => {
     fs.writeFileSync(path.join(dir, 'index.html'), '<p>plain</p>');
     const other = await startServer(dir);
     try {
-      const res = await fetch(`${other.origin}/`, { headers: { 'accept-encoding': 'gzip' } });
+      const res = await fetch(`${other.origin}/`, { headers: { 'accept-encoding': 'gzip, br' } });
       assert.equal(res.headers.get('content-encoding'), null);
       assert.equal(await res.text(), '<p>plain</p>');
     } finally {
@@ -117,7 +130,7 @@ describe('the staged site', () => {
         const e = entries.find((x) => x.path === rel);
         assert.ok(e, `the page loaded ${rel}`);
         assert.equal(e.decoded, fs.statSync(path.join(SITE_DIR, rel)).size);
-        assert.equal(e.encoded, fs.statSync(path.join(SITE_DIR, `${rel}.gz`)).size, `${rel} arrived as its gzip copy`);
+        assert.equal(e.encoded, fs.statSync(path.join(SITE_DIR, `${rel}.br`)).size, `${rel} arrived as its brotli copy`);
       }
     } finally {
       await env.close();
@@ -241,18 +254,20 @@ describe('a file that cannot be opened or read', () => {
     }
   });
 
-  test('a folder where a file is expected is not found, with or without its gzip copy', async () => {
+  test('a folder where a file is expected is not found, with or without its compressed copies', async () => {
     fs.mkdirSync(path.join(site, 'folder.html'), { recursive: true });
     fs.mkdirSync(path.join(site, 'index.html.gz'), { recursive: true });
+    fs.mkdirSync(path.join(site, 'index.html.br'), { recursive: true });
     const served = await startServer(site);
     try {
       assert.equal((await get('folder.html', {}, served.origin)).status, 404);
-      const plain = await get('index.html', { 'accept-encoding': 'gzip' }, served.origin);
+      const plain = await get('index.html', { 'accept-encoding': 'gzip, br' }, served.origin);
       assert.equal(plain.status, 200);
       assert.equal(plain.headers['content-encoding'], undefined);
     } finally {
       await served.close();
       fs.rmSync(path.join(site, 'index.html.gz'), { recursive: true });
+      fs.rmSync(path.join(site, 'index.html.br'), { recursive: true });
     }
   });
 

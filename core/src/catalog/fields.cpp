@@ -410,6 +410,8 @@ constexpr Field kInferenceEngine[] = {
     str("step_overhead_source", 0, FIELD_DOC("where step_overhead_ms comes from")),
     num("max_batch", 0, 1, 1e6, FIELD_DOC("the scheduler's default cap on running sequences")),
     str("max_batch_source", 0, FIELD_DOC("where max_batch comes from")),
+    num("mla_moe_layer_us", 0, 0, 1e4, FIELD_DOC("time each layer of a model with MLA and routed experts adds to a decode step whatever it reads (its chain of small kernels), microseconds")),
+    str("mla_moe_layer_source", 0, FIELD_DOC("where mla_moe_layer_us comes from")),
     obj("tiled_kernel", 0, "tiled_kernel", FIELD_DOC("a weight-only kernel that dequantizes the weights again for every tile of input rows")),
     obj("eager_host", 0, "eager_host", FIELD_DOC("an eager engine's host time per forward pass: its kernels launched one by one, then its own per-step work")),
     str("source", kRequired, FIELD_DOC("where it comes from")),

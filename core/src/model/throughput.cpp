@@ -120,13 +120,25 @@ Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
   return l;
 }
 
+// What an MLA + mixture-of-experts model's layers add to a decode step whatever they read: each
+// runs a chain of tens of small kernels one after another (norms, activation quantization before
+// each FP8 matmul, the latent projections, the absorbed attention's batched matmuls and decode
+// kernel, the router and its grouped top-k, token sorting, the fused-MoE GEMMs, the shared expert,
+// two all-reduces), microseconds each at small batches, on top of the bytes the step streams.
+double mla_moe_chain_s(const Lookups& l, const ThroughputQuestion& q) {
+  const InferenceEngine* e = l.engine;
+  if (!e || e->mla_moe_layer_us <= 0 || !q.arch.mla() || !q.arch.moe()) return 0;
+  return q.arch.layers * e->mla_moe_layer_us * 1e-6;
+}
+
 // Time per step that the device's streams and matmuls do not cover: the engine's host work per
 // step, and the per-layer time of platforms that dispatch or synchronise every layer.
 // Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
 // a prompt pass is scheduled on its own.
 double step_overhead_s(const Lookups& l, const ThroughputQuestion& q, bool decode) {
   const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
-  return (l.engine ? l.engine->step_overhead_ms * 1e-3 / steps : 0) + q.arch.layers * l.layer_us * 1e-6;
+  return (l.engine ? l.engine->step_overhead_ms * 1e-3 / steps : 0) +
+         q.arch.layers * l.layer_us * 1e-6 + (decode ? mla_moe_chain_s(l, q) : 0);
 }
 
 // A GPU's measured share of peak at square GEMMs of the size of a layer's matmuls ("<GPU> fp8
@@ -334,6 +346,9 @@ std::string host_note(const Lookups& l, const ThroughputQuestion& q, bool decode
             (steps > 1 ? " (once per " + num(steps) + " steps)" : "");
   if (const double us = l.layer_us; us > 0)
     note += "; + " + num(us) + " us per layer per step on " + q.device.vendor + " devices";
+  if (const double chain = decode ? mla_moe_chain_s(l, q) : 0; chain > 0)
+    note += "; + " + num(chain * 1e3) + " ms of " + e->name + "'s MLA + MoE kernel chain (" +
+            num(e->mla_moe_layer_us) + " us per layer x " + num(q.arch.layers) + " layers)";
   return note;
 }
 

@@ -24,6 +24,9 @@ struct InferenceEngine {
   double kv_fraction = 0.9;
   double step_overhead_ms = 0;   // host work per step the device waits for (scheduling, inputs, outputs)
   double max_batch = 0;  // the scheduler's default cap on running sequences (0: the serving block's)
+  // What each layer of a model with MLA and routed experts adds to a decode step whatever it
+  // reads: the layer's chain of small kernels, run one after another (0: not known).
+  double mla_moe_layer_us = 0;
   // A weight-only kernel that dequantizes the weights again for every `tile_rows` rows of input:
   // its matmuls cost linear parameters x ceil(rows / tile_rows) / `weights_per_s` at least.
   std::string tiled_format;
@@ -41,6 +44,7 @@ struct InferenceEngine {
   std::string overhead_basis;
   std::string tile_basis;
   std::string max_batch_basis;
+  std::string mla_moe_basis;
 };
 
 struct ThroughputConstants {
