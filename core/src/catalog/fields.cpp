@@ -402,6 +402,7 @@ constexpr Field kThroughputModel[] = {
     obj("matmul_efficiency", 0, "matmul_efficiency", FIELD_DOC("measured share of peak dense-matmul FLOPS by GPU (\"<GPU> fp8\" for FP8), \"default\" the calibration GPUs'")),
     obj("bandwidth_efficiency", 0, "bandwidth_efficiency", FIELD_DOC("measured share of peak memory bandwidth by GPU, \"default\" the calibration GPUs'")),
     obj("layer_overhead_us", 0, "layer_overhead_us", FIELD_DOC("time each layer adds to every inference step, microseconds, by GPU vendor")),
+    obj("eager_us_per_kernel", 0, "eager_us_per_kernel", FIELD_DOC("host time per eager kernel launch on the servers a GPU ships in, microseconds, by GPU: replaces the eager engines' us_per_kernel")),
     obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool, its host time per step, its tiled kernels")),
 };
 
@@ -651,6 +652,7 @@ constexpr Kind kKinds[] = {
     Kind{"matmul_efficiency", "\"matmul_efficiency\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("measured share of peak matmul FLOPS by GPU, with its source")},
     Kind{"bandwidth_efficiency", "\"bandwidth_efficiency\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("measured share of peak memory bandwidth by GPU, with its source")},
     Kind{"layer_overhead_us", "\"layer_overhead_us\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("time per layer per step by GPU vendor, with its source")},
+    Kind{"eager_us_per_kernel", "\"eager_us_per_kernel\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("host time per eager kernel launch by GPU, with its source")},
     // workloads.json
     Kind{"workloads_file", "workloads.json", KIND_FIELDS(kWorkloadsFile), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("workloads.json: scenarios and sets (seed 004)")},
     MAP("workloads", "\"workloads\"", kMapOfWorkloads, "scenarios by id"),

@@ -79,6 +79,7 @@ double matmul_params(const Architecture& a, const ParameterCount& p) {
 struct Lookups {
   const InferenceEngine* engine = nullptr;  // when the catalog knows it
   double layer_us = 0;                      // 0 where the table names none
+  double us_per_kernel = 0;                 // an eager engine's host time per launch on this GPU
   double peak_flops = 0;                    // dense, one GPU
   double bandwidth_share = 1;               // relative_share of memory streams
   double matmul_share = 1;                  // relative_share of best-shape matmuls
@@ -102,6 +103,9 @@ Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
   Lookups l;
   if (auto it = k.engines.find(q.engine); it != k.engines.end()) l.engine = &it->second;
   if (auto it = k.layer_overhead_us.find(q.device.vendor); it != k.layer_overhead_us.end()) l.layer_us = it->second;
+  if (l.engine) l.us_per_kernel = l.engine->us_per_kernel;
+  if (auto it = k.eager_us_per_kernel.find(q.device.name); it != k.eager_us_per_kernel.end())
+    l.us_per_kernel = it->second;
   l.peak_flops = peak_tflops(q.device, q.compute) * 1e12;
   l.bandwidth_share = relative_share(k.bandwidth_efficiency, q.device.name, "");
   const std::string suffix = q.compute == "fp8" ? " fp8" : "";
@@ -314,7 +318,7 @@ std::string tiled_note(const Lookups& l, const ThroughputQuestion& q, double til
 double with_eager_host(const Lookups& l, const ThroughputQuestion& q, Phase& ph) {
   const InferenceEngine* e = l.engine;
   if (!e || e->kernels_per_layer <= 0) return 0;
-  const double us = e->us_per_kernel * 1e-6;
+  const double us = l.us_per_kernel * 1e-6;
   const double launch = (q.arch.layers + q.arch.encoder_layers) * e->kernels_per_layer * us;
   if (launch > ph.seconds) {
     ph.seconds = launch;
@@ -328,7 +332,7 @@ std::string eager_note(const Lookups& l, double launch) {
   const InferenceEngine* e = l.engine;
   if (!e || launch <= 0) return "";
   return "; " + e->name + " launches " + num(e->kernels_per_layer) + " kernels per layer and " +
-         num(e->kernels_per_step) + " per step from the host at " + num(e->us_per_kernel) + " us each (" +
+         num(e->kernels_per_step) + " per step from the host at " + num(l.us_per_kernel) + " us each (" +
          num(e->us_per_kernel_low) + "-" + num(e->us_per_kernel_high) +
          " us by host CPU): the pass takes at least " + num(launch * 1e3) + " ms";
 }

@@ -78,6 +78,9 @@ struct ThroughputConstants {
   // Time each layer adds to every inference step on a platform (by GPU vendor), whatever the
   // engine: dispatching its kernels one by one, or its collectives, not hidden behind its reads.
   std::map<std::string, double> layer_overhead_us;
+  // Host time per eager kernel launch by GPU, for the servers the GPU ships in: for that GPU it
+  // replaces the eager engines' us_per_kernel.
+  std::map<std::string, double> eager_us_per_kernel;
   std::map<std::string, InferenceEngine> engines;  // by key
   bool present = false;
 };
