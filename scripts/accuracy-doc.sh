@@ -3,6 +3,7 @@
 # tests/data/cases/*.json) with its model, setup, metric, prediction, measurement, error and the
 # assumptions the harness made, then the summary lines exactly as scripts/accuracy.sh prints them.
 #   scripts/accuracy-doc.sh [FILE...]          writes docs/accuracy.md (OUT=path to write elsewhere)
+# GPUFLEET_BIN names the CLI to run as it is (as scripts/accuracy.sh takes it); else scripts/gpufleet builds it first.
 # By default the *_public.json files (cases gathered from public sources) get a section of their own
 # with a summary split by quantity x phase x engine; they are not counted in the main summary.
 set -euo pipefail
@@ -267,7 +268,7 @@ PY
 # stays byte for byte). tests/unit checks that the shipped block is what the harness computes.
 if [ "${#public[@]}" -gt 0 ] || [ "$#" -eq 0 ]; then
   all="$(mktemp)"
-  "$root/scripts/gpufleet" --config "$root/config" --json accuracy "${files[@]}" "${public[@]}" >"$all"
+  "${GPUFLEET_BIN:-$root/scripts/gpufleet}" --config "$root/config" --json accuracy "${files[@]}" "${public[@]}" >"$all"
   python3 - "$all" "$root/config/model_config.json" "${files[@]##*/}" "${public[@]##*/}" <<'PY'
 import json, sys
 result = json.load(open(sys.argv[1], encoding="utf-8"))["result"]
