@@ -256,7 +256,7 @@ COLUMNS=80 "$bin" recommend --params-b 13 --workload inference >"$tmp/out"
 check "COLUMNS=80: recommend's candidates fit 80 columns" test "$(widest "$tmp/out")" -le 80
 check "  moved columns go to a detail line under each row" grep -Eq '^    region: us-east-1; accelerator: ' "$tmp/out"
 check "  every candidate is still listed" test "$(grep -c '^g6e.xlarge ' "$tmp/out")" = 1
-COLUMNS=80 "$bin" catalog check >"$tmp/out"
+COLUMNS=80 "$bin" catalog check | grep -v '^catalogs: ' >"$tmp/out"  # a path is as long as the checkout's
 check "COLUMNS=80: catalog check's warnings fit 80 columns" test "$(widest "$tmp/out")" -le 80
 COLUMNS=80 "$bin" estimate --model llama-3.1-8b --rank >"$tmp/out"
 check "COLUMNS=80: estimate --rank fits 80 columns" test "$(widest "$tmp/out")" -le 80
