@@ -11,6 +11,7 @@ import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 import { largeCatalog } from './large-catalog.mjs';
 import { LINKS, stepsOf, watchLink } from './links.mjs';
+import { VIEWS, timeView } from './view-change.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
@@ -54,31 +55,10 @@ try {
     return times;
   });
   // Each view that asks about the workload: an input change (the weight format, int8 <-> fp16) to
-  // its answer re-rendered and painted (the results' data-seq counts renders), median of 10 after
+  // the end of the frame that paints its answer (tests/bench/view-change.mjs), median of 10 after
   // the view's first answer; the tools' views answer from the core's Web Worker.
   const viewChange = {};
-  for (const view of ['fit', 'deployments', 'compare', 'autoscale', 'spot', 'regions', 'batch']) {
-    const p = await browser.newPage();
-    await p.goto(`${server.origin}/?view=${view}&model=llama-3.1-8b&workload=inference&precision=fp16`);
-    await p.waitForSelector(`[data-testid="${view}-result"]:is([data-state="ready"], [data-state="error"])`, { timeout: 60000 });
-    viewChange[view] = median(await p.evaluate(async (id) => {
-      const input = document.querySelector('#wf-precision');
-      const results = document.querySelector(`[data-testid="${id}-result"]`);
-      const times = [];
-      for (let i = 0; i < 11; i++) {
-        const before = results.dataset.seq;
-        const t0 = performance.now();
-        input.value = i % 2 === 0 ? 'int8' : 'fp16';
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        input.dispatchEvent(new Event('change', { bubbles: true }));
-        while (results.dataset.seq === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 0));
-        await new Promise((r) => requestAnimationFrame(() => r()));
-        if (i > 0) times.push(performance.now() - t0);  // the first change warms the view's code
-      }
-      return times;
-    }, view));
-    await p.close();
-  }
+  for (const view of VIEWS) viewChange[view] = median(await timeView(browser, server.origin, view));
   const { runs: sweepMs, toolRuns } = await page.evaluate(async ({ sweep: requests, tools }) => {
     const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     const g = await loadGpufleet();

@@ -3,7 +3,7 @@
 // stale, fetches the price files of the regions asked once, and marks a refused field.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
+import { setup, showAll, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -28,6 +28,7 @@ test('spot serving: pools, plan, all on demand and all spot equal the CLI\'s; th
   // us-east-1 is a usual region (in the page's first download); the other two are fetched once.
   assert.deepEqual(fetched.sort(), ['/config/prices/aws/us-east-2.json', '/config/prices/aws/us-west-2.json']);
 
+  await showAll(page, 'spot-pools');
   assert.equal(await page.locator('[data-testid=spot-pools] tbody tr').count(), r.pools.length);
   for (const [i, p] of r.pools.entries()) {
     const row = page.getByTestId(`spot-pool-${i}`);

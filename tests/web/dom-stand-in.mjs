@@ -62,6 +62,11 @@ class StandInNode {
     return child;
   }
   remove() { this.parentNode?.removeChild(this); }
+  after(...nodes) {
+    const parent = this.parentNode;
+    const next = parent?.childNodes[parent.childNodes.indexOf(this) + 1] ?? null;
+    for (const n of nodes) parent?.insertBefore(n, next);
+  }
   replaceChildren(...children) {
     for (const c of this.childNodes) c.parentNode = null;
     this.childNodes = [];
