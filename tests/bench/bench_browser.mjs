@@ -4,7 +4,6 @@
 // that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
@@ -12,6 +11,7 @@ import { root } from '../wasm/support.mjs';
 import { largeCatalog } from './large-catalog.mjs';
 import { LINKS, stepsOf, watchLink } from './links.mjs';
 import { VIEWS, timeView } from './view-change.mjs';
+import { keystrokeTimes } from './keystrokes.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
@@ -164,36 +164,10 @@ try {
     return times;
   });
   await batchPage.close();
-  // Keystroke to paint while the largest catalog of your own the page accepts is loaded (it answers
-  // in the core's Web Worker, web/app/catalog-load.js): on Fit, keys typed into the prompt tokens,
-  // each a new question; from the key's event to the frame after its handlers (a frame, then a
-  // task), keys 150 ms apart so that answers arrive and are drawn between them.
+  // Keystroke to paint while the largest catalog of your own the page accepts is loaded
+  // (tests/bench/keystrokes.mjs).
   const large = largeCatalog((file) => readFileSync(path.join(SITE_DIR, 'config', file), 'utf8'));
-  const largePage = await browser.newPage();
-  await largePage.goto(`${server.origin}/?view=catalog`);
-  await largePage.getByTestId('cat-upload').setInputFiles([
-    { name: 'gpu_instances.json', mimeType: 'application/json', buffer: Buffer.from(large.gpuInstances) },
-    { name: 'workloads.json', mimeType: 'application/json', buffer: Buffer.from(large.workloads) },
-  ]);
-  await largePage.getByTestId('cat-origin').getByText('your own catalog').waitFor({ timeout: 120000 });
-  await largePage.getByTestId('tab-fit').click();
-  await largePage.waitForFunction(() => document.querySelector('[data-testid=fit-result]')?.dataset.state === 'ready', null, { timeout: 120000 });
-  await largePage.locator('#wf-input').fill('');
-  await largePage.locator('#wf-input').focus();
-  await largePage.evaluate(() => {
-    window.gpufleetBenchKeys = [];
-    addEventListener('keydown', (e) => {
-      const t0 = e.timeStamp;
-      requestAnimationFrame(() => setTimeout(() => window.gpufleetBenchKeys.push(performance.now() - t0), 0));
-    }, true);
-  });
-  for (const key of ['2', '0', '4', '8', 'Backspace', 'Backspace', '5', '1', '2', 'Backspace', '0', '9']) {
-    await largePage.keyboard.press(key);
-    await sleep(150);
-  }
-  await largePage.waitForFunction(() => window.gpufleetBenchKeys.length === 12);
-  const largeKeys = await largePage.evaluate(() => window.gpufleetBenchKeys);
-  await largePage.close();
+  const largeKeys = await keystrokeTimes(browser, server.origin, large);
   console.log(JSON.stringify({
     browser_batch_view_20_jobs_ms: median(batchView),
     browser_keystroke_to_paint_largest_catalog_ms: median(largeKeys),

@@ -13,15 +13,15 @@ const { h } = await import('../../web/app/dom.js');
 const { longTable, FIRST_ROWS } = await import('../../web/app/long-table.js');
 
 /** A table of `count` rows (each a main row and a detail row) in the document, and the rows built. */
-function shown(count, first) {
+function shown(count, first, testid = 't') {
   const built = [];
-  const block = longTable({ caption: 'Ranked', testid: 't', head: ['#'], records: [] }, {
+  const block = longTable({ caption: 'Ranked', testid, head: ['#'], records: [] }, {
     count, first, what: 'candidates',
     row: (i) => { built.push(i); return [h('tr', { testid: `t-row-${i}` }, h('td', null, String(i))), h('tr', { class: 'detail-row' })]; },
   });
   document.body.replaceChildren(block);
   const rows = () => block.querySelectorAll('tr').filter((r) => r.dataset.testid?.startsWith('t-row-')).map((r) => r.textContent);
-  return { block, built, rows, button: () => block.querySelectorAll('button').find((b) => b.dataset.testid === 't-all') ?? null };
+  return { block, built, rows, button: () => block.querySelectorAll('button').find((b) => b.dataset.testid === `${testid}-all`) ?? null };
 }
 
 test('a long table draws its first rows, then every row in order once when "Show all" is pressed', () => {
@@ -37,14 +37,22 @@ test('a long table draws its first rows, then every row in order once when "Show
   assert.equal(t.block.querySelectorAll('tr.detail-row').length, 25);
 });
 
+test('once every row was asked for, the table\'s next answers draw every row at once', () => {
+  shown(25, 10, 'asked').button().click();
+  const next = shown(25, 10, 'asked');
+  assert.equal(next.rows().length, 25);
+  assert.equal(next.button(), null);
+});
+
 test('printing draws the rest; a table of at most the first rows has no button', () => {
-  const t = shown(12, 5);
+  const t = shown(12, 5, 'printed');
   assert.equal(t.rows().length, 5);
   win.dispatchEvent(new Event('beforeprint'));
   assert.equal(t.rows().length, 12);
   win.dispatchEvent(new Event('beforeprint'));
   assert.equal(t.built.length, 12, 'a second print draws nothing more');
-  const all = shown(10);
+  assert.equal(shown(12, 5, 'printed').rows().length, 5, 'printing is not asking: the next answer draws its first rows');
+  const all = shown(10, undefined, 'short');
   assert.equal(all.rows().length, 10);
   assert.equal(all.button(), null);
 });

@@ -9,10 +9,17 @@ import { h, table } from './dom.js';
  *  verdict, and more. */
 export const FIRST_ROWS = 10;
 
+/** Tables (by testid) whose every row was asked for or scrolled to: their next answers draw every
+ *  row at once, so that a change does not shorten the page under someone reading its end. */
+const whole = new Set();
+/** The tables drawn in part: [{line, rest}]; those of answers since replaced are dropped. */
+let partial = [];
+addEventListener('beforeprint', () => partial.forEach((t) => t.rest()));
+
 /** table() with `count` rows, row i's nodes from `row(i)`: the first `first` now, the rest later.
  *  The button's testid is the table's with `-all`; `what` names the rows ("candidates"). */
 export function longTable(options, { count, row, what = 'rows', first = FIRST_ROWS }) {
-  const now = Math.min(count, first);
+  const now = whole.has(options.testid) ? count : Math.min(count, first);
   const block = table({ ...options, rows: Array.from({ length: now }, (_, i) => row(i)) });
   if (count <= now) return block;
   const body = block.querySelector('tbody');
@@ -20,9 +27,9 @@ export function longTable(options, { count, row, what = 'rows', first = FIRST_RO
   const line = h('p', { class: 'table-more muted small' }, `The first ${now} of ${count} ${what}. `, button);
   let near = null;
   const rest = () => {
-    if (!line.isConnected) return;
     near?.disconnect();
-    removeEventListener('beforeprint', rest);
+    partial = partial.filter((t) => t.line !== line);
+    if (!line.isConnected) return;
     const nodes = [];
     for (let i = now; i < count; i++) nodes.push(row(i));
     body.append(...nodes.flat(Infinity).filter(Boolean));
@@ -30,12 +37,15 @@ export function longTable(options, { count, row, what = 'rows', first = FIRST_RO
     line.remove();
     if (focused) body.closest('.table-scroll')?.focus({ preventScroll: true });
   };
-  button.addEventListener('click', rest);
-  addEventListener('beforeprint', rest);
+  const asked = () => { whole.add(options.testid); rest(); };
+  button.addEventListener('click', asked);
   if (typeof IntersectionObserver === 'function') {
-    near = new IntersectionObserver((seen) => { if (seen.some((e) => e.isIntersecting)) rest(); }, { rootMargin: '0px 0px 600px 0px' });
+    near = new IntersectionObserver((seen) => { if (seen.some((e) => e.isIntersecting)) asked(); }, { rootMargin: '0px 0px 400px 0px' });
     near.observe(line);
   }
+  // Tables of answers replaced since (never printed, never scrolled to) are let go.
+  partial = partial.filter((t) => t.line.isConnected || (t.rest(), false));
+  partial.push({ line, rest });
   (block.querySelector('.table-scroll') ?? block).after(line);
   return block;
 }
