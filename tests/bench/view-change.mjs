@@ -36,13 +36,26 @@ export async function changeTimes([id, raf = false]) {
   return times;
 }
 
-/** Opens `view` on `origin` in a new page of `browser`: the times of changeTimes() (`raf`: as timed before). */
-export async function timeView(browser, origin, view, raf = false) {
+/** Opens `view` on `origin` in a new page of `browser`: the times of changeTimes() (`raf`: as timed
+ *  before). `work`, when given, gets the page thread's time per change in ms (Chromium's
+ *  Performance metrics: script, style, layout and every task), for where a change's time goes. */
+export async function timeView(browser, origin, view, raf = false, work = null) {
   const p = await browser.newPage();
   try {
     await p.goto(`${origin}/${viewLink(view)}`);
     await p.waitForSelector(`[data-testid="${view}-result"]:is([data-state="ready"], [data-state="error"])`, { timeout: 60000 });
-    return await p.evaluate(changeTimes, [view, raf]);
+    const cdp = work ? await p.context().newCDPSession(p) : null;
+    const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+    if (cdp) await cdp.send('Performance.enable');
+    const before = cdp ? await metrics() : null;
+    const times = await p.evaluate(changeTimes, [view, raf]);
+    if (cdp) {
+      const after = await metrics();
+      for (const [key, name] of [['ScriptDuration', 'script'], ['RecalcStyleDuration', 'style'], ['LayoutDuration', 'layout'], ['TaskDuration', 'tasks']]) {
+        (work[name] ??= []).push(((after[key] - before[key]) * 1000) / 11);
+      }
+    }
+    return times;
   } finally {
     await p.close();
   }

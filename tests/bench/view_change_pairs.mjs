@@ -26,17 +26,21 @@ let large = null;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const times = servers.map(() => Object.fromEntries(views.map((v) => [v, []])));
+  const work = servers.map(() => Object.fromEntries(views.map((v) => [v, {}])));
   for (let r = 0; r < Number(rounds ?? 2); r++) {
     for (const view of views) {
       for (const [s, server] of servers.entries()) {
         times[s][view].push(...(view === 'keys'
           ? await keystrokeTimes(browser, server.origin, large ??= largeCatalog((file) => readFileSync(path.join(dirs[0], 'config', file), 'utf8')))
-          : await timeView(browser, server.origin, view, process.env.VIEW_CHANGE_RAF === '1')));
+          : await timeView(browser, server.origin, view, process.env.VIEW_CHANGE_RAF === '1', work[s][view])));
       }
     }
   }
   console.log(dirs.map((d, i) => `site ${i + 1}: ${d}`).join('\n'));
-  for (const view of views) console.log(`${view.padEnd(12)} ${times.map((t) => `${median(t[view]).toFixed(1).padStart(7)} ms`).join(' ')}`);
+  for (const view of views) {
+    const spent = (w) => Object.entries(w[view]).map(([k, v]) => `${k} ${median(v).toFixed(1)}`).join(', ');
+    console.log(`${view.padEnd(12)} ${times.map((t) => `${median(t[view]).toFixed(1).padStart(7)} ms`).join(' ')}   ${work.map(spent).filter(Boolean).join(' | ')}`);
+  }
 } finally {
   await browser.close();
   await Promise.all(servers.map((s) => s.close()));

@@ -113,6 +113,7 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
   await afterChange(page, 'deployments', () => screen(page).getByLabel('Budget (max per month)').fill('15000'));
   const r2 = cli({ ...request, families: ['G5', 'G6e', 'P4de', 'P5'], priority: 'cost', max_usd_per_month: 15000 }).result;
   assert.ok(r2.candidates.length > 0);
+  await showAll(page, 'rec-table');
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r2.candidates.length);
   assert.equal(await text(page, 'rec-top-instance'), r2.candidates[0].instance);
   assertNear(await text(page, 'rec-top-monthly'), r2.candidates[0].cost.usd_per_month, 0.005, 'top monthly (filtered)');
@@ -131,6 +132,7 @@ test('Deployments: its providers legend says what none checked means, and the ch
   // The chart draws the candidates with a price and a speed; the table lists them all.
   const drawn = r.candidates.filter((c) => Number.isFinite(c.cost.usd_per_month) && Number.isFinite(c.performance.score)).length;
   assert.ok(drawn < r.candidates.length, 'a candidate without a price');
+  await showAll(page, 'rec-table');
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r.candidates.length);
   assert.equal(await page.getByTestId('rec-chart-figure').locator('circle').count(), drawn);
   const caption = await page.getByTestId('rec-chart-figure').locator('figcaption').textContent();
