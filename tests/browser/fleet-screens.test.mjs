@@ -164,6 +164,8 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
   };
   await check(driven);
   const copy = await env.page(await rel(page));
+  // Each chart's data table opened on both (check() opened some on this page).
+  for (const p of [page, copy]) await p.evaluate(() => document.querySelectorAll('[data-testid=placement-result] details.chart-data').forEach((d) => { if (!d.open) d.querySelector('summary').click(); }));
   assert.equal(await copy.getByTestId('placement-result').innerText(), await page.getByTestId('placement-result').innerText());
 });
 
