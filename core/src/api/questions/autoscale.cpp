@@ -408,13 +408,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
   if (!cold) return nullptr;
 
   // The need per interval, then the policy asked, its defaults from the need.
-  std::vector<int> needed;
-  std::map<double, int> cache;
-  for (double rps : q.rps) {
-    auto found = cache.find(rps);
-    if (found == cache.end()) found = cache.emplace(rps, replicas_needed(q.replica, rps)).first;
-    needed.push_back(found->second);
-  }
+  std::vector<int> needed = needs_of(q);
   const int peak = *std::max_element(needed.begin(), needed.end());
   int least = peak;
   for (int n : needed) least = std::min(least, n);
@@ -431,7 +425,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                 : st.metric == ScalingMetric::kRequestsPerS ? target_rps
                                                             : 1.0;
   }
-  const AutoscaleResult res = autoscale(q);
+  const AutoscaleResult res = autoscale(q, std::move(needed));
   const ErrorKind kind = throughput_kind(catalog, *w, *d->instance);
   std::optional<AutoscaleResult> slow, fast;
   if (kind.measured) {
