@@ -235,7 +235,12 @@ class StandInDocument extends StandInNode {
 /** A fresh document on globalThis (document, Node, Element, CSS, ...); returns it. */
 export function install() {
   const document = new StandInDocument();
+  // The window's own events (beforeprint, pagehide): addEventListener and dispatchEvent on globalThis.
+  const win = new EventTarget();
   Object.assign(globalThis, {
+    addEventListener: win.addEventListener.bind(win),
+    removeEventListener: win.removeEventListener.bind(win),
+    dispatchEvent: win.dispatchEvent.bind(win),
     document,
     Node: StandInNode,
     Element: StandInElement,

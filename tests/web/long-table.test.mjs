@@ -4,11 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { install } from './dom-stand-in.mjs';
 
+// No IntersectionObserver here: rows come only when asked, or printed (the window's beforeprint).
 const document = install();
-// The window's events (beforeprint) and no IntersectionObserver: rows come only when asked.
-const win = new EventTarget();
-globalThis.addEventListener = win.addEventListener.bind(win);
-globalThis.removeEventListener = win.removeEventListener.bind(win);
 const { h } = await import('../../web/app/dom.js');
 const { longTable, FIRST_ROWS } = await import('../../web/app/long-table.js');
 
@@ -47,9 +44,9 @@ test('once every row was asked for, the table\'s next answers draw every row at 
 test('printing draws the rest; a table of at most the first rows has no button', () => {
   const t = shown(12, 5, 'printed');
   assert.equal(t.rows().length, 5);
-  win.dispatchEvent(new Event('beforeprint'));
+  dispatchEvent(new Event('beforeprint'));
   assert.equal(t.rows().length, 12);
-  win.dispatchEvent(new Event('beforeprint'));
+  dispatchEvent(new Event('beforeprint'));
   assert.equal(t.built.length, 12, 'a second print draws nothing more');
   assert.equal(shown(12, 5, 'printed').rows().length, 5, 'printing is not asking: the next answer draws its first rows');
   const all = shown(10, undefined, 'short');
