@@ -66,6 +66,7 @@ test('the Regions view places seed 003\'s service as the CLI does: region, repli
   assertNear(await text(page, 'rg-total'), r.totals.usd_per_month, 0.005, 'total');
   assertNear(await text(page, 'rg-compute'), r.totals.compute_usd_per_month, 0.005, 'compute');
   assertNear(await text(page, 'rg-egress'), r.totals.egress_usd_per_month, 0.005, 'egress');
+  assert.equal(await text(page, 'rg-band'), r.band.text, 'the band at the measured error, as the CLI says it');
   for (const c of r.regions_chosen) {
     assertNear(await text(page, `rg-chosen-${c.region}-usd`), c.usd_per_month, 0.005, `${c.region} compute`);
     assertNear(await text(page, `rg-chosen-${c.region}-replicas`), c.replicas, 0, `${c.region} replicas`);

@@ -103,6 +103,7 @@ export function renderRegions(r, req = {}) {
         ['Compute', f.usdMonth(t.compute_usd_per_month), 'rg-compute'],
         ['Egress', f.usdMonth(t.egress_usd_per_month), 'rg-egress'],
         ['One-time (dataset copies)', f.usd(t.one_time_usd), 'rg-one-time'],
+        r.band ? ['At the measured error', r.band.text, 'rg-band'] : null,
         r.failover ? ['Surviving a region\u2019s loss (N+1)', `${f.usdMonth(r.failover.premium_usd_per_month)} more than ${f.usdMonth(r.failover.compute_without_failover_usd_per_month)} without`, 'rg-failover-premium'] : null,
         ...askedFacts(req),
       ], 'facts compact'),

@@ -62,6 +62,7 @@ function servingPlan(r) {
         ['P(capacity met)', `${prob(plan.p_capacity_met)} (target ${prob(plan.target_availability)}; ${prob(plan.p_capacity_met_band?.low)} to ${prob(plan.p_capacity_met_band?.high)} over the band)`, 'spot-plan-p'],
         ['Monthly cost over the band', `${usdM(plan.usd_per_month.low)} to ${usdM(plan.usd_per_month.high)}`, 'spot-plan-band'],
         ['Capacity left if the largest pool is lost', f.pct(plan.capacity_if_largest_pool_lost_pct), 'spot-plan-lost'],
+        plan.band ? ['At the measured error of the throughput', plan.band.text, 'spot-plan-throughput-band'] : null,
         ['Hours a month', f.num(plan.hours_per_month, 0)],
       ], 'facts compact'),
       h('p', { class: 'muted small' }, f.sentence(plan.usd_per_month_reading)),
@@ -106,6 +107,7 @@ function trainingJobs(r) {
         h('td', { class: 'num', testid: `spot-job-${i}-wall` }, interval(j.wall_hours, hoursOf)),
         h('td', null, j.spot_pays ? 'yes' : 'no'))),
     }),
+    r.jobs[0]?.band ? h('p', { class: 'why' }, h('span', { class: 'why-label' }, `At the measured error (${r.jobs[0].instance}, ${r.jobs[0].region}): `), h('span', { testid: 'spot-job-band' }, r.jobs[0].band.text)) : null,
     r.checkpoint ? h('p', { class: 'muted small', testid: 'spot-checkpoint' }, `A checkpoint is written in ${f.num(r.checkpoint.write_s, 0)} s; ${f.num(r.checkpoint.restart_s, 0)} s pass from an interruption to training again. Interval: sqrt(2 × write time × mean time between interruptions) (Young/Daly).`) : null));
 }
 
