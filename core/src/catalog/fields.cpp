@@ -302,6 +302,7 @@ constexpr Field kOptimizer[] = {
     num("bytes_per_parameter", kRequired, 0, 64, FIELD_DOC("optimizer state bytes per trained parameter")),
     boolean("factored", 0, FIELD_DOC("factored second moments (Adafactor)")),
     boolean("paged", 0, FIELD_DOC("paged to host memory")),
+    str("paged_source", kInfo, FIELD_DOC("where paged and how memory statistics count paged states come from")),
     boolean("states_in_parameter_dtype", 0, FIELD_DOC("the states take the trained parameters' dtype (torch.optim): bytes_per_parameter is their fp32 size")),
     str("states_dtype_source", kInfo, FIELD_DOC("where states_in_parameter_dtype comes from")),
     str("basis", kRequired, FIELD_DOC("how the figure is derived")),

@@ -11,18 +11,22 @@ namespace gpufleet::memory_parts {
 void Sizing::paged_optimizer_states() {
   if (paged_states > 0) {
     // Paged optimizer states (unified memory) are evicted to host memory only under pressure: on
-    // a device of known size they occupy what the rest leaves free.
+    // a device of known size they occupy what the rest leaves free. bitsandbytes allocates them
+    // with cudaMallocManaged, outside PyTorch's caching allocator, so the device's used memory
+    // holds them and torch.cuda.max_memory_allocated / _reserved never do
+    // (model_config.json optimizers.paged_adamw_8bit.paged_source).
     const double context_guess = context_bytes(k, eng, q);
     const double room = q.gpu_memory_bytes
                             ? std::max(0.0, *q.gpu_memory_bytes - e.tensor_bytes - context_guess)
                             : paged_states;
     const double resident = std::min(paged_states, room);
-    add("optimizer", "Optimizer states (paged)", resident, [&] {
-      return opt->basis + "; " + gib(resident) + " of " + gib(paged_states) +
-             " resident on the GPU" +
-             (resident < paged_states ? ", the rest paged to host memory" : "");
-    });
-    e.tensor_bytes += resident;
+    add_runtime("optimizer", "Optimizer states (paged, outside PyTorch's allocator)", resident,
+                [&] {
+                  return opt->basis + "; " + gib(resident) + " of " + gib(paged_states) +
+                         " resident on the GPU" +
+                         (resident < paged_states ? ", the rest paged to host memory" : "") +
+                         "; CUDA managed memory, which PyTorch's memory statistics do not count";
+                });
   }
 }
 
