@@ -86,6 +86,7 @@ void print_batch(std::ostream& out, const Json& r) {
     table(out, {{"plan", {"plan"}}, {"p10", {"cost_usd_p10"}}, {"p50", {"cost_usd_p50"}}, {"p90", {"cost_usd_p90"}}, {"on time", {"p_meet_deadline_pct"}},
                 {"interruptions", {"expected_interruptions"}}, {"on demand", {"expected_on_demand_hours"}}, {"checkpoint every", {"checkpoint_interval_s"}}, {"switched", {"p_switched_pct"}}},
           rows);
+    if (j.contains("band")) out << "Band: " << text(j["band"]["text"]) << "\n";
   }
   std::vector<Row> rows;
   for (const auto& x : r["schedule"])
@@ -179,6 +180,7 @@ void print_spot(std::ostream& out, const Json& r) {
         << money(pl["usd_per_month"]["low"]) << ", " << money(pl["usd_per_month"]["high"]) << "] over the band; capacity left if the largest pool is lost "
         << num(pl["capacity_if_largest_pool_lost_pct"], 1) << "%\n";
     out << "All on demand " << money(r["all_on_demand"]["usd_per_month"]) << "/month; all spot " << money(r["all_spot"]["usd_per_month"]) << "/month\n";
+    if (pl.contains("band")) out << "Band: " << text(pl["band"]["text"]) << "\n";
   }
   if (r.contains("jobs")) {
     for (const auto& j : r["jobs"]) {
@@ -186,6 +188,7 @@ void print_spot(std::ostream& out, const Json& r) {
           << " s, " << num(j["expected_interruptions"]["point"], 2) << " interruptions, " << num(j["wall_hours"]["point"], 2) << " h, spot "
           << money(j["spot_usd"]["point"]) << " vs on demand " << money(j["on_demand_usd"]) << "; break-even discount "
           << num(j["break_even_discount_pct"]["high"], 1) << "% at the band's high end\n";
+      if (j.contains("band")) out << "  band: " << text(j["band"]["text"]) << "\n";
     }
   }
   if (r["data"].contains("warning")) out << "Note: " << text(r["data"]["warning"]) << "\n";
@@ -206,6 +209,7 @@ void print_regions(std::ostream& out, const Json& r) {
   for (const auto& note : r.value("notes", Json::array())) out << "Note: " << text(note) << "\n";
   if (r.contains("totals")) {
     out << "Instance " << text(r["instance"]) << "; total " << money(r["totals"]["usd_per_month"]) << "/month, one-time " << money(r["totals"]["one_time_usd"]) << "\n";
+    if (r.contains("band")) out << "Band: " << text(r["band"]["text"]) << "\n";
   }
   if (r.contains("failover")) out << "N+1 premium: " << money(r["failover"]["premium_usd_per_month"]) << "/month\n";
   if (r.contains("refusal")) out << text(r["status"]) << ": " << text(r["refusal"]) << "; " << text(r["way_out"]) << "\n";

@@ -250,3 +250,26 @@ TEST_CASE(
     named = named || e.path == "/providers/aws/batch_api/token_prices/llama-3.1-8b/source";
   CHECK(named);
 }
+
+TEST_CASE(
+    "a job's band: its work at the throughput's measured error, simulated with the same policy",
+    "[batch]") {
+  // The tight deadline (4 h) holds the point's 3.09 h of work but not the slow end's: run hours
+  // scale as 1 / throughput, so the ends are work x (1 - p90) and work x (1 + p90).
+  const Json r = test::ask(test::shipped(), job_request(4));
+  REQUIRE(r["ok"] == true);
+  const Json& job = r["result"]["jobs"][0];
+  const Json& band = job["band"];
+  const double work = job["work_hours"].get<double>();
+  const double p90 = band["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
+  CHECK(band["work_hours"]["low"].get<double>() == Approx(work * (1 - p90)).margin(0.01));
+  CHECK(band["work_hours"]["high"].get<double>() == Approx(work * (1 + p90)).margin(0.01));
+  REQUIRE(band["work_hours"]["high"].get<double>() > 4);
+  CHECK(band["p_meet_deadline"]["low"].get<double>() == 0);
+  CHECK(band["p_meet_deadline"]["high"].get<double>() == 1);
+  const double p50 = plan_named(job, "deadline_aware")["cost_usd"]["p50"].get<double>();
+  CHECK(band["deadline_aware_usd_p50"]["low"].get<double>() < p50);
+  CHECK(band["deadline_aware_usd_p50"]["high"].get<double>() > p50);
+  CHECK(band["text"].get<std::string>().find("on time in 0 % of the traces at the slow end") !=
+        std::string::npos);
+}

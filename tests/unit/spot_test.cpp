@@ -225,3 +225,57 @@ TEST_CASE("regions refuses bad input naming the field", "[spot]") {
     CHECK(r["errors"][0]["path"] == path);
   }
 }
+
+TEST_CASE("spot and regions carry the band of their throughput: replicas and cost at its ends",
+          "[spot]") {
+  const Json serving = {{"question", "spot"},
+                        {"model", {{"name", "llama-3.1-8b"}}},
+                        {"workload", "inference"},
+                        {"demand", {{"requests_per_s", 20}}},
+                        {"instance_types", {"g6.xlarge"}},
+                        {"regions", {"us-east-1", "us-east-2"}}};
+  const Json s = test::ask(test::shipped(), serving);
+  REQUIRE(s["ok"] == true);
+  const Json& plan = s["result"]["plan"];
+  const Json& band = plan["band"];
+  const int units = plan["replicas_for_demand"].get<int>();
+  const double p90 = band["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
+  // The demand's replicas scale as 1 / throughput: at most units x (1 + p90) + 1 (the road's
+  // rounding up), at least units x (1 - p90) - 1.
+  CHECK(band["replicas_for_demand"]["low"].get<int>() <= units);
+  CHECK(band["replicas_for_demand"]["high"].get<int>() >= units);
+  CHECK(band["replicas_for_demand"]["high"].get<double>() <= std::ceil(units * (1 + p90)) + 1);
+  CHECK(band["replicas_for_demand"]["low"].get<double>() >= std::floor(units * (1 - p90)) - 1);
+  CHECK(band["usd_per_month"]["low"].get<double>() <= plan["usd_per_month"]["point"].get<double>());
+  CHECK(band["usd_per_month"]["high"].get<double>() >=
+        plan["usd_per_month"]["point"].get<double>());
+
+  // Regions: the total's band is each region's band summed, with the egress, which the speed does
+  // not move.
+  const Json regions = {{"question", "regions"},
+                        {"model", {{"name", "llama-3.1-8b"}}},
+                        {"workload", "inference"},
+                        {"demand", {{"requests_per_s", 5}}},
+                        {"instance", "g5.xlarge"},
+                        {"failover", true},
+                        {"residency", {{"regions", {"us-east-1", "us-east-2"}}}}};
+  const Json g = test::ask(test::shipped(), regions);
+  REQUIRE(g["ok"] == true);
+  double low = g["result"]["totals"]["egress_usd_per_month"].get<double>(), high = low;
+  int replicas_low = 0, replicas_high = 0;
+  for (const Json& row : g["result"]["regions_chosen"]) {
+    low += row["band"]["usd_per_month"]["low"].get<double>();
+    high += row["band"]["usd_per_month"]["high"].get<double>();
+    replicas_low += row["band"]["replicas"]["low"].get<int>();
+    replicas_high += row["band"]["replicas"]["high"].get<int>();
+    CHECK(row["band"]["replicas"]["low"].get<double>() <= row["replicas"].get<double>());
+    CHECK(row["band"]["replicas"]["high"].get<double>() >= row["replicas"].get<double>());
+  }
+  const Json& total = g["result"]["band"];
+  CHECK(total["usd_per_month"]["low"].get<double>() == Approx(low));
+  CHECK(total["usd_per_month"]["high"].get<double>() == Approx(high));
+  CHECK(total["replicas"]["low"].get<int>() == replicas_low);
+  CHECK(total["replicas"]["high"].get<int>() == replicas_high);
+  CHECK(low < g["result"]["totals"]["usd_per_month"].get<double>());
+  CHECK(high > g["result"]["totals"]["usd_per_month"].get<double>());
+}

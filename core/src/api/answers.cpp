@@ -417,6 +417,42 @@ Json band(const DeploymentBand& b, const Deployment& d) {
   return j;
 }
 
+Json summed_band(const std::vector<Json>& bands, double fixed_usd_per_month,
+                 const std::string& what) {
+  Json j = object(5);
+  if (bands.empty()) return j;
+  for (const Json& b : bands) {
+    if (b.contains("replicas")) continue;
+    add(j, "expected_error", b["expected_error"]);
+    add(j, "text", b["text"]);
+    return j;
+  }
+  const auto sum = [&](const char* key, double fixed, int decimals) {
+    std::optional<double> low = fixed, high = fixed;
+    for (const Json& b : bands) {
+      const Json& r = b[key];
+      low = low && r["low"].is_number() ? std::optional<double>(*low + r["low"].get<double>())
+                                        : std::nullopt;
+      high = high && r["high"].is_number() ? std::optional<double>(*high + r["high"].get<double>())
+                                           : std::nullopt;
+    }
+    return range(low, high, decimals);
+  };
+  add(j, "replicas", sum("replicas", 0, 0));
+  add(j, "instance_count", sum("instance_count", 0, 0));
+  add(j, "usd_per_month", sum("usd_per_month", fixed_usd_per_month, 2));
+  const Json& error = bands.front()["expected_error"];
+  std::string text = span(j["replicas"], " replicas", false);
+  const std::string cost = span(j["usd_per_month"], "/month", true);
+  if (!cost.empty()) text += (text.empty() ? "" : ", ") + cost;
+  add(j, "text",
+      text + " " + what + " at the measured error (throughput 90 % within " +
+          short_number(error["p90_abs_err_pct"].get<double>()) + " %, " +
+          short_number(error["n"].get<double>()) + " cases)");
+  add(j, "expected_error", error);
+  return j;
+}
+
 Json candidate(const Candidate& c) {
   Json j = deployment(c.d, false);
   add(j, "sizing", c.sizing);

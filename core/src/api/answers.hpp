@@ -63,6 +63,11 @@ Json fit_band(const MemoryEstimate& e, double sequence, double capacity, bool po
 // A deployment's figures at the measured error of its throughput: capacity, replicas, instances,
 // cost and $ per 1M tokens, each {low, high}, with the error they come from and a line of text.
 Json band(const DeploymentBand& band, const Deployment& d);
+// Several deployments' bands (`band` of each) summed: replicas, instances and monthly cost, each
+// {low, high}, plus `fixed_usd_per_month` that the throughput does not move (egress); the text
+// says which fleet (`what`). A "no band" text when a part has none.
+Json summed_band(const std::vector<Json>& bands, double fixed_usd_per_month,
+                 const std::string& what);
 Json candidate(const Candidate& c);
 Json excluded(const Excluded& e);
 Json ways_out(const WaysOut& w);

@@ -357,14 +357,20 @@ PolicyRun run_policy(const AutoscaleQuestion& q, ScalingPolicy policy, const std
   return run;
 }
 
-AutoscaleResult autoscale(const AutoscaleQuestion& q) {
-  AutoscaleResult out;
+std::vector<int> needs_of(const AutoscaleQuestion& q) {
+  std::vector<int> needed;
   std::map<double, int> cache;
   for (double rps : q.rps) {
     auto found = cache.find(rps);
     if (found == cache.end()) found = cache.emplace(rps, replicas_needed(q.replica, rps)).first;
-    out.needed.push_back(found->second);
+    needed.push_back(found->second);
   }
+  return needed;
+}
+
+AutoscaleResult autoscale(const AutoscaleQuestion& q, std::vector<int> needed) {
+  AutoscaleResult out;
+  out.needed = std::move(needed);
   out.peak = out.needed.empty() ? 0 : *std::max_element(out.needed.begin(), out.needed.end());
   out.runs.push_back(run_policy(q, ScalingPolicy::kOracle, out.needed));
   out.runs.push_back(run_policy(q, ScalingPolicy::kAlwaysPeak, out.needed));
@@ -395,21 +401,13 @@ AutoscaleResult autoscale_at_throughput(AutoscaleQuestion q, double factor, bool
   m.ttft_ms /= factor;
   ScalingSettings& st = q.settings;
   if (derived_target && st.metric == ScalingMetric::kRequestsPerS) st.target *= factor;
-  if (derived_bounds) {
-    int least = 0, peak = 0;
-    bool first = true;
-    std::map<double, int> cache;
-    for (double rps : q.rps) {
-      auto found = cache.find(rps);
-      if (found == cache.end()) found = cache.emplace(rps, replicas_needed(m, rps)).first;
-      least = first ? found->second : std::min(least, found->second);
-      peak = std::max(peak, found->second);
-      first = false;
-    }
-    st.min_replicas = std::max(1, least);
-    st.max_replicas = std::max(st.min_replicas, peak);
+  std::vector<int> needed = needs_of(q);
+  if (derived_bounds && !needed.empty()) {
+    const auto [least, peak] = std::minmax_element(needed.begin(), needed.end());
+    st.min_replicas = std::max(1, *least);
+    st.max_replicas = std::max(st.min_replicas, *peak);
   }
-  return autoscale(q);
+  return autoscale(q, std::move(needed));
 }
 
 }  // namespace gpufleet

@@ -113,7 +113,10 @@ PolicyRun run_policy(const AutoscaleQuestion& q, ScalingPolicy policy, const std
 // is reached in more than a share c / o of the intervals.
 int committed_base_replicas(const std::vector<int>& needed, double committed_rate, double above_rate);
 
-AutoscaleResult autoscale(const AutoscaleQuestion& q);
+// The copies each interval of the profile needs (replicas_needed), the oracle's.
+std::vector<int> needs_of(const AutoscaleQuestion& q);
+// The policies over the profile, given its needs (needs_of).
+AutoscaleResult autoscale(const AutoscaleQuestion& q, std::vector<int> needed);
 
 // The same question at `factor` x the copy's throughput (an end of its measured error, fleet/band.hpp):
 // the copy's capacity and prefill scale by it, the need per interval follows, and so do the

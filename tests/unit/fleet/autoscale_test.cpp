@@ -97,7 +97,7 @@ TEST_CASE("autoscale: the committed base is the count needed in more than a shar
 
 TEST_CASE("autoscale: a flat profile needs the same replicas every hour, and every policy costs the same") {
   AutoscaleQuestion q = question(std::vector<double>(24, 30));
-  const AutoscaleResult r = autoscale(q);
+  const AutoscaleResult r = autoscale(q, needs_of(q));
   CHECK(r.peak == 5);
   for (const auto& run : r.runs) {
     INFO(to_string(run.policy));
@@ -113,7 +113,7 @@ TEST_CASE("autoscale: without cold start and delays the reactive schedule is the
   q.settings.scale_up_delay_s = 0;
   q.settings.scale_down_delay_s = 0;
   q.settings.control_period_s = 60;
-  const AutoscaleResult r = autoscale(q);
+  const AutoscaleResult r = autoscale(q, needs_of(q));
   const PolicyRun& reactive = run_of(r, ScalingPolicy::kTargetTracking);
   const PolicyRun& oracle = run_of(r, ScalingPolicy::kOracle);
   for (std::size_t i = 0; i < q.rps.size(); ++i) {
@@ -132,7 +132,7 @@ TEST_CASE("autoscale: a longer cold start never raises the SLO attainment") {
       q.settings.metric = metric;
       if (metric == ScalingMetric::kRequestsPerS) q.settings.target = target_rps_per_replica(q.replica);
       q.settings.cold_start_s = cold;
-      const double slo = run_of(autoscale(q), ScalingPolicy::kTargetTracking).slo_attainment();
+      const double slo = run_of(autoscale(q, needs_of(q)), ScalingPolicy::kTargetTracking).slo_attainment();
       INFO(to_string(metric) << " cold start " << cold << " s: " << slo);
       CHECK(slo <= last + 1e-12);
       last = slo;
@@ -143,7 +143,7 @@ TEST_CASE("autoscale: a longer cold start never raises the SLO attainment") {
   std::fill(step.begin() + 12, step.end(), 80);
   AutoscaleQuestion q = question(step);
   q.settings.cold_start_s = 1800;
-  const PolicyRun late = run_of(autoscale(q), ScalingPolicy::kTargetTracking);
+  const PolicyRun late = run_of(autoscale(q, needs_of(q)), ScalingPolicy::kTargetTracking);
   CHECK(late.slo_attainment() < 1);
   CHECK(late.slo_attainment() == Approx(1 - 0.5 * 80 / (12 * 5 + 12 * 80.0)).epsilon(0.02));
 }
@@ -160,7 +160,7 @@ TEST_CASE("autoscale: the oracle costs least, a schedule no more than the peak, 
       q.settings.policy = policy;
       q.settings.tolerance = 0;  // the HPA's tolerance may hold up to 10 % under the target: cheaper than the oracle
       q.settings.cold_start_s = trial * 90.0;
-      const AutoscaleResult r = autoscale(q);
+      const AutoscaleResult r = autoscale(q, needs_of(q));
       const PolicyRun& asked = run_of(r, policy);
       INFO("trial " << trial << " " << to_string(policy));
       CHECK(run_of(r, ScalingPolicy::kOracle).usd_per_month <= asked.usd_per_month + 1e-6);
@@ -218,7 +218,7 @@ TEST_CASE("autoscale: copies packed on whole instances are billed by the instanc
   CHECK(m.units(9) == 2);
   AutoscaleQuestion q = question(std::vector<double>(24, 20));
   q.replica = m;
-  const AutoscaleResult r = autoscale(q);
+  const AutoscaleResult r = autoscale(q, needs_of(q));
   for (const auto& run : r.runs) {
     INFO(to_string(run.policy));
     CHECK(run.usd_per_month == Approx(20 * 720.0 * m.units(r.peak)));
@@ -334,7 +334,7 @@ TEST_CASE("autoscale at a throughput factor: the need, the peak and the bounds f
   // 35 requests/s on copies of 10 at 0.7: ceil(35 / 7) = 5; at half the throughput ceil(35 / 3.5) = 10,
   // at twice it ceil(35 / 14) = 3 (the TTFT target of 500 ms is met at each: prefill 10 ms).
   AutoscaleQuestion q = question({7, 35, 14});
-  const AutoscaleResult nominal = autoscale(q);
+  const AutoscaleResult nominal = autoscale(q, needs_of(q));
   CHECK(nominal.peak == 5);
   const AutoscaleResult slow = autoscale_at_throughput(q, 0.5, true, true);
   const AutoscaleResult fast = autoscale_at_throughput(q, 2.0, true, true);

@@ -14,6 +14,7 @@
 #include "api/questions/questions.hpp"
 #include "catalog/batch_api.hpp"
 #include "catalog/fields.hpp"
+#include "fleet/band.hpp"
 #include "fleet/road.hpp"
 #include "fleet/spot.hpp"
 #include "pricing/prices.hpp"
@@ -344,6 +345,47 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
   return o;
 }
 
+// The chosen plan at the measured error of the job's throughput: the work at each end of the band,
+// simulated with the same deadline-aware policy, traces and seed; its median cost and its chance
+// of meeting the deadline at each end.
+Json job_band(const Catalog& catalog, const JobAsk& ask, const Billing& billing, const JobOnType& j,
+              std::size_t index, const Settings& set) {
+  const DeploymentBand b = deployment_band(catalog, ask.w, billing, j.d);
+  Json out = report::object(5);
+  Json error = report::expected_error(b.kind);
+  const std::string error_text = error["text"].get<std::string>();
+  error.erase("text");
+  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours) {
+    out["text"] = "no band: " + error_text;
+    out["expected_error"] = std::move(error);
+    return out;
+  }
+  const auto at = [&](double work_h) {
+    batch::Job job = j.job;
+    job.work_hours = work_h;
+    return batch::plan(job, j.rates, batch::Policy::kDeadlineAware, set.seed, index, set.traces);
+  };
+  const batch::PlanSummary fast = at(*b.fast->run_hours), slow = at(*b.slow->run_hours);
+  out["work_hours"] = {{"low", round_to(*b.fast->run_hours, 2)},
+                       {"high", round_to(*b.slow->run_hours, 2)}};
+  out["deadline_aware_usd_p50"] = {{"low", finite(fast.usd.p50, 2)},
+                                   {"high", finite(slow.usd.p50, 2)}};
+  out["p_meet_deadline"] = {{"low", round_to(slow.p_meet_deadline, 4)},
+                            {"high", round_to(fast.p_meet_deadline, 4)}};
+  std::string text = text::short_number(round_to(*b.fast->run_hours, 1)) + "-" +
+                     text::short_number(round_to(*b.slow->run_hours, 1)) + " h of work, " +
+                     usd(round_to(fast.usd.p50, 2)) + "-" + usd(round_to(slow.usd.p50, 2)) +
+                     " (deadline-aware, median)";
+  if (slow.p_meet_deadline < 1)
+    text += ", on time in " + text::short_number(round_to(100 * slow.p_meet_deadline, 1)) +
+            " % of the traces at the slow end";
+  out["text"] = text + " at the measured error (throughput 90 % within " +
+                text::short_number(b.kind.measured->p90_abs_err_pct) + " %, " +
+                text::short_number(b.kind.measured->n) + " cases)";
+  out["expected_error"] = std::move(error);
+  return out;
+}
+
 // What every job's simulation assumed, in words and figures.
 Json assumptions_json(const Settings& set) {
   return {
@@ -556,6 +598,7 @@ Json answer_batch(const Catalog& catalog, Session& s, const Json& req) {
   for (std::size_t i = 0; i < asks.size(); ++i) {
     jobs.push_back(
         job_json(catalog, asks[i], *chosen[i], starts[i], fastest[i].first, fastest[i].second));
+    jobs.back()["band"] = job_band(catalog, asks[i], billing, *chosen[i], i, *set);
     for (std::size_t k = 0; k < total_by_trace.size(); ++k)
       total_by_trace[k] += chosen[i]->plans[2].usd_by_trace[k];
   }

@@ -2,6 +2,8 @@
 // The regions question: per candidate region, prices by way to pay, spot band, offers and the
 // estimated round trip from the users; then the placement (regions chosen, replicas per region
 // from the road at each region's share of the demand, egress and copy costs, N+1).
+#include "fleet/regions.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -9,7 +11,7 @@
 #include "api/answers.hpp"
 #include "api/questions/spot.hpp"
 #include "catalog/fields.hpp"
-#include "fleet/regions.hpp"
+#include "fleet/band.hpp"
 #include "pricing/prices.hpp"
 #include "support/decimal.hpp"
 
@@ -227,7 +229,10 @@ std::string way_out(const Catalog& catalog, const InstanceType& type, const Resi
                                           ": ask with that \"instance\"";
 }
 
-Json chosen_rows(const regions::Result& placed, bool serving) {
+// Each region chosen, with its deployment's band at the measured error of its throughput.
+Json chosen_rows(const Catalog& catalog, const Workload& w, const Billing& billing,
+                 const regions::Result& placed) {
+  const bool serving = w.serving();
   Json chosen = Json::array();
   for (const regions::Chosen& c : placed.chosen) {
     Json row = report::object(16);
@@ -247,6 +252,7 @@ Json chosen_rows(const regions::Result& placed, bool serving) {
     row["egress_gb_per_month"] = round_to(c.egress_gb_per_month, 1);
     row["egress_usd_per_month"] = round_to(c.egress_usd_per_month, 2);
     row["dataset_copy_usd"] = round_to(c.copy_usd, 2);
+    row["band"] = report::band(deployment_band(catalog, w, billing, c.deployment), c.deployment);
     chosen.push_back(std::move(row));
   }
   return chosen;
@@ -322,13 +328,19 @@ Json answer_regions(const Catalog& catalog, Session& s, const Json& req) {
     return result;
   }
   result["status"] = "PLACED";
-  result["regions_chosen"] = chosen_rows(placed, w->serving());
+  result["regions_chosen"] = chosen_rows(catalog, *w, *billed, placed);
   Json totals = report::object(6);
   totals["compute_usd_per_month"] = round_to(placed.compute_usd_per_month, 2);
   totals["egress_usd_per_month"] = round_to(placed.egress_usd_per_month, 2);
   totals["usd_per_month"] = round_to(placed.compute_usd_per_month + placed.egress_usd_per_month, 2);
   totals["one_time_usd"] = round_to(placed.one_time_usd, 2);
   result["totals"] = std::move(totals);
+  std::vector<Json> bands;
+  for (const Json& row : result["regions_chosen"]) bands.push_back(row["band"]);
+  result["band"] =
+      report::summed_band(bands, placed.egress_usd_per_month,
+                          "over " + decimal::whole(bands.size()) +
+                              (bands.size() == 1 ? " region" : " regions") + " with egress");
   if (failover) {
     const double without = placed.without_failover_compute_usd_per_month.value_or(0);
     result["failover"] = {{"n_plus_1", placed.chosen.size() > 1},

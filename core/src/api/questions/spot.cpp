@@ -9,6 +9,7 @@
 #include <set>
 
 #include "api/answers.hpp"
+#include "fleet/band.hpp"
 #include "fleet/road.hpp"
 #include "fleet/spot.hpp"
 #include "pricing/prices.hpp"
@@ -206,9 +207,53 @@ Json assumptions(const SpotAsk& ask) {
       {"billing", "spot replicas are billed every hour (a replacement is billed while it starts); interruption notice: pools[].notice_s"}};
 }
 
+// The cheapest on-demand base + spot plan of `units` replicas of `t` over the pools `used`, each
+// up with its band's `which` chance.
+spot::Plan plan_for(const TypeRow& t, const std::vector<PoolRow*>& used, int units,
+                    double Band3::*which, double target) {
+  std::vector<spot::Pool> in;
+  for (const PoolRow* p : used)
+    in.push_back({*p->offer->spot_usd_per_hour * t.unit_instances, p->up.*which});
+  return spot::cheapest_plan(units, *t.on_demand->on_demand_usd_per_hour * t.unit_instances, in,
+                             target, 2 * units + 8);
+}
+
+// The plan at the measured error of the type's throughput: the replicas the demand needs at each
+// end, each planned at the band's point as the plan is.
+Json plan_band(const Catalog& catalog, const Workload& w, const Billing& billing, const TypeRow& t,
+               const std::vector<PoolRow*>& used, double target, double hours) {
+  const DeploymentBand b = deployment_band(catalog, w, billing, t.d);
+  Json j = report::object(4);
+  Json error = report::expected_error(b.kind);
+  if (!b.slow || !b.fast) {
+    j["text"] = "no band: " + error["text"].get<std::string>();
+    error.erase("text");
+    j["expected_error"] = std::move(error);
+    return j;
+  }
+  const auto units_at = [&](const BandEnd& e) {
+    return static_cast<int>(std::ceil(e.instance_count / t.unit_instances - 1e-9));
+  };
+  const int fewest = units_at(*b.fast), most = units_at(*b.slow);
+  const double low = plan_for(t, used, fewest, &Band3::point, target).usd_per_hour * hours;
+  const double high = plan_for(t, used, most, &Band3::point, target).usd_per_hour * hours;
+  j["replicas_for_demand"] = {{"low", fewest}, {"high", most}};
+  j["usd_per_month"] = {{"low", round_to(low, 2)}, {"high", round_to(high, 2)}};
+  const double p90 = b.kind.measured->p90_abs_err_pct;
+  j["text"] = decimal::whole(static_cast<std::size_t>(fewest)) + "-" +
+              decimal::whole(static_cast<std::size_t>(most)) + " replicas for the demand, " +
+              usd(round_to(low, 2)) + "-" + usd(round_to(high, 2)) +
+              "/month planned the same way, at the measured error (throughput 90 % within " +
+              text::short_number(p90) + " %, " + text::short_number(b.kind.measured->n) + " cases)";
+  error.erase("text");
+  j["expected_error"] = std::move(error);
+  return j;
+}
+
 // Serving: the cheapest on-demand base + spot plan over the types (plan, all_on_demand, all_spot,
 // method); false (with the fault) when every type needs too many replicas.
-bool plan_serving(Reader& r, std::vector<TypeRow>& types, double target, double hours, Json& result) {
+bool plan_serving(const Catalog& catalog, const Workload& w, const Billing& billing, Reader& r,
+                  std::vector<TypeRow>& types, double target, double hours, Json& result) {
   // For each type: the cheapest plan at the band's point (and at its ends, for the interval).
   struct Planned {
     TypeRow* t;
@@ -228,9 +273,7 @@ bool plan_serving(Reader& r, std::vector<TypeRow>& types, double target, double 
     if (known.size() > kMaxPlanPools) known.resize(kMaxPlanPools);
     const double od = *t.on_demand->on_demand_usd_per_hour * t.unit_instances;
     const auto plan_at = [&](double Band3::*which) {
-      std::vector<spot::Pool> in;
-      for (PoolRow* p : known) in.push_back({*p->offer->spot_usd_per_hour * t.unit_instances, p->up.*which});
-      return spot::cheapest_plan(t.units, od, in, target, 2 * t.units + 8);
+      return plan_for(t, known, t.units, which, target);
     };
     Planned pl{&t, known, plan_at(&Band3::point), plan_at(&Band3::low), plan_at(&Band3::high)};
     if (!best || pl.point.usd_per_hour < best->point.usd_per_hour) best = std::move(pl);
@@ -276,6 +319,7 @@ bool plan_serving(Reader& r, std::vector<TypeRow>& types, double target, double 
   const int left = plan.on_demand_units + plan.spot_total() - largest;
   j["capacity_if_largest_pool_lost_pct"] = round_to(100.0 * std::min(left, t.units) / t.units, 1);
   j["hours_per_month"] = hours;
+  j["band"] = plan_band(catalog, w, billing, t, best->used, target, hours);
   result["plan"] = std::move(j);
   result["all_on_demand"] = {{"instance", t.type->name}, {"region", t.on_demand->region}, {"replicas", t.units},
                              {"usd_per_month", round_to(t.units * unit_od * hours, 2)}, {"p_capacity_met", 1}};
@@ -297,12 +341,47 @@ bool plan_serving(Reader& r, std::vector<TypeRow>& types, double target, double 
   return true;
 }
 
+// A training job on spot at the measured error of its throughput: the work at each end of the
+// band, run at the band's point hazard, and what it costs on spot.
+Json job_band(const DeploymentBand& b, double units, double hazard, double spot_rate,
+              const SpotAsk& ask) {
+  Json j = report::object(4);
+  Json error = report::expected_error(b.kind);
+  const std::string error_text = error["text"].get<std::string>();
+  error.erase("text");
+  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours) {
+    j["text"] = "no band: " + error_text;
+    j["expected_error"] = std::move(error);
+    return j;
+  }
+  const auto wall = [&](double work_h) {
+    return spot::job_on_spot({work_h, units, hazard, ask.checkpoint_s, ask.restart_s});
+  };
+  const spot::JobOutcome fast = wall(*b.fast->run_hours), slow = wall(*b.slow->run_hours);
+  j["work_hours"] = {{"low", round_to(*b.fast->run_hours, 2)},
+                     {"high", round_to(*b.slow->run_hours, 2)}};
+  j["wall_hours"] = {{"low", finite(fast.wall_hours, 2)}, {"high", finite(slow.wall_hours, 2)}};
+  j["spot_usd"] = {{"low", finite(fast.wall_hours * spot_rate, 2)},
+                   {"high", finite(slow.wall_hours * spot_rate, 2)}};
+  j["text"] = text::short_number(round_to(fast.wall_hours, 1)) + "-" +
+              text::short_number(round_to(slow.wall_hours, 1)) +
+              " h on spot at the band's point, " + usd(round_to(fast.wall_hours * spot_rate, 2)) +
+              "-" + usd(round_to(slow.wall_hours * spot_rate, 2)) +
+              ", at the measured error (throughput 90 % within " +
+              text::short_number(b.kind.measured->p90_abs_err_pct) + " %, " +
+              text::short_number(b.kind.measured->n) + " cases)";
+  j["expected_error"] = std::move(error);
+  return j;
+}
+
 // Training: the job on each pool with a band, cheapest on spot first.
-Json training_jobs(std::vector<TypeRow>& types, const SpotAsk& ask) {
+Json training_jobs(const Catalog& catalog, const Workload& w, const Billing& billing,
+                   std::vector<TypeRow>& types, const SpotAsk& ask) {
   const double checkpoint_s = ask.checkpoint_s, restart_s = ask.restart_s;
   Json jobs = Json::array();
   for (TypeRow& t : types) {
     if (!t.d.run_hours) continue;
+    const DeploymentBand band = deployment_band(catalog, w, billing, t.d);
     for (PoolRow& p : t.pools) {
       if (!p.offer->interruption_band) continue;
       const double n = t.d.instance_count;
@@ -328,6 +407,7 @@ Json training_jobs(std::vector<TypeRow>& types, const SpotAsk& ask) {
       row["break_even_discount_pct"] = {{"low", break_even(outs[0])}, {"point", break_even(outs[1])}, {"high", break_even(outs[2])}};
       row["spot_discount_pct"] = round_to(100 * (1 - *p.offer->spot_usd_per_hour / *t.on_demand->on_demand_usd_per_hour), 1);
       row["spot_pays"] = outs[2].finishes && outs[2].wall_hours * spot_rate < *t.d.run_hours * od_rate;
+      row["band"] = job_band(band, n / t.unit_instances, p.hazard.point, spot_rate, ask);
       jobs.push_back(std::move(row));
     }
   }
@@ -367,12 +447,16 @@ Json answer_spot(const Catalog& catalog, Session& s, const Json& req) {
   result["data"] = data_age(as_ofs, cat_date);
   result["assumptions"] = assumptions(ask);
   result["pools"] = std::move(pools);
-  if (w->serving()) return plan_serving(r, types, ask.target, billed->hours_per_month, result) ? result : Json(nullptr);
+  if (w->serving()) {
+    return plan_serving(catalog, *w, *billed, r, types, ask.target, billed->hours_per_month, result)
+               ? result
+               : Json(nullptr);
+  }
   if (!w->demand.dataset_tokens) {
     r.fail("missing_field", "/demand/dataset_tokens", "a training job on spot needs its dataset (demand.dataset_tokens) for its run time");
     return nullptr;
   }
-  result["jobs"] = training_jobs(types, ask);
+  result["jobs"] = training_jobs(catalog, *w, *billed, types, ask);
   result["checkpoint"] = {{"write_s", ask.checkpoint_s}, {"restart_s", ask.restart_s}};
   result["method"] = "Young/Daly: checkpoint every sqrt(2 x write x MTBI); wall = work x (1 + write / interval) / (1 - rate x (interval / 2 + "
                      "restart)); interruptions = rate x wall; break-even discount = 1 - work / wall (docs/spot.md)";
