@@ -98,7 +98,7 @@ budgets = [
     ("regions over every region (browser)", figures["browser_regions_every_region_ms"], "<= 16 ms", figures["browser_regions_every_region_ms"] <= 16),
     # The batch question: a 20-job schedule with 1,000 spot traces per job (issue 35's budget).
     ("batch, 20 jobs x 1,000 traces (browser)", figures["browser_batch_20_jobs_1000_traces_ms"], "<= 50 ms", figures["browser_batch_20_jobs_1000_traces_ms"] <= 50),
-    # An input change to the view's answer on screen (tests/bench/bench_browser.mjs viewChange).
+    # An input change to the view's answer painted (tests/bench/view-change.mjs).
     *[(f"input -> answer, {k[len('browser_input_to_answer_'):-3]} view", figures[k], "<= 16 ms", figures[k] <= 16)
       for k in sorted(figures) if k.startswith("browser_input_to_answer_")],
     ("wasm within 1.5x of native (same sweep)", figures["wasm_to_native_sweep_ratio"], "<= 1.5x", figures["wasm_to_native_sweep_ratio"] <= 1.5),

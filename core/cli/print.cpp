@@ -372,6 +372,13 @@ void print_performance(std::ostream& out, const Json& r) {
   }
   table(out, {{"instance", {"instance"}}, {"score", {"score", "unit"}}, {"ratio", {"ratio_to_first"}}, {"basis", {"basis"}, 0, true}},
         rows);
+  for (const auto& s : r["setups"]) {
+    if (!s.contains("band") || !s["band"].contains("score")) continue;
+    const Json& range = s["band"]["score"];
+    out << text(s["placement"]["instance"]) << " at the measured error: " << num(range["low"], 1)
+        << "-" << (range["high"].is_null() ? std::string("unbounded") : num(range["high"], 1))
+        << " " << text(s["unit"]) << "; " << text(s["band"]["text"]) << "\n";
+  }
 }
 
 void print_recommend(std::ostream& out, const Json& r) {

@@ -4,13 +4,14 @@
 // that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
 import { readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 import { largeCatalog } from './large-catalog.mjs';
 import { LINKS, stepsOf, watchLink } from './links.mjs';
+import { VIEWS, timeView } from './view-change.mjs';
+import { keystrokeTimes } from './keystrokes.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
@@ -54,31 +55,10 @@ try {
     return times;
   });
   // Each view that asks about the workload: an input change (the weight format, int8 <-> fp16) to
-  // its answer re-rendered and painted (the results' data-seq counts renders), median of 10 after
+  // the end of the frame that paints its answer (tests/bench/view-change.mjs), median of 10 after
   // the view's first answer; the tools' views answer from the core's Web Worker.
   const viewChange = {};
-  for (const view of ['fit', 'deployments', 'compare', 'autoscale', 'spot', 'regions', 'batch']) {
-    const p = await browser.newPage();
-    await p.goto(`${server.origin}/?view=${view}&model=llama-3.1-8b&workload=inference&precision=fp16`);
-    await p.waitForSelector(`[data-testid="${view}-result"]:is([data-state="ready"], [data-state="error"])`, { timeout: 60000 });
-    viewChange[view] = median(await p.evaluate(async (id) => {
-      const input = document.querySelector('#wf-precision');
-      const results = document.querySelector(`[data-testid="${id}-result"]`);
-      const times = [];
-      for (let i = 0; i < 11; i++) {
-        const before = results.dataset.seq;
-        const t0 = performance.now();
-        input.value = i % 2 === 0 ? 'int8' : 'fp16';
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        input.dispatchEvent(new Event('change', { bubbles: true }));
-        while (results.dataset.seq === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 0));
-        await new Promise((r) => requestAnimationFrame(() => r()));
-        if (i > 0) times.push(performance.now() - t0);  // the first change warms the view's code
-      }
-      return times;
-    }, view));
-    await p.close();
-  }
+  for (const view of VIEWS) viewChange[view] = median(await timeView(browser, server.origin, view));
   const { runs: sweepMs, toolRuns } = await page.evaluate(async ({ sweep: requests, tools }) => {
     const { loadGpufleet } = await import('./gpufleet/all/gpufleet.js');
     const g = await loadGpufleet();
@@ -184,36 +164,10 @@ try {
     return times;
   });
   await batchPage.close();
-  // Keystroke to paint while the largest catalog of your own the page accepts is loaded (it answers
-  // in the core's Web Worker, web/app/catalog-load.js): on Fit, keys typed into the prompt tokens,
-  // each a new question; from the key's event to the frame after its handlers (a frame, then a
-  // task), keys 150 ms apart so that answers arrive and are drawn between them.
+  // Keystroke to paint while the largest catalog of your own the page accepts is loaded
+  // (tests/bench/keystrokes.mjs).
   const large = largeCatalog((file) => readFileSync(path.join(SITE_DIR, 'config', file), 'utf8'));
-  const largePage = await browser.newPage();
-  await largePage.goto(`${server.origin}/?view=catalog`);
-  await largePage.getByTestId('cat-upload').setInputFiles([
-    { name: 'gpu_instances.json', mimeType: 'application/json', buffer: Buffer.from(large.gpuInstances) },
-    { name: 'workloads.json', mimeType: 'application/json', buffer: Buffer.from(large.workloads) },
-  ]);
-  await largePage.getByTestId('cat-origin').getByText('your own catalog').waitFor({ timeout: 120000 });
-  await largePage.getByTestId('tab-fit').click();
-  await largePage.waitForFunction(() => document.querySelector('[data-testid=fit-result]')?.dataset.state === 'ready', null, { timeout: 120000 });
-  await largePage.locator('#wf-input').fill('');
-  await largePage.locator('#wf-input').focus();
-  await largePage.evaluate(() => {
-    window.gpufleetBenchKeys = [];
-    addEventListener('keydown', (e) => {
-      const t0 = e.timeStamp;
-      requestAnimationFrame(() => setTimeout(() => window.gpufleetBenchKeys.push(performance.now() - t0), 0));
-    }, true);
-  });
-  for (const key of ['2', '0', '4', '8', 'Backspace', 'Backspace', '5', '1', '2', 'Backspace', '0', '9']) {
-    await largePage.keyboard.press(key);
-    await sleep(150);
-  }
-  await largePage.waitForFunction(() => window.gpufleetBenchKeys.length === 12);
-  const largeKeys = await largePage.evaluate(() => window.gpufleetBenchKeys);
-  await largePage.close();
+  const largeKeys = await keystrokeTimes(browser, server.origin, large);
   console.log(JSON.stringify({
     browser_batch_view_20_jobs_ms: median(batchView),
     browser_keystroke_to_paint_largest_catalog_ms: median(largeKeys),

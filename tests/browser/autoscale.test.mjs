@@ -2,7 +2,7 @@
 // policy's replicas, marks a profile of the wrong length at its field, and reads a pasted CSV.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
+import { setup, openData, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -71,6 +71,7 @@ test('autoscale: a named shape of the core\'s menus answers as the CLI does; a p
   assert.equal(r.profile.synthetic, true);
   assert.match(await text(page, 'as-shape-source'), new RegExp(r.profile.shape_source.slice(0, 30)));
   for (const p of r.policies) assertNear(await text(page, `as-${p.name}-usd`), p.usd_per_month, 0.005, `${p.name} monthly`);
+  await openData(page, 'as-chart-data');
   assert.equal(await page.locator('[data-testid=as-chart-data] tbody tr').count(), 168);
 
   await afterChange(page, 'autoscale', () => s.getByTestId('wf-instance').selectOption({ index: 0 }));

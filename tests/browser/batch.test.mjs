@@ -27,6 +27,7 @@ test('batch: the view shows the CLI\'s plans and the schedule, byte for byte the
   }
   assert.equal(await page.locator('[data-testid=bt-gantt] rect[data-job]').count(), expected.result.schedule.length);
   assertNear(await text(page, 'bt-total'), expected.result.total.cost_usd.p50, 0.005, 'total p50');
+  assert.equal(await text(page, 'bt-job-0-band'), expected.result.jobs[0].band.text, 'the job at the measured error, as the CLI says it');
   await screenshot(page, 'batch');
   env.checkClean();
 });

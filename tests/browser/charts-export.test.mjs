@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, cli, screenshot, downloadOf, parseCsv, shownRows, SCREENSHOTS, ROOT } from './helpers.mjs';
+import { setup, openData, linkOf, cli, screenshot, downloadOf, parseCsv, shownRows, SCREENSHOTS, ROOT } from './helpers.mjs';
 import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
@@ -21,11 +21,13 @@ async function checkCharts(page, min) {
   const charts = await page.locator('[role=tabpanel]:not([hidden]) figure.chart').evaluateAll((figs) => figs.map((f) => {
     const s = f.querySelector('svg');
     const title = s?.querySelector(':scope > title');
+    const data = f.querySelector('details.chart-data');
+    if (data && !data.open) data.querySelector('summary').click();  // its table is built when first opened
     return {
       role: s?.getAttribute('role'),
       labelled: Boolean(title && s.getAttribute('aria-labelledby') === title.id && title.textContent.length > 10),
       axisLabels: [...s.querySelectorAll('.chart-axis-label')].map((t) => t.textContent),
-      table: Boolean(f.querySelector('details.chart-data table caption')),
+      table: Boolean(data?.querySelector('table caption')),
     };
   }));
   assert.ok(charts.length >= min, `at least ${min} chart(s), found ${charts.length}`);
@@ -41,6 +43,7 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   const fit = await env.page('index.html?view=fit&size=medium&workload=training&precision=bf16&instance=p5.48xlarge&gpus=4');
   const fr = cli({ question: 'fit', model: { size: 'medium' }, workload: 'training', precision: 'bf16', instance: 'p5.48xlarge', gpus: 4, hours_per_month: 720, use_spot: false }).result;
   await checkCharts(fit, 1);
+  await openData(fit, 'fit-chart-data');
   const fitRows = await fit.getByTestId('fit-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => Number(c.textContent.replace(/,/g, '')))));
   assert.equal(fitRows.length, 4, 'one bar per GPU used');
   // Each GPU of the layout holds the memory model's lines (GB, from the core's GiB), against the GPU's memory.
@@ -75,6 +78,8 @@ test('charts: Fit memory, Precisions, Recommend scatter with its Pareto frontier
   const plan = await env.page('index.html?view=plan');
   const pl = cli({ question: 'plan', plan: JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/cases/plans/seed001.json'), 'utf8')) }).result;
   await checkCharts(plan, 2);
+  await openData(plan, 'plan-env-chart-data');
+  await openData(plan, 'plan-provider-chart-data');
   const envRows = await plan.getByTestId('plan-env-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[1].textContent.replace(/,/g, ''))]));
   assert.deepEqual(envRows, pl.environments.map((e) => [e.name, e.usd_per_month]));
   const provRows = await plan.getByTestId('plan-provider-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.cells[1].textContent));
@@ -105,7 +110,7 @@ test('copy link puts the page URL on the clipboard, with a fallback without the 
   await env.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
   await page.getByTestId('copy-link').click();
   await page.getByTestId('copy-status').getByText('Link copied').waitFor();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await linkOf(page));
 
   await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined }));
   await page.getByTestId('copy-link').click();

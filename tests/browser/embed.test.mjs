@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setup, cli, text, screenshot, ROOT, SITE_DIR } from './helpers.mjs';
+import { setup, linkOf, cli, text, screenshot, ROOT, SITE_DIR } from './helpers.mjs';
 import { startServer } from '../../scripts/site-server.mjs';
 import { VIEWS, OLD_VIEWS } from '../../web/app/views.js';
 
@@ -25,7 +25,7 @@ test('?embed=1 shows just the chosen calculator with its preset, without the tab
   const r = cli({ question: 'fit', model: { size: 'medium' }, workload: 'training', precision: 'bf16', instance: 'P5', gpus: 1, hours_per_month: 720, use_spot: false }).result;
   assert.equal(await text(page, 'fit-status'), r.status);
   assert.equal(await text(page, 'fit-resolved-instance'), r.placement.instance);
-  assert.match(page.url(), /[?&]embed=1\b/);
+  assert.match(await linkOf(page), /[?&]embed=1\b/);
   await screenshot(page, 'embed-fit');
 });
 

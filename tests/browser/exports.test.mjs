@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
-import { setup, cli, downloadOf, screen } from './helpers.mjs';
+import { setup, openData, cli, downloadOf, screen } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -15,6 +15,7 @@ const at = (record, column) => column.split('.').reduce((o, k) => (o === null ||
 
 /** Downloads a table's CSV (its buttons may sit in a closed <details>) and parses it to objects. */
 async function csvOf(page, testid) {
+  await openData(page, testid);
   const button = screen(page).getByTestId(`${testid}-csv`);
   await button.evaluate((b) => { const d = b.closest('details'); if (d) d.open = true; });
   const { name, text } = await downloadOf(page, () => button.click());

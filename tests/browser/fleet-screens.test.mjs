@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, cli, text, assertNear, afterChange, screenshot, screen, ROOT, sentence } from './helpers.mjs';
+import { setup, openData, showAll, linkOf, cli, text, assertNear, afterChange, screenshot, screen, ROOT, sentence } from './helpers.mjs';
 import { DEFAULT_PLAN } from '../../web/app/default-plan.js';
 
 let env;
@@ -12,7 +12,7 @@ before(async () => { env = await setup(); });
 after(async () => { await env?.close(); });
 
 const SEED001 = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/cases/plans/seed001.json'), 'utf8'));
-const rel = (page) => page.url().slice(env.origin.length + 1);
+const rel = async (page) => (await linkOf(page)).slice(env.origin.length + 1);
 
 /** What a smaller host lacks, its RAM in GB (10^9 bytes) as the page says sizes. */
 const gb = (gib) => (gib * 2 ** 30 / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 });
@@ -89,8 +89,8 @@ test('plan: seed 001 preloaded gives the CLI answer; editing, JSON and links fol
   await assertPlan(page, plan);
 
   // The link restores the edited plan.
-  assert.ok(new URL(page.url()).searchParams.has('plan'));
-  const copy = await env.page(rel(page));
+  assert.ok(new URL(await linkOf(page)).searchParams.has('plan'));
+  const copy = await env.page(await rel(page));
   await assertPlan(copy, plan);
   assert.equal(await copy.getByTestId('plan-workloads').innerText(), await page.getByTestId('plan-workloads').innerText());
 
@@ -135,6 +135,7 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
       assertNear(await text(page, `place-${key}-monthly`), p.cost.usd_per_month, 0.005, `${key} monthly`);
       assert.equal(await text(page, `place-${key}-basis`), p.cost.basis);
       // The packing chart's data table lists the models on each accelerator.
+      await openData(page, `place-${key}-chart-data`);
       const rows = await page.getByTestId(`place-${key}-chart-data`).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.cells[1].textContent));
       assert.deepEqual(rows, p.gpus.map((g) => g.models.join(', ') || 'none'), `${key} packing`);
     }
@@ -162,7 +163,9 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
     providers: ['gcp', 'azure'], hours_per_month: 720, pricing: 'reserved_1y',
   };
   await check(driven);
-  const copy = await env.page(rel(page));
+  const copy = await env.page(await rel(page));
+  // Each chart's data table opened on both (check() opened some on this page).
+  for (const p of [page, copy]) await p.evaluate(() => document.querySelectorAll('[data-testid=placement-result] details.chart-data').forEach((d) => { if (!d.open) d.querySelector('summary').click(); }));
   assert.equal(await copy.getByTestId('placement-result').innerText(), await page.getByTestId('placement-result').innerText());
 });
 
@@ -201,7 +204,7 @@ test('decide: the accelerator rules inside Deployments, branch and every option 
   await afterChange(page, 'deployments', () => s.getByLabel('Priority', { exact: true }).selectOption('performance'));
   await afterChange(page, 'deployments', () => s.getByLabel('Schedule').selectOption('day'));
   await check({ ...base, workload: 'inference', precision: 'fp16', goal: 'performance', schedule: { hours_per_day: 8, days_per_month: 22 } });
-  const copy = await env.page(rel(page));
+  const copy = await env.page(await rel(page));
   // The rules follow the ranking (from the core's worker) into their card.
   await copy.getByTestId('decide-request').waitFor({ state: 'attached' });
   assert.equal(await copy.getByTestId('decide-details').textContent(), await page.getByTestId('decide-details').textContent());
@@ -216,12 +219,13 @@ test('ways to pay and schedules on Fit, Recommend and Migrate, and kinds on Reco
   const fr = cli({ question: 'fit', model: { size: 'small' }, workload: 'inference', precision: 'fp16', instance: 'G6e', gpus: 1, pricing: 'reserved_1y', schedule: { hours_per_day: 8, days_per_month: 22 } }).result;
   assertNear(await text(fit, 'fit-cost-monthly'), fr.cost.usd_per_month, 0.005, 'fit reserved monthly');
   assert.equal(await text(fit, 'fit-cost-basis'), fr.cost.basis);
-  const copy = await env.page(rel(fit));
+  const copy = await env.page(await rel(fit));
   assert.equal(await copy.getByTestId('fit-cost-basis').textContent(), await fit.getByTestId('fit-cost-basis').textContent());
 
   // Recommend from a link: mixed at 30% spot, 24 h a week, GPU and CPU kinds.
   const rec = await env.page('index.html?view=recommend&params=7&workload=inference&precision=fp16&priority=cost&kinds=gpu,cpu&pricing=mixed&share=0.3&sched=week&ha=24&hb=4');
   const rr = cli({ question: 'recommend', model: { params_b: 7 }, workload: 'inference', precision: 'fp16', priority: 'cost', kinds: ['gpu', 'cpu'], pricing: 'mixed', spot_share: 0.3, schedule: { hours_per_week: 24, weeks_per_month: 4 } }).result;
+  await showAll(rec, 'rec-table');
   assert.equal(await rec.locator('[data-testid^=rec-row-]').count(), rr.candidates.length);
   for (const [i, c] of rr.candidates.entries()) {
     assert.equal(await text(rec, `rec-instance-${i}`), c.instance);

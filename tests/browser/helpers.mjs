@@ -78,6 +78,25 @@ export async function open(page, url) {
   assert.equal(ready, '1', `the page did not start: ${await page.locator('[data-testid=app-errors]').textContent().catch(() => '')}`);
 }
 
+/** The page's link (its address) once it has caught up with the inputs: the page writes it when
+ *  they rest (web/app/main.js), so a test that reads it right after an edit waits for it here. */
+export async function linkOf(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.link !== 'pending');
+  return page.evaluate(() => location.href);
+}
+
+/** Draws every row of the long tables `testid` names (web/app/long-table.js draws their first
+ *  rows with the answer, the rest when asked). */
+export async function showAll(page, testid) {
+  await page.evaluate((id) => document.querySelectorAll(`[data-testid="${id}-all"]`).forEach((b) => b.click()), testid);
+}
+
+/** Opens the data tables behind the charts that `testid` names (web/app/charts.js dataTable builds
+ *  one when it is first opened). */
+export async function openData(page, testid) {
+  await page.evaluate((id) => document.querySelectorAll(`[data-testid="${id}-details"]`).forEach((d) => { if (!d.open) d.querySelector('summary').click(); }), testid);
+}
+
 /** A phrase of the core's shown as a sentence of its own: the page capitalises its first letter. */
 export const sentence = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 

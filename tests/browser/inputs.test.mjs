@@ -3,7 +3,7 @@
 // whole GPUs; an empty hours field means the stated default, shown as its placeholder.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, screen, afterChange, assertNear } from './helpers.mjs';
+import { setup, linkOf, cli, text, screen, afterChange, assertNear } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -133,7 +133,7 @@ test('an empty hours field means 720 h, said by its placeholder and hint', async
   assert.match(await page.locator('#wf-hours-hint').textContent(), /Empty means 720 h/);
   assert.doesNotMatch(await text(page, 'fit-request'), /hours_per_month/);
   assert.match(await text(page, 'fit-cost-basis'), /x 720 h = /);
-  assert.ok(!new URL(page.url()).searchParams.has('hours'));
+  assert.ok(!new URL(await linkOf(page)).searchParams.has('hours'));
 });
 
 test('pricing g5.xlarge for a schedule with the example model: the cost leads, its verdict is a note; a chosen model\'s is the verdict', async () => {

@@ -4,7 +4,7 @@
 // measured error says so on its first line, there and on Deployments.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, numberIn, assertNear, afterChange, screenshot, screen } from './helpers.mjs';
+import { setup, linkOf, cli, text, numberIn, assertNear, afterChange, screenshot, screen } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -41,7 +41,7 @@ test('the plain page shows the demand and the kind of accelerator first; 20 requ
   const first = await page.getByTestId('fit-result').evaluate((r) => r.firstElementChild?.dataset.testid);
   assert.equal(first, 'fit-sized');
   assert.equal(await page.getByTestId('fit-sized-uncalibrated').count(), 0, 'a GPU pick has measured errors');
-  assert.equal(new URL(page.url()).searchParams.get('rps'), '20');
+  assert.equal(new URL(await linkOf(page)).searchParams.get('rps'), '20');
   await screenshot(page, 'landing-20-rps');
   env.checkClean();
 });
@@ -55,11 +55,11 @@ test('an Inferentia pick says on its first line that its speed has no measured e
   assert.equal(await text(page, 'fit-sized-instance'), c.instance);
   const line = page.getByTestId('fit-sized').locator('.verdict-title');
   assert.match(await line.textContent(), /^Speed not measured on Inferentia chips: no measured error/);
-  assert.equal(new URL(page.url()).searchParams.get('kinds'), 'inferentia');
+  assert.equal(new URL(await linkOf(page)).searchParams.get('kinds'), 'inferentia');
 
   // Deployments: the kinds are the first inputs; the same link's kind is checked there, and its top
   // pick says the same on its first line.
-  const link = new URL(page.url());
+  const link = new URL(await linkOf(page));
   link.searchParams.set('view', 'deployments');
   await page.goto(link.href);
   await page.locator('[data-testid="deployments-result"][data-state="ready"]').waitFor();

@@ -3,7 +3,7 @@
 // the memory settings, pasted and uploaded config.json files and the link drive it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screenshot, screen } from './helpers.mjs';
+import { setup, openData, linkOf, cli, text, assertNear, afterChange, screenshot, screen } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -16,7 +16,7 @@ const GIB3 = 0.0005 + 1e-9;
 const GB = (gib) => (gib * 2 ** 30) / 1e9;
 const GB2 = GIB2 + GB(0.0005);
 const GB3 = GIB3 + GB(0.0005);
-const rel = (page) => page.url().slice(env.origin.length + 1);
+const rel = async (page) => (await linkOf(page)).slice(env.origin.length + 1);
 /** The link of the starting point, and the request the view sends for it. */
 const START = 'index.html?view=fit&model=llama-3-8b&precision=bf16&input=8192&instance=gpu:A100-40GB';
 const BASE = { question: 'memory', model: { name: 'llama-3-8b' }, mode: 'inference', weight_format: 'bf16', gpu: 'A100-40GB', context: 8192 };
@@ -78,6 +78,7 @@ async function assertMemory(page, request) {
   const chart = s.getByTestId('mem-chart');
   assert.equal(await chart.locator('rect.chart-bar').count(), r.per_gpu.filter((l) => l.gib > 0).length, 'a segment per line');
   assert.equal(await chart.locator('.chart-marker').count(), 1, 'the capacity marker');
+  await openData(page, 'mem-chart-data');
   const data = await s.getByTestId('mem-chart-data').locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.deepEqual(data.map((row) => row[0]), [...r.per_gpu.map((l) => l.label), 'Total', 'Usable memory of the GPU']);
   for (const [i, l] of r.per_gpu.entries()) assert.ok(Math.abs(Number(data[i][1].replace(/,/g, '')) - GB(l.gib)) < GB3, `chart data ${l.key}`);
@@ -111,7 +112,7 @@ test('memory: llama-3-8b bf16, 8192 tokens, batch 1 on an A100-40GB equals the C
   const sub = JSON.parse(execFileSync(CLI, ['--config', `${SITE_DIR}/config`, '--json', 'fit', '--model', 'llama-3-8b', '--precision', 'bf16',
     '--context', '8192', '--batch', '1', '--gpu', 'A100-40GB'], { encoding: 'utf8' }));
   assert.equal(sub.result.total_gib, r.total_gib, 'gpufleet fit --model gives the same total');
-  assert.deepEqual(new URL(page.url()).searchParams.get('view'), 'fit');
+  assert.deepEqual(new URL(await linkOf(page)).searchParams.get('view'), 'fit');
   assert.deepEqual(JSON.parse(await text(page, 'fit-request')), BASE);
   await screenshot(page, 'memory', { fullPage: true });
 });
@@ -207,7 +208,7 @@ test('memory: your own config.json, pasted or uploaded; broken JSON is reported 
   assert.deepEqual(JSON.parse(await s.getByTestId('wf-config').inputValue()), TINY_LLAMA);
   r = await assertMemory(page, { ...req, gpu: 'L4' });
   // The link names "config" but never the pasted text.
-  const params = new URL(page.url()).searchParams;
+  const params = new URL(await linkOf(page)).searchParams;
   assert.equal(params.get('model'), 'config');
   assert.ok(![...params.values()].some((v) => v.includes('hidden_size')), 'the config is not in the URL');
   await screenshot(page, 'memory-config', { fullPage: true });
@@ -233,7 +234,7 @@ test('memory: an earlier version\'s link restores its inputs in the form and the
   await afterChange(page, 'fit', () => s.getByTestId('mem-offload').check());
   await afterChange(page, 'fit', () => s.getByTestId('mem-optimizer').selectOption('adamw_8bit'));
   await afterChange(page, 'fit', () => s.getByTestId('mem-engine').selectOption('transformers'));
-  const link = new URL(page.url()).searchParams;
+  const link = new URL(await linkOf(page)).searchParams;
   assert.equal(link.get('workload'), 'fine_tuning');
   assert.equal(link.get('sharding'), 'zero3');
   assert.equal(link.get('offload'), '1');
@@ -243,7 +244,7 @@ test('memory: an earlier version\'s link restores its inputs in the form and the
     engine: 'transformers', batch: 4, optimizer: 'adamw_8bit', sharding: 'zero3', cpu_offload: true,
   };
   await assertMemory(page, train);
-  const copy = await env.page(rel(page));
+  const copy = await env.page(await rel(page));
   await assertMemory(copy, train);
   assert.equal(await screen(copy).getByTestId('mem-optimizer').inputValue(), 'adamw_8bit');
   assert.equal(await screen(copy).getByTestId('mem-offload').isChecked(), true);

@@ -3,7 +3,7 @@
 // one without a public discount says so in the picker and in the answer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screen, sentence } from './helpers.mjs';
+import { setup, showAll, linkOf, cli, text, assertNear, afterChange, screen, sentence } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -52,7 +52,7 @@ test('a way to pay of the catalog prices as the CLI does; one without a public d
     const cost = expected.result.cost;
     assertNear(await text(page, 'fit-cost-monthly'), cost.usd_per_month, 0.005, `${way.key} monthly`);
     assert.equal(await text(page, 'fit-cost-basis'), cost.basis);
-    assert.equal(new URL(page.url()).searchParams.get('pricing'), way.key, 'the link keeps the way');
+    assert.equal(new URL(await linkOf(page)).searchParams.get('pricing'), way.key, 'the link keeps the way');
     return cost;
   };
   const cost = await check(priced);
@@ -76,6 +76,7 @@ test('the answers name the way to pay as the menus do, never by its key', async 
     const page = await env.page(`index.html?view=deployments&model=llama-3.1-8b&rps=5&pricing=${pricing}`);
     await page.locator('[data-testid="deployments-result"][data-state="ready"]').first().waitFor();
     const r = cli(JSON.parse(await text(page, 'rec-request'))).result;
+    await showAll(page, 'rec-table');
     assert.ok(r.candidates.some((c) => c.cost.way), `${pricing}: a candidate paid by a provider's way`);
     for (const [i, c] of r.candidates.entries()) {
       const rate = await text(page, `rec-rate-${i}`);

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, cli, afterChange, screenshot, SITE_DIR } from './helpers.mjs';
+import { setup, linkOf, cli, afterChange, screenshot, SITE_DIR } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -45,7 +45,7 @@ test('each name as typed chooses its catalog model, as the CLI resolves it', asy
     assert.match(await page.getByTestId('wf-find-status').textContent(), new RegExp(core.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     // The answer is the chosen model's, and the link names it by its key.
     assert.equal(JSON.parse(await page.getByTestId('fit-request').textContent()).model.name, key);
-    assert.equal(new URL(page.url()).searchParams.get('model'), key);
+    assert.equal(new URL(await linkOf(page)).searchParams.get('model'), key);
   }
   env.checkClean();
 });

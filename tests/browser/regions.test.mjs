@@ -3,7 +3,7 @@
 // The Regions view: its placement, costs and refusals equal the CLI's `regions` answer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
+import { setup, showAll, linkOf, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -25,7 +25,7 @@ test('choosing a region fetches its prices once and reprices the answer; the lin
   await page.waitForFunction((rate) => document.querySelector('[data-testid=fit-cost-basis]')?.textContent.includes(`$${rate}/h`),
     ireland.on_demand_usd_per_hour, { timeout: 20000 });
   assert.deepEqual(fetched, ['/config/prices/aws/eu-west-1.json']);
-  assert.equal(new URL(page.url()).searchParams.get('region'), 'eu-west-1');
+  assert.equal(new URL(await linkOf(page)).searchParams.get('region'), 'eu-west-1');
 
   // Back to the usual regions: nothing fetched again.
   await page.getByTestId('region').selectOption('');
@@ -66,11 +66,13 @@ test('the Regions view places seed 003\'s service as the CLI does: region, repli
   assertNear(await text(page, 'rg-total'), r.totals.usd_per_month, 0.005, 'total');
   assertNear(await text(page, 'rg-compute'), r.totals.compute_usd_per_month, 0.005, 'compute');
   assertNear(await text(page, 'rg-egress'), r.totals.egress_usd_per_month, 0.005, 'egress');
+  assert.equal(await text(page, 'rg-band'), r.band.text, 'the band at the measured error, as the CLI says it');
   for (const c of r.regions_chosen) {
     assertNear(await text(page, `rg-chosen-${c.region}-usd`), c.usd_per_month, 0.005, `${c.region} compute`);
     assertNear(await text(page, `rg-chosen-${c.region}-replicas`), c.replicas, 0, `${c.region} replicas`);
     assertNear(await text(page, `rg-chosen-${c.region}-ttft`), c.p95_ttft_with_rtt_ms, 0.05, `${c.region} TTFT + RTT`);
   }
+  await showAll(page, 'rg-regions');
   for (const row of r.regions) {
     assertNear(await text(page, `rg-region-${row.region}-od`), row.usd_per_hour.on_demand, 0.00005, `${row.region} on demand`);
     for (const u of row.rtt_from_users ?? []) assert.match(await text(page, `rg-region-${row.region}-rtt`), new RegExp(`${u.rtt_ms_estimate} ms from ${u.users}`));

@@ -1,7 +1,7 @@
 // Every screen gives the answer the native CLI gives for the same request, and is photographed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, numberIn, assertNear, afterChange, screenshot, screen, sentence } from './helpers.mjs';
+import { setup, showAll, linkOf, cli, text, numberIn, assertNear, afterChange, screenshot, screen, sentence } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -89,6 +89,7 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
   const request = { question: 'recommend', model: { size: 'small' }, workload: 'fine_tuning', precision: 'bf16', priority: 'balanced', use_spot: true, hours_per_month: 720, families: ['G5', 'G6e', 'P4de'], max_usd_per_month: 20000 };
   const r = cli(request).result;
   assert.ok(r.candidates.length > 0);
+  await showAll(page, 'rec-table');
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r.candidates.length);
   assert.equal(await text(page, 'rec-top-instance'), r.candidates[0].instance);
   assertNear(await text(page, 'rec-top-monthly'), r.candidates[0].cost.usd_per_month, 0.005, 'top monthly cost');
@@ -112,6 +113,7 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
   await afterChange(page, 'deployments', () => screen(page).getByLabel('Budget (max per month)').fill('15000'));
   const r2 = cli({ ...request, families: ['G5', 'G6e', 'P4de', 'P5'], priority: 'cost', max_usd_per_month: 15000 }).result;
   assert.ok(r2.candidates.length > 0);
+  await showAll(page, 'rec-table');
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r2.candidates.length);
   assert.equal(await text(page, 'rec-top-instance'), r2.candidates[0].instance);
   assertNear(await text(page, 'rec-top-monthly'), r2.candidates[0].cost.usd_per_month, 0.005, 'top monthly (filtered)');
@@ -130,6 +132,7 @@ test('Deployments: its providers legend says what none checked means, and the ch
   // The chart draws the candidates with a price and a speed; the table lists them all.
   const drawn = r.candidates.filter((c) => Number.isFinite(c.cost.usd_per_month) && Number.isFinite(c.performance.score)).length;
   assert.ok(drawn < r.candidates.length, 'a candidate without a price');
+  await showAll(page, 'rec-table');
   assert.equal(await page.locator('[data-testid^=rec-row-]').count(), r.candidates.length);
   assert.equal(await page.getByTestId('rec-chart-figure').locator('circle').count(), drawn);
   const caption = await page.getByTestId('rec-chart-figure').locator('figcaption').textContent();
@@ -192,7 +195,7 @@ test('scenarios are presets of Compare & migrate: one fills the form, a set show
     assert.equal(await text(page, `wl${i}-expected`), m.expected_outcome);
     assert.equal(await text(page, `wl${i}-analyzer`), sentence(m.report.recommendation.summary));
   }
-  assert.match(page.url(), /[?&]preset=set%3Abasic_demos\b/);
+  assert.match(await linkOf(page), /[?&]preset=set%3Abasic_demos\b/);
 });
 
 test('catalog: info, validation counts and instances as the CLI says', async () => {

@@ -3,7 +3,7 @@
 // stale, fetches the price files of the regions asked once, and marks a refused field.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
+import { setup, showAll, cli, text, assertNear, afterChange, screen, screenshot } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -28,6 +28,7 @@ test('spot serving: pools, plan, all on demand and all spot equal the CLI\'s; th
   // us-east-1 is a usual region (in the page's first download); the other two are fetched once.
   assert.deepEqual(fetched.sort(), ['/config/prices/aws/us-east-2.json', '/config/prices/aws/us-west-2.json']);
 
+  await showAll(page, 'spot-pools');
   assert.equal(await page.locator('[data-testid=spot-pools] tbody tr').count(), r.pools.length);
   for (const [i, p] of r.pools.entries()) {
     const row = page.getByTestId(`spot-pool-${i}`);
@@ -49,6 +50,7 @@ test('spot serving: pools, plan, all on demand and all spot equal the CLI\'s; th
   assert.deepEqual(band, [plan.usd_per_month.low, plan.usd_per_month.high]);
   assert.ok(plan.usd_per_month.low <= plan.usd_per_month.point && plan.usd_per_month.point <= plan.usd_per_month.high);
   assertNear(await text(page, 'spot-plan-p'), 100 * plan.p_capacity_met, 0.0005, 'P(capacity met)');
+  assert.equal(await text(page, 'spot-plan-throughput-band'), plan.band.text, 'the plan at the throughput\'s measured error, as the CLI says it');
   assert.equal(await text(page, 'spot-plan-replicas'), `${plan.on_demand.replicas} on demand + ${plan.replicas_total - plan.on_demand.replicas} spot`);
   assertNear(await text(page, 'spot-compare-on-demand-usd'), r.all_on_demand.usd_per_month, 0.005, 'all on demand');
   assertNear(await text(page, 'spot-compare-spot-usd'), r.all_spot.usd_per_month, 0.005, 'all spot');
@@ -68,6 +70,7 @@ test('spot training: each pool\'s checkpoint interval, wall time, cost and break
   const jobs = expected.result.jobs;
   assert.ok(jobs.length > 0);
   assert.equal(await page.locator('[data-testid=spot-jobs] tbody tr').count(), jobs.length);
+  assert.equal(await text(page, 'spot-job-band'), jobs[0].band.text, 'the first run at the measured error');
   for (const [i, j] of jobs.entries()) {
     assertNear(await text(page, `spot-job-${i}-usd`), j.spot_usd.point, 0.005, `job ${i} spot cost`);
     assertNear(await text(page, `spot-job-${i}-od`), j.on_demand_usd, 0.005, `job ${i} on demand`);

@@ -3,7 +3,7 @@
 // demand, a FinOps analyst's migration.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, numberIn, assertNear, afterChange, screen, sentence } from './helpers.mjs';
+import { setup, linkOf, cli, text, numberIn, assertNear, afterChange, screen, sentence } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -94,7 +94,7 @@ test('what is typed in one view is there in the next, with the same link keys', 
   await page.getByTestId('tab-deployments').click();
   await page.waitForURL(/view=deployments/);
   await page.getByTestId('deployments-result').and(page.locator('[data-state=ready]')).waitFor();
-  const url = new URL(page.url()).searchParams;
+  const url = new URL(await linkOf(page)).searchParams;
   assert.equal(url.get('model'), 'llama-3.1-8b');
   assert.equal(url.get('precision'), 'fp8');
   assert.equal(await screen(page).getByLabel('Weight format').inputValue(), 'fp8');

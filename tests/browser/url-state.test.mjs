@@ -1,7 +1,7 @@
 // The whole state lives in the URL: a link reproduces the inputs and the answer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, cli, text, afterChange, screen } from './helpers.mjs';
+import { setup, linkOf, cli, text, afterChange, screen } from './helpers.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -23,7 +23,7 @@ test('recommend: change inputs, open location.href in a new page, same inputs an
   await afterChange(page, 'deployments', () => s.getByLabel('Way to pay').selectOption('spot'));
   await afterChange(page, 'deployments', () => s.getByLabel('Budget (max per month)').fill('50000'));
   await afterChange(page, 'deployments', () => s.getByLabel('Hours per month').fill('500'));
-  const href = page.url();
+  const href = await linkOf(page);
   const params = new URL(href).searchParams;
   assert.equal(params.get('view'), 'deployments');
   assert.equal(params.get('params'), '20');
@@ -50,7 +50,7 @@ test('fit and compare: links restore the view, the inputs and the answer', async
   ]) {
     const page = await env.page(`index.html?view=${view}`);
     await change(page);
-    const copy = await env.page(page.url().slice(env.origin.length + 1));
+    const copy = await env.page((await linkOf(page)).slice(env.origin.length + 1));
     assert.equal(await copy.getByTestId(`tab-${view}`).getAttribute('aria-selected'), 'true');
     assert.deepEqual(await inputsOf(copy), await inputsOf(page));
     assert.equal(await copy.getByTestId(`${view}-result`).innerText(), await page.getByTestId(`${view}-result`).innerText());
@@ -98,7 +98,7 @@ for (const [old, keys, view, want] of OLD_LINKS) {
     const page = await env.page(`index.html?view=${old}&${keys}`);
     assert.equal(await page.getByTestId(`tab-${view}`).getAttribute('aria-selected'), 'true');
     await page.locator(`[data-testid="${view}-result"][data-state="ready"]`).first().waitFor();
-    const now = new URL(page.url()).searchParams;
+    const now = new URL(await linkOf(page)).searchParams;
     assert.equal(now.get('view'), view);
     for (const [k, v] of Object.entries(want)) assert.equal(now.get(k), v, `${old}: ${k}`);
   });
@@ -109,7 +109,7 @@ test('a Fleet plan link keeps its instance to itself (pack); one of an earlier v
     const page = await env.page(`index.html?view=plan&${key}=p4d.24xlarge`);
     await page.locator('[data-testid="placement-result"][data-state="ready"]').first().waitFor();
     assert.equal(await page.getByTestId('place-instance').inputValue(), 'p4d.24xlarge', key);
-    const now = new URL(page.url()).searchParams;
+    const now = new URL(await linkOf(page)).searchParams;
     assert.equal(now.get('pack'), 'p4d.24xlarge', `${key}: the link says pack`);
     assert.equal(now.get('instance'), null, `${key}: and not the form's instance`);
     // Where the workload runs is the form's own default, not the plan's instance.
@@ -133,12 +133,12 @@ test('the Fleet plan\'s way to pay and hours have link keys of their own: a plan
   assert.equal(await page.getByTestId('place-pricing').inputValue(), 'on_demand', 'the placement starts from its own default');
   await afterChange(page, 'placement', () => page.getByTestId('place-pricing').selectOption('reserved_1y'));
   await afterChange(page, 'placement', () => page.getByTestId('place-hours').fill('300'));
-  const link = new URL(page.url()).searchParams;
+  const link = new URL(await linkOf(page)).searchParams;
   assert.equal(link.get('pack_pricing'), 'reserved_1y');
   assert.equal(link.get('pack_hours'), '300');
   assert.equal(link.get('pricing'), null, 'not the form\'s key');
   assert.equal(link.get('hours'), null, 'not the form\'s key');
-  const copy = await env.page(page.url().slice(env.origin.length + 1));
+  const copy = await env.page((await linkOf(page)).slice(env.origin.length + 1));
   assert.equal(await copy.getByTestId('place-pricing').inputValue(), 'reserved_1y');
   assert.equal(await copy.getByTestId('place-hours').inputValue(), '300');
   assert.equal(await copy.getByTestId('placement-result').innerText(), await page.getByTestId('placement-result').innerText());
@@ -161,7 +161,7 @@ for (const [keys, inputs, asked] of EARLIER_PLAN_LINKS) {
     await placementReady(page);
     const ids = { pricing: 'place-pricing', schedule: 'place-schedule', a: 'place-sched-a', b: 'place-sched-b', hours: 'place-hours' };
     for (const [k, v] of Object.entries(inputs)) assert.equal(await page.getByTestId(ids[k]).inputValue(), v, k);
-    const now = new URL(page.url()).searchParams;
+    const now = new URL(await linkOf(page)).searchParams;
     assert.equal(now.get('pack_pricing'), inputs.pricing);
     for (const k of ['pricing', 'sched', 'ha', 'hb', 'hours']) assert.equal(now.get(k), null, `${k} is now pack_${k}`);
     const r = cli({

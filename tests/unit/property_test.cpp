@@ -97,7 +97,7 @@ TEST_CASE("random catalogs at the edges of their ranges never produce NaN or inf
       }
     });
     sources = test::edited(kModelConfigFile, [&](Json& doc) {
-      for (const char* table : {"training_mfu", "link_gb_per_s"})
+      for (const char* table : {"training_mfu", "training_attention", "link_gb_per_s"})
         for (auto& [key, value] : doc["throughput_model"][table].items())
           if (value.is_number()) value = pick({0, 0.001, 1e5});
     }, sources);

@@ -94,9 +94,15 @@ TEST_CASE(
                            {"tensor_parallel", 1},
                            {"gpus", 8}});
   const Json& t = r["training"];
+  // Attention, 12 x 32 layers x 4096 x 2048 FLOPs per token, at the H100's share of the matmuls'
+  // rate (training_attention); the rest at the MFU.
+  const double attention = 12.0 * 32 * 4096 * 2048;
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const double share = load.catalog->throughput.training_attention.at("H100");
+  const double matmuls = t["gflop_per_token"].get<double>() * 1e9 - attention;
   CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
-        Approx(989.5e12 * t["mfu"].get<double>() / (t["gflop_per_token"].get<double>() * 1e9))
-            .epsilon(0.01));
+        Approx(989.5e12 * t["mfu"].get<double>() / (matmuls + attention / share)).epsilon(0.01));
   CHECK(t["gpu_hours"].get<double>() ==
         Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
   CHECK(t["usd_on_demand"].get<double>() > 0);
@@ -199,17 +205,22 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // Qwen2.5 benchmark's A100 rows, none of them a case) they are within -8 to +4 %: 6.72 % / 24.06 %.
   // Round 4 added SGLang's DeepSeek-V3 decode on 8 x B200 (batch 1, 32) and 8 x MI300X (batch 4,
   // low): the cases SGLang's MLA + MoE layer time is calibrated on; 102 cases at 7.18 % / 27.48 %,
-  // 6.72 % / 23.97 % with the A100's host time per kernel. AutoAWQ's decode attention, one thread
+  // 6.72 % / 23.97 % with the A100's host time per kernel.
+  // Training's attention at its own rate (training_attention: torchtitan's Float8 8B runs +25 and
+  // +28 -> +9 and +11 %, its 70B +15 -> +8 %; Llama 3's 405B at 131k tokens +6 -> -14 %): 6.72 % /
+  // 22.42 %. Round 5 added llm-foundry's runs at long sequences, a 125M model and 512 GPUs, and
+  // Llama 2 70B's GPU-hours: 110 cases at 6.26 % / 22.23 %. AutoAWQ's decode attention, one thread
   // block per head over the whole context (head_block_gb_per_s, from README rows that are no
-  // case), brings its long-context decode (D16) from +45 % to -5 %: 6.17 % / 23.34 %.
-  CHECK(all["n"].get<double>() == 102);
+  // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %.
+  CHECK(all["n"].get<double>() == 110);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 6.2);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 23.4);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 5.8);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 21.9);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
-  // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs
-  // lower), 6.77 % / 21.77 % with AutoAWQ's attention per head.
+  // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
+  // 7.06 % / 22.66 % with training's attention at its own rate, 6.77 % / 21.77 % with
+  // AutoAWQ's attention per head.
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -218,7 +229,10 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
       "QW3-T-0.6B-BF16-1",  "QW3-T-1.7B-BF16-1",   "QW3-T-4B-BF16-1",     "QW3-T-8B-BF16-1",
       "QW3-T-14B-BF16-1",   "QW3-T-32B-BF16-1",    "QW2-T-0.5B-BF16-1",   "QW2-T-1.5B-BF16-1",
       "QW2-T-7B-BF16-1",    "QW2-V-0.5B-BF16-1",   "QW2-V-1.5B-BF16-1",   "QW2-V-7B-BF16-1",
-      "DSV3-B200-SGL-1",    "DSV3-B200-SGL-32",    "DSV3-MI300X-SGL-4"};
+      "DSV3-B200-SGL-1",    "DSV3-B200-SGL-32",    "DSV3-MI300X-SGL-4",   "T28",
+      "T29",                "T30",                 "T31",                 "T32",
+      "T33",                "T34",                 "T35",                 "T36",
+      "T37"};
   Json earlier = Json::array();
   for (const auto& c : cases) {
     if (!added.count(c["id"].get<std::string>())) earlier.push_back(c);
@@ -526,15 +540,78 @@ TEST_CASE("FP8 training runs the layers' matmuls at the FP8 peak, attention and 
   const TrainingEstimate bf16 = estimate_training(s.catalog->throughput, s.q);
   s.q.compute = "fp8";
   const TrainingEstimate fp8 = estimate_training(s.catalog->throughput, s.q);
-  const double per_token = fp8.flops_per_token;
+  const double attention = fp8.attention_flops_per_token;
   const double layers = 6 * (s.q.params.active - s.q.params.embedding - s.q.params.lm_head);
+  const double output = fp8.flops_per_token - attention - layers;
   const double p16 = 989.5e12, p8 = 1979e12;
+  REQUIRE(output > 0);
   CHECK(fp8.tokens_per_s_per_gpu ==
-        Approx(fp8.mfu / (layers / p8 + (per_token - layers) / p16)).epsilon(1e-9));
+        Approx(fp8.mfu / (layers / p8 + output / p16 + attention / (p16 * fp8.attention_share))).epsilon(1e-9));
   // Faster than bf16, short of twice as fast.
   CHECK(fp8.tokens_per_s_per_gpu > 1.3 * bf16.tokens_per_s_per_gpu);
   CHECK(fp8.tokens_per_s_per_gpu < 1.9 * bf16.tokens_per_s_per_gpu);
   CHECK_THAT(fp8.basis, Catch::Contains("FP8 runs the other matmuls only"));
+}
+
+TEST_CASE("training runs attention at its measured share of the matmuls' rate, by GPU family") {
+  Setup s = llama70b_fp8_h100();
+  const ThroughputConstants& k = s.catalog->throughput;
+  s.q.compute = "bf16";
+  s.q.sequence = 8192;
+  const double h100 = k.training_attention.at("H100");
+  REQUIRE(h100 < 1);
+  const TrainingEstimate t = estimate_training(k, s.q);
+  CHECK(t.attention_share == h100);
+  // 12 x layers x query width x sequence, the same FLOPs MFU counts.
+  CHECK(t.attention_flops_per_token == 12.0 * 80 * 8192 * 8192);
+  const double matmuls = t.flops_per_token - t.attention_flops_per_token;
+  const double peak = 989.5e12;
+  CHECK(t.tokens_per_s_per_gpu ==
+        Approx(t.mfu / (matmuls / peak + t.attention_flops_per_token / (peak * h100))).epsilon(1e-9));
+  CHECK_THAT(t.basis, Catch::Contains("of the matmuls' rate"));
+  // Fused kernels (Transformer Engine) run it at the matmuls' rate: faster, nothing said.
+  s.q.fused_attention = true;
+  const TrainingEstimate fused = estimate_training(k, s.q);
+  CHECK(fused.attention_share == 1);
+  CHECK(fused.tokens_per_s_per_gpu == Approx(t.mfu * peak / t.flops_per_token).epsilon(1e-9));
+  CHECK_THAT(fused.basis, !Catch::Contains("of the matmuls' rate"));
+  s.q.fused_attention = false;
+  // A GPU the table names only by family (an H100 of another memory) takes the family's share;
+  // a GPU without a row, the default's.
+  s.q.device.name = "H100-96GB (HBM2e)";
+  CHECK(estimate_training(k, s.q).attention_share == h100);
+  s.q.device = s.catalog->device(*s.catalog->gpu("L40S"));
+  CHECK(estimate_training(k, s.q).attention_share == k.training_attention.at("default"));
+  s.q.device = s.catalog->device(*s.catalog->gpu("A100-80GB"));
+  CHECK(estimate_training(k, s.q).attention_share == k.training_attention.at("A100"));
+}
+
+TEST_CASE("training's MFU falls with the sequence and is lower for a smaller model at the same sequence") {
+  Setup s = llama70b_fp8_h100();
+  const ThroughputConstants& k = s.catalog->throughput;
+  s.q.compute = "bf16";
+  // The MFU a run shows: model FLOPs per second over the peak.
+  auto mfu = [&](const char* model, double sequence) {
+    s.q.arch = s.catalog->model(model)->arch;
+    s.q.params = count_parameters(s.q.arch);
+    s.q.sequence = sequence;
+    return estimate_training(k, s.q).tflops_per_gpu * 1e12 / 989.5e12;
+  };
+  auto mfu_of = [&](double sequence) {
+    s.q.sequence = sequence;
+    return estimate_training(k, s.q).tflops_per_gpu * 1e12 / 989.5e12;
+  };
+  CHECK(mfu("llama-3.1-8b", 8192) < mfu("llama-3.1-8b", 2048));
+  CHECK(mfu("llama-3.1-8b", 8192) < mfu("llama-3.1-70b", 8192));
+  // llm-foundry's MPT-1B (24 layers of width 2048, 16 heads, a 4x MLP, vocabulary 50368, tied;
+  // 1.32B parameters) on 8 x H100 without checkpointing: MFU 41.82 % at 2048 tokens and 33.54 % at
+  // 32768 (scripts/train/benchmarking/README.md). The ratio of the two rows, within 5 %.
+  Architecture& a = s.q.arch;
+  a.layers = 24, a.hidden = 2048, a.heads = a.kv_heads = 16, a.head_dim = 128;
+  a.gated_mlp = false, a.intermediate = 8192, a.vocab = 50368, a.tied_embeddings = true;
+  s.q.params = count_parameters(a);
+  CHECK(s.q.params.total == Approx(1.32e9).epsilon(0.02));
+  CHECK(mfu_of(32768) / mfu_of(2048) == Approx(33.54 / 41.82).epsilon(0.05));
 }
 
 TEST_CASE("tied embeddings still cost an output-layer matmul: vocabulary x width FLOPs per token") {

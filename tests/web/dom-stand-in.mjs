@@ -62,6 +62,11 @@ class StandInNode {
     return child;
   }
   remove() { this.parentNode?.removeChild(this); }
+  after(...nodes) {
+    const parent = this.parentNode;
+    const next = parent?.childNodes[parent.childNodes.indexOf(this) + 1] ?? null;
+    for (const n of nodes) parent?.insertBefore(n, next);
+  }
   replaceChildren(...children) {
     for (const c of this.childNodes) c.parentNode = null;
     this.childNodes = [];
@@ -230,7 +235,12 @@ class StandInDocument extends StandInNode {
 /** A fresh document on globalThis (document, Node, Element, CSS, ...); returns it. */
 export function install() {
   const document = new StandInDocument();
+  // The window's own events (beforeprint, pagehide): addEventListener and dispatchEvent on globalThis.
+  const win = new EventTarget();
   Object.assign(globalThis, {
+    addEventListener: win.addEventListener.bind(win),
+    removeEventListener: win.removeEventListener.bind(win),
+    dispatchEvent: win.dispatchEvent.bind(win),
     document,
     Node: StandInNode,
     Element: StandInElement,

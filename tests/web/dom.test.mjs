@@ -45,3 +45,23 @@ test('a text field answers on each input, and on its change', () => {
   text.dispatchEvent(new Event('change', { bubbles: true }));
   assert.deepEqual(calls.map((c) => c.type), ['input', 'input', 'input', 'change']);
 });
+
+test('foldedLater builds a disclosure\'s content when it is first opened, once', async () => {
+  const { foldedLater } = await import('../../web/app/dom.js');
+  let built = 0;
+  const details = foldedLater(h('details', null, h('summary', null, 'More')), () => { built += 1; return [h('p', null, 'one'), null, [h('p', null, 'two')]]; });
+  assert.equal(built, 0);
+  assert.equal(details.textContent, 'More');
+  details.querySelector('p')?.click();
+  details.querySelector('summary').click();
+  assert.equal(details.textContent, 'Moreonetwo');
+  details.open = true;
+  details.dispatchEvent(new Event('toggle'));
+  details.querySelector('summary').click();
+  assert.equal(built, 1);
+  // Opened by a script: its toggle event.
+  const other = foldedLater(h('details', null, h('summary', null, 'More')), () => h('p', null, 'three'));
+  other.open = true;
+  other.dispatchEvent(new Event('toggle'));
+  assert.equal(other.textContent, 'Morethree');
+});

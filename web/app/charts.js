@@ -1,7 +1,7 @@
 // Small SVG charts of our own (no charting library: the whole page stays under its size budget
 // and the strict CSP holds). Every chart is an <svg role="img"> with a <title>, axis labels with
 // units, a legend in HTML, and the data behind it as a table in a <details>.
-import { h, svg, table, nextId } from './dom.js';
+import { h, svg, table, nextId, foldedLater } from './dom.js';
 
 export const W = 640;
 
@@ -38,14 +38,14 @@ export function legend(items) {
     h('span', { class: ['swatch', i.cls], 'aria-hidden': 'true' }), i.name)));
 }
 
-/** The data behind a chart, as a table (with its own CSV and JSON downloads). */
+/** The data behind a chart, as a table (with its own CSV and JSON downloads), folded: built when
+ *  first opened. */
 export function dataTable({ caption, head, rows, testid, records }) {
-  return h('details', { class: 'chart-data' },
-    h('summary', null, 'Data behind the chart'),
-    table({
-      caption, testid, head, records,
-      rows: rows.map((r) => h('tr', null, r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', { class: 'num' }, c))))),
-    }));
+  return foldedLater(h('details', { class: 'chart-data', testid: testid ? `${testid}-details` : null },
+    h('summary', null, 'Data behind the chart')), () => table({
+    caption, testid, head, records,
+    rows: rows.map((r) => h('tr', null, r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', { class: 'num' }, c))))),
+  }));
 }
 
 /**

@@ -115,6 +115,21 @@ export function facts(pairs, className = 'facts') {
   ]));
 }
 
+/** `details` (its summary only) with the nodes of `content()` added when it is first opened (by
+ *  its summary, before its toggle event, which main.js reads; or by a script): an answer draws
+ *  none of what stays folded. */
+export function foldedLater(details, content) {
+  let filled = false;
+  const fill = () => {
+    if (filled) return;
+    filled = true;
+    append(details, content());
+  };
+  details.addEventListener('click', (e) => { if (e.target.closest('summary')?.parentElement === details) fill(); });
+  details.addEventListener('toggle', () => { if (details.open) fill(); });
+  return details;
+}
+
 export function card(title, ...children) {
   return h('section', { class: 'card' }, title ? h('h3', null, title) : null, children);
 }

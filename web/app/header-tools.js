@@ -4,10 +4,12 @@
 let h;
 let copyText;
 
+/** `helpers.writeLink` brings the page's link up to date with its inputs (main.js writes it when
+ *  they rest). */
 export function addHeaderTools(store, appAlert, helpers) {
   ({ h, copyText } = helpers);
   addRegionPicker(store, appAlert);
-  addCopyLink();
+  addCopyLink(helpers.writeLink);
 }
 
 /** Region: each provider's usual one, one region (its provider's; the others keep theirs), or the
@@ -29,10 +31,11 @@ function addRegionPicker(store, appAlert) {
 }
 
 /** "Copy link": the page's URL holds the whole state. */
-function addCopyLink() {
+function addCopyLink(writeLink) {
   const status = h('span', { class: 'copy-status', role: 'status', testid: 'copy-status' });
   const button = h('button', { type: 'button', class: 'small-button', testid: 'copy-link' }, 'Copy link');
   button.addEventListener('click', async () => {
+    writeLink();
     const ok = await copyText(location.href);
     status.textContent = ok ? 'Link copied' : 'Copy the address bar: the link holds every input';
     setTimeout(() => { status.textContent = ''; }, 4000);

@@ -28,6 +28,9 @@ root.classList.toggle('embed', embed);
 const linked = new URLSearchParams(location.search);
 applyEmbedOptions(root, linked, embed);
 
+/** How long the inputs rest before the link follows them. */
+const LINK_REST_MS = 300;
+
 const appAlert = alertRegion('app-errors');
 document.getElementById('app-alert').append(appAlert.node);
 
@@ -64,7 +67,19 @@ async function start() {
   };
   onEdit(form.node, formChanged);
 
+  // The link follows the inputs once they rest (history.replaceState costs 5-9 ms, a third of a
+  // change's frame), and at once where it is read: "Copy link", the page hidden or left, a view
+  // shown. html[data-link="pending"] while it lags behind (tests/browser/helpers.mjs linkOf).
+  let linkTimer = 0;
+  const linkLater = () => {
+    clearTimeout(linkTimer);
+    root.dataset.link = 'pending';
+    linkTimer = setTimeout(updateUrl, LINK_REST_MS);
+  };
   const updateUrl = () => {
+    clearTimeout(linkTimer);
+    if (!active) return;
+    delete root.dataset.link;
     const p = new URLSearchParams();
     if (embed) p.set('embed', '1');
     keepEmbedOptions(linked, p);
@@ -83,7 +98,7 @@ async function start() {
     if (!screen) {
       screen = make(store, form);
       screen.view = id;
-      screen.onChange = (s) => { s.render(); dirty.delete(s); updateUrl(); };
+      screen.onChange = (s) => { s.render(); dirty.delete(s); linkLater(); };
       screen.fill(store);
       screen.fromParams(p);
       built.set(id, screen);
@@ -124,6 +139,10 @@ async function start() {
     document.getElementById('tabs').append(tabs.tablist);
     main.append(...tabs.panels);
   }
+
+  addEventListener('pagehide', updateUrl);
+  document.addEventListener('visibilitychange', () => { if (document.hidden) updateUrl(); });
+  embedLink?.addEventListener('click', updateUrl);  // before the browser follows its href
 
   const catalogLine = document.getElementById('catalog-line');
   let tools = null; // header-tools.js, once fetched
@@ -187,7 +206,7 @@ async function start() {
   if (embed) reportHeight();
   else {
     tools = await import('./header-tools.js');
-    tools.addHeaderTools(store, appAlert, { h, copyText });
+    tools.addHeaderTools(store, appAlert, { h, copyText, writeLink: updateUrl });
     showCatalog();
   }
   root.dataset.ready = '1';

@@ -347,17 +347,18 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                e.basis = r.string(v, "source", p, true).value_or("");
              });
   for (const char* table :
-       {"training_mfu", "link_gb_per_s", "matmul_efficiency", "bandwidth_efficiency", "layer_overhead_us",
-        "eager_us_per_kernel"}) {
+       {"training_mfu", "training_attention", "link_gb_per_s", "matmul_efficiency",
+        "bandwidth_efficiency", "layer_overhead_us", "eager_us_per_kernel"}) {
     const std::string p = root + "/" + table;
     const std::string name = table;
     const bool required = name == "training_mfu" || name == "link_gb_per_s";
     const Json* obj = r.object(*block, table, root, required);
     if (!obj) continue;
     r.string(*obj, "source", p, true);
-    auto& out = name == "training_mfu"      ? t.training_mfu
-                : name == "link_gb_per_s"   ? t.link_gb_per_s
-                : name == "matmul_efficiency" ? t.matmul_efficiency
+    auto& out = name == "training_mfu"           ? t.training_mfu
+                : name == "training_attention"   ? t.training_attention
+                : name == "link_gb_per_s"        ? t.link_gb_per_s
+                : name == "matmul_efficiency"    ? t.matmul_efficiency
                 : name == "bandwidth_efficiency" ? t.bandwidth_efficiency
                 : name == "eager_us_per_kernel"  ? t.eager_us_per_kernel
                                                  : t.layer_overhead_us;

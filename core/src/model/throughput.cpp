@@ -556,30 +556,51 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
   return single_stream_decode(look_up(k, q), k, q, context);
 }
 
+// The rate of a training step's attention over its matmuls' (training_attention): the GPU's row,
+// else its family's (the name up to the first '-': an H100 of any memory), else "default"; 1 for
+// fused kernels or where the table has no figure.
+static double attention_share(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  if (q.fused_attention) return 1;
+  const std::string& name = q.device.name;
+  auto it = k.training_attention.find(name);
+  if (it == k.training_attention.end())
+    it = k.training_attention.find(name.substr(0, name.find('-')));
+  if (it == k.training_attention.end()) it = k.training_attention.find("default");
+  return it != k.training_attention.end() && it->second > 0 ? it->second : 1;
+}
+
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
   TrainingEstimate t;
   const Architecture& a = q.arch;
-  const double q_dim = query_width(a);
   // Forward + backward: 6 FLOPs per matmul parameter per token, and 12 x layers x width x
-  // sequence for attention (Narayanan et al. 2021).
-  const double per_token =
-      6 * matmul_params(a, q.params) + 12 * (a.layers + a.encoder_layers) * q_dim * q.sequence;
+  // sequence for attention (Narayanan et al. 2021; causal kernels skip half of it, which the
+  // attention's rate absorbs, as in the MFU figures it is measured with).
+  const double matmuls = 6 * matmul_params(a, q.params);
+  t.attention_flops_per_token = 12 * (a.layers + a.encoder_layers) * query_width(a) * q.sequence;
+  const double per_token = matmuls + t.attention_flops_per_token;
   // MFU counts model FLOPs only: recomputed activations raise the hardware's work, not the
   // model FLOPs a token needs, and published MFU figures of checkpointed runs are the same.
   t.flops_per_token = per_token;
   auto it = k.training_mfu.find(q.device.name);
   if (it == k.training_mfu.end()) it = k.training_mfu.find("default");
   t.mfu = it != k.training_mfu.end() ? it->second : 0.4;
+  t.attention_share = attention_share(k, q);
   const double peak = peak_tflops(q.device, q.compute) * 1e12;
   // FP8 training (Transformer Engine) runs only the GEMMs of its Linear layers in FP8: dot-product
   // attention stays in 16 bits (the recipes' fp8_dpa defaults to False) and so does the output
   // layer, Megatron-core's own ColumnParallelLinear rather than a TE module. Those FLOPs run at
   // the 16-bit peak.
-  double slow_flops = 0;
   const double wide = peak_tflops(q.device, "bf16") * 1e12;
-  if (q.compute == "fp8" && wide > 0 && wide < peak)
-    slow_flops = per_token - 6 * std::max(0.0, matmul_params(a, q.params) - output_params(a, q.params));
-  const double seconds = (per_token - slow_flops) / peak + (slow_flops > 0 ? slow_flops / wide : 0);
+  const bool fp8 = q.compute == "fp8" && wide > 0 && wide < peak;
+  const double output = fp8 ? std::min(matmuls, 6 * output_params(a, q.params)) : 0;
+  const double slow_flops = fp8 ? output + t.attention_flops_per_token : 0;
+  // Attention at its own rate: a share of the matmuls' on GPUs whose attention kernels reach less
+  // of the peak than their GEMMs.
+  const double attention_peak = (fp8 ? wide : peak) * t.attention_share;
+  const double seconds = peak > 0 && attention_peak > 0
+                             ? (matmuls - output) / peak + output / (output > 0 ? wide : 1) +
+                                   t.attention_flops_per_token / attention_peak
+                             : 0;
   // Tensor parallelism: each layer's two all-reduces in the forward pass and two in the backward
   // (Megatron-LM's f and g operators, Shoeybi et al. 2019; sequence parallelism's reduce-scatter +
   // all-gather moves as much), two more when full recomputation runs the forward again, each over
@@ -602,18 +623,25 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   // Full recomputation runs the forward twice: 8 x N FLOPs per token on the hardware, the same
   // tokens/s at a hardware utilisation 8/6 of the MFU (llm-foundry reports both).
   t.hfu = q.full_recompute ? t.mfu * 8 / 6 : t.mfu;
-  t.basis = num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
-            num(matmul_params(a, q.params) / 1e9) + " B parameters + attention) at " +
-            num(t.mfu * 100) + " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
-            (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
-                                  num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"
-                            : "") +
-            (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
-                                    num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
-                              : "") +
-            (comm_per_token > 0 ? "; + " + num(q.full_recompute ? 6 : 4) + " tensor-parallel all-reduces per layer over " +
-                                      num(tp) + " GPUs: " + num(comm_per_token * 1e6) + " us per token"
-                                : "");
+  t.basis =
+      num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
+      num(matmul_params(a, q.params) / 1e9) + " B parameters + attention) at " + num(t.mfu * 100) +
+      " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
+      (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
+                            num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"
+                      : "") +
+      (t.attention_share < 1
+           ? "; attention's " + num(t.attention_flops_per_token / 1e9) + " GFLOP at " +
+                 num(t.attention_share * 100) +
+                 " % of the matmuls' rate (its kernels reach less of this GPU's peak)"
+           : "") +
+      (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
+                              num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
+                        : "") +
+      (comm_per_token > 0 ? "; + " + num(q.full_recompute ? 6 : 4) +
+                                " tensor-parallel all-reduces per layer over " + num(tp) +
+                                " GPUs: " + num(comm_per_token * 1e6) + " us per token"
+                          : "");
   return t;
 }
 

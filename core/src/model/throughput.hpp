@@ -70,6 +70,10 @@ struct ThroughputConstants {
   double serving_max_batch = 0;                 // scheduler's cap when the source lets it choose
   double serving_kv_fraction = 0;               // device share the KV pool may take
   std::map<std::string, double> training_mfu;   // by GPU key, "default" for the rest
+  // The rate a training step's attention FLOPs (as MFU counts them) reach, as a share of its
+  // matmuls' (training_mfu): by GPU key, or the GPU's family (its name up to the first '-');
+  // "default" for the rest. Kernels that are as fast as the matmuls on every GPU skip it.
+  std::map<std::string, double> training_attention;
   std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
   // Measured shares of peak a GPU reaches: dense matmuls ("<GPU>" 16-bit, "<GPU> fp8") and memory
   // streams ("<GPU>"); "default" / "default fp8" are the GPUs the inference efficiencies were
@@ -130,6 +134,9 @@ struct ThroughputQuestion {
   // Training.
   double sequence = 2048;
   bool full_recompute = false;
+  // Attention in fused kernels tuned for each generation (Transformer Engine's cuDNN attention):
+  // as fast as the matmuls, so training_attention does not apply.
+  bool fused_attention = false;
   std::optional<double> dataset_tokens;
 };
 
@@ -160,6 +167,8 @@ struct InferenceEstimate {
 
 struct TrainingEstimate {
   double flops_per_token = 0;
+  double attention_flops_per_token = 0;  // of flops_per_token
+  double attention_share = 1;            // its rate over the matmuls' (training_attention)
   double mfu = 0;
   double hfu = 0;  // hardware FLOPs utilisation: MFU x 8/6 when activations are recomputed
   double tokens_per_s_per_gpu = 0;

@@ -223,6 +223,10 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   {
     // The inference engine whose longest name fragment occurs in the framework's name.
     const std::string framework = lower(string_at(c, {"runtime", "framework"}));
+    // NeMo trains through Transformer Engine, whose attention is cuDNN's fused kernel for each
+    // GPU generation (TE's DotProductAttention backends), not FlashAttention-2.
+    for (const char* fused : {"nemo", "transformer engine"})
+      q.fused_attention = q.fused_attention || framework.find(fused) != std::string::npos;
     std::size_t best = 0;
     for (const auto& [key, engine] : catalog.throughput.engines) {
       for (const auto& m : engine.matches) {

@@ -269,3 +269,27 @@ TEST_CASE("a deployment on devices its engine was never measured on takes the ve
   CHECK(e["stands_in"] == aws->engine);
   CHECK_THAT(e["from"].get<std::string>(), Catch::Contains("no case of vllm inference throughput on aws GPUs was measured"));
 }
+
+TEST_CASE(
+    "performance on a model carries each setup's band: its one-stream score / (1 + p90) to / (1 - "
+    "p90)") {
+  const Json r =
+      test::ask(test::shipped(),
+                {{"question", "performance"},
+                 {"model", {{"name", "llama-3.1-8b"}}},
+                 {"instances", {{{"instance", "g6e.xlarge"}}, {{"instance", "p5.48xlarge"}}}}});
+  REQUIRE(r["ok"] == true);
+  for (const Json& setup : r["result"]["setups"]) {
+    INFO(setup["placement"]["instance"]);
+    const Json& band = setup["band"];
+    REQUIRE(band["expected_error"]["n"].get<double>() > 0);
+    const double e = band["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
+    const double score = setup["score"].get<double>();
+    // The score is shown to 0.1 and its band computed from the unrounded figure.
+    CHECK(band["score"]["low"].get<double>() == Approx(score / (1 + e)).margin(0.15));
+    if (e < 1) CHECK(band["score"]["high"].get<double>() == Approx(score / (1 - e)).margin(0.15));
+    // The same setup's deployment band as recommend words it: the fleet's capacity around its own.
+    const double tps = setup["deployment"]["output_tokens_per_s"].get<double>();
+    CHECK(band["output_tokens_per_s"]["low"].get<double>() == Approx(tps / (1 + e)).epsilon(0.001));
+  }
+}

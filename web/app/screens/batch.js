@@ -121,6 +121,7 @@ function jobCard(j, index, apis = []) {
     h('h3', null, j.name),
     facts([
       ['Work', `${f.hours(j.work_hours)} on ${j.deployment.instances} x ${j.deployment.instance} (${f.num(j.work_gpu_hours, 1)} GPU-hours)`, `bt-job-${index}-work`],
+      ...(j.band ? [['At the measured error', j.band.text, `bt-job-${index}-band`]] : []),
       ['Deadline', `${f.hours(j.deadline_hours)} from now; at least ${f.hours(j.minimum_deadline_hours.hours)} on ${j.minimum_deadline_hours.instance}`],
       ['Spot', `${sp.instance} in ${sp.region}, ${f.usdHour(sp.usd_per_hour)}; band ${sp.interruption_band.label} (as of ${sp.interruption_band.as_of})`],
       ['On demand', `${od.instance} in ${od.region}, ${f.usdHour(od.usd_per_hour)}`],

@@ -2,7 +2,8 @@
 // count x layout, utilization, monthly cost, $ per 1M tokens, cost against speed with its Pareto
 // frontier), filtered by provider, kind, family and budget; the accelerator rules (decide.js)
 // explain the kind of accelerator under them.
-import { h, table, nextId } from '../dom.js';
+import { h, nextId, foldedLater } from '../dom.js';
+import { longTable } from '../long-table.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
@@ -130,10 +131,10 @@ export function reasonsRow(c, span, testid) {
     h('td'),
     h('td', { colspan: span - 1 },
       h('span', { class: 'sr-only' }, 'Reasons: '), reasons(c.reasons),
-      h('details', { class: 'why-details' }, h('summary', null, 'Cost basis and speed notes'),
+      foldedLater(h('details', { class: 'why-details' }, h('summary', null, 'Cost basis and speed notes')), () => [
         h('p', null, c.cost.basis),
         h('p', null, `Bound: ${c.bound || f.DASH}${c.uncalibrated ? ' (uncalibrated)' : ''}`),
-        c.notes?.map((n) => h('p', null, f.sentence(n))))));
+        c.notes?.map((n) => h('p', null, f.sentence(n)))])));
 }
 
 function topPick(top, r) {
@@ -172,11 +173,10 @@ function renderRecommend(r) {
     r.candidates.length ? section('chart', h('section', { class: 'card' }, h('h3', null, 'Cost against performance'), costPerformanceChart(r.candidates))) : null,
     section('table', h('section', { class: 'card' },
       h('h3', null, `Candidates (${r.candidates.length})`),
-      table({
+      longTable({
         caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data', records: r.candidates,
         head: ['#', ...deploymentHead(serving, r.candidates), 'Risk'],
-        rows: r.candidates.map((c, i) => candidateRow(c, i, 'rec')),
-      }))),
+      }, { count: r.candidates.length, row: (i) => candidateRow(r.candidates[i], i, 'rec'), what: 'candidates' }))),
     h('div', { class: 'grid-2' },
       section('workload', h('section', { class: 'card' }, h('h3', null, 'Workload sized'), workloadBlock(r.request, 'rec-workload'))),
       r.excluded.length ? section('excluded', h('section', { class: 'card' }, h('h3', null, 'Excluded families'), excludedList(r.excluded))) : null),

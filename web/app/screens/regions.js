@@ -11,6 +11,7 @@ import { numberControl } from '../controls.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { section } from '../sections.js';
+import { longTable } from '../long-table.js';
 import { textControl, checkControl, nameList, pricesWanted, bandCell } from '../region-fields.js';
 
 /** Users: groups separated by ";" or lines, each a region or "lat lon", then its share:
@@ -44,19 +45,22 @@ function instanceTypeControl() {
 const rttOf = (row) => (row.rtt_from_users?.length ? row.rtt_from_users.map((u) => `${f.ms(u.rtt_ms_estimate)} from ${u.users} (${f.num(u.km, 0)} km)`).join('; ') : f.DASH);
 
 function regionsTable(rows) {
-  return table({
+  return longTable({
     caption: 'Each candidate region: prices of the instance type, spot band, offers, round trip from the users (an estimate) and egress price',
     testid: 'rg-regions', className: 'data', exportName: 'regions', records: rows,
     head: ['Region', 'On-demand', 'Spot', 'Interruption band', 'Round trip from the users', 'Egress', 'Offers in the region'],
-    rows: rows.map((r) => h('tr', { testid: `rg-region-${r.region}` },
+  }, { count: rows.length, what: 'regions', row: (i) => regionRow(rows[i]) });
+}
+
+function regionRow(r) {
+  return h('tr', { testid: `rg-region-${r.region}` },
       h('th', { scope: 'row' }, r.region, r.location ? h('span', { class: 'small muted' }, ` ${r.location}`) : null),
       h('td', { class: 'num', testid: `rg-region-${r.region}-od` }, f.usdHour(r.usd_per_hour?.on_demand)),
       h('td', { class: 'num' }, r.usd_per_hour?.spot == null ? 'no spot price' : f.usdHour(r.usd_per_hour.spot)),
       bandCell(r.interruption_band),
       h('td', { class: 'small', testid: `rg-region-${r.region}-rtt` }, rttOf(r)),
       h('td', { class: 'num' }, r.egress_usd_per_gb == null ? f.DASH : `${f.usdFine(r.egress_usd_per_gb)}/GB`),
-      h('td', { class: 'num' }, f.num(r.offers_in_region, 0)))),
-  });
+      h('td', { class: 'num' }, f.num(r.offers_in_region, 0)));
 }
 
 function placementTable(chosen, ttft) {
@@ -103,6 +107,7 @@ export function renderRegions(r, req = {}) {
         ['Compute', f.usdMonth(t.compute_usd_per_month), 'rg-compute'],
         ['Egress', f.usdMonth(t.egress_usd_per_month), 'rg-egress'],
         ['One-time (dataset copies)', f.usd(t.one_time_usd), 'rg-one-time'],
+        r.band ? ['At the measured error', r.band.text, 'rg-band'] : null,
         r.failover ? ['Surviving a region\u2019s loss (N+1)', `${f.usdMonth(r.failover.premium_usd_per_month)} more than ${f.usdMonth(r.failover.compute_without_failover_usd_per_month)} without`, 'rg-failover-premium'] : null,
         ...askedFacts(req),
       ], 'facts compact'),

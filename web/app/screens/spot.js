@@ -13,6 +13,7 @@ import { providersControl } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { section } from '../sections.js';
+import { longTable } from '../long-table.js';
 import { textControl, nameList, pricesWanted, bandCell, interval } from '../region-fields.js';
 
 const usdM = (v) => f.usdMonth(v);
@@ -29,10 +30,14 @@ function dataNote(data) {
 }
 
 function poolsTable(pools) {
-  return table({
+  return longTable({
     caption: 'Spot pools: each instance type in each region with an on-demand and a spot price', testid: 'spot-pools', className: 'data', exportName: 'spot-pools', records: pools,
     head: ['Instance', 'Region', 'On-demand', 'Spot', 'Interruption band', 'Replicas for the demand', 'Notice', 'Same accelerator'],
-    rows: pools.map((p, i) => h('tr', { testid: `spot-pool-${i}` },
+  }, { count: pools.length, what: 'pools', row: (i) => poolRow(pools[i], i) });
+}
+
+function poolRow(p, i) {
+  return h('tr', { testid: `spot-pool-${i}` },
       h('th', { scope: 'row' }, p.instance),
       h('td', null, p.region),
       h('td', { class: 'num', testid: `spot-pool-${i}-od` }, f.usdHour(p.on_demand_usd_per_hour)),
@@ -41,8 +46,7 @@ function poolsTable(pools) {
       h('td', { class: 'num' }, f.num(p.replicas_for_demand, 0)),
       h('td', { class: 'num' }, p.notice_s == null ? f.DASH : `${f.num(p.notice_s, 0)} s`),
       h('td', { testid: `spot-pool-${i}-same` }, `${f.num(p.same_accelerator_instance_types, 0)} types`,
-        p.below_karpenter_15 ? [' ', h('span', { class: 'pill risk-medium', title: 'Karpenter consolidates spot to spot only with 15 or more instance types to choose from' }, 'below Karpenter\u2019s 15')] : null))),
-  });
+        p.below_karpenter_15 ? [' ', h('span', { class: 'pill risk-medium', title: 'Karpenter consolidates spot to spot only with 15 or more instance types to choose from' }, 'below Karpenter\u2019s 15')] : null));
 }
 
 function servingPlan(r) {
@@ -62,6 +66,7 @@ function servingPlan(r) {
         ['P(capacity met)', `${prob(plan.p_capacity_met)} (target ${prob(plan.target_availability)}; ${prob(plan.p_capacity_met_band?.low)} to ${prob(plan.p_capacity_met_band?.high)} over the band)`, 'spot-plan-p'],
         ['Monthly cost over the band', `${usdM(plan.usd_per_month.low)} to ${usdM(plan.usd_per_month.high)}`, 'spot-plan-band'],
         ['Capacity left if the largest pool is lost', f.pct(plan.capacity_if_largest_pool_lost_pct), 'spot-plan-lost'],
+        plan.band ? ['At the measured error of the throughput', plan.band.text, 'spot-plan-throughput-band'] : null,
         ['Hours a month', f.num(plan.hours_per_month, 0)],
       ], 'facts compact'),
       h('p', { class: 'muted small' }, f.sentence(plan.usd_per_month_reading)),
@@ -106,6 +111,7 @@ function trainingJobs(r) {
         h('td', { class: 'num', testid: `spot-job-${i}-wall` }, interval(j.wall_hours, hoursOf)),
         h('td', null, j.spot_pays ? 'yes' : 'no'))),
     }),
+    r.jobs[0]?.band ? h('p', { class: 'why' }, h('span', { class: 'why-label' }, `At the measured error (${r.jobs[0].instance}, ${r.jobs[0].region}): `), h('span', { testid: 'spot-job-band' }, r.jobs[0].band.text)) : null,
     r.checkpoint ? h('p', { class: 'muted small', testid: 'spot-checkpoint' }, `A checkpoint is written in ${f.num(r.checkpoint.write_s, 0)} s; ${f.num(r.checkpoint.restart_s, 0)} s pass from an interruption to training again. Interval: sqrt(2 × write time × mean time between interruptions) (Young/Daly).`) : null));
 }
 

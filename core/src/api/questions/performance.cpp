@@ -1,14 +1,31 @@
 // "performance": setups compared on one model (the road) or on catalog figures (seed 004). The page's module leaves it out.
 
-#include "api/questions/questions.hpp"
-
 #include "api/answers.hpp"
+#include "api/questions/questions.hpp"
 #include "catalog/fields.hpp"
+#include "fleet/band.hpp"
 #include "fleet/road.hpp"
 #include "fleet/seed_score.hpp"
 #include "support/decimal.hpp"
 
 namespace gpufleet::detail {
+
+namespace {
+// The setup's figures at the measured error of its throughput: the deployment's band (capacity,
+// cost, $ per 1M tokens) with the score's range, score / (1 + p90) to score / (1 - p90).
+Json score_band(const Catalog& catalog, const Workload& w, const Billing& billing,
+                const Deployment& d, double score) {
+  const DeploymentBand b = deployment_band(catalog, w, billing, d);
+  Json band = report::band(b, d);
+  if (!b.kind.measured) return band;
+  const MeasuredRange m = measured_range(score, b.kind.measured->p90_abs_err_pct);
+  Json range = report::object(2);
+  report::add(range, "low", round_to(m.low, 1));
+  report::add(range, "high", report::report_optional(m.high, 1));
+  band["score"] = std::move(range);
+  return band;
+}
+}  // namespace
 
 Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
   Reader& r = s.reader();
@@ -52,6 +69,7 @@ Json answer_performance(const Catalog& catalog, Session& s, const Json& req) {
       report::add(row, "ratio_to_first", reference > 0 ? round_to(score / reference, 3) : 0.0);
       report::add(row, "deployment", report::deployment(d, true));
       report::add(row, "bound", d.bound);
+      if (d.runs()) report::add(row, "band", score_band(catalog, *w, *billed, d, score));
     } else {
       const Performance perf = performance_of(catalog, p, *task, *precision);
       if (reference == 0) reference = perf.score;
