@@ -419,6 +419,8 @@ constexpr Field kInferenceEngine[] = {
     str("max_batch_source", 0, FIELD_DOC("where max_batch comes from")),
     num("mla_moe_layer_us", 0, 0, 1e4, FIELD_DOC("time each layer of a model with MLA and routed experts adds to a decode step whatever it reads (its chain of small kernels), microseconds")),
     str("mla_moe_layer_source", 0, FIELD_DOC("where mla_moe_layer_us comes from")),
+    num("head_block_gb_per_s", 0, 0, 1e5, FIELD_DOC("decode attention in one thread block per sequence and query head (no split of the context): the rate one block streams its head's keys and values, GB/s")),
+    str("head_block_source", 0, FIELD_DOC("where head_block_gb_per_s comes from")),
     obj("tiled_kernel", 0, "tiled_kernel", FIELD_DOC("a weight-only kernel that dequantizes the weights again for every tile of input rows")),
     obj("eager_host", 0, "eager_host", FIELD_DOC("an eager engine's host time per forward pass: its kernels launched one by one, then its own per-step work")),
     str("source", kRequired, FIELD_DOC("where it comes from")),

@@ -322,6 +322,9 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                e.max_batch_basis = r.string(v, "max_batch_source", p, e.max_batch > 0).value_or("");
                e.mla_moe_layer_us = r.number(v, "mla_moe_layer_us", p, false, {0, 1e4}).value_or(0);
                e.mla_moe_basis = r.string(v, "mla_moe_layer_source", p, e.mla_moe_layer_us > 0).value_or("");
+               e.head_block_gb_per_s = r.number(v, "head_block_gb_per_s", p, false, {0, 1e5}).value_or(0);
+               e.head_block_basis =
+                   r.string(v, "head_block_source", p, e.head_block_gb_per_s > 0).value_or("");
                if (const Json* tiled = r.object(v, "tiled_kernel", p, false)) {
                  const std::string tp = Reader::child(p, "tiled_kernel");
                  e.tiled_format = r.string(*tiled, "format", tp, true).value_or("");

@@ -213,6 +213,22 @@ double decode_weight_bytes(const ThroughputQuestion& q, double batch) {
   return q.weight_bytes - routed * untouched;
 }
 
+// An engine whose decode attention runs one thread block per sequence and query head over the
+// whole context (FasterTransformer's masked multi-head attention: grid = heads x batch, no split
+// of the context) cannot finish a layer's attention before one block has streamed its head's keys
+// and values: a step's attention takes at least every layer's per-head bytes at one block's rate.
+double head_block_s(const Lookups& l, const ThroughputQuestion& q, double attended) {
+  const InferenceEngine* e = l.engine;
+  if (!e || e->head_block_gb_per_s <= 0 || !(q.arch.kv_heads > 0)) return 0;
+  return attended * q.kv_bytes_per_token / q.arch.kv_heads / (e->head_block_gb_per_s * 1e9);
+}
+
+std::string head_block_note(const Lookups& l, double block_s) {
+  if (block_s <= 0) return "";
+  return "; " + l.engine->name + "'s attention streams each head's cache in one thread block at " +
+         num(l.engine->head_block_gb_per_s) + " GB/s: at least " + num(block_s * 1e3) + " ms";
+}
+
 // What one pipeline boundary sends for `tokens`: the hidden-size tensors of each token.
 double pipeline_bytes(const ThroughputConstants& k, const ThroughputQuestion& q, double tokens) {
   return tokens * q.arch.hidden * k.pipeline_activation_tensors * k.pipeline_activation_bytes;
@@ -260,14 +276,16 @@ std::string pipeline_note(const ThroughputConstants& k, const ThroughputQuestion
 // longer of its compute and memory times and the step is their sum, the per-operator roofline of
 // LLM-Viewer (Yuan et al. 2024, "LLM Inference Unveiled: Survey and Roofline Model Insights",
 // arXiv:2402.16363): one roofline over the whole step would hide the KV reads behind the matmuls.
-// `gemm_floor_s`: the least time the matmuls' kernel takes whatever the roofline says.
+// `gemm_floor_s`, `attn_floor_s`: the least time the matmuls' and the attention's kernels take
+// whatever the roofline says.
 Phase decode_roofline(double gemm_flops, double weight_bytes, double attn_flops, double kv_bytes,
-                      double peak_flops, double bandwidth, double comm_s, double gemm_floor_s = 0) {
+                      double peak_flops, double bandwidth, double comm_s, double gemm_floor_s = 0,
+                      double attn_floor_s = 0) {
   Phase ph;
   const double gemm_c = std::max(peak_flops > 0 ? gemm_flops / peak_flops : 0, gemm_floor_s);
   const double attn_c = peak_flops > 0 ? attn_flops / peak_flops : 0;
   const double gemm_m = bandwidth > 0 ? weight_bytes / bandwidth : 0;
-  const double attn_m = bandwidth > 0 ? kv_bytes / bandwidth : 0;
+  const double attn_m = std::max(bandwidth > 0 ? kv_bytes / bandwidth : 0, attn_floor_s);
   ph.compute_s = gemm_c + attn_c;
   ph.memory_s = gemm_m + attn_m;
   ph.comm_s = comm_s;
@@ -377,7 +395,7 @@ Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const
       a.layers * decode_attention_flops(a) * attended_tokens(a, context),
       attended_tokens(a, context) * q.kv_bytes_per_token * tp / kv_split(a, tp),
       peak * k.decode_mfu, bw * eff, 2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2),
-      tiled_gemm_s(l, q, 1));
+      tiled_gemm_s(l, q, 1), head_block_s(l, q, attended_tokens(a, context)));
   ph.seconds += step_overhead_s(l, q, true);
   with_eager_host(l, q, ph);
   add_pipeline_link(k, q, 1, ph);
@@ -471,8 +489,9 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double eff = tp > 1 ? k.decode_bandwidth_efficiency_multi : k.decode_bandwidth_efficiency;
     const double comm = 2 * layers * allreduce_s(k, q.device, tp, batch * comm_bytes_per_token);
     const double tiled = tiled_gemm_s(l, q, batch);
+    const double block = head_block_s(l, q, attended_tokens(a, context, out));
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv_read,
-                               peak * k.decode_mfu, bw * eff, comm, tiled);
+                               peak * k.decode_mfu, bw * eff, comm, tiled, block);
     e.decode.seconds += step_overhead_s(l, q, true);
     const double launch = with_eager_host(l, q, e.decode);
     add_pipeline_link(k, q, batch, e.decode);
@@ -488,8 +507,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                      (a.chunked_attention ? "-token chunks" : "-token window")
                : "") +
           ") at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) +
-          " TFLOP" + tiled_note(l, q, tiled) + host_note(l, q, true) + eager_note(l, launch) +
-          share_note(l, q, peak, tp) + pipeline_note(k, q, batch, e.decode);
+          " TFLOP" + tiled_note(l, q, tiled) + head_block_note(l, block) + host_note(l, q, true) +
+          eager_note(l, launch) + share_note(l, q, peak, tp) + pipeline_note(k, q, batch, e.decode);
     const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
   }

@@ -27,6 +27,9 @@ struct InferenceEngine {
   // What each layer of a model with MLA and routed experts adds to a decode step whatever it
   // reads: the layer's chain of small kernels, run one after another (0: not known).
   double mla_moe_layer_us = 0;
+  // Decode attention in one thread block per sequence and query head, each streaming its head's
+  // keys and values at this rate (0: the engine splits the context, no such bound).
+  double head_block_gb_per_s = 0;
   // A weight-only kernel that dequantizes the weights again for every `tile_rows` rows of input:
   // its matmuls cost linear parameters x ceil(rows / tile_rows) / `weights_per_s` at least.
   std::string tiled_format;
@@ -45,6 +48,7 @@ struct InferenceEngine {
   std::string tile_basis;
   std::string max_batch_basis;
   std::string mla_moe_basis;
+  std::string head_block_basis;
 };
 
 struct ThroughputConstants {
