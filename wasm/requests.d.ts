@@ -2293,6 +2293,9 @@ regions_chosen: unknown[]
 totals?: {
 [k: string]: unknown | undefined
 }
+band?: {
+[k: string]: unknown | undefined
+}
 failover?: {
 [k: string]: unknown | undefined
 }

@@ -253,7 +253,8 @@ constexpr ResultShape kResults[] = {
     {"workload_set", "id:string reports:@workload_report[]"},
     {"regions",
      "request:object instance:string regions:array status:string refusal?:string way_out?:any "
-     "regions_chosen:array totals?:object failover?:object notes?:string[] method?:any"},
+     "regions_chosen:array totals?:object band?:object failover?:object notes?:string[] "
+     "method?:any"},
     {"workload", "...workload_report"},
     {"workloads", "...workload_list"},
     {"plan",
