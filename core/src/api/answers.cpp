@@ -344,6 +344,24 @@ Json expected_error(const ErrorKind& k) {
   return out;
 }
 
+Json band_error(const ErrorKind& kind) {
+  Json error = expected_error(kind);
+  error.erase("text");
+  return error;
+}
+
+Json no_band(const ErrorKind& kind) {
+  Json j = object(2);
+  add(j, "text", "no band: " + expected_error(kind)["text"].get<std::string>());
+  add(j, "expected_error", band_error(kind));
+  return j;
+}
+
+std::string at_measured_error(const MeasuredError& measured) {
+  return " at the measured error (throughput 90 % within " +
+         short_number(measured.p90_abs_err_pct) + " %, " + short_number(measured.n) + " cases)";
+}
+
 namespace {
 // {"low", "high"}: a figure's range, null at an end the band does not bound.
 Json range(std::optional<double> low, std::optional<double> high, int decimals) {
@@ -405,14 +423,12 @@ Json band(const DeploymentBand& b, const Deployment& d) {
     add(j, "usd_per_run", band_range(b, false, 2, [](const BandEnd& e) { return e.usd_per_run; }, true));
   }
   if (d.training && b.slow->misses_deadline) add(j, "misses_deadline_at_low_throughput", true);
-  const double p90 = b.kind.measured->p90_abs_err_pct;
   std::string text = span(j["instance_count"], " x " + d.instance->name, false);
   const std::string cost = job ? span(j["usd_per_run"], " per run", true) : span(j["usd_per_month"], "/month", true);
   if (!cost.empty()) text += ", " + cost;
   const std::string per_token = span(j["usd_per_million_tokens"], " per 1M tokens", true);
   if (!per_token.empty()) text += ", " + per_token;
-  add(j, "text", text + " at the measured error (throughput 90 % within " + short_number(p90) + " %, " +
-                     short_number(b.kind.measured->n) + " cases)");
+  add(j, "text", text + at_measured_error(*b.kind.measured));
   add(j, "expected_error", std::move(error));
   return j;
 }

@@ -55,6 +55,12 @@ Json deployment(const Deployment& d, bool details);
 // What a figure of a kind can be expected to miss by, in words: its measured error (model_config.json
 // "measured_error", leave one source out), with n, sources and the pool it was taken over.
 Json expected_error(const ErrorKind& kind);
+// The expected_error a band carries: without its prose, which the band's text says.
+Json band_error(const ErrorKind& kind);
+// A band without ends (no measured case of its kind): {text: "no band: " and why, expected_error}.
+Json no_band(const ErrorKind& kind);
+// How every band's text ends: " at the measured error (throughput 90 % within P %, N cases)".
+std::string at_measured_error(const MeasuredError& measured);
 // Whether a fit holds at the measured error of its kind (`expected`, an expected_error): the
 // memory used between used / (1 + p90) and used / (1 - p90) against the capacity; under a pool
 // engine, which takes its share whatever the model, its KV pool's tokens in that range (the pool

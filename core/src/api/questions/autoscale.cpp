@@ -243,14 +243,8 @@ Json policies_json(const AutoscaleResult& res, const AutoscaleQuestion& q) {
 // unbounded; without a measured case, a text that says so.
 Json band_json(const ErrorKind& kind, const AutoscaleResult& asked, const std::optional<AutoscaleResult>& slow,
                const std::optional<AutoscaleResult>& fast, Json& policies) {
+  if (!slow) return report::no_band(kind);
   Json band = report::object(4);
-  Json error = report::expected_error(kind);
-  if (!slow) {
-    band["text"] = "no band: " + error["text"].get<std::string>();
-    error.erase("text");
-    band["expected_error"] = std::move(error);
-    return band;
-  }
   auto range = [](std::optional<double> low, double high) {
     return Json{{"low", low ? Json(*low) : Json(nullptr)}, {"high", high}};
   };
@@ -267,11 +261,8 @@ Json band_json(const ErrorKind& kind, const AutoscaleResult& asked, const std::o
   };
   band["text"] = span(band["peak_replicas"], " replicas at the peak", false) + ", " +
                  span(cost, "/month", true) + " under " + last["name"].get<std::string>() +
-                 " at the measured error (throughput 90 % within " +
-                 report::short_number(kind.measured->p90_abs_err_pct) + " %, " +
-                 report::short_number(kind.measured->n) + " cases)";
-  error.erase("text");
-  band["expected_error"] = std::move(error);
+                 report::at_measured_error(*kind.measured);
+  band["expected_error"] = report::band_error(kind);
   return band;
 }
 

@@ -351,15 +351,9 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
 Json job_band(const Catalog& catalog, const JobAsk& ask, const Billing& billing, const JobOnType& j,
               std::size_t index, const Settings& set) {
   const DeploymentBand b = deployment_band(catalog, ask.w, billing, j.d);
+  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours)
+    return report::no_band(b.kind);
   Json out = report::object(5);
-  Json error = report::expected_error(b.kind);
-  const std::string error_text = error["text"].get<std::string>();
-  error.erase("text");
-  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours) {
-    out["text"] = "no band: " + error_text;
-    out["expected_error"] = std::move(error);
-    return out;
-  }
   const auto at = [&](double work_h) {
     batch::Job job = j.job;
     job.work_hours = work_h;
@@ -379,10 +373,8 @@ Json job_band(const Catalog& catalog, const JobAsk& ask, const Billing& billing,
   if (slow.p_meet_deadline < 1)
     text += ", on time in " + text::short_number(round_to(100 * slow.p_meet_deadline, 1)) +
             " % of the traces at the slow end";
-  out["text"] = text + " at the measured error (throughput 90 % within " +
-                text::short_number(b.kind.measured->p90_abs_err_pct) + " %, " +
-                text::short_number(b.kind.measured->n) + " cases)";
-  out["expected_error"] = std::move(error);
+  out["text"] = text + report::at_measured_error(*b.kind.measured);
+  out["expected_error"] = report::band_error(b.kind);
   return out;
 }
 

@@ -223,14 +223,8 @@ spot::Plan plan_for(const TypeRow& t, const std::vector<PoolRow*>& used, int uni
 Json plan_band(const Catalog& catalog, const Workload& w, const Billing& billing, const TypeRow& t,
                const std::vector<PoolRow*>& used, double target, double hours) {
   const DeploymentBand b = deployment_band(catalog, w, billing, t.d);
+  if (!b.slow || !b.fast) return report::no_band(b.kind);
   Json j = report::object(4);
-  Json error = report::expected_error(b.kind);
-  if (!b.slow || !b.fast) {
-    j["text"] = "no band: " + error["text"].get<std::string>();
-    error.erase("text");
-    j["expected_error"] = std::move(error);
-    return j;
-  }
   const auto units_at = [&](const BandEnd& e) {
     return static_cast<int>(std::ceil(e.instance_count / t.unit_instances - 1e-9));
   };
@@ -239,14 +233,11 @@ Json plan_band(const Catalog& catalog, const Workload& w, const Billing& billing
   const double high = plan_for(t, used, most, &Band3::point, target).usd_per_hour * hours;
   j["replicas_for_demand"] = {{"low", fewest}, {"high", most}};
   j["usd_per_month"] = {{"low", round_to(low, 2)}, {"high", round_to(high, 2)}};
-  const double p90 = b.kind.measured->p90_abs_err_pct;
   j["text"] = decimal::whole(static_cast<std::size_t>(fewest)) + "-" +
               decimal::whole(static_cast<std::size_t>(most)) + " replicas for the demand, " +
               usd(round_to(low, 2)) + "-" + usd(round_to(high, 2)) +
-              "/month planned the same way, at the measured error (throughput 90 % within " +
-              text::short_number(p90) + " %, " + text::short_number(b.kind.measured->n) + " cases)";
-  error.erase("text");
-  j["expected_error"] = std::move(error);
+              "/month planned the same way," + report::at_measured_error(*b.kind.measured);
+  j["expected_error"] = report::band_error(b.kind);
   return j;
 }
 
@@ -271,7 +262,6 @@ bool plan_serving(const Catalog& catalog, const Workload& w, const Billing& bill
       return a->up.point / *a->offer->spot_usd_per_hour > b->up.point / *b->offer->spot_usd_per_hour;
     });
     if (known.size() > kMaxPlanPools) known.resize(kMaxPlanPools);
-    const double od = *t.on_demand->on_demand_usd_per_hour * t.unit_instances;
     const auto plan_at = [&](double Band3::*which) {
       return plan_for(t, known, t.units, which, target);
     };
@@ -345,15 +335,9 @@ bool plan_serving(const Catalog& catalog, const Workload& w, const Billing& bill
 // band, run at the band's point hazard, and what it costs on spot.
 Json job_band(const DeploymentBand& b, double units, double hazard, double spot_rate,
               const SpotAsk& ask) {
+  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours)
+    return report::no_band(b.kind);
   Json j = report::object(4);
-  Json error = report::expected_error(b.kind);
-  const std::string error_text = error["text"].get<std::string>();
-  error.erase("text");
-  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours) {
-    j["text"] = "no band: " + error_text;
-    j["expected_error"] = std::move(error);
-    return j;
-  }
   const auto wall = [&](double work_h) {
     return spot::job_on_spot({work_h, units, hazard, ask.checkpoint_s, ask.restart_s});
   };
@@ -366,11 +350,9 @@ Json job_band(const DeploymentBand& b, double units, double hazard, double spot_
   j["text"] = text::short_number(round_to(fast.wall_hours, 1)) + "-" +
               text::short_number(round_to(slow.wall_hours, 1)) +
               " h on spot at the band's point, " + usd(round_to(fast.wall_hours * spot_rate, 2)) +
-              "-" + usd(round_to(slow.wall_hours * spot_rate, 2)) +
-              ", at the measured error (throughput 90 % within " +
-              text::short_number(b.kind.measured->p90_abs_err_pct) + " %, " +
-              text::short_number(b.kind.measured->n) + " cases)";
-  j["expected_error"] = std::move(error);
+              "-" + usd(round_to(slow.wall_hours * spot_rate, 2)) + "," +
+              report::at_measured_error(*b.kind.measured);
+  j["expected_error"] = report::band_error(b.kind);
   return j;
 }
 
