@@ -193,9 +193,9 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // +15 %; NeMo's 70B at TP 4 and Llama 3's 405B at TP 8 fall 10-13 points to -12 %) and vLLM's
   // multi-step scheduling paid its host step once per num_scheduler_steps decode steps. Still above
   // 25 %: FP8 short prefill (-47 %), long-context AWQ decode (now -5 %, below), MT-NLG's pipeline,
-  // MLPerf's offline batch (-28 %, -32 %), vLLM 0.6.0's 405B on MI300X (+39 %), Llama-2-13B on
-  // Trainium (-34 %) and torchtitan's Float8 8B runs on 500 W H100s (+25 %, +28 %). The bounds hold
-  // the figures reached.
+  // MLPerf's offline batch (-28 %, -32 %; see below), vLLM 0.6.0's 405B on MI300X (+39 %),
+  // Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 8B runs on 500 W H100s (+25 %,
+  // +28 %). The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
   // Round 3 added 12 batch-1 decode cases from the Qwen speed benchmarks (transformers generate
@@ -211,16 +211,19 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // 22.42 %. Round 5 added llm-foundry's runs at long sequences, a 125M model and 512 GPUs, and
   // Llama 2 70B's GPU-hours: 110 cases at 6.26 % / 22.23 %. AutoAWQ's decode attention, one thread
   // block per head over the whole context (head_block_gb_per_s, from README rows that are no
-  // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %.
+  // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %. MLPerf's
+  // Llama 2 70B cases at the dataset's mean prompt (222.3 tokens, not the 512 assumed) and, on
+  // H100, the submissions' own TP 2 and 896-sequence batch: S12 -28 -> +9 %, S16 -32 -> +5 %, but
+  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %.
   CHECK(all["n"].get<double>() == 110);
   CHECK(all["skipped"].get<double>() == 0);
   CHECK(all["median_abs_err_pct"].get<double>() <= 5.8);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 21.9);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 20.8);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
   // 7.06 % / 22.66 % with training's attention at its own rate, 6.77 % / 21.77 % with
-  // AutoAWQ's attention per head.
+  // AutoAWQ's attention per head, 6.77 % / 19.98 % with MLPerf's mean prompt and layout.
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -241,7 +244,7 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
   CHECK(before["median_abs_err_pct"].get<double>() <= 6.8);
-  CHECK(before["p90_abs_err_pct"].get<double>() <= 21.8);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 20.0);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
