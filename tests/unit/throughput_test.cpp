@@ -735,6 +735,37 @@ TEST_CASE("AutoAWQ's decode attention streams each head's cache in one thread bl
   CHECK(many.decode.memory_s == Approx(estimate_inference(k, s.q).decode.memory_s));
 }
 
+TEST_CASE("AutoAWQ's fused modules launch their kernels one by one: a batch-1 step waits for the host") {
+  // AutoAWQ 0.1.6 runs its fused layers in eager PyTorch and its benchmark times one forward per
+  // step: Vicuna 7B (dev case D14, RTX 4090, batch 1) launches 32 layers x 12 kernels + 4 per step
+  // at 15 us each (model_config.json throughput_model.engines.autoawq.eager_host) = 5.82 ms,
+  // longer than the GPU takes for its 3.9 GB of 4-bit weights (5.26 ms at 75 % of 1008 GB/s).
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const InferenceEngine& awq = load.catalog->throughput.engines.at("autoawq");
+  REQUIRE(awq.kernels_per_layer == 12);
+  REQUIRE(awq.kernels_per_step == 4);
+  REQUIRE(awq.us_per_kernel == 15);
+  Json d14;
+  for (const auto& c : Json::parse(
+           test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")))) {
+    if (c["id"] == "D14") d14 = c;
+  }
+  REQUIRE(d14["workload"]["batch_size"] == 1);
+  auto predicted = [](const Json& c) {
+    const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", Json::array({c})}});
+    REQUIRE(r["ok"] == true);
+    return r["result"]["cases"][0]["predicted"].get<double>();
+  };
+  CHECK(predicted(d14) == Approx(1000 / ((32 * 12 + 4) * 0.015)).epsilon(1e-4));
+  // Eight sequences: still one 16-row tile, the same launches; 24 are two tiles (2 x 6.48 B
+  // linear weights / 1.65e12 per s = 7.85 ms), longer than the launches: bound by the device.
+  d14["workload"]["batch_size"] = 8;
+  CHECK(8000 / predicted(d14) == Approx((32 * 12 + 4) * 0.015).epsilon(1e-4));
+  d14["workload"]["batch_size"] = 24;
+  CHECK(24000 / predicted(d14) > 7.85);
+}
+
 TEST_CASE("Apple and AWS Neuron devices add their time per layer to every step, whatever the engine") {
   Setup s = llama70b_fp8_h100();
   const ThroughputConstants& k = s.catalog->throughput;
