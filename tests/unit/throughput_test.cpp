@@ -223,7 +223,8 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
   // 7.06 % / 22.66 % with training's attention at its own rate, 6.77 % / 21.77 % with
-  // AutoAWQ's attention per head, 6.77 % / 19.98 % with MLPerf's mean prompt and layout.
+  // AutoAWQ's attention per head, 6.77 % / 19.98 % with MLPerf's mean prompt and layout, 7.06 % /
+  // 19.46 % with AutoAWQ's host launches (its batch-1 GEMV row D14 -4 -> -14 %, D15 +20 -> +16 %).
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -243,8 +244,8 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   const Json before = summary(earlier);
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
-  CHECK(before["median_abs_err_pct"].get<double>() <= 6.8);
-  CHECK(before["p90_abs_err_pct"].get<double>() <= 20.0);
+  CHECK(before["median_abs_err_pct"].get<double>() <= 7.1);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 19.5);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
