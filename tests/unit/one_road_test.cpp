@@ -168,3 +168,26 @@ TEST_CASE("memory, estimate and right_size read the model as the road does: size
   const Json bad = refusal({{"question", "right_size"}, {"models", {{{"model", {{"size", "huge"}}}}}}});
   CHECK(bad["path"] == "/models/0/model/size");
 }
+
+TEST_CASE("estimate on a named instance without tensor_parallel takes the layout the ranking gives it, with the same figures") {
+  // Llama 3.1 70B (141 GB of weights) on p4d.24xlarge (8 x A100 40GB): TP 1 cannot hold it, which
+  // estimate refused before; the ranking runs it at the tensor-parallel degree with the lowest $ per token.
+  const Json model = {{"name", "llama-3.1-70b"}};
+  const Json ranked = result({{"question", "estimate"}, {"model", model}, {"rank", true}, {"limit", 1000}});
+  const Json* row = nullptr;
+  for (const Json& r : ranked["ranked"])
+    if (r["instance"] == "p4d.24xlarge") row = &r;
+  REQUIRE(row != nullptr);
+  const Json e = result({{"question", "estimate"}, {"model", model}, {"instance", "p4d.24xlarge"}});
+  CHECK(e["device"]["tensor_parallel"] == (*row)["tensor_parallel"]);
+  CHECK((*row)["tensor_parallel"].get<double>() > 1);
+  CHECK_THAT(e["device"]["layout_note"].get<std::string>(), Catch::Contains("no tensor_parallel given"));
+  CHECK(e["inference"]["output_tokens_per_s"].get<double>() * e["instance"]["model_copies"].get<double>() ==
+        Approx((*row)["output_tokens_per_s"].get<double>()).epsilon(0.001));
+  CHECK(e["inference"]["usd_per_million_output_tokens"].get<double>() ==
+        Approx((*row)["usd_per_million_output_tokens"].get<double>()).epsilon(0.001));
+  // A degree the request gives is kept, and says nothing about the layout.
+  const Json asked = result({{"question", "estimate"}, {"model", model}, {"instance", "p4d.24xlarge"}, {"tensor_parallel", 4}});
+  CHECK(asked["device"]["tensor_parallel"] == 4);
+  CHECK_FALSE(asked["device"].contains("layout_note"));
+}
