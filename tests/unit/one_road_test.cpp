@@ -191,3 +191,30 @@ TEST_CASE("estimate on a named instance without tensor_parallel takes the layout
   CHECK(asked["device"]["tensor_parallel"] == 4);
   CHECK_FALSE(asked["device"].contains("layout_note"));
 }
+
+TEST_CASE(
+    "estimate trains on all of a named instance's GPUs, as fit takes them, with recommend's "
+    "measured error") {
+  // Llama 3.1 8B full fine-tuning needs about 134 GB on one GPU: refused on p4d.24xlarge before,
+  // now over its 8 A100s; the expected error is the one recommend's band carries for training on
+  // NVIDIA GPUs (the vendor's most measured engine standing in for transformers).
+  const Json model = {{"name", "llama-3.1-8b"}};
+  const Json e = result({{"question", "estimate"},
+                         {"model", model},
+                         {"instance", "p4d.24xlarge"},
+                         {"phase", "training"},
+                         {"dataset_tokens", 1e9}});
+  CHECK_THAT(e["device"]["layout_note"].get<std::string>(),
+             Catch::Contains("all 8 GPUs of p4d.24xlarge"));
+  const Json rec = result({{"question", "recommend"},
+                           {"model", model},
+                           {"workload", "fine_tuning"},
+                           {"families", {"P4d"}},
+                           {"demand", {{"dataset_tokens", 1e9}}}});
+  REQUIRE(rec["candidates"].size() >= 1);
+  const Json& band_error = rec["candidates"][0]["band"]["expected_error"];
+  REQUIRE(band_error["n"].get<int>() > 0);
+  CHECK(e["expected_error"]["n"] == band_error["n"]);
+  CHECK(e["expected_error"]["p90_abs_err_pct"] == band_error["p90_abs_err_pct"]);
+  CHECK(e["expected_error"]["stands_in"] == band_error["stands_in"]);
+}

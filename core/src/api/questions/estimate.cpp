@@ -7,6 +7,7 @@
 #include "api/answers.hpp"
 #include "api/questions/memory.hpp"
 #include "api/request_fields.hpp"
+#include "fleet/band.hpp"
 #include "fleet/rank.hpp"
 #include "fleet/road.hpp"
 #include "pricing/prices.hpp"
@@ -410,8 +411,14 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   if (!whole) return nullptr;
   const bool training = pick(r, "estimate", req, "phase") == "training";
   const TokenShape shape = read_tokens(r, req);
-  // Serving on a named instance without a tensor-parallel degree: the layout the ranking gives it.
+  // Serving on a named instance without a tensor-parallel degree: the layout the ranking gives it;
+  // training without a GPU count: all of its GPUs, as fit takes them.
   std::string layout_note;
+  if (instance && training && !req.contains("gpus") && instance->gpus > 1) {
+    mq->gpus = instance->gpus;
+    layout_note = "no gpus given: all " + report::short_number(instance->gpus) + " GPUs of " +
+                  instance->name + " (as fit takes them; give gpus for fewer)";
+  }
   if (instance && !training && !req.contains("tensor_parallel") && r.ok()) {
     if (const double ranked = ranked_tp_on(catalog, *mq, shape, *instance, whole->weights_bytes,
                                            whole->kv_bytes_per_token);
@@ -496,8 +503,9 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   }
   // The serving engine the estimate describes unless the request names one (vLLM-style batching).
   const std::string& engine = mq->engine;
-  result["expected_error"] = expected_error(catalog, "throughput", training ? "training" : "inference", engine,
-                                            gpu ? gpu->vendor : instance ? catalog.gpu(instance->gpu_model) ? catalog.gpu(instance->gpu_model)->vendor : "" : "");
+  const GpuSpec* vendor_gpu = gpu ? gpu : instance ? catalog.gpu(instance->gpu_model) : nullptr;
+  result["expected_error"] = report::expected_error(throughput_kind(
+      catalog, training ? "training" : "inference", engine, vendor_gpu ? vendor_gpu->vendor : ""));
   if (!training) {
     Json& inf = result["inference"];
     if (Json band = cost_band(inf["usd_per_million_output_tokens"], result["expected_error"]); !band.is_null())
