@@ -217,6 +217,8 @@ void Cli::define_reports() {
   est->add_option("--tokens", e_tokens, "training: dataset tokens");
   est->add_option("--epochs", e_epochs, "training: passes over the dataset");
   est->add_option("--seq", e_seq, "training: sequence length");
+  est->add_option("--gpus", e_gpus,
+                  "training: GPUs of the run (default: all of a named instance's)");
   est->add_flag(
       "--full-recompute", e_recompute,
       "training: activations recomputed in backward (8 x N FLOPs per token on the hardware)");

@@ -99,6 +99,7 @@ std::optional<int> Cli::memory_request() {
       request["tensor_parallel"] = e_tp;
       request["gpus"] = e_tp;
     }
+    if (e_gpus > 0) request["gpus"] = e_gpus;
     if (e_input > 0) request["input_tokens"] = e_input;
     if (e_output > 0) request["output_tokens"] = e_output;
     if (e_concurrency >= 0) request["concurrency"] = e_concurrency;

@@ -100,9 +100,15 @@ TEST_CASE(
   const CatalogLoad load = load_catalog(test::config_sources());
   REQUIRE(load.catalog);
   const double share = load.catalog->throughput.training_attention.at("H100");
-  const double matmuls = t["gflop_per_token"].get<double>() * 1e9 - attention;
+  const double matmul_rate = load.catalog->throughput.training_mfu.at("H100-SXM-80GB");
+  const double flops = t["gflop_per_token"].get<double>() * 1e9, matmuls = flops - attention;
   CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
-        Approx(989.5e12 * t["mfu"].get<double>() / (matmuls + attention / share)).epsilon(0.01));
+        Approx(989.5e12 * matmul_rate / (matmuls + attention / share)).epsilon(0.01));
+  // The MFU shown is the whole step's: model FLOPs per second over the peak, below the matmuls'
+  // rate by attention's slower share.
+  CHECK(t["mfu"].get<double>() ==
+        Approx(t["tokens_per_s_per_gpu"].get<double>() * flops / 989.5e12).epsilon(0.001));
+  CHECK(t["mfu"].get<double>() < matmul_rate);
   CHECK(t["gpu_hours"].get<double>() ==
         Approx(1e9 / t["tokens_per_s_per_gpu"].get<double>() / 3600).epsilon(0.01));
   CHECK(t["usd_on_demand"].get<double>() > 0);
@@ -550,7 +556,7 @@ TEST_CASE("FP8 training runs the layers' matmuls at the FP8 peak, attention and 
   const double p16 = 989.5e12, p8 = 1979e12;
   REQUIRE(output > 0);
   CHECK(fp8.tokens_per_s_per_gpu ==
-        Approx(fp8.mfu / (layers / p8 + output / p16 + attention / (p16 * fp8.attention_share))).epsilon(1e-9));
+        Approx(fp8.matmul_mfu / (layers / p8 + output / p16 + attention / (p16 * fp8.attention_share))).epsilon(1e-9));
   // Faster than bf16, short of twice as fast.
   CHECK(fp8.tokens_per_s_per_gpu > 1.3 * bf16.tokens_per_s_per_gpu);
   CHECK(fp8.tokens_per_s_per_gpu < 1.9 * bf16.tokens_per_s_per_gpu);
@@ -571,13 +577,13 @@ TEST_CASE("training runs attention at its measured share of the matmuls' rate, b
   const double matmuls = t.flops_per_token - t.attention_flops_per_token;
   const double peak = 989.5e12;
   CHECK(t.tokens_per_s_per_gpu ==
-        Approx(t.mfu / (matmuls / peak + t.attention_flops_per_token / (peak * h100))).epsilon(1e-9));
+        Approx(t.matmul_mfu / (matmuls / peak + t.attention_flops_per_token / (peak * h100))).epsilon(1e-9));
   CHECK_THAT(t.basis, Catch::Contains("of the matmuls' rate"));
   // Fused kernels (Transformer Engine) run it at the matmuls' rate: faster, nothing said.
   s.q.fused_attention = true;
   const TrainingEstimate fused = estimate_training(k, s.q);
   CHECK(fused.attention_share == 1);
-  CHECK(fused.tokens_per_s_per_gpu == Approx(t.mfu * peak / t.flops_per_token).epsilon(1e-9));
+  CHECK(fused.tokens_per_s_per_gpu == Approx(t.matmul_mfu * peak / t.flops_per_token).epsilon(1e-9));
   CHECK_THAT(fused.basis, !Catch::Contains("of the matmuls' rate"));
   s.q.fused_attention = false;
   // A GPU the table names only by family (an H100 of another memory) takes the family's share;
@@ -1043,4 +1049,23 @@ TEST_CASE("SGLang's MLA + MoE layer time is the median its dev measurements impl
   REQUIRE(pub.size() == 3);
   CHECK(pub[1] == Approx(pub[0]).epsilon(0.02));
   CHECK(pub[0] > 1.4 * us);
+}
+
+TEST_CASE("training MFU by GPU falls back to the GPU's family before the default") {
+  // H100-NVL-94GB has no figure of its own: the H100 family's (H100-SXM-80GB) applies, not
+  // "default".
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const ThroughputConstants& k = load.catalog->throughput;
+  REQUIRE(k.training_mfu.count("H100-NVL-94GB") == 0);
+  REQUIRE(k.training_mfu.at("H100-SXM-80GB") != k.training_mfu.at("default"));
+  const Json nvl = estimate({{"model", {{"name", "llama-3.1-8b"}}},
+                             {"weight_format", "bf16"},
+                             {"gpu", "H100-NVL-94GB"},
+                             {"phase", "training"},
+                             {"context", 2048},
+                             {"gpus", 2}});
+  CHECK_THAT(nvl["training"]["basis"].get<std::string>(),
+             Catch::Contains("the matmuls at " +
+                             text::short_number(k.training_mfu.at("H100-SXM-80GB") * 100) + " %"));
 }

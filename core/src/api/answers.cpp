@@ -236,7 +236,7 @@ Json deployment(const Deployment& d, bool details) {
     const TrainingEstimate& t = *d.training;
     add(j, "tokens_per_s", round_to(d.output_tokens_per_s, 1));
     add(j, "tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1));
-    add(j, "mfu", t.mfu);
+    add(j, "mfu", round_to(t.mfu, 4));
     add(j, "run_hours", report_optional(d.run_hours, 2));
     add(j, "run_days", d.run_hours ? Json(round_to(*d.run_hours / 24, 2)) : Json(nullptr));
     add(j, "usd_per_run", report_optional(d.usd_per_run, 2));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -559,14 +560,22 @@ Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestio
 // The rate of a training step's attention over its matmuls' (training_attention): the GPU's row,
 // else its family's (the name up to the first '-': an H100 of any memory), else "default"; 1 for
 // fused kernels or where the table has no figure.
+// A figure by GPU: the GPU's own, else its family's (the name before its first '-': H100-NVL-94GB
+// takes H100-SXM-80GB's or H100's), else "default"; nullopt when the table has none of them.
+static std::optional<double> by_gpu(const std::map<std::string, double>& table,
+                                    const std::string& name) {
+  const auto family = [](const std::string& key) { return key.substr(0, key.find('-')); };
+  if (auto it = table.find(name); it != table.end()) return it->second;
+  for (const auto& [key, value] : table)
+    if (key != "default" && family(key) == family(name)) return value;
+  if (auto it = table.find("default"); it != table.end()) return it->second;
+  return std::nullopt;
+}
+
 static double attention_share(const ThroughputConstants& k, const ThroughputQuestion& q) {
   if (q.fused_attention) return 1;
-  const std::string& name = q.device.name;
-  auto it = k.training_attention.find(name);
-  if (it == k.training_attention.end())
-    it = k.training_attention.find(name.substr(0, name.find('-')));
-  if (it == k.training_attention.end()) it = k.training_attention.find("default");
-  return it != k.training_attention.end() && it->second > 0 ? it->second : 1;
+  const double share = by_gpu(k.training_attention, q.device.name).value_or(1);
+  return share > 0 ? share : 1;
 }
 
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
@@ -581,9 +590,7 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   // MFU counts model FLOPs only: recomputed activations raise the hardware's work, not the
   // model FLOPs a token needs, and published MFU figures of checkpointed runs are the same.
   t.flops_per_token = per_token;
-  auto it = k.training_mfu.find(q.device.name);
-  if (it == k.training_mfu.end()) it = k.training_mfu.find("default");
-  t.mfu = it != k.training_mfu.end() ? it->second : 0.4;
+  t.matmul_mfu = by_gpu(k.training_mfu, q.device.name).value_or(0.4);
   t.attention_share = attention_share(k, q);
   const double peak = peak_tflops(q.device, q.compute) * 1e12;
   // FP8 training (Transformer Engine) runs only the GEMMs of its Linear layers in FP8: dot-product
@@ -612,7 +619,8 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
     const double collectives = (q.full_recompute ? 6 : 4) * (a.layers + a.encoder_layers);
     comm_per_token = collectives * allreduce_s(k, q.device, tp, q.sequence * a.hidden * 2) / q.sequence;
   }
-  const double gpu_s_per_token = seconds > 0 && t.mfu > 0 ? seconds / t.mfu + tp * comm_per_token : 0;
+  const double gpu_s_per_token =
+      seconds > 0 && t.matmul_mfu > 0 ? seconds / t.matmul_mfu + tp * comm_per_token : 0;
   t.tokens_per_s_per_gpu = gpu_s_per_token > 0 ? 1 / gpu_s_per_token : 0;
   t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
   t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
@@ -622,11 +630,13 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
   }
   // Full recomputation runs the forward twice: 8 x N FLOPs per token on the hardware, the same
   // tokens/s at a hardware utilisation 8/6 of the MFU (llm-foundry reports both).
+  t.mfu = peak > 0 ? t.tflops_per_gpu * 1e12 / peak : 0;
   t.hfu = q.full_recompute ? t.mfu * 8 / 6 : t.mfu;
   t.basis =
       num(t.flops_per_token / 1e9) + " GFLOP per token (6 x " +
-      num(matmul_params(a, q.params) / 1e9) + " B parameters + attention) at " + num(t.mfu * 100) +
-      " % MFU of " + num(peak / 1e12) + " TFLOPS per GPU" +
+      num(matmul_params(a, q.params) / 1e9) + " B parameters + attention) at " +
+      num(round(t.mfu * 1000) / 10) + " % MFU of " + num(peak / 1e12) +
+      " TFLOPS per GPU, the matmuls at " + num(t.matmul_mfu * 100) + " %" +
       (slow_flops > 0 ? " (" + num(slow_flops / 1e9) + " GFLOP of attention and output layer at " +
                             num(wide / 1e12) + " TFLOPS: FP8 runs the other matmuls only)"
                       : "") +

@@ -169,7 +169,8 @@ struct TrainingEstimate {
   double flops_per_token = 0;
   double attention_flops_per_token = 0;  // of flops_per_token
   double attention_share = 1;            // its rate over the matmuls' (training_attention)
-  double mfu = 0;
+  double matmul_mfu = 0;                 // the matmuls' rate over the peak (training_mfu)
+  double mfu = 0;  // model FLOPs per second over the peak: the whole step, as MFU is published
   double hfu = 0;  // hardware FLOPs utilisation: MFU x 8/6 when activations are recomputed
   double tokens_per_s_per_gpu = 0;
   double tokens_per_s = 0;

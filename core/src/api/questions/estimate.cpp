@@ -189,11 +189,14 @@ bool pick_device(const Catalog& catalog, Reader& r, const Json& req, const Memor
                "estimated");
     return false;
   }
-  const double tp = mq->tensor_parallel;
+  // The GPUs one instance must hold: a model copy's, or a training run's.
+  const double need = std::max(mq->tensor_parallel, mq->gpus);
   if (!instance) {
     for (const auto& it : catalog.instances) {
       // A partition of the GPU (AWS g6f's 1/4 L4) is not the GPU asked for.
-      if (it.gpu_model != gpu->name || it.gpus < tp || it.gpu_fraction < 1 || !priced_on_demand(it)) continue;
+      if (it.gpu_model != gpu->name || it.gpus < need || it.gpu_fraction < 1 ||
+          !priced_on_demand(it))
+        continue;
       if (!instance || *it.on_demand_usd_per_hour < *instance->on_demand_usd_per_hour)
         instance = &it;
     }
@@ -285,7 +288,7 @@ Json training_figures(const Catalog& catalog, const ThroughputQuestion& q, const
   Json tr = {{"tokens_per_s_per_gpu", round_to(t.tokens_per_s_per_gpu, 1)},
              {"tokens_per_s", round_to(t.tokens_per_s, 1)},
              {"tflops_per_gpu", round_to(t.tflops_per_gpu, 1)},
-             {"mfu", t.mfu},
+             {"mfu", round_to(t.mfu, 4)},
              {"hfu", round_to(t.hfu, 4)},
              {"gflop_per_token", round_to(t.flops_per_token / 1e9, 3)},
              {"bound", "compute"},
