@@ -44,6 +44,9 @@ export async function timeView(browser, origin, view, raf = false, work = null) 
   try {
     await p.goto(`${origin}/${viewLink(view)}`);
     await p.waitForSelector(`[data-testid="${view}-result"]:is([data-state="ready"], [data-state="error"])`, { timeout: 60000 });
+    // Once the page's offline copy (web/app/offline.js: every view's files and every region's prices,
+    // fetched after the first answer) is made: a change is timed, not that download beside it.
+    await p.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 30000 }).catch(() => {});
     const cdp = work ? await p.context().newCDPSession(p) : null;
     const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
     if (cdp) await cdp.send('Performance.enable');

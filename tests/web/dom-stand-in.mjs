@@ -12,6 +12,10 @@ class StandInNode {
     this.listeners = new Map();
   }
   get parentElement() { return this.parentNode instanceof StandInElement ? this.parentNode : null; }
+  get previousElementSibling() {
+    const siblings = this.parentNode?.children ?? [];
+    return siblings[siblings.indexOf(this) - 1] ?? null;
+  }
   get isConnected() {
     let n = this;
     while (n.parentNode) n = n.parentNode;
