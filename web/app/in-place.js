@@ -175,6 +175,15 @@ function whenIdle(fn) {
   return () => { cancelAnimationFrame(frame); clearTimeout(timer); };
 }
 
+/** Holds what waits of the answer in `parent` while a new answer is computed: the new one replaces
+ *  it (or, refused, draws it: drawWaiting), and no idle time before then is spent on it. */
+export function holdWaiting(parent) {
+  const w = waiting.get(parent);
+  if (!w) return;
+  w.cancel();
+  w.cancel = () => {};
+}
+
 /** Draws at once what waits of the answer in `parent` (every answer's when none is named). */
 export function drawWaiting(parent = null) {
   for (const [p, w] of [...waiting]) {

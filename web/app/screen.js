@@ -6,7 +6,7 @@
 // still waiting are dropped and whose answer is never shown), and the results say "Working…"
 // (aria-busy) while an answer takes longer than a frame.
 import { h, onEdit } from './dom.js';
-import { drawAnswer, drawWaiting } from './in-place.js';
+import { drawAnswer, drawWaiting, holdWaiting } from './in-place.js';
 import { alertRegion, markFields } from './errors.js';
 import { showChosenSections } from './embed-mode.js';
 
@@ -77,6 +77,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
       // data-drawing from the change until every part of its answer is drawn (tests wait for it).
       const ticket = ++renders;
       results.dataset.drawing = '';
+      holdWaiting(results);
       const drawn = () => { if (ticket === renders) delete results.dataset.drawing; };
       const { signal } = mine;
       // Only an answer that is not back within a frame shows "Working…": the page's own core
