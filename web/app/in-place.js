@@ -20,7 +20,7 @@ export function live(node) {
 /** Form fields keep their state in properties that attributes do not show. */
 const FIELDS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'BUTTON']);
 
-const keeps = (old, node) => old.nodeType === node.nodeType && old.nodeName === node.nodeName
+const keeps = (old, node) => old === node || old.nodeType === node.nodeType && old.nodeName === node.nodeName
   && old.namespaceURI === node.namespaceURI && !lives.has(old) && !lives.has(node) && !FIELDS.has(old.nodeName);
 
 /** Makes `parent`'s children look like those of `fresh` (built for the new answer, not in the
@@ -51,6 +51,8 @@ export function patchChildren(parent, fresh) {
 }
 
 function update(old, node) {
+  // A node a view keeps from one answer to the next (the Catalog's browser) stays as it is.
+  if (old === node) return;
   if (old.nodeType !== Node.ELEMENT_NODE) {
     if (old.data !== node.data) old.data = node.data;
     return;
