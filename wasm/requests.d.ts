@@ -2545,6 +2545,7 @@ tensor_parallel: number
 link_gb_per_s: number
 link?: string
 link_basis?: string
+layout_note?: string
 note?: string
 }
 export interface EstimateInstance {

@@ -526,6 +526,7 @@ void print_estimate(std::ostream& out, const Json& r) {
     out << "Priced on " << text(it["instance"]) << " (" << text(it["provider"]) << ", " << money(it["usd_per_hour"]) << "/h, "
         << num(it["model_copies"], 0) << (it["model_copies"].get<double>() == 1 ? " model copy" : " model copies") << ")\n";
   }
+  if (d.contains("layout_note")) out << "  " << text(d["layout_note"]) << "\n";
   if (d.contains("link_basis") && d["tensor_parallel"].get<double>() > 1) out << "Link: " << text(d["link_basis"]) << "\n";
   if (r.contains("inference")) {
     const Json& e = r["inference"];

@@ -127,6 +127,7 @@ void print_placement(std::ostream& out, const Json& r) {
     }
     table(out, {{"instance/gpu", {"instance", "gpu"}}, {"memory", {"used_gb", "capacity_gb"}}, {"models", {"models"}, 0, true}}, rows);
     if (!p["unplaced"].empty()) out << "unplaced: " << p["unplaced"].dump() << "\n";
+    if (p.contains("note")) out << "Note: " << text(p["note"]) << "\n";
   };
   if (r.contains("on_instance")) show("On the requested instance", r["on_instance"]);
   show("Cheapest single instance", r["cheapest_single_instance"]);

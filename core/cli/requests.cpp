@@ -182,8 +182,11 @@ std::optional<int> Cli::tools_request() {
       request = {{"question", "batch"}, {"jobs", std::move(*jobs)}};
     } else {
       request = workload_request("batch", bt_work, true);
-      if (bt_deadline <= 0) throw CLI::RequiredError("--deadline-hours (or --jobs FILE)");
-      request["deadline_hours"] = bt_deadline;
+      // --deadline-days alone is the job's deadline too (days x 24 hours from now).
+      const double deadline_h = bt_deadline > 0 ? bt_deadline : bt_work.deadline * 24;
+      if (deadline_h <= 0)
+        throw CLI::RequiredError("--deadline-hours or --deadline-days (or --jobs FILE)");
+      request["deadline_hours"] = deadline_h;
       if (bt_earliest >= 0) request["earliest_start_hours"] = bt_earliest;
       if (bt_ckpt >= 0) request["checkpoint_write_s"] = bt_ckpt;
     }

@@ -63,6 +63,7 @@ check "cost table" grep -q "55.04" <("$bin" cost --instance P5 --gpus 8)
 check "performance table" grep -q "3.17x" <("$bin" performance --workload training --precision bf16 --instance P4d --instance P5 --gpus 8)
 
 check "placement table" grep -q "Cheapest single instance" <("$bin" placement --model whisper=10 --model tts=2 --model custom:7 --instance g5.12xlarge)
+check "placement on Inferentia says models must be compiled for Neuron" grep -q "compiled for Neuron" <("$bin" placement --model whisper=10 --model tts=2 --instance inf2.xlarge)
 check "placement with a bad --model exits 2" test "$(exit_code "$bin" placement --model whisper)" = 2
 check "cost with a schedule" grep -q "8 h/day x 22 days = 176 h/month" <("$bin" cost --instance g4dn.xlarge --hours-per-day 8 --days 22)
 mkdir -p "$tmp/seed001"

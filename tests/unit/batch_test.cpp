@@ -273,3 +273,26 @@ TEST_CASE(
   CHECK(band["text"].get<std::string>().find("on time in 0 % of the traces at the slow end") !=
         std::string::npos);
 }
+
+TEST_CASE("a batch-inference job sized for its deadline keeps its instances in its band", "[batch]") {
+  // demand.deadline_days sizes the job's fleet for the deadline; the band asks how long the work
+  // takes on that fleet at the measured error, so its ends are work x (1 -/+ p90) and the slow end
+  // costs more than the point (it used to re-size the fleet, which held the work near the point).
+  const Json r = test::ask(test::shipped(), {{"question", "batch"},
+                                             {"model", {{"name", "llama-3.1-8b"}}},
+                                             {"workload", "batch_inference"},
+                                             {"demand", {{"dataset_tokens", 2e9}, {"deadline_days", 2}}},
+                                             {"instance_types", {"g6e.xlarge"}},
+                                             {"deadline_hours", 48},
+                                             {"traces", 200}});
+  REQUIRE(r["ok"] == true);
+  const Json& job = r["result"]["jobs"][0];
+  const Json& band = job["band"];
+  const double work = job["work_hours"].get<double>();
+  const double p90 = band["expected_error"]["p90_abs_err_pct"].get<double>() / 100;
+  REQUIRE(p90 < 1);
+  CHECK(band["work_hours"]["low"].get<double>() == Approx(work * (1 - p90)).margin(0.01));
+  CHECK(band["work_hours"]["high"].get<double>() == Approx(work * (1 + p90)).margin(0.01));
+  const double p50 = plan_named(job, "deadline_aware")["cost_usd"]["p50"].get<double>();
+  CHECK(band["deadline_aware_usd_p50"]["high"].get<double>() > p50 * (1 + p90 / 2));
+}

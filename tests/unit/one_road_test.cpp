@@ -168,3 +168,53 @@ TEST_CASE("memory, estimate and right_size read the model as the road does: size
   const Json bad = refusal({{"question", "right_size"}, {"models", {{{"model", {{"size", "huge"}}}}}}});
   CHECK(bad["path"] == "/models/0/model/size");
 }
+
+TEST_CASE("estimate on a named instance without tensor_parallel takes the layout the ranking gives it, with the same figures") {
+  // Llama 3.1 70B (141 GB of weights) on p4d.24xlarge (8 x A100 40GB): TP 1 cannot hold it, which
+  // estimate refused before; the ranking runs it at the tensor-parallel degree with the lowest $ per token.
+  const Json model = {{"name", "llama-3.1-70b"}};
+  const Json ranked = result({{"question", "estimate"}, {"model", model}, {"rank", true}, {"limit", 1000}});
+  const Json* row = nullptr;
+  for (const Json& r : ranked["ranked"])
+    if (r["instance"] == "p4d.24xlarge") row = &r;
+  REQUIRE(row != nullptr);
+  const Json e = result({{"question", "estimate"}, {"model", model}, {"instance", "p4d.24xlarge"}});
+  CHECK(e["device"]["tensor_parallel"] == (*row)["tensor_parallel"]);
+  CHECK((*row)["tensor_parallel"].get<double>() > 1);
+  CHECK_THAT(e["device"]["layout_note"].get<std::string>(), Catch::Contains("no tensor_parallel given"));
+  CHECK(e["inference"]["output_tokens_per_s"].get<double>() * e["instance"]["model_copies"].get<double>() ==
+        Approx((*row)["output_tokens_per_s"].get<double>()).epsilon(0.001));
+  CHECK(e["inference"]["usd_per_million_output_tokens"].get<double>() ==
+        Approx((*row)["usd_per_million_output_tokens"].get<double>()).epsilon(0.001));
+  // A degree the request gives is kept, and says nothing about the layout.
+  const Json asked = result({{"question", "estimate"}, {"model", model}, {"instance", "p4d.24xlarge"}, {"tensor_parallel", 4}});
+  CHECK(asked["device"]["tensor_parallel"] == 4);
+  CHECK_FALSE(asked["device"].contains("layout_note"));
+}
+
+TEST_CASE(
+    "estimate trains on all of a named instance's GPUs, as fit takes them, with recommend's "
+    "measured error") {
+  // Llama 3.1 8B full fine-tuning needs about 134 GB on one GPU: refused on p4d.24xlarge before,
+  // now over its 8 A100s; the expected error is the one recommend's band carries for training on
+  // NVIDIA GPUs (the vendor's most measured engine standing in for transformers).
+  const Json model = {{"name", "llama-3.1-8b"}};
+  const Json e = result({{"question", "estimate"},
+                         {"model", model},
+                         {"instance", "p4d.24xlarge"},
+                         {"phase", "training"},
+                         {"dataset_tokens", 1e9}});
+  CHECK_THAT(e["device"]["layout_note"].get<std::string>(),
+             Catch::Contains("all 8 GPUs of p4d.24xlarge"));
+  const Json rec = result({{"question", "recommend"},
+                           {"model", model},
+                           {"workload", "fine_tuning"},
+                           {"families", {"P4d"}},
+                           {"demand", {{"dataset_tokens", 1e9}}}});
+  REQUIRE(rec["candidates"].size() >= 1);
+  const Json& band_error = rec["candidates"][0]["band"]["expected_error"];
+  REQUIRE(band_error["n"].get<int>() > 0);
+  CHECK(e["expected_error"]["n"] == band_error["n"]);
+  CHECK(e["expected_error"]["p90_abs_err_pct"] == band_error["p90_abs_err_pct"]);
+  CHECK(e["expected_error"]["stands_in"] == band_error["stands_in"]);
+}

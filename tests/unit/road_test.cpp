@@ -519,7 +519,14 @@ TEST_CASE("a first pick without a measured speed error is said before anything e
   REQUIRE(r["candidates"].size() >= 1);
   REQUIRE(r["candidates"][0]["uncalibrated"] == true);
   CHECK(r.begin().key() == "first_pick_caveat");
-  CHECK_THAT(r["first_pick_caveat"].get<std::string>(), Catch::Contains("compiled for AWS Neuron"));
+  const std::string caveat = r["first_pick_caveat"].get<std::string>();
+  CHECK_THAT(caveat, Catch::Contains("compiled for AWS Neuron"));
+  // The caveat states the same measured error as the first pick's band, never "no measured error" beside one.
+  const Json& error = r["candidates"][0]["band"]["expected_error"];
+  if (error["n"].get<int>() > 0) {
+    CHECK_THAT(caveat, Catch::Contains("90 % within " + text::short_number(error["p90_abs_err_pct"].get<double>()) + " %"));
+    CHECK_THAT(caveat, !Catch::Contains("no measured"));
+  }
   const Json gpu = result({{"question", "recommend"}, {"model", {{"name", "llama-3.1-8b"}}}, {"workload", "inference"},
                            {"kinds", {"gpu"}}, {"demand", {{"requests_per_s", 5}}}});
   CHECK_FALSE(gpu.contains("first_pick_caveat"));

@@ -193,9 +193,9 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // +15 %; NeMo's 70B at TP 4 and Llama 3's 405B at TP 8 fall 10-13 points to -12 %) and vLLM's
   // multi-step scheduling paid its host step once per num_scheduler_steps decode steps. Still above
   // 25 %: FP8 short prefill (-47 %), long-context AWQ decode (now -5 %, below), MT-NLG's pipeline,
-  // MLPerf's offline batch (-28 %, -32 %), vLLM 0.6.0's 405B on MI300X (+39 %), Llama-2-13B on
-  // Trainium (-34 %) and torchtitan's Float8 8B runs on 500 W H100s (+25 %, +28 %). The bounds hold
-  // the figures reached.
+  // MLPerf's offline batch (-28 %, -32 %; see below), vLLM 0.6.0's 405B on MI300X (+39 %),
+  // Llama-2-13B on Trainium (-34 %) and torchtitan's Float8 8B runs on 500 W H100s (+25 %,
+  // +28 %). The bounds hold the figures reached.
   const Json all = summary(cases);
   INFO(all.dump());
   // Round 3 added 12 batch-1 decode cases from the Qwen speed benchmarks (transformers generate
@@ -211,16 +211,20 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // 22.42 %. Round 5 added llm-foundry's runs at long sequences, a 125M model and 512 GPUs, and
   // Llama 2 70B's GPU-hours: 110 cases at 6.26 % / 22.23 %. AutoAWQ's decode attention, one thread
   // block per head over the whole context (head_block_gb_per_s, from README rows that are no
-  // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %.
+  // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %. MLPerf's
+  // Llama 2 70B cases at the dataset's mean prompt (222.3 tokens, not the 512 assumed) and, on
+  // H100, the submissions' own TP 2 and 896-sequence batch: S12 -28 -> +9 %, S16 -32 -> +5 %, but
+  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %.
   CHECK(all["n"].get<double>() == 110);
   CHECK(all["skipped"].get<double>() == 0);
   CHECK(all["median_abs_err_pct"].get<double>() <= 5.8);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 21.9);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 20.8);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
   // 7.06 % / 22.66 % with training's attention at its own rate, 6.77 % / 21.77 % with
-  // AutoAWQ's attention per head.
+  // AutoAWQ's attention per head, 6.77 % / 19.98 % with MLPerf's mean prompt and layout, 7.06 % /
+  // 19.46 % with AutoAWQ's host launches (its batch-1 GEMV row D14 -4 -> -14 %, D15 +20 -> +16 %).
   const std::set<std::string> added = {
       "AZ-MI-8B-128-128",   "AZ-MI-8B-128-2048",   "AZ-MI-8B-2048-2048",  "AZ-MI-70B-128-128",
       "AZ-MI-70B-128-2048", "AZ-MI-70B-2048-2048", "AZ-MI-405B-128-128",  "AZ-MI-405B-2048-2048",
@@ -240,8 +244,8 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   const Json before = summary(earlier);
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
-  CHECK(before["median_abs_err_pct"].get<double>() <= 6.8);
-  CHECK(before["p90_abs_err_pct"].get<double>() <= 21.8);
+  CHECK(before["median_abs_err_pct"].get<double>() <= 7.1);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 19.5);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
@@ -730,6 +734,37 @@ TEST_CASE("AutoAWQ's decode attention streams each head's cache in one thread bl
   const InferenceEstimate many = estimate_inference(k, s.q);
   s.q.engine = "";
   CHECK(many.decode.memory_s == Approx(estimate_inference(k, s.q).decode.memory_s));
+}
+
+TEST_CASE("AutoAWQ's fused modules launch their kernels one by one: a batch-1 step waits for the host") {
+  // AutoAWQ 0.1.6 runs its fused layers in eager PyTorch and its benchmark times one forward per
+  // step: Vicuna 7B (dev case D14, RTX 4090, batch 1) launches 32 layers x 12 kernels + 4 per step
+  // at 15 us each (model_config.json throughput_model.engines.autoawq.eager_host) = 5.82 ms,
+  // longer than the GPU takes for its 3.9 GB of 4-bit weights (5.26 ms at 75 % of 1008 GB/s).
+  const CatalogLoad load = load_catalog(test::config_sources());
+  REQUIRE(load.catalog);
+  const InferenceEngine& awq = load.catalog->throughput.engines.at("autoawq");
+  REQUIRE(awq.kernels_per_layer == 12);
+  REQUIRE(awq.kernels_per_step == 4);
+  REQUIRE(awq.us_per_kernel == 15);
+  Json d14;
+  for (const auto& c : Json::parse(
+           test::read_file(test::source_path("tests/data/cases/throughput_cases_dev.json")))) {
+    if (c["id"] == "D14") d14 = c;
+  }
+  REQUIRE(d14["workload"]["batch_size"] == 1);
+  auto predicted = [](const Json& c) {
+    const Json r = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", Json::array({c})}});
+    REQUIRE(r["ok"] == true);
+    return r["result"]["cases"][0]["predicted"].get<double>();
+  };
+  CHECK(predicted(d14) == Approx(1000 / ((32 * 12 + 4) * 0.015)).epsilon(1e-4));
+  // Eight sequences: still one 16-row tile, the same launches; 24 are two tiles (2 x 6.48 B
+  // linear weights / 1.65e12 per s = 7.85 ms), longer than the launches: bound by the device.
+  d14["workload"]["batch_size"] = 8;
+  CHECK(8000 / predicted(d14) == Approx((32 * 12 + 4) * 0.015).epsilon(1e-4));
+  d14["workload"]["batch_size"] = 24;
+  CHECK(24000 / predicted(d14) > 7.85);
 }
 
 TEST_CASE("Apple and AWS Neuron devices add their time per layer to every step, whatever the engine") {

@@ -134,10 +134,14 @@ Json price_flags_first(Json result, const Cost& cost) {
   return out;
 }
 
-std::string uncalibrated_caveat(const Deployment& d) {
+std::string uncalibrated_caveat(const Deployment& d, const ErrorKind& throughput) {
   return d.instance->name + " (" + d.instance->gpu_type +
-         "), has no measured speed error: its throughput comes from datasheet peaks with GPU efficiency factors, and "
-         "models must be compiled for AWS Neuron first; measure before committing, or ask for GPUs only (kinds: [\"gpu\"])";
+         "): its throughput comes from datasheet peaks with GPU efficiency factors (expected "
+         "error: " +
+         expected_error(throughput)["text"].get<std::string>() +
+         "), and models must be compiled for AWS Neuron first; measure before committing, or ask "
+         "for GPUs only (kinds: "
+         "[\"gpu\"])";
 }
 
 std::string catalog_date(const Catalog& catalog) {

@@ -39,9 +39,10 @@ Json price_flags(const std::vector<std::string>& codes);
 // An answer about a named instance whose price the catalog flags says so first (price_flags),
 // before any figure it priced.
 Json price_flags_first(Json result, const Cost& cost);
-// Why a deployment on an accelerator without a measured speed error needs measuring first
-// ("inf2.xlarge (AWS Inferentia2), has no measured speed error: ...").
-std::string uncalibrated_caveat(const Deployment& d);
+// Why a deployment on an accelerator whose speed comes from datasheet peaks needs measuring first,
+// with the measured error of its throughput kind (or that none was measured):
+// ("inf2.xlarge (AWS Inferentia2): its throughput comes from datasheet peaks ...").
+std::string uncalibrated_caveat(const Deployment& d, const ErrorKind& throughput);
 // The catalog's own date (catalog_info.date), "" when it has none.
 std::string catalog_date(const Catalog& catalog);
 // A spot pool's interruption band as every answer shows it: its range, label, source and date,

@@ -198,7 +198,8 @@ constexpr ResultShape kShapes[] = {
     {"unranked", "instance:string reason:string"},
     {"estimate_device",
      "gpu:string bandwidth_gb_per_s:number peak_tflops:number precision:string "
-     "tensor_parallel:number link_gb_per_s:number link?:string link_basis?:string note?:string"},
+     "tensor_parallel:number link_gb_per_s:number link?:string link_basis?:string "
+     "layout_note?:string note?:string"},
     {"estimate_instance",
      "instance:string provider:string gpus:number model_copies:number usd_per_hour:number "
      "spot_usd_per_hour:number|null price_source:string price_flags?:@price_flag[] "

@@ -26,10 +26,9 @@ ErrorKind error_kind(const Catalog& catalog, const std::string& quantity, const 
           measured_error(catalog, quantity, phase, engine, vendor)};
 }
 
-ErrorKind throughput_kind(const Catalog& catalog, const Workload& w, const InstanceType& it) {
-  const GpuSpec* gpu = catalog.gpu(it.gpu_model);
-  ErrorKind k = error_kind(catalog, "throughput", w.serving() ? "inference" : "training", w.engine_key(),
-                           gpu ? gpu->vendor : "");
+ErrorKind throughput_kind(const Catalog& catalog, const std::string& phase,
+                          const std::string& engine, const std::string& vendor) {
+  ErrorKind k = error_kind(catalog, "throughput", phase, engine, vendor);
   // No case of this engine on the vendor's devices (vLLM on AWS Neuron): the vendor's most measured
   // engine stands in, and the answer names it.
   for (const MeasuredError& e : catalog.measured_error) {
@@ -39,6 +38,12 @@ ErrorKind throughput_kind(const Catalog& catalog, const Workload& w, const Insta
       k.measured = &e;
   }
   return k;
+}
+
+ErrorKind throughput_kind(const Catalog& catalog, const Workload& w, const InstanceType& it) {
+  const GpuSpec* gpu = catalog.gpu(it.gpu_model);
+  return throughput_kind(catalog, w.serving() ? "inference" : "training", w.engine_key(),
+                         gpu ? gpu->vendor : "");
 }
 
 BandEnd at_throughput(const Catalog& catalog, const Workload& w, const Billing& billing,

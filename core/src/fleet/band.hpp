@@ -27,6 +27,10 @@ struct ErrorKind {
 };
 ErrorKind error_kind(const Catalog& catalog, const std::string& quantity, const std::string& phase,
                      const std::string& engine, const std::string& vendor);
+// The throughput kind of `engine` in `phase` on `vendor`'s devices; where that engine was never
+// measured on them, the vendor's most measured engine stands in (expected_error names it).
+ErrorKind throughput_kind(const Catalog& catalog, const std::string& phase,
+                          const std::string& engine, const std::string& vendor);
 // The throughput kind of a deployment of the workload: its engine and phase on its GPU's vendor.
 ErrorKind throughput_kind(const Catalog& catalog, const Workload& w, const InstanceType& it);
 

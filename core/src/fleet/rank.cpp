@@ -77,6 +77,32 @@ class Search {
   std::vector<Searched> searched_;  // at() returns a reference that is valid until its next call
 };
 
+// Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
+// weights with room for one full sequence, at its searched concurrency: the layout that serves the
+// most tokens per instance, so the lowest $ per token (`missed`: a layout that fits but misses the
+// latency targets). The $ per token is the on-demand price's, 0 where the instance has none.
+std::optional<RankedOffer> cheapest_layout(Search& search, const InstanceType& it,
+                                           const GpuSpec& gpu,
+                                           std::optional<InferenceEstimate>& missed) {
+  std::optional<RankedOffer> best;
+  for (double tp = 1; tp <= it.gpus; tp *= 2) {
+    const Searched& s = search.at(it, gpu, tp);
+    if (s.sequences < 1) continue;
+    if (!s.meets) {
+      missed = s.estimate;
+      continue;
+    }
+    const double copies = std::max(1.0, std::floor(it.gpus / tp));
+    const double tps = s.estimate.output_tokens_per_s * copies;
+    if (tps > 0 && (!best || tps > best->output_tokens_per_s)) {
+      const double usd =
+          it.on_demand_usd_per_hour ? *it.on_demand_usd_per_hour / (tps * 3600) * 1e6 : 0;
+      best = RankedOffer{&it, &gpu, tp, copies, usd, tps, s.estimate};
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 double sequences_on(const Catalog& catalog, MemoryQuestion q, const TokenShape& t, double tp, double capacity_bytes,
@@ -154,25 +180,8 @@ PerTokenRanking rank_per_token(const Catalog& catalog, const MemoryQuestion& mq,
                                        " no memory bandwidth or TFLOPS"});
       continue;
     }
-    // Every tensor-parallel layout (powers of two up to the instance's GPUs) whose memory holds the
-    // weights with room for one full sequence, at its searched concurrency; the layout with the
-    // lowest $ per token wins.
-    const double price = *it.on_demand_usd_per_hour;
-    std::optional<RankedOffer> best;
     std::optional<InferenceEstimate> missed;  // a layout that fits but misses the targets
-    for (double tp = 1; tp <= it.gpus; tp *= 2) {
-      const Searched& s = search.at(it, *gpu, tp);
-      if (s.sequences < 1) continue;
-      if (!s.meets) {
-        missed = s.estimate;
-        continue;
-      }
-      const double copies = std::max(1.0, std::floor(it.gpus / tp));
-      const double tps = s.estimate.output_tokens_per_s * copies;
-      const double usd = tps > 0 ? price / (tps * 3600) * 1e6 : 0;
-      if (tps > 0 && (!best || usd < best->usd_per_million_output_tokens))
-        best = RankedOffer{&it, gpu, tp, copies, usd, tps, s.estimate};
-    }
+    std::optional<RankedOffer> best = cheapest_layout(search, it, *gpu, missed);
     if (best) {
       out.ranked.push_back(std::move(*best));
       continue;
@@ -188,6 +197,16 @@ PerTokenRanking rank_per_token(const Catalog& catalog, const MemoryQuestion& mq,
     return text::round_to(a.usd_per_million_output_tokens, 4) < text::round_to(b.usd_per_million_output_tokens, 4);
   });
   return out;
+}
+
+double ranked_tp_on(const Catalog& catalog, const MemoryQuestion& mq, const TokenShape& t,
+                    const InstanceType& it, double weights, double kv) {
+  const GpuSpec* gpu = catalog.gpu(it.gpu_model);
+  if (!gpu || !gpu->memory_bandwidth_gb_per_s || gpu->tflops.empty()) return 0;
+  Search search(catalog, mq, t, weights, kv);
+  std::optional<InferenceEstimate> missed;
+  const std::optional<RankedOffer> best = cheapest_layout(search, it, *gpu, missed);
+  return best ? best->tensor_parallel : 0;
 }
 
 }  // namespace gpufleet

@@ -60,4 +60,9 @@ PerTokenRanking rank_per_token(const Catalog& catalog, const MemoryQuestion& mq,
                                const std::vector<std::string>& providers, double weight_bytes,
                                double kv_bytes_per_token);
 
+// The tensor-parallel degree rank_per_token ranks a priced instance by (its layout with the lowest
+// $ per token); 0 when no layout holds the model and meets the targets.
+double ranked_tp_on(const Catalog& catalog, const MemoryQuestion& mq, const TokenShape& t,
+                    const InstanceType& it, double weight_bytes, double kv_bytes_per_token);
+
 }  // namespace gpufleet

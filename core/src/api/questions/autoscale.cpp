@@ -318,11 +318,11 @@ Json base_json(const std::string& commitment, const AutoscaleResult& res, const 
 }
 
 // What the figures leave out: an uncalibrated replica, and target tracking below the oracle.
-Json notes_of(const Deployment& d, const Profile& profile, const AutoscaleQuestion& q, const ScalingSettings& st,
-              const AutoscaleResult& res) {
+Json notes_of(const Deployment& d, const ErrorKind& throughput, const Profile& profile,
+              const AutoscaleQuestion& q, const ScalingSettings& st, const AutoscaleResult& res) {
   Json notes = Json::array();
   if (!profile.gaps.empty()) notes.push_back(profile.gaps);
-  if (d.uncalibrated) notes.push_back("the replica, " + report::uncalibrated_caveat(d));
+  if (d.uncalibrated) notes.push_back("the replica, " + report::uncalibrated_caveat(d, throughput));
   const PolicyRun& oracle = res.runs.front();
   for (const PolicyRun& run : res.runs)
     if (run.policy == ScalingPolicy::kTargetTracking && run.usd_per_month < oracle.usd_per_month - 0.005)
@@ -448,7 +448,7 @@ Json answer_autoscale(const Catalog& catalog, Session& s, const Json& req) {
                     "monthly: " + profile->month + " x the whole instances the replicas occupy x the instance-hour rate";
   // The engine labels its metrics with the served model's name: the Hugging Face id it loads.
   result["recommended"]["keda_scaled_object"] = keda_for_autoscale(catalog, result);
-  result["notes"] = notes_of(*d, *profile, q, st, res);
+  result["notes"] = notes_of(*d, kind, *profile, q, st, res);
   return report::price_flags_first(std::move(result), above);
 }
 

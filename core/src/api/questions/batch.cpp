@@ -348,33 +348,36 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
 // The chosen plan at the measured error of the job's throughput: the work at each end of the band,
 // simulated with the same deadline-aware policy, traces and seed; its median cost and its chance
 // of meeting the deadline at each end.
-Json job_band(const Catalog& catalog, const JobAsk& ask, const Billing& billing, const JobOnType& j,
-              std::size_t index, const Settings& set) {
-  const DeploymentBand b = deployment_band(catalog, ask.w, billing, j.d);
-  if (!b.slow || !b.fast || !b.slow->run_hours || !b.fast->run_hours)
-    return report::no_band(b.kind);
+Json job_band(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, std::size_t index,
+              const Settings& set) {
+  // The job keeps its instances: only its work changes, W x (1 + p90) slow and W x (1 - p90) fast
+  // (none left when p90 reaches 100 %), never a fleet resized for the demand as a serving band is.
+  const ErrorKind kind = throughput_kind(catalog, ask.w, *j.d.instance);
+  if (!kind.measured) return report::no_band(kind);
+  const double p90 = kind.measured->p90_abs_err_pct / 100;
+  const double fast_h = j.job.work_hours * std::max(0.0, 1 - p90),
+               slow_h = j.job.work_hours * (1 + p90);
   Json out = report::object(5);
   const auto at = [&](double work_h) {
     batch::Job job = j.job;
     job.work_hours = work_h;
     return batch::plan(job, j.rates, batch::Policy::kDeadlineAware, set.seed, index, set.traces);
   };
-  const batch::PlanSummary fast = at(*b.fast->run_hours), slow = at(*b.slow->run_hours);
-  out["work_hours"] = {{"low", round_to(*b.fast->run_hours, 2)},
-                       {"high", round_to(*b.slow->run_hours, 2)}};
+  const batch::PlanSummary fast = at(fast_h), slow = at(slow_h);
+  out["work_hours"] = {{"low", round_to(fast_h, 2)}, {"high", round_to(slow_h, 2)}};
   out["deadline_aware_usd_p50"] = {{"low", finite(fast.usd.p50, 2)},
                                    {"high", finite(slow.usd.p50, 2)}};
   out["p_meet_deadline"] = {{"low", round_to(slow.p_meet_deadline, 4)},
                             {"high", round_to(fast.p_meet_deadline, 4)}};
-  std::string text = text::short_number(round_to(*b.fast->run_hours, 1)) + "-" +
-                     text::short_number(round_to(*b.slow->run_hours, 1)) + " h of work, " +
+  std::string text = text::short_number(round_to(fast_h, 1)) + "-" +
+                     text::short_number(round_to(slow_h, 1)) + " h of work, " +
                      usd(round_to(fast.usd.p50, 2)) + "-" + usd(round_to(slow.usd.p50, 2)) +
                      " (deadline-aware, median)";
   if (slow.p_meet_deadline < 1)
     text += ", on time in " + text::short_number(round_to(100 * slow.p_meet_deadline, 1)) +
             " % of the traces at the slow end";
-  out["text"] = text + report::at_measured_error(*b.kind.measured);
-  out["expected_error"] = report::band_error(b.kind);
+  out["text"] = text + report::at_measured_error(*kind.measured);
+  out["expected_error"] = report::band_error(kind);
   return out;
 }
 
@@ -590,7 +593,7 @@ Json answer_batch(const Catalog& catalog, Session& s, const Json& req) {
   for (std::size_t i = 0; i < asks.size(); ++i) {
     jobs.push_back(
         job_json(catalog, asks[i], *chosen[i], starts[i], fastest[i].first, fastest[i].second));
-    jobs.back()["band"] = job_band(catalog, asks[i], billing, *chosen[i], i, *set);
+    jobs.back()["band"] = job_band(catalog, asks[i], *chosen[i], i, *set);
     for (std::size_t k = 0; k < total_by_trace.size(); ++k)
       total_by_trace[k] += chosen[i]->plans[2].usd_by_trace[k];
   }

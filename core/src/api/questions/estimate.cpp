@@ -7,6 +7,7 @@
 #include "api/answers.hpp"
 #include "api/questions/memory.hpp"
 #include "api/request_fields.hpp"
+#include "fleet/band.hpp"
 #include "fleet/rank.hpp"
 #include "fleet/road.hpp"
 #include "pricing/prices.hpp"
@@ -406,11 +407,31 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   }
   const InstanceType* instance = nullptr;
   if (!pick_device(catalog, r, req, &*mq, gpu, instance)) return nullptr;
-  const double tp = mq->tensor_parallel;
   const auto whole = whole_model_memory(catalog, r, *mq);
   if (!whole) return nullptr;
   const bool training = pick(r, "estimate", req, "phase") == "training";
   const TokenShape shape = read_tokens(r, req);
+  // Serving on a named instance without a tensor-parallel degree: the layout the ranking gives it;
+  // training without a GPU count: all of its GPUs, as fit takes them.
+  std::string layout_note;
+  if (instance && training && !req.contains("gpus") && instance->gpus > 1) {
+    mq->gpus = instance->gpus;
+    layout_note = "no gpus given: all " + report::short_number(instance->gpus) + " GPUs of " +
+                  instance->name + " (as fit takes them; give gpus for fewer)";
+  }
+  if (instance && !training && !req.contains("tensor_parallel") && r.ok()) {
+    if (const double ranked = ranked_tp_on(catalog, *mq, shape, *instance, whole->weights_bytes,
+                                           whole->kv_bytes_per_token);
+        ranked > 1) {
+      mq->tensor_parallel = ranked;
+      layout_note = "no tensor_parallel given: TP" + report::short_number(ranked) + " x " +
+                    report::short_number(std::floor(instance->gpus / ranked)) + " on " +
+                    instance->name +
+                    ", its layout with the lowest $ per token (as the ranking gives it; give "
+                    "tensor_parallel for another)";
+    }
+  }
+  const double tp = mq->tensor_parallel;
   ThroughputQuestion q = roofline_question(catalog, *mq, *gpu, tp, shape, whole->weights_bytes, whole->kv_bytes_per_token);
   const std::string& precision = q.compute;
   q.gpus = mq->gpus;
@@ -446,6 +467,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
     result["device"]["link"] = link->kind;
     result["device"]["link_basis"] = link->basis;
   }
+  if (!layout_note.empty()) result["device"]["layout_note"] = layout_note;
   if (gpu->vendor != "nvidia" && gpu->vendor != "amd")
     result["device"]["note"] =
         "estimate from the device's datasheet figures; its kernels are not calibrated";
@@ -481,8 +503,9 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   }
   // The serving engine the estimate describes unless the request names one (vLLM-style batching).
   const std::string& engine = mq->engine;
-  result["expected_error"] = expected_error(catalog, "throughput", training ? "training" : "inference", engine,
-                                            gpu ? gpu->vendor : instance ? catalog.gpu(instance->gpu_model) ? catalog.gpu(instance->gpu_model)->vendor : "" : "");
+  const GpuSpec* vendor_gpu = gpu ? gpu : instance ? catalog.gpu(instance->gpu_model) : nullptr;
+  result["expected_error"] = report::expected_error(throughput_kind(
+      catalog, training ? "training" : "inference", engine, vendor_gpu ? vendor_gpu->vendor : ""));
   if (!training) {
     Json& inf = result["inference"];
     if (Json band = cost_band(inf["usd_per_million_output_tokens"], result["expected_error"]); !band.is_null())

@@ -1,10 +1,11 @@
 // "recommend" (ranked deployments) and "migrate" (a migration report against today's deployment).
 
-#include "api/questions/questions.hpp"
+#include "fleet/recommend.hpp"
 
 #include "api/answers.hpp"
+#include "api/questions/questions.hpp"
 #include "catalog/fields.hpp"
-#include "fleet/recommend.hpp"
+#include "fleet/band.hpp"
 #include "support/decimal.hpp"
 
 namespace gpufleet::detail {
@@ -31,7 +32,10 @@ Json answer_recommend(const Catalog& catalog, Session& s, const Json& req) {
   Json result = report::object(7);
   // The first pick's speed without a measured error is said before anything else.
   if (!rec.ranked.empty() && rec.ranked.front().d.uncalibrated)
-    result["first_pick_caveat"] = "the first pick, " + report::uncalibrated_caveat(rec.ranked.front().d);
+    result["first_pick_caveat"] =
+        "the first pick, " +
+        report::uncalibrated_caveat(rec.ranked.front().d,
+                                    throughput_kind(catalog, q->w, *rec.ranked.front().d.instance));
   result["request"] = report::question(*q);
   Json ranked = Json::array();
   for (const auto& c : rec.ranked) {
