@@ -110,8 +110,19 @@ function watch(parent) {
  *  is built at once. */
 export const drawnLater = (build) => build;
 
-/** The node of an answer's part (a node, or drawnLater's build). */
-const built = (part) => (typeof part === 'function' ? part() : part);
+/** The node of an answer's part (a node, or drawnLater's build; one that fails says so there). */
+function built(part) {
+  if (typeof part !== 'function') return part;
+  try {
+    return part();
+  } catch (e) {
+    console.error(e);
+    const said = document.createElement('p');
+    said.className = 'error';
+    said.textContent = `This part of the answer could not be drawn: ${String(e?.message ?? e)}`;
+    return said;
+  }
+}
 
 /** Puts `part` where `old` is (`old` null: at the end of `parent`). */
 function place(parent, old, part) {
