@@ -15,16 +15,17 @@ using namespace gpufleet;
 namespace {
 
 // Bounds for the memory summary over memory_cases_dev.json (121 counted cases). The targets
-// are a median <= 1.5 % (met) and a p90 <= 8 % (not met: 8.08 %, the 10th largest error of 121).
-// Still above 8 %: torchtune's Llama 3.1 8B full fine-tune on an A6000 (GT25, -49 %: the paged
-// 8-bit AdamW states are CUDA managed memory that PyTorch's statistics never count, which brought
-// the 4090 row GT24 from +24 % to +2 %; the A6000 row matches the same recipe without activation
-// checkpointing), the small Qwen3 FP8 checkpoints (-15 to -23 %, about one 16-bit embedding matrix
-// more), the FSDP LoRA/QLoRA runs at 512 tokens (AA-*-512, peak reserved), torchtune QLoRA on a
-// 4090 (GT28), an unstated prompt length (GT15, GT16) and QW3-1.7B-BF16-14336 (+8.1 %). The bounds
-// hold the figures reached.
+// are a median <= 1.5 % and a p90 <= 8 % (the 13th largest error of 121): both met, 1.22 % and
+// 7.19 % (8.08 % before the small Qwen3 FP8 checkpoints' output head was held apart from their tied
+// embeddings, weight_formats.fp8.tied_head_apart_engines). Still above 8 %: torchtune's Llama 3.1
+// 8B full fine-tune on an A6000 (GT25, -49 %: the paged 8-bit AdamW states are CUDA managed memory
+// that PyTorch's statistics never count, which brought the 4090 row GT24 from +24 % to +2 %; the
+// A6000 row matches the same recipe without activation checkpointing), the FSDP LoRA/QLoRA runs at
+// 512 tokens (AA-*-512, peak reserved), torchtune QLoRA on a 4090 (GT28), an unstated prompt length
+// (GT15, GT16), faster-whisper int8 (GT46), mt0-xxl LoRA (GT20), SGLang's pool on 4 x L4
+// (SGL-QWQ32-L4TP4-KV) and QW3-1.7B-BF16-14336 (+8.1 %). The bounds hold the figures reached.
 constexpr double kMedianAbsErrPctBound = 1.3;
-constexpr double kP90AbsErrPctBound = 8.1;
+constexpr double kP90AbsErrPctBound = 7.2;
 constexpr double kMaxAbsErrPctBound = 48.7;
 
 Json case_file(const char* name) {

@@ -289,6 +289,8 @@ constexpr Field kWeightFormat[] = {
     str("quantizer", 0, FIELD_DOC("the library that writes such checkpoints, as measured cases name it")),
     str("head_copy_before_version", 0, FIELD_DOC("its releases before this one save tied embeddings twice (as the output matrix too)")),
     str("head_copy_source", kInfo, FIELD_DOC("where head_copy_before_version comes from")),
+    field("tied_head_apart_engines", T::kStrings, 0, FIELD_DOC("engines (keys of engines) that hold a tied model's output head as its own 16-bit matrix in this format")),
+    str("tied_head_source", kInfo, FIELD_DOC("where tied_head_apart_engines comes from")),
     str("basis", kRequired, FIELD_DOC("how the figure is derived")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };

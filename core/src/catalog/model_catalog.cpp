@@ -169,6 +169,8 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
                           "expected a release such as \"0.2.7\" of the format's quantizer, got \"" +
                               *before + "\"");
                }
+               f.tied_head_apart_engines = r.strings(v, "tied_head_apart_engines", p, false);
+               for (auto& e : f.tied_head_apart_engines) e = lower(e);
                f.basis = r.string(v, "basis", p, true).value_or("");
                r.string(v, "source", p, true);
              });
@@ -238,6 +240,15 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
             r.string(v, "cross_attention_cache", p, false).value_or("per_beam") != "per_input";
         e.basis = r.string(v, "source", p, true).value_or("");
       });
+  for (const auto& [key, f] : k.weight_formats)
+    for (std::size_t i = 0; i < f.tied_head_apart_engines.size(); ++i)
+      if (!k.engines.count(f.tied_head_apart_engines[i]))
+        r.fail(
+            "unknown_name",
+            Reader::child(Reader::child(root + "/weight_formats", key), "tied_head_apart_engines") +
+                "/" + decimal::whole(i),
+            "expected an engine of memory_model.engines, got \"" + f.tied_head_apart_engines[i] +
+                "\"");
   if (const Json* cuda = r.object(*block, "cuda_context", root, true)) {
     const std::string p = root + "/cuda_context";
     fields::check_fields(r, *cuda, p, "cuda_context");

@@ -20,6 +20,8 @@ struct WeightFormat {
   bool whole_model = false;  // GGUF: linear_bits is the file's average over every tensor
   std::string quantizer;     // the library that writes such checkpoints ("AutoAWQ")
   double head_copy_before_version = 0;  // its releases before this save tied embeddings twice
+  // Engines that keep a tied model's output head as its own 16-bit matrix in this format.
+  std::vector<std::string> tied_head_apart_engines;
   std::string basis;
 };
 

@@ -45,6 +45,15 @@ void Sizing::weights() {
   unquantized = p.total - p.linear;
   weights_all = fmt.whole_model ? p.total * fmt.linear_bits / 8
                                 : p.linear * fmt.linear_bits / 8 + unquantized * fmt.other_bytes;
+  // Checkpoints of this format that ship a tied model's output head as its own 16-bit tensor,
+  // which the engine keeps apart from the embeddings (model_config.json weight_formats,
+  // tied_head_source).
+  const auto& apart = fmt.tied_head_apart_engines;
+  const double head_apart = !training && a.tied_embeddings && !fmt.whole_model &&
+                                    std::find(apart.begin(), apart.end(), eng.key) != apart.end()
+                                ? a.vocab * a.hidden * fmt.other_bytes
+                                : 0;
+  weights_all += head_apart;
   // Runtimes that keep a 16-bit checkpoint's parameters in fp32 (cast to the input's type per
   // call).
   const bool upcast = eng.fp32_parameters && !fmt.whole_model && fmt.linear_bits == 16;
@@ -59,6 +68,10 @@ void Sizing::weights() {
                                    num(fmt.linear_bits) + " bits + " + num(unquantized / 1e9) +
                                    " B others (embeddings, head, norms, biases) x " +
                                    num(fmt.other_bytes) + " bytes (" + fmt.basis + ")";
+  if (head_apart > 0 && explain)
+    wbasis += "; + the output head kept apart from the tied embeddings (" + num(a.vocab) + " x " +
+              num(a.hidden) + " x " + num(fmt.other_bytes) + " bytes = " + gib(head_apart) +
+              "): " + eng.name + " holds the checkpoint's own 16-bit head";
   if (upcast && explain)
     wbasis = num(p.total / 1e9) + " B parameters x 4 bytes: " + eng.name +
              " keeps the parameters in fp32 and casts each weight to the input's type per call";

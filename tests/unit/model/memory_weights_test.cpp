@@ -97,3 +97,33 @@ TEST_CASE("a checkpoint with tied embeddings saved twice peaks while transformer
   CHECK(line(awq("gemma-2-9b", "vllm", true, 16), "loading_peak") == 0);
   CHECK(line(awq("llama-3-8b", "transformers", true, 16), "loading_peak") == 0);
 }
+
+namespace {
+
+Json weights_of(const std::string& model, const std::string& format, const std::string& engine) {
+  const Json request = {{"question", "memory"}, {"model", {{"name", model}}}, {"mode", "inference"},
+                        {"engine", engine},     {"weight_format", format},    {"context", 1024}};
+  const Json answer = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << answer.dump().substr(0, 600));
+  REQUIRE(answer["ok"] == true);
+  return answer["result"];
+}
+
+}  // namespace
+
+TEST_CASE("transformers holds an fp8 checkpoint's output head apart from its tied embeddings") {
+  const Architecture& a = catalog_of(test::shipped())->model("qwen3-4b")->arch;
+  REQUIRE(a.tied_embeddings);
+  // Qwen3-4B: a 151,936 x 2,560 head in bf16, 777,912,320 bytes (the FP8 checkpoint's 778 MB
+  // shard).
+  const double head = 151936.0 * 2560 * 2;
+  REQUIRE(a.vocab * a.hidden * 2 == head);
+  const Json fp8 = weights_of("qwen3-4b", "fp8", "transformers");
+  const Json fp8_vllm = weights_of("qwen3-4b", "fp8", "vllm");
+  CHECK(line(fp8, "weights") - line(fp8_vllm, "weights") == Approx(head));
+  // 16-bit weights keep the head tied, and a model without tied embeddings has its head counted.
+  const Json bf16 = weights_of("qwen3-4b", "bf16", "transformers");
+  CHECK(line(bf16, "weights") == Approx(line(weights_of("qwen3-4b", "bf16", "vllm"), "weights")));
+  CHECK(line(weights_of("llama-3-8b", "fp8", "transformers"), "weights") ==
+        Approx(line(weights_of("llama-3-8b", "fp8", "vllm"), "weights")));
+}
