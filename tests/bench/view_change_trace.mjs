@@ -6,6 +6,7 @@
 // wall time). `total`: the change to its answer painted; `answered`: to the answer in the document.
 // Medians per change, per site.
 // Usage: node tests/bench/view_change_trace.mjs site_dir [site_dir...] [-- view...]
+// TRACE_DEBUG=1 also prints the trace events and the profiled functions with the most self time.
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/site-server.mjs';
