@@ -134,6 +134,8 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
       assert.equal(await text(page, `place-${key}-fits`), p.fits ? 'FITS' : 'CANNOT FIT MODEL');
       assertNear(await text(page, `place-${key}-monthly`), p.cost.usd_per_month, 0.005, `${key} monthly`);
       assert.equal(await text(page, `place-${key}-basis`), p.cost.basis);
+      if (p.note) assert.equal(await text(page, `place-${key}-note`), p.note, `${key} note`);
+      else assert.equal(await page.getByTestId(`place-${key}-note`).count(), 0, `${key}: no note`);
       // The packing chart's data table lists the models on each accelerator.
       await openData(page, `place-${key}-chart-data`);
       const rows = await page.getByTestId(`place-${key}-chart-data`).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.cells[1].textContent));
@@ -144,6 +146,12 @@ test('placement: seed 000 models on g5.12xlarge, the cheapest instance and split
   const r = await check(base);
   assert.deepEqual(r.on_instance.gpus[0].models, ['custom-7b', 'kokoro-tts']);
   await screenshot(page, 'placement', { fullPage: true });
+
+  // On Inferentia the packing says the models must be compiled for Neuron first, as the CLI does.
+  await afterChange(page, 'placement', () => screen(page).getByLabel('Instance (optional)').selectOption('inf2.xlarge'));
+  const neuron = await check({ ...base, instance: 'inf2.xlarge' });
+  assert.match(neuron.on_instance.note, /compiled for Neuron/);
+  await afterChange(page, 'placement', () => screen(page).getByLabel('Instance (optional)').selectOption('g5.12xlarge'));
 
   // Drive: a 13B model by parameters at int8, no instance, GCP and Azure only, 1-year commitment.
   const s = screen(page);

@@ -212,6 +212,7 @@ function packingCard(p, title, key, colour, gbOf) {
       p.unplaced?.length ? ['Not placed', p.unplaced.join(', '), `place-${key}-unplaced`] : null,
     ], 'facts compact'),
     h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Cost basis: '), h('span', { testid: `place-${key}-basis` }, p.cost?.basis ?? '')),
+    p.note ? h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Note: '), h('span', { testid: `place-${key}-note` }, p.note)) : null,
     barChart({
       title: `Models packed onto ${p.instance_count} × ${p.instance}`,
       summary: gpus.map((g) => `${name(g)}: ${g.models.join(', ') || 'empty'}, ${f.gb(g.used_gb)} of ${f.gb(g.capacity_gb)}`).join('; '),
