@@ -10,7 +10,7 @@ import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 import { largeCatalog } from './large-catalog.mjs';
 import { LINKS, stepsOf, watchLink } from './links.mjs';
-import { VIEWS, timeView } from './view-change.mjs';
+import { VIEWS, timeView, batchJobsTimes } from './view-change.mjs';
 import { keystrokeTimes } from './keystrokes.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
@@ -137,33 +137,9 @@ try {
       await context.close();
     }
   }
-  // The Batch view with 19 jobs pasted beside its own (20 jobs, 1,000 traces each): from a change of
-  // the traces' seed to the new answer on screen (a new total element: these jobs' totals need not
-  // change with the seed), then one frame, as the recompute above.
-  const batchPage = await browser.newPage();
-  await batchPage.goto(`${server.origin}/?view=batch`);
-  await batchPage.waitForSelector('[data-testid="bt-total"]');
-  const pasted = sweep.tools.batch_20_jobs_1000_traces.jobs.slice(1);
-  await batchPage.fill('#bt-jobs', JSON.stringify(pasted));
-  await batchPage.locator('#bt-jobs').dispatchEvent('change');
-  await batchPage.waitForFunction(() => document.querySelectorAll('[data-testid^="bt-job-"][data-testid$="-work"]').length >= 20, null, { timeout: 60000 });
-  const batchView = await batchPage.evaluate(async () => {
-    const input = document.querySelector('#bt-seed');
-    const shown = () => document.querySelector('[data-testid="bt-total"]');
-    const times = [];
-    for (let i = 0; i < 10; i++) {
-      const before = shown();
-      const t0 = performance.now();
-      input.value = String(i + 2);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      input.dispatchEvent(new Event('change', { bubbles: true }));
-      while (shown() === before && performance.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => requestAnimationFrame(() => r()));
-      times.push(performance.now() - t0);
-    }
-    return times;
-  });
-  await batchPage.close();
+  // The Batch view with 19 jobs pasted beside its own (20 jobs, 1,000 traces each): a change of the
+  // traces' seed to the new answer on screen (tests/bench/view-change.mjs batchJobsTimes).
+  const batchView = await batchJobsTimes(browser, server.origin, sweep.tools.batch_20_jobs_1000_traces.jobs.slice(1));
   // Keystroke to paint while the largest catalog of your own the page accepts is loaded
   // (tests/bench/keystrokes.mjs).
   const large = largeCatalog((file) => readFileSync(path.join(SITE_DIR, 'config', file), 'utf8'));

@@ -1,5 +1,6 @@
 // An input change to each view's answer on screen (view-change.mjs), and keystroke to paint with the
-// largest catalog of your own (keystrokes.mjs; view `keys`), for two or more staged sites alternated
+// largest catalog of your own (keystrokes.mjs; view `keys`) and bench.sh's Batch view of 20 jobs
+// (view `batch20`), for two or more staged sites alternated
 // view by view in one browser, so that a change to the page is measured under the same load as the
 // page before it. Prints each view's median per site, over `rounds` rounds (10 changes, 12 keys).
 // Usage: node tests/bench/view_change_pairs.mjs [rounds=2] site_dir [site_dir...] [-- view...]
@@ -8,13 +9,13 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/site-server.mjs';
 import { readFileSync } from 'node:fs';
-import { VIEWS, timeView } from './view-change.mjs';
+import { VIEWS, timeView, batchJobsTimes } from './view-change.mjs';
 import { keystrokeTimes } from './keystrokes.mjs';
 import { largeCatalog } from './large-catalog.mjs';
 
 const args = process.argv.slice(2);
 const cut = args.indexOf('--');
-const views = cut >= 0 ? args.slice(cut + 1) : [...VIEWS, 'keys'];
+const views = cut >= 0 ? args.slice(cut + 1) : [...VIEWS, 'batch20', 'keys'];
 const [rounds, ...dirs] = (cut >= 0 ? args.slice(0, cut) : args);
 const servers = await Promise.all(dirs.map((d) => startServer(path.resolve(d))));
 const browser = await chromium.launch({
@@ -23,6 +24,8 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 let large = null;
+// bench.sh's Batch view of 20 jobs (view `batch20`): the 19 jobs pasted beside the view's own.
+const jobs = JSON.parse(readFileSync(new URL('./sweep.json', import.meta.url), 'utf8')).tools.batch_20_jobs_1000_traces.jobs.slice(1);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const times = servers.map(() => Object.fromEntries(views.map((v) => [v, []])));
@@ -32,7 +35,8 @@ try {
       for (const [s, server] of servers.entries()) {
         times[s][view].push(...(view === 'keys'
           ? await keystrokeTimes(browser, server.origin, large ??= largeCatalog((file) => readFileSync(path.join(dirs[0], 'config', file), 'utf8')))
-          : await timeView(browser, server.origin, view, process.env.VIEW_CHANGE_RAF === '1', work[s][view])));
+          : view === 'batch20' ? await batchJobsTimes(browser, server.origin, jobs)
+            : await timeView(browser, server.origin, view, process.env.VIEW_CHANGE_RAF === '1', work[s][view])));
       }
     }
   }

@@ -115,12 +115,16 @@ export function assertNear(shown, expected, tolerance, what) {
   assert.ok(Math.abs(n - expected) <= tolerance, `${what}: page shows ${JSON.stringify(shown)}, the CLI says ${expected}`);
 }
 
-/** Waits until a screen's result has been re-rendered after an input change. */
+/** Waits until a screen's result has been re-rendered after an input change, every part of it
+ *  (the parts outside the window follow the frame that shows the others: web/app/in-place.js). */
 export async function afterChange(page, screen, action) {
   const result = page.getByTestId(`${screen}-result`);
   const before = await result.getAttribute('data-seq');
   await action();
-  await page.waitForFunction(([id, seq]) => document.querySelector(`[data-testid="${id}-result"]`)?.dataset.seq !== seq, [screen, before]);
+  await page.waitForFunction(([id, seq]) => {
+    const shown = document.querySelector(`[data-testid="${id}-result"]`);
+    return shown?.dataset.seq !== seq && shown.dataset.drawing === undefined;
+  }, [screen, before]);
 }
 
 /** The visible view (its inputs share labels with the hidden views'; Fleet plan holds two screens). */

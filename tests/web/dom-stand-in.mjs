@@ -12,6 +12,19 @@ class StandInNode {
     this.listeners = new Map();
   }
   get parentElement() { return this.parentNode instanceof StandInElement ? this.parentNode : null; }
+  get nextSibling() {
+    const siblings = this.parentNode?.childNodes ?? [];
+    return siblings[siblings.indexOf(this) + 1] ?? null;
+  }
+  before(...nodes) { for (const n of nodes) this.parentNode?.insertBefore(n, this); }
+  replaceChild(node, old) {
+    this.insertBefore(node, old);
+    return this.removeChild(old);
+  }
+  get previousElementSibling() {
+    const siblings = this.parentNode?.children ?? [];
+    return siblings[siblings.indexOf(this) - 1] ?? null;
+  }
   get isConnected() {
     let n = this;
     while (n.parentNode) n = n.parentNode;
@@ -105,6 +118,8 @@ class StandInNode {
 
 class StandInText extends StandInNode {
   constructor(ownerDocument, text) { super(ownerDocument); this.data = text; }
+  get nodeType() { return 3; }
+  get nodeName() { return '#text'; }
   get textContent() { return this.data; }
   set textContent(text) { this.data = String(text); }
 }
@@ -158,6 +173,10 @@ class StandInElement extends StandInNode {
     this.attributes.set(name, String(value));
     if (name === 'value' && this.localName !== 'option' && this.localName !== 'select') this.ownValue = String(value);
   }
+  get nodeType() { return 1; }
+  get nodeName() { return this.tagName; }
+  getAttributeNames() { return [...this.attributes.keys()]; }
+  hasAttributes() { return this.attributes.size > 0; }
   getAttribute(name) { return this.attributes.has(name) ? this.attributes.get(name) : null; }
   hasAttribute(name) { return this.attributes.has(name); }
   removeAttribute(name) { this.attributes.delete(name); }
@@ -242,7 +261,7 @@ export function install() {
     removeEventListener: win.removeEventListener.bind(win),
     dispatchEvent: win.dispatchEvent.bind(win),
     document,
-    Node: StandInNode,
+    Node: Object.assign(StandInNode, { ELEMENT_NODE: 1, TEXT_NODE: 3 }),
     Element: StandInElement,
     HTMLElement: StandInElement,
     HTMLDetailsElement: class {},

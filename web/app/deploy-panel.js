@@ -3,6 +3,7 @@
 // every target (deploy-zip.js, fetched on the first press). Asked when the panel is first opened:
 // no answer waits for it.
 import { h } from './dom.js';
+import { live } from './in-place.js';
 import * as f from './format.js';
 import { copyText } from './export.js';
 
@@ -72,11 +73,11 @@ function filesView(result, status, id) {
 export function deployPanel(ask, from, extra = {}, note = null) {
   const body = h('div', { testid: 'deploy-body' }, h('p', { class: 'muted small' }, 'Writing the files…'));
   const status = h('p', { class: 'muted small', role: 'status', testid: 'deploy-status' });
-  const panel = h('details', { class: 'card deploy-panel', testid: 'deploy-panel' },
+  const panel = live(h('details', { class: 'card deploy-panel', testid: 'deploy-panel' },
     h('summary', null, h('h3', { class: 'inline' }, 'Deploy')),
     h('p', { class: 'muted small' }, 'This deployment as files to apply; every number is commented with the figure it came from.'),
     note ? h('p', { class: 'muted small', testid: 'deploy-note' }, note) : null,
-    body, status);
+    body, status));
   let asked = false;
   const id = panels++ ? `deploy-${panels}` : 'deploy';
   panel.addEventListener('toggle', async () => {

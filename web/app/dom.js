@@ -1,11 +1,17 @@
 // DOM helpers: every node is built with createElement and textContent, never from HTML strings,
 // so catalog strings always render as text.
 import { exportTools } from './export.js';
+import { live } from './in-place.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function append(parent, child) {
   if (child === null || child === undefined || child === false) return;
+  // A part drawn later (in-place.js drawnLater) inside another node: built now.
+  if (typeof child === 'function') {
+    append(parent, child());
+    return;
+  }
   if (Array.isArray(child)) {
     for (const c of child) append(parent, c);
     return;
@@ -19,7 +25,7 @@ function applyProps(node, props) {
     if (key === 'class') node.setAttribute('class', Array.isArray(value) ? value.filter(Boolean).join(' ') : value);
     else if (key === 'text') node.textContent = String(value);
     else if (key === 'testid') node.dataset.testid = value;
-    else if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    else if (key.startsWith('on') && typeof value === 'function') live(node).addEventListener(key.slice(2), value);
     else if (key in node && !key.includes('-') && typeof value !== 'string') node[key] = value;
     else node.setAttribute(key, value === true ? '' : String(value));
   }
@@ -125,7 +131,7 @@ export function foldedLater(details, content) {
     filled = true;
     append(details, content());
   };
-  details.addEventListener('click', (e) => { if (e.target.closest('summary')?.parentElement === details) fill(); });
+  live(details).addEventListener('click', (e) => { if (e.target.closest('summary')?.parentElement === details) fill(); });
   details.addEventListener('toggle', () => { if (details.open) fill(); });
   return details;
 }

@@ -16,7 +16,8 @@ export function exportTools(table, name, records) {
     if (testid) b.dataset.testid = testid;
     b.addEventListener('click', async () => {
       const { tableData, recordsData, toCsv, toJson, download } = await import('./table-export.js');
-      const data = records ? recordsData(records) : tableData(table);
+      // The table beside the button: an answer drawn in place keeps the one on screen.
+      const data = records ? recordsData(records) : tableData(b.closest('.table-block')?.querySelector('table') ?? table);
       if (kind === 'csv') download(`${file}.csv`, 'text/csv;charset=utf-8', toCsv([data.head, ...data.rows]));
       else download(`${file}.json`, 'application/json', records ? `${JSON.stringify(records, null, 2)}\n` : toJson(data));
     });

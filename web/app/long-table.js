@@ -4,6 +4,7 @@
 // ("Show all N"), when the table's end comes near the screen, or before printing (a folded
 // disclosure's content is built when first opened: foldedLater in dom.js).
 import { h, table } from './dom.js';
+import { live } from './in-place.js';
 
 /** Rows drawn with the answer: what a 1280 x 800 screen shows of a table under its answer's
  *  verdict, and more. */
@@ -22,14 +23,15 @@ export function longTable(options, { count, row, what = 'rows', first = FIRST_RO
   const now = whole.has(options.testid) ? count : Math.min(count, first);
   const block = table({ ...options, rows: Array.from({ length: now }, (_, i) => row(i)) });
   if (count <= now) return block;
-  const body = block.querySelector('tbody');
   const button = h('button', { type: 'button', class: 'small-button', testid: `${options.testid}-all` }, `Show all ${count} ${what}`);
-  const line = h('p', { class: 'table-more muted small' }, `The first ${now} of ${count} ${what}. `, button);
+  const line = live(h('p', { class: 'table-more muted small' }, `The first ${now} of ${count} ${what}. `, button));
   let near = null;
   const rest = () => {
     near?.disconnect();
     partial = partial.filter((t) => t.line !== line);
     if (!line.isConnected) return;
+    // The table on screen before the line: an answer drawn in place keeps the one it replaced.
+    const body = line.previousElementSibling.querySelector('tbody');
     const nodes = [];
     for (let i = now; i < count; i++) nodes.push(row(i));
     body.append(...nodes.flat(Infinity).filter(Boolean));

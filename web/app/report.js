@@ -4,6 +4,7 @@ import { h, table, facts, card } from './dom.js';
 import * as f from './format.js';
 import { costBlock } from './parts.js';
 import { section } from './sections.js';
+import { drawnLater } from './in-place.js';
 import { workloadBlock } from './workload-block.js';
 import { serves } from './controls.js';
 import { deploymentFacts, layoutText } from './deployment.js';
@@ -55,7 +56,7 @@ export function renderReport(r, prefix = 'mig') {
       h('h3', null, 'Best alternative for each priority'),
       h('p', { class: 'muted small' }, 'Among the alternatives below, not counting where it runs today.'),
       facts(Object.entries(r.best_by_priority).map(([k, v]) => [f.label(k), v ?? f.DASH, `${prefix}-best-${k}`]), 'facts compact'))) : null,
-    section('table', h('section', { class: 'card' },
+    drawnLater(() => section('table', h('section', { class: 'card' },
       h('h3', null, `Alternatives (${r.alternatives.length})`),
       table({
         caption: 'Alternatives to the current setup, best first for the priority', testid: `${prefix}-alternatives`, className: 'data',
@@ -63,10 +64,10 @@ export function renderReport(r, prefix = 'mig') {
         rows: r.alternatives.map((a, i) => altRow(a, i, prefix)),
       }),
       r.excluded?.length ? h('div', null, h('h4', null, 'Excluded'),
-        h('ul', { class: 'reasons' }, r.excluded.map((x) => h('li', null, h('strong', null, x.family), ': ', x.reason)))) : null)),
-    h('div', { class: 'grid-2' },
+        h('ul', { class: 'reasons' }, r.excluded.map((x) => h('li', null, h('strong', null, x.family), ': ', x.reason)))) : null))),
+    drawnLater(() => h('div', { class: 'grid-2' },
       section('current', currentCard(r, prefix)),
-      section('workload', card('Workload sized', workloadBlock(r.request, `${prefix}-workload`)))),
+      section('workload', card('Workload sized', workloadBlock(r.request, `${prefix}-workload`))))),
   ];
 }
 

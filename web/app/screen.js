@@ -5,7 +5,8 @@
 // a Web Worker, so a render awaits them, a newer render supersedes an older one (whose questions
 // still waiting are dropped and whose answer is never shown), and the results say "Working…"
 // (aria-busy) while an answer takes longer than a frame.
-import { h, clear, onEdit } from './dom.js';
+import { h, onEdit } from './dom.js';
+import { drawAnswer, drawWaiting, holdWaiting } from './in-place.js';
 import { alertRegion, markFields } from './errors.js';
 import { showChosenSections } from './embed-mode.js';
 
@@ -14,6 +15,15 @@ function summaryOf(title, results) {
   const first = results.querySelector('.verdict-title') ?? results.querySelector('h3, p');
   const line = (first?.textContent ?? '').replace(/\s+/g, ' ').trim();
   return `${title} answered${line ? `: ${line.length > 140 ? `${line.slice(0, 139)}…` : line}` : '.'}`;
+}
+
+/** An answer's nodes as a list of parts: nested lists flattened, texts as text nodes, drawnLater's
+ *  builds kept for in-place.js to call. */
+function partsOf(nodes, parts = []) {
+  if (Array.isArray(nodes)) for (const n of nodes) partsOf(n, parts);
+  else if (typeof nodes === 'function' || nodes instanceof Node) parts.push(nodes);
+  else if (nodes !== null && nodes !== undefined && nodes !== false) parts.push(document.createTextNode(String(nodes)));
+  return parts;
 }
 
 /** `lead`: those of `controls` shown first in the inputs card, above the workload form. */
@@ -42,6 +52,7 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
     layout);
 
   let run = null; // the render in flight
+  let renders = 0;
   let busy;
   const screen = {
     id, title, panel, alert, results, controls, uses, formSlot,
@@ -63,6 +74,11 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
     async render() {
       run?.abort();
       const mine = run = new AbortController();
+      // data-drawing from the change until every part of its answer is drawn (tests wait for it).
+      const ticket = ++renders;
+      results.dataset.drawing = '';
+      holdWaiting(results);
+      const drawn = () => { if (ticket === renders) delete results.dataset.drawing; };
       const { signal } = mine;
       // Only an answer that is not back within a frame shows "Working…": the page's own core
       // answers before it is ever painted.
@@ -93,14 +109,20 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
       results.removeAttribute('aria-busy');
       markFields(fields, [...(out?.errors ?? []), ...noted]);
       if (out?.errors) {
-        // The last good answer stays, dimmed, under the errors.
+        // The last good answer stays, dimmed, under the errors: whole.
+        drawWaiting(results);
         const kept = results.childElementCount > 0 && results.dataset.state !== 'empty';
         alert.show(out.errors, undefined, kept ? 'The answer below is the last one for valid inputs.' : '');
         results.dataset.state = 'error';
+        drawn();
       } else {
         alert.hide();
         const focused = document.activeElement;
-        clear(results, out?.nodes ?? []);
+        // Drawn in place, what is on screen first (in-place.js).
+        drawAnswer(results, partsOf(out?.nodes), () => {
+          drawn();
+          showChosenSections(results);
+        });
         showChosenSections(results);
         if (focused?.isConnected && document.activeElement !== focused) focused.focus({ preventScroll: true });
         results.dataset.state = 'ready';

@@ -11,6 +11,7 @@ import { copyText } from '../export.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { section } from '../sections.js';
+import { drawnLater } from '../in-place.js';
 
 /** A synthetic diurnal day (not measured): a trough at 04:00, a peak 5x the trough at 16:00. */
 export const EXAMPLE_PROFILE = Array.from({ length: 24 }, (_, hr) => Math.round(40 * (3 - 2 * Math.cos(((hr - 4) * Math.PI) / 12)) * 10) / 10);
@@ -206,7 +207,7 @@ export function renderAutoscale(r) {
         ['Month', r.profile.month],
       ], 'facts compact'))),
     section('chart', card('Replica schedule', scheduleChart(r))),
-    section('table', h('section', { class: 'card' },
+    drawnLater(() => section('table', h('section', { class: 'card' },
       h('h3', null, 'Each policy'),
       table({
         caption: 'Each policy over the profile: monthly cost, idle GPU-hours and the share of requests within the p95 TTFT target', testid: 'as-policies', className: 'data', exportName: 'autoscale-policies', records: r.policies,
@@ -218,8 +219,8 @@ export function renderAutoscale(r) {
           h('td', { class: 'num' }, f.num(p.gpu_hours_idle, 0)),
           h('td', { class: 'num', testid: `as-${p.name}-slo` }, f.pct(100 * p.slo_attainment)))),
       }),
-      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'At the measured error: '), h('span', { testid: 'as-band' }, r.band.text)))),
-    h('div', { class: 'grid-2' },
+      h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'At the measured error: '), h('span', { testid: 'as-band' }, r.band.text))))),
+    drawnLater(() => h('div', { class: 'grid-2' },
       section('recommended', h('section', { class: 'card', testid: 'as-recommended' },
         h('h3', null, 'Recommended autoscaler settings'),
         facts([
@@ -239,7 +240,7 @@ export function renderAutoscale(r) {
           ['Monthly cost', base.usd_per_month === null ? f.DASH : f.usdMonth(base.usd_per_month), 'as-base-usd'],
           ['Break-even utilization', base.break_even_utilization === null ? f.DASH : f.pct(100 * base.break_even_utilization)],
         ], 'facts compact'),
-        h('p', { class: 'muted small' }, base.basis)))),
+        h('p', { class: 'muted small' }, base.basis))))),
     h('p', { class: 'muted small' }, r.basis),
   ];
 }

@@ -8,6 +8,7 @@ import { createScreen } from '../screen.js';
 import { frame, axis, legend, dataTable, W } from '../charts.js';
 import { requestBlock } from '../parts.js';
 import { section } from '../sections.js';
+import { drawnLater } from '../in-place.js';
 
 const TASKS = [
   { value: 'lora', label: 'LoRA fine-tuning' }, { value: 'qlora', label: 'QLoRA fine-tuning' },
@@ -146,14 +147,14 @@ function jobCard(j, index, apis = []) {
 export function renderBatch(r) {
   const t = r.total;
   return [
-    ...r.jobs.map((j, i) => section('jobs', jobCard(j, i, r.batch_apis))),
-    section('chart', h('section', { class: 'card' }, ganttChart(r),
+    ...r.jobs.map((j, i) => drawnLater(() => section('jobs', jobCard(j, i, r.batch_apis)))),
+    drawnLater(() => section('chart', h('section', { class: 'card' }, ganttChart(r),
       facts([
         ['Total, deadline-aware', `${f.usd(t.cost_usd.p50)} (p10 ${f.usd(t.cost_usd.p10)}, p90 ${f.usd(t.cost_usd.p90)})`, 'bt-total'],
         ['All done by', f.hours(t.makespan_hours)],
         ...(t.p_within_budget !== undefined ? [['Within the budget', `${f.pct(100 * t.p_within_budget)} of the traces`]] : []),
         ['At risk', r.jobs_at_risk.length ? r.jobs_at_risk.map((a) => `${a.job}: ${a.reason}`).join('; ') : 'none', 'bt-at-risk'],
-      ], 'facts compact'))),
+      ], 'facts compact')))),
     h('p', { class: 'muted small' }, `${r.simulation.traces} spot traces drawn from the request's seed (${r.simulation.seed}) by ${r.simulation.generator}. ${r.assumptions.availability}; ${r.assumptions.band_reading_formula}.`),
   ];
 }

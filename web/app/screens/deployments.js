@@ -4,6 +4,7 @@
 // explain the kind of accelerator under them.
 import { h, nextId, foldedLater } from '../dom.js';
 import { longTable } from '../long-table.js';
+import { live, drawnLater } from '../in-place.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
@@ -86,8 +87,8 @@ export function createDeploymentsScreen(store, form) {
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
       // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
-      const details = h('details', { class: 'card decide-details', testid: 'decide-details' },
-        h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU')));
+      const details = live(h('details', { class: 'card decide-details', testid: 'decide-details' },
+        h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU'))));
       decided.then((dec) => {
         if (dec.response) details.append(...[renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result)].flat(Infinity).filter(Boolean), requestBlock(asked, 'decide-request'));
         else details.remove();
@@ -171,15 +172,15 @@ function renderRecommend(r) {
   return [
     section('verdict', topPick(r.candidates[0], r)),
     r.candidates.length ? section('chart', h('section', { class: 'card' }, h('h3', null, 'Cost against performance'), costPerformanceChart(r.candidates))) : null,
-    section('table', h('section', { class: 'card' },
+    drawnLater(() => section('table', h('section', { class: 'card' },
       h('h3', null, `Candidates (${r.candidates.length})`),
       longTable({
         caption: `Ranked: ${r.ranking}`, testid: 'rec-table', className: 'data', records: r.candidates,
         head: ['#', ...deploymentHead(serving, r.candidates), 'Risk'],
-      }, { count: r.candidates.length, row: (i) => candidateRow(r.candidates[i], i, 'rec'), what: 'candidates' }))),
-    h('div', { class: 'grid-2' },
+      }, { count: r.candidates.length, row: (i) => candidateRow(r.candidates[i], i, 'rec'), what: 'candidates' })))),
+    drawnLater(() => h('div', { class: 'grid-2' },
       section('workload', h('section', { class: 'card' }, h('h3', null, 'Workload sized'), workloadBlock(r.request, 'rec-workload'))),
-      r.excluded.length ? section('excluded', h('section', { class: 'card' }, h('h3', null, 'Excluded families'), excludedList(r.excluded))) : null),
+      r.excluded.length ? section('excluded', h('section', { class: 'card' }, h('h3', null, 'Excluded families'), excludedList(r.excluded))) : null)),
   ];
 }
 

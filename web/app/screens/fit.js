@@ -3,6 +3,7 @@
 // with the ways out, and the cost; under it, for a concrete model, every GPU that holds it and the
 // weights in every format (later-screens.js). On one GPU alone: the memory question, line by line.
 import { h, facts, card, table } from '../dom.js';
+import { live, drawnLater } from '../in-place.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { usageBar, statusBadge, costBlock, memoryBlock, memoryLines, sourceNote, placementLine, requestBlock } from '../parts.js';
@@ -61,7 +62,7 @@ export function createFitScreen(store, form) {
  *  model, the weights in every format. Asked when it comes near the screen: neither the answer nor
  *  the first download waits for it. */
 export function fitMore(ask, form, r, store) {
-  const more = h('div', { class: 'fit-more', testid: 'fit-more' });
+  const more = live(h('div', { class: 'fit-more', testid: 'fit-more' }));
   const seen = new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
     seen.disconnect();
@@ -105,17 +106,17 @@ export function renderFit(r, example = false) {
       h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'Expected error (memory): '), h('span', { testid: 'fit-expected-error' }, r.expected_error.text))),
     r.ways_out ? waysOut(r.ways_out) : null);
 
-  const cost = section('cost', card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p)));
+  const cost = drawnLater(() => section('cost', card('Cost', costBlock(r.cost, 'fit-cost'), sourceNote(p))));
   return [
     aside ? cost : null,
     section('verdict', summary),
     section('chart', card(`Memory per ${dev} against its capacity`, memoryChart(r),
       r.memory.per_gpu?.length ? memoryLines(r.memory.per_gpu, 'fit-memory-lines') : null)),
-    h('div', { class: 'grid-2' },
+    drawnLater(() => h('div', { class: 'grid-2' },
       section('memory', card('Memory', h('div', { testid: 'fit-memory' }, memoryBlock(r.memory, 'fit-memory')))),
       section('deployment', card('Deployment', deploymentFacts(d, 'fit-dep'),
         r.band ? h('p', { class: 'why' }, h('span', { class: 'why-label' }, 'At the measured error: '), h('span', { testid: 'fit-capacity-band' }, capacityBand(r.band))) : null,
-        d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null))),
+        d.basis ? h('details', { class: 'why-details' }, h('summary', null, 'Speed basis'), speedBasis(d.basis)) : null)))),
     aside ? null : cost,
   ];
 }

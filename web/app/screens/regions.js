@@ -11,6 +11,7 @@ import { numberControl } from '../controls.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { section } from '../sections.js';
+import { drawnLater } from '../in-place.js';
 import { longTable } from '../long-table.js';
 import { textControl, checkControl, nameList, pricesWanted, bandCell } from '../region-fields.js';
 
@@ -119,7 +120,7 @@ export function renderRegions(r, req = {}) {
         h('p', { testid: 'rg-way-out' }, h('strong', null, 'Way out: '), f.sentence(r.way_out)),
         facts(askedFacts(req), 'facts compact'))),
     placed ? section('chosen', card('Regions chosen', placementTable(r.regions_chosen, r.request?.demand?.max_ttft_ms))) : null,
-    section('table', card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions))),
+    drawnLater(() => section('table', card(`Candidate regions (${r.regions.length})`, regionsTable(r.regions)))),
     h('details', { class: 'why-details', testid: 'rg-method' },
       h('summary', null, 'Method and sources'),
       facts(Object.entries(r.method ?? {}).map(([k, v]) => [METHOD_NAMES[k] ?? f.sentence(f.label(k)), f.sentence(String(v))]), 'facts compact')),

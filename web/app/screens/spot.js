@@ -13,6 +13,7 @@ import { providersControl } from '../more-controls.js';
 import { requestBlock } from '../parts.js';
 import { deployPanel } from '../deploy-panel.js';
 import { section } from '../sections.js';
+import { drawnLater } from '../in-place.js';
 import { longTable } from '../long-table.js';
 import { textControl, nameList, pricesWanted, bandCell, interval } from '../region-fields.js';
 
@@ -132,7 +133,7 @@ export function renderSpot(r) {
     dataNote(r.data),
     r.plan ? servingPlan(r) : null,
     r.jobs ? trainingJobs(r) : null,
-    section('table', card(`Pools (${r.pools.length})`, poolsTable(r.pools))),
+    drawnLater(() => section('table', card(`Pools (${r.pools.length})`, poolsTable(r.pools)))),
     h('details', { class: 'why-details', testid: 'spot-assumptions' },
       h('summary', null, 'Assumptions and method'),
       facts(assumptionRows(r.assumptions ?? {}), 'facts compact'),
