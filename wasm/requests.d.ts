@@ -1722,6 +1722,7 @@ on_demand_usd_per_month: (number | null)
 spot_usd_per_month: (number | null)
 spot_savings_pct: (number | null)
 spot_interruption_notice_s: (number | null)
+spot_basis?: string
 commitments?: Commitment[]
 basis: string
 note?: string

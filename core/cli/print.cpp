@@ -308,20 +308,29 @@ void print_fit(std::ostream& out, const Json& r) {
   out << "Expected error (memory): " << text(r["expected_error"]["text"]) << "\n";
 }
 
+// The spot row's basis: which zone's price it is, and the notice.
+std::string spot_cost_basis(const Json& c) {
+  std::string basis = c.contains("spot_basis") ? text(c["spot_basis"]) : "";
+  if (c["spot_interruption_notice_s"].is_number()) {
+    basis += (basis.empty() ? "" : "; ") + std::string("interruption notice ") +
+             num(c["spot_interruption_notice_s"], 0) + " s";
+  }
+  return basis;
+}
+
 void print_cost(std::ostream& out, const Json& r) {
   out << text(r["placement"].value("note", r["placement"]["instance"])) << "\n";
   const Json& c = r["cost"];
   out << "Schedule: " << text(c["schedule"]) << "\n";
   const Json none;
-  std::vector<Row> rows{{cell("chosen: " + text(c["pricing"]), {c["pricing"], true, none}), usd(c["usd_per_hour"]), usd(c["usd_per_month"]),
-                         cell(c["basis"]), blank(), blank()},
-                        {cell("on-demand", {"on_demand", false, none}), usd(c["on_demand_usd_per_hour"]),
-                         usd(c["on_demand_usd_per_month"]), cell("", {""}), blank(), blank()},
-                        {cell("spot", {"spot", false, none}), usd(c["spot_usd_per_hour"]), usd(c["spot_usd_per_month"]),
-                         c["spot_interruption_notice_s"].is_number()
-                             ? cell("interruption notice " + num(c["spot_interruption_notice_s"], 0) + " s", {""})
-                             : cell("", {""}),
-                         quantity(c["spot_interruption_notice_s"], 0), blank()}};
+  std::vector<Row> rows{
+      {cell("chosen: " + text(c["pricing"]), {c["pricing"], true, none}), usd(c["usd_per_hour"]),
+       usd(c["usd_per_month"]), cell(c["basis"]), blank(), blank()},
+      {cell("on-demand", {"on_demand", false, none}), usd(c["on_demand_usd_per_hour"]),
+       usd(c["on_demand_usd_per_month"]), cell("", {""}), blank(), blank()},
+      {cell("spot", {"spot", false, none}), usd(c["spot_usd_per_hour"]),
+       usd(c["spot_usd_per_month"]), cell(spot_cost_basis(c), {""}),
+       quantity(c["spot_interruption_notice_s"], 0), blank()}};
   for (const auto& x : c["commitments"]) {
     const std::string upfront = text(x["upfront"]) == "none" ? "no" : text(x["upfront"]);
     const std::string what = text(x["name"]) + " " + text(x["term"]) + " " + upfront + " upfront";

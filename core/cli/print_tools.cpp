@@ -163,15 +163,30 @@ void print_decide(std::ostream& out, const Json& r) {
 
 void print_spot(std::ostream& out, const Json& r) {
   std::vector<Row> rows;
+  bool zoned = false;
   for (const auto& p : r["pools"]) {
     const Json& b = p["interruption_band"];
-    rows.push_back({cell(p["instance"]), cell(p["region"]), usd(p["on_demand_usd_per_hour"]), usd(p["spot_usd_per_hour"]),
-                    cell(text(b["label"]) + (b.contains("as_of") ? " (as of " + text(b["as_of"]) + ")" : ""), {b["label"], b.value("as_of", Json())}),
-                    quantity(p["notice_s"], 0, " s"), quantity(p["same_accelerator_instance_types"], 0)});
+    zoned = zoned || p.contains("spot_basis");
+    rows.push_back(
+        {cell(p["instance"]), cell(p["region"]), usd(p["on_demand_usd_per_hour"]),
+         usd(p["spot_usd_per_hour"]), usd(p.value("spot_zone_median_usd_per_hour", Json())),
+         cell(text(b["label"]) + (b.contains("as_of") ? " (as of " + text(b["as_of"]) + ")" : ""),
+              {b["label"], b.value("as_of", Json())}),
+         quantity(p["notice_s"], 0, " s"), quantity(p["same_accelerator_instance_types"], 0)});
   }
-  table(out, {{"instance", {"instance"}}, {"region", {"region"}}, {"on-demand $/h", {"on_demand_usd_per_hour"}}, {"spot $/h", {"spot_usd_per_hour"}},
-              {"interruption band", {"band", "as_of"}, 0, true}, {"notice", {"notice_s"}}, {"same-GPU types", {"same_accelerator_instance_types"}}},
+  table(out,
+        {{"instance", {"instance"}},
+         {"region", {"region"}},
+         {"on-demand $/h", {"on_demand_usd_per_hour"}},
+         {"spot $/h", {"spot_usd_per_hour"}},
+         {"zones median", {"spot_zone_median_usd_per_hour"}},
+         {"interruption band", {"band", "as_of"}, 0, true},
+         {"notice", {"notice_s"}},
+         {"same GPU", {"same_accelerator_instance_types"}}},
         rows);
+  if (zoned)
+    out << "Spot $/h is each region's cheapest zone with spot (plans price it); zones median: "
+           "their median\n";
   if (r.contains("plan")) {
     const Json& pl = r["plan"];
     out << "Plan (" << text(pl["instance"]) << ", target " << num(pl["target_availability"], 4) << "): " << num(pl["on_demand"]["replicas"], 0)

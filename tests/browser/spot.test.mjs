@@ -35,6 +35,10 @@ test('spot serving: pools, plan, all on demand and all spot equal the CLI\'s; th
     assert.match(await row.locator('th').textContent(), new RegExp(`^${p.instance.replace('.', '\\.')}$`));
     assertNear(await text(page, `spot-pool-${i}-od`), p.on_demand_usd_per_hour, 0.00005, `pool ${i} on demand`);
     assertNear(await text(page, `spot-pool-${i}-spot`), p.spot_usd_per_hour, 0.00005, `pool ${i} spot`);
+    // The spot price is the region's cheapest zone's: the cell says so, with the zones' median.
+    assert.ok(p.spot_zone_median_usd_per_hour >= p.spot_usd_per_hour, `pool ${i}: AWS prices zones`);
+    assertNear((await text(page, `spot-pool-${i}-median`)).replace(/^.*median /, ''), p.spot_zone_median_usd_per_hour, 0.00005, `pool ${i} zones' median`);
+    assert.equal(await page.getByTestId(`spot-pool-${i}-median`).getAttribute('title'), p.spot_basis);
     assert.equal(await text(page, `spot-pool-${i}-band-label`), p.interruption_band.label);
     assert.match(await text(page, `spot-pool-${i}-band`), new RegExp(`as of ${p.interruption_band.as_of}`));
     assert.match(await text(page, `spot-pool-${i}-same`), new RegExp(`^${p.same_accelerator_instance_types} types${p.below_karpenter_15 ? ' below Karpenter' : '$'}`));

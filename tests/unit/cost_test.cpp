@@ -83,6 +83,35 @@ TEST_CASE("spot falls back to on-demand, and says so, where no spot price is kno
   CHECK(*priced.spot_savings_pct == Approx(100 * (1 - 0.2 / 0.526)));
 }
 
+TEST_CASE("a spot price says it is the cheapest zone's, with the zones' median") {
+  InstanceType it;
+  it.region = "us-east-1";
+  it.spot_usd_per_hour = 2.5;
+  CHECK(spot_zone_basis(it).empty());  // a price file that prices the region (Azure)
+  it.spot_zones = 1;
+  CHECK(spot_zone_basis(it) == "the one zone of us-east-1 with spot below on-demand");
+  it.spot_zones = 4;
+  it.spot_zone_median_usd_per_hour = 8.0001;
+  CHECK(spot_zone_basis(it) ==
+        "the cheapest of 4 zones with spot in us-east-1 (their median $8.0001/h)");
+
+  // The shipped us-east-1 file prices p4d.24xlarge's spot in several zones: the cost says which.
+  const Catalog& c = *catalog_of(test::shipped());
+  const Json offer = Json::parse(test::read_file(
+      test::source_path("config/prices/aws/us-east-1.json")))["offers"]["p4d.24xlarge"];
+  REQUIRE(offer["spot_zones"].get<int>() > 1);
+  Billing spot;
+  spot.mode = PaymentMode::kSpot;
+  const Cost cost = cost_of(c, *place(c, "p4d.24xlarge", 1), spot);
+  CHECK(*cost.spot_usd_per_hour == Approx(offer["spot_cost_per_hour"].get<double>()));
+  CHECK_THAT(cost.spot_basis,
+             Catch::StartsWith("the cheapest of " + std::to_string(offer["spot_zones"].get<int>()) +
+                               " zones"));
+  CHECK_THAT(cost.spot_basis,
+             Catch::Contains(usd_rate(offer["spot_median_cost_per_hour"].get<double>())));
+  CHECK_THAT(cost.basis, Catch::Contains("(spot, cheapest zone)"));
+}
+
 TEST_CASE("an unpriced instance has no monthly figure and explains why") {
   const Catalog& c = *catalog_of(test::shipped());
   Cost cost = cost_of(c, *place(c, "p5e.48xlarge", 8), Billing{});

@@ -89,6 +89,10 @@ TEST_CASE("the spot answer: pools with dated bands, a plan between all spot and 
         CHECK(pool["interruption_band"]["as_of"] == "2025-06-28");
         CHECK(pool["interruption_band"]["stale"] == true);
       }
+      // AWS prices spot by zone: the pool's price is the cheapest zone's, and it says so.
+      CHECK_THAT(pool["spot_basis"].get<std::string>(), Catch::Contains("zone"));
+      CHECK(pool["spot_zone_median_usd_per_hour"].get<double>() >=
+            pool["spot_usd_per_hour"].get<double>());
     }
     CHECK(res["data"]["stale"] == true);
     const Json& cost = res["plan"]["usd_per_month"];

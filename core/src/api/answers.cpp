@@ -94,6 +94,7 @@ Json cost(const Cost& c, bool ways) {
   add(j, "spot_usd_per_month", report_optional(c.spot_usd_per_month, 2));
   add(j, "spot_savings_pct", report_optional(c.spot_savings_pct, 1));
   add(j, "spot_interruption_notice_s", report_optional(c.spot_interruption_notice_s, 0));
+  if (!c.spot_basis.empty()) add(j, "spot_basis", c.spot_basis);
   Json commitments = Json::array();
   for (const auto& x : ways ? c.commitments : std::vector<CommitmentCost>{}) {
     const WayToPay& w = *x.way;

@@ -42,7 +42,7 @@ constexpr ResultShape kShapes[] = {
      "monthly_hours:number schedule:string usd_per_month:number|null "
      "on_demand_usd_per_hour:number|null spot_usd_per_hour:number|null "
      "on_demand_usd_per_month:number|null spot_usd_per_month:number|null "
-     "spot_savings_pct:number|null spot_interruption_notice_s:number|null "
+     "spot_savings_pct:number|null spot_interruption_notice_s:number|null spot_basis?:string "
      "commitments?:@commitment[] basis:string note?:string price_flags?:@price_flag[] "
      "priced_from_region?:string|null"},
     {"fit_summary",

@@ -60,7 +60,11 @@ struct InstanceType {
   double vcpus = 0;
   std::optional<double> ram_gib;
   std::optional<double> on_demand_usd_per_hour;  // per instance-hour; absent = unknown
-  std::optional<double> spot_usd_per_hour;
+  std::optional<double>
+      spot_usd_per_hour;  // the cheapest zone's where zones differ (spot_zones > 0)
+  std::optional<double> spot_zone_median_usd_per_hour;  // the median over the zones with spot
+  int spot_zones = 0;  // zones with a spot price below on-demand; 0: the provider prices regions
+  int zones = 0;       // zones that list the type
   std::optional<double> usable_memory_mib;  // cloud-reported, when the size sets its own
   std::string price_notes;
   std::string source;

@@ -81,6 +81,16 @@ std::string usd_rate(double amount) {
   return "$" + text;
 }
 
+std::string spot_zone_basis(const InstanceType& it) {
+  if (!it.spot_usd_per_hour || it.spot_zones <= 0) return "";
+  if (it.spot_zones == 1) return "the one zone of " + it.region + " with spot below on-demand";
+  std::string text =
+      "the cheapest of " + decimal::whole(it.spot_zones) + " zones with spot in " + it.region;
+  if (it.spot_zone_median_usd_per_hour)
+    text += " (their median " + usd_rate(*it.spot_zone_median_usd_per_hour) + "/h)";
+  return text;
+}
+
 std::string usd(double amount) {
   const std::string digits = number_text(std::fabs(amount), 2);
   const std::size_t point = std::min(digits.find('.'), digits.size());
@@ -221,6 +231,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
   if (it.spot_usd_per_hour) {
     c.spot_usd_per_hour = *it.spot_usd_per_hour * n;
     c.spot_usd_per_month = *c.spot_usd_per_hour * hours;
+    c.spot_basis = spot_zone_basis(it);
     if (terms && terms->spot_interruption_notice_s > 0) {
       c.spot_interruption_notice_s = terms->spot_interruption_notice_s;
     }
@@ -312,17 +323,22 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
         c.pricing = "spot";
         c.usd_per_hour = c.spot_usd_per_hour;
         c.usd_per_month = c.spot_usd_per_month;
-        if (explain) c.basis = count() + usd_rate(*it.spot_usd_per_hour) + "/h (spot) x " + hours_text + " = " +
-                  usd(*c.usd_per_month);
+        if (explain)
+          c.basis = count() + usd_rate(*it.spot_usd_per_hour) + "/h (spot" +
+                    (it.spot_zones > 1 ? ", cheapest zone" : "") + ") x " + hours_text + " = " +
+                    usd(*c.usd_per_month);
       } else {
         c.pricing = "mixed";
         const double rate = share * *it.spot_usd_per_hour + (1 - share) * *it.on_demand_usd_per_hour;
         c.usd_per_hour = rate * n;
         c.usd_per_month = *c.usd_per_hour * hours;
-        if (explain) c.basis = count() + "(" + number_text(100 * share, 0) + "% x " + usd_rate(*it.spot_usd_per_hour) +
-                  " spot + " + number_text(100 * (1 - share), 0) + "% x " +
-                  usd_rate(*it.on_demand_usd_per_hour) + " on-demand)/h x " + hours_text + " = " +
-                  usd(*c.usd_per_month);
+        if (explain)
+          c.basis = count() + "(" + number_text(100 * share, 0) + "% x " +
+                    usd_rate(*it.spot_usd_per_hour) +
+                    (it.spot_zones > 1 ? " spot (cheapest zone) + " : " spot + ") +
+                    number_text(100 * (1 - share), 0) + "% x " +
+                    usd_rate(*it.on_demand_usd_per_hour) + " on-demand)/h x " + hours_text + " = " +
+                    usd(*c.usd_per_month);
       }
       break;
     }

@@ -83,6 +83,8 @@ struct Cost {
   std::optional<double> spot_savings_pct;
   std::vector<CommitmentCost> commitments;
   std::optional<double> spot_interruption_notice_s;
+  std::string
+      spot_basis;  // which zone's price the spot rate is ("" where the provider prices a region)
   std::string provider;
   std::string region;
   std::vector<std::string> price_flags;  // the asked offer's flags: its own price was not used
@@ -99,5 +101,8 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
 
 std::string usd(double amount);       // "$4,953.60"
 std::string usd_rate(double amount);  // "$6.88", "$10.4926": up to 4 decimals for hourly rates
+// "the cheapest of 4 zones with spot in us-east-1 (their median $8.0001/h)"; "" where the price
+// file gives one price for the region.
+std::string spot_zone_basis(const InstanceType& it);
 
 }  // namespace gpufleet

@@ -42,7 +42,9 @@ function poolRow(p, i) {
       h('th', { scope: 'row' }, p.instance),
       h('td', null, p.region),
       h('td', { class: 'num', testid: `spot-pool-${i}-od` }, f.usdHour(p.on_demand_usd_per_hour)),
-      h('td', { class: 'num', testid: `spot-pool-${i}-spot` }, f.usdHour(p.spot_usd_per_hour), h('span', { class: 'small' }, ` (−${f.pct(p.spot_discount_pct)})`)),
+      h('td', { class: 'num', testid: `spot-pool-${i}-spot` }, f.usdHour(p.spot_usd_per_hour), h('span', { class: 'small' }, ` (−${f.pct(p.spot_discount_pct)})`),
+        p.spot_zone_median_usd_per_hour == null ? null
+          : h('span', { class: 'small', title: p.spot_basis, testid: `spot-pool-${i}-median` }, ` cheapest zone; median ${f.usdHour(p.spot_zone_median_usd_per_hour)}`)),
       bandCell(p.interruption_band, `spot-pool-${i}-band`),
       h('td', { class: 'num' }, f.num(p.replicas_for_demand, 0)),
       h('td', { class: 'num' }, p.notice_s == null ? f.DASH : `${f.num(p.notice_s, 0)} s`),
