@@ -52,11 +52,29 @@ std::optional<Json> read_value(const std::string& file) {
   }
 }
 
-std::string ask_raw(const std::string& config_dir, const std::string& request) {
+namespace {
+
+// An answer about a named instance whose price is flagged (result.price_flags): its stand-in is the
+// provider's cheapest trustworthy region, which may be one the request did not read.
+bool names_flagged_price(const std::string& answer) {
+  const Json r = Json::parse(answer, nullptr, false);
+  if (r.is_discarded() || !r.is_object() || !r.contains("result") || !r["result"].is_object())
+    return false;
+  const Json& flags = r["result"].value("price_flags", Json());
+  return flags.is_array() && !flags.empty();
+}
+
+}  // namespace
+
+std::string ask(const std::string& config_dir, const std::string& request, int indent) {
   const Json parsed = Json::parse(request, nullptr, false);
   auto files = read_catalog_dir(config_dir, parsed.is_discarded() ? nullptr : &parsed);
-  if (!files.errors.empty()) return gpufleet::errors_json(files.errors, 2);
-  return gpufleet::Analyzer(files.sources).analyze_json(request, 2);
+  if (!files.errors.empty()) return gpufleet::errors_json(files.errors, indent);
+  std::string answer = gpufleet::Analyzer(files.sources).analyze_json(request, indent);
+  if (!names_flagged_price(answer)) return answer;
+  files = read_catalog_dir(config_dir);
+  if (!files.errors.empty()) return gpufleet::errors_json(files.errors, indent);
+  return gpufleet::Analyzer(files.sources).analyze_json(request, indent);
 }
 
 }  // namespace gpufleet::cli

@@ -17,7 +17,9 @@ std::optional<std::string> read_input(const std::string& file);
 // nested no deeper than a request may be; nullopt after saying why.
 std::optional<Json> read_value(const std::string& file);
 
-// One raw request against the catalogs of config_dir: the answer text, or the file errors.
-std::string ask_raw(const std::string& config_dir, const std::string& request);
+// One request against the catalogs of config_dir: the answer text (indent as
+// Analyzer::analyze_json's), or the file errors. The price files read are those the request needs
+// (read_catalog_dir), and every file where the answer could differ with them all read.
+std::string ask(const std::string& config_dir, const std::string& request, int indent = -1);
 
 }  // namespace gpufleet::cli

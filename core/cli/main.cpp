@@ -147,15 +147,8 @@ int Cli::answer(const gpufleet::cli::CatalogLocation& location,
     if (!config) return kExitInvalid;
     request["model"] = {{"hf_config", std::move(*config)}};
   }
-  auto files = gpufleet::cli::read_catalog_dir(config_dir, &request);
-  Json response;
-  if (!files.errors.empty()) {
-    response = Json::parse(gpufleet::errors_json(files.errors));
-  } else {
-    // Through the same text door as every other: the request limits and the answer cap apply.
-    gpufleet::Analyzer analyzer(files.sources);
-    response = Json::parse(analyzer.analyze_json(request.dump()));
-  }
+  // Through the same text door as every other: the request limits and the answer cap apply.
+  const Json response = Json::parse(gpufleet::cli::ask(config_dir, request.dump()));
   if (*dep && !as_json && response.value("ok", false)) {
     return write_deploy_files(response["result"]["files"], dep_out) ? kExitOk : kExitOutput;
   }

@@ -44,7 +44,7 @@ std::optional<int> Cli::memory_request() {
     // Raw door: the request text goes to the analyzer untouched, the answer comes back as is.
     auto text = read_input(request_file);
     if (!text) return kExitInvalid;
-    const std::string answer = ask_raw(config_dir, *text);
+    const std::string answer = ask(config_dir, *text, 2);
     std::cout << answer << "\n";
     return answer_exit_code(Json::parse(answer));
   } else if (*precisions) {

@@ -65,6 +65,16 @@ check "performance table" grep -q "3.17x" <("$bin" performance --workload traini
 check "placement table" grep -q "Cheapest single instance" <("$bin" placement --model whisper=10 --model tts=2 --model custom:7 --instance g5.12xlarge)
 check "placement on Inferentia says models must be compiled for Neuron" grep -q "compiled for Neuron" <("$bin" placement --model whisper=10 --model tts=2 --instance inf2.xlarge)
 check "placement with a bad --model exits 2" test "$(exit_code "$bin" placement --model whisper)" = 2
+check "cost of a type whose usual region's price is flagged: priced from its provider's cheapest trustworthy region" \
+  python3 - "$bin" "$root/config/prices/gcp" <<'PY'
+import glob, json, subprocess, sys
+cost = json.loads(subprocess.run([sys.argv[1], "--json", "cost", "--instance", "a3-highgpu-8g"], capture_output=True, text=True).stdout)["result"]["cost"]
+assert cost["price_flags"] and cost["pricing"] == "on_demand", cost
+offers = [(json.load(open(f))["offers"].get("a3-highgpu-8g"), f) for f in glob.glob(sys.argv[2] + "/*.json")]
+trusted = [(o["on_demand_cost_per_hour"], f) for o, f in offers if o and not o.get("anomalies") and "on_demand_cost_per_hour" in o]
+price, region = min(trusted)
+assert abs(cost["usd_per_hour"] - price) < 1e-4 and cost["priced_from_region"] + ".json" == region.split("/")[-1], (cost, price, region)
+PY
 check "cost with a schedule" grep -q "8 h/day x 22 days = 176 h/month" <("$bin" cost --instance g4dn.xlarge --hours-per-day 8 --days 22)
 mkdir -p "$tmp/seed001"
 cp "$root/tests/data/seed001_catalog/gpu_instances.json" "$root/config/model_config.json" "$tmp/seed001/"

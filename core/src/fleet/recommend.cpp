@@ -281,7 +281,11 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       if (refused) {
         rec.excluded.push_back({family.key, refused->instance->name + ": " + refused->refusal, refused->way_out});
       } else if (!flagged.empty()) {
-        rec.excluded.push_back({family.key, flagged, ""});
+        rec.excluded.push_back(
+            {family.key, flagged,
+             "ask over more regions of its provider (regions) to price it where its price is "
+             "trustworthy, "
+             "or check the price and correct it in config/prices/overrides.json"});
       }
       continue;
     }
