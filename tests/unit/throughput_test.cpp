@@ -220,11 +220,14 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %. MLPerf's
   // Llama 2 70B cases at the dataset's mean prompt (222.3 tokens, not the 512 assumed) and, on
   // H100, the submissions' own TP 2 and 896-sequence batch: S12 -28 -> +9 %, S16 -32 -> +5 %, but
-  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %.
+  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %. Inference
+  // passes stream at the read-only benchmark's share (Dot; an MI300X x0.769 of the H100's, not
+  // Triad's x0.871): AZ-MI-8B-2048-2048 +20.5 -> +12.8 %, AZ-MI-405B-2048-2048 +22.4 -> +21.2 %,
+  // AZ-MI-8B-128-2048 -0.3 -> -4.7 %: 5.75 % / 20.63 %.
   CHECK(all["n"].get<double>() == 110);
   CHECK(all["skipped"].get<double>() == 0);
   CHECK(all["median_abs_err_pct"].get<double>() <= 5.8);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 20.8);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 20.7);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
@@ -807,6 +810,9 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   s.q.device = s.catalog->device(*mi300x);
   s.q.engine = "tensorrt-llm";
   const double bw_share = k.bandwidth_efficiency.at("MI300X") / k.bandwidth_efficiency.at("default");
+  // The read-only stream (Dot), as a pass reads its weights and KV cache: 3.87 of 5.3 TB/s over
+  // the H100's 3.18 of 3.35, 0.769 (Triad's 4.09 / 5.3 over 2.97 / 3.35 would say 0.871).
+  CHECK(bw_share == Approx(0.769).epsilon(1e-3));
   const double fp8_share = k.matmul_efficiency.at("MI300X fp8") / k.matmul_efficiency.at("default fp8");
   REQUIRE(bw_share < 1);
   REQUIRE(fp8_share < 1);
