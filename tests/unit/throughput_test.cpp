@@ -220,11 +220,16 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %. MLPerf's
   // Llama 2 70B cases at the dataset's mean prompt (222.3 tokens, not the 512 assumed) and, on
   // H100, the submissions' own TP 2 and 896-sequence batch: S12 -28 -> +9 %, S16 -32 -> +5 %, but
-  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %.
+  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %. Inference
+  // passes stream at the read-only benchmark's share (Dot; an MI300X x0.769 of the H100's, not
+  // Triad's x0.871): AZ-MI-8B-2048-2048 +20.5 -> +12.8 %, AZ-MI-405B-2048-2048 +22.4 -> +21.2 %,
+  // AZ-MI-8B-128-2048 -0.3 -> -4.7 %: 5.75 % / 20.63 %.
   CHECK(all["n"].get<double>() == 110);
   CHECK(all["skipped"].get<double>() == 0);
   CHECK(all["median_abs_err_pct"].get<double>() <= 5.8);
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 20.8);
+  // Training's loss over the vocabulary's logits (4 accesses per logit at the Triad share):
+  // MPT-125M (T33) +21.9 -> +17.3 %: 5.75 % / 19.86 %.
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 19.9);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
@@ -555,8 +560,11 @@ TEST_CASE("FP8 training runs the layers' matmuls at the FP8 peak, attention and 
   const double output = fp8.flops_per_token - attention - layers;
   const double p16 = 989.5e12, p8 = 1979e12;
   REQUIRE(output > 0);
-  CHECK(fp8.tokens_per_s_per_gpu ==
-        Approx(fp8.matmul_mfu / (layers / p8 + output / p16 + attention / (p16 * fp8.attention_share))).epsilon(1e-9));
+  CHECK(1 / fp8.tokens_per_s_per_gpu ==
+        Approx((layers / p8 + output / p16 + attention / (p16 * fp8.attention_share)) /
+                   fp8.matmul_mfu +
+               fp8.loss_s_per_token)
+            .epsilon(1e-9));
   // Faster than bf16, short of twice as fast.
   CHECK(fp8.tokens_per_s_per_gpu > 1.3 * bf16.tokens_per_s_per_gpu);
   CHECK(fp8.tokens_per_s_per_gpu < 1.9 * bf16.tokens_per_s_per_gpu);
@@ -576,14 +584,17 @@ TEST_CASE("training runs attention at its measured share of the matmuls' rate, b
   CHECK(t.attention_flops_per_token == 12.0 * 80 * 8192 * 8192);
   const double matmuls = t.flops_per_token - t.attention_flops_per_token;
   const double peak = 989.5e12;
-  CHECK(t.tokens_per_s_per_gpu ==
-        Approx(t.matmul_mfu / (matmuls / peak + t.attention_flops_per_token / (peak * h100))).epsilon(1e-9));
+  CHECK(1 / t.tokens_per_s_per_gpu ==
+        Approx((matmuls / peak + t.attention_flops_per_token / (peak * h100)) / t.matmul_mfu +
+               t.loss_s_per_token)
+            .epsilon(1e-9));
   CHECK_THAT(t.basis, Catch::Contains("of the matmuls' rate"));
   // Fused kernels (Transformer Engine) run it at the matmuls' rate: faster, nothing said.
   s.q.fused_attention = true;
   const TrainingEstimate fused = estimate_training(k, s.q);
   CHECK(fused.attention_share == 1);
-  CHECK(fused.tokens_per_s_per_gpu == Approx(t.matmul_mfu * peak / t.flops_per_token).epsilon(1e-9));
+  CHECK(1 / fused.tokens_per_s_per_gpu ==
+        Approx(t.flops_per_token / (t.matmul_mfu * peak) + t.loss_s_per_token).epsilon(1e-9));
   CHECK_THAT(fused.basis, !Catch::Contains("of the matmuls' rate"));
   s.q.fused_attention = false;
   // A GPU the table names only by family (an H100 of another memory) takes the family's share;
@@ -594,6 +605,31 @@ TEST_CASE("training runs attention at its measured share of the matmuls' rate, b
   CHECK(estimate_training(k, s.q).attention_share == k.training_attention.at("default"));
   s.q.device = s.catalog->device(*s.catalog->gpu("A100-80GB"));
   CHECK(estimate_training(k, s.q).attention_share == k.training_attention.at("A100"));
+}
+
+TEST_CASE(
+    "training's loss moves each token's logits four times at the GPU's read-and-write stream "
+    "share") {
+  Setup s = llama70b_fp8_h100();
+  ThroughputConstants k = s.catalog->throughput;
+  s.q.compute = "bf16";
+  s.q.sequence = 4096;
+  s.q.device = s.catalog->device(*s.catalog->gpu("A100-80GB"));
+  REQUIRE(k.loss_logit_accesses == 4);
+  // 128,256 logits x 4 accesses x 2 bytes = 1.026 MB per token at 2,039 GB/s x 0.887 (Triad):
+  // 0.5673 us, added to the matmuls' and attention's time of every token.
+  const TrainingEstimate t = estimate_training(k, s.q);
+  CHECK(t.loss_s_per_token == Approx(0.5673e-6).epsilon(1e-3));
+  CHECK_THAT(t.basis, Catch::Contains("us per token for the loss over 128256 logits"));
+  k.loss_logit_accesses = 0;
+  const TrainingEstimate bare = estimate_training(k, s.q);
+  CHECK(bare.loss_s_per_token == 0);
+  CHECK(1 / t.tokens_per_s_per_gpu ==
+        Approx(1 / bare.tokens_per_s_per_gpu + 0.5673e-6).epsilon(1e-6));
+  // fp32 training keeps 4-byte logits: twice the bytes.
+  k.loss_logit_accesses = 4;
+  s.q.compute = "fp32";
+  CHECK(estimate_training(k, s.q).loss_s_per_token == Approx(2 * 0.5673e-6).epsilon(1e-3));
 }
 
 TEST_CASE("training's MFU falls with the sequence and is lower for a smaller model at the same sequence") {
@@ -807,6 +843,9 @@ TEST_CASE("an MI300X streams and multiplies at its measured shares of peak over 
   s.q.device = s.catalog->device(*mi300x);
   s.q.engine = "tensorrt-llm";
   const double bw_share = k.bandwidth_efficiency.at("MI300X") / k.bandwidth_efficiency.at("default");
+  // The read-only stream (Dot), as a pass reads its weights and KV cache: 3.87 of 5.3 TB/s over
+  // the H100's 3.18 of 3.35, 0.769 (Triad's 4.09 / 5.3 over 2.97 / 3.35 would say 0.871).
+  CHECK(bw_share == Approx(0.769).epsilon(1e-3));
   const double fp8_share = k.matmul_efficiency.at("MI300X fp8") / k.matmul_efficiency.at("default fp8");
   REQUIRE(bw_share < 1);
   REQUIRE(fp8_share < 1);

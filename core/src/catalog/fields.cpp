@@ -402,6 +402,7 @@ constexpr Field kThroughputModel[] = {
     obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
     obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
     obj("training_attention", 0, "training_attention", FIELD_DOC("the rate of training's attention FLOPs over its matmuls', by GPU or GPU family")),
+    obj("training_loss", 0, "training_loss", FIELD_DOC("the memory traffic of a training step's loss over the vocabulary's logits")),
     obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
     obj("matmul_efficiency", 0, "matmul_efficiency", FIELD_DOC("measured share of peak dense-matmul FLOPS by GPU (\"<GPU> fp8\" for FP8), \"default\" the calibration GPUs'")),
     obj("bandwidth_efficiency", 0, "bandwidth_efficiency", FIELD_DOC("measured share of peak memory bandwidth by GPU, \"default\" the calibration GPUs'")),
@@ -459,6 +460,11 @@ constexpr Field kPrefillMfu[] = {
 constexpr Field kTensorParallel[] = {
     num("allreduce_latency_us", kRequired, 0, 1e4, FIELD_DOC("latency of one all-reduce, microseconds")),
     num("interconnect_efficiency", kRequired, 0.01, 1, FIELD_DOC("share of link bandwidth reached")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+constexpr Field kTrainingLoss[] = {
+    num("logit_accesses", kRequired, 1, 100, FIELD_DOC("times a training step writes or reads each logit of each token")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 
@@ -647,6 +653,7 @@ constexpr Kind kKinds[] = {
     Kind{"efficiency", "an efficiency", KIND_FIELDS(kEfficiency), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a share reached, with its source")},
     Kind{"prefill_mfu", "\"prefill_mfu\"", KIND_FIELDS(kPrefillMfu), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("prefill MFU by prompt length")},
     Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
+    Kind{"training_loss", "\"training_loss\"", KIND_FIELDS(kTrainingLoss), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the loss's memory traffic over the logits in training")},
     Kind{"pipeline_parallel", "\"pipeline_parallel\"", KIND_FIELDS(kPipelineParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the costs of pipeline stages across instances")},
     MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
     Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},

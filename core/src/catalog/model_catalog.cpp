@@ -315,6 +315,11 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
   t.tcp_message_latency_us = value("pipeline_parallel", "tcp_message_latency_us", {0, 1e4});
   t.serving_max_batch = value("serving", "max_batch", {1, 1e6});
   t.serving_kv_fraction = value("serving", "kv_memory_fraction", {0.05, 1});
+  if (const Json* loss = r.object(*block, "training_loss", root, false)) {
+    const std::string p = root + "/training_loss";
+    r.string(*loss, "source", p, true);
+    t.loss_logit_accesses = r.number(*loss, "logit_accesses", p, true, {1, 100}).value_or(0);
+  }
   read_table(r, *block, root, "engines", "inference_engine", t.engines,
              [&](InferenceEngine& e, const Json& v, const std::string& p) {
                e.name = r.string(v, "name", p, true).value_or(e.key);

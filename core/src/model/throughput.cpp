@@ -578,6 +578,21 @@ static double attention_share(const ThroughputConstants& k, const ThroughputQues
   return share > 0 ? share : 1;
 }
 
+// The loss over the vocabulary, per token: the output layer writes the token's logits, the loss
+// reads them, and its backward reads them again and writes their gradient (flash-attn's fused
+// cross-entropy; an unfused one moves more). A stream of reads and writes at the GPU's measured
+// Triad share, outside the matmul FLOPs, and as long whatever the model's width: it weighs on
+// small models. Logits are 16-bit under mixed precision (FP8 leaves the output layer in 16 bits).
+static double loss_s_per_token(const ThroughputConstants& k, const ThroughputQuestion& q) {
+  if (k.loss_logit_accesses <= 0 || output_params(q.arch, q.params) <= 0) return 0;
+  const auto& table = k.bandwidth_efficiency;
+  auto share = table.find(q.device.name + " triad");
+  if (share == table.end()) share = table.find("default triad");
+  const double bw = q.device.bandwidth_gb_per_s * 1e9 * (share == table.end() ? 1 : share->second);
+  const double bytes = q.arch.vocab * k.loss_logit_accesses * (q.compute == "fp32" ? 4 : 2);
+  return bw > 0 ? bytes / bw : 0;
+}
+
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q) {
   TrainingEstimate t;
   const Architecture& a = q.arch;
@@ -619,8 +634,11 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
     const double collectives = (q.full_recompute ? 6 : 4) * (a.layers + a.encoder_layers);
     comm_per_token = collectives * allreduce_s(k, q.device, tp, q.sequence * a.hidden * 2) / q.sequence;
   }
+  t.loss_s_per_token = loss_s_per_token(k, q);
   const double gpu_s_per_token =
-      seconds > 0 && t.matmul_mfu > 0 ? seconds / t.matmul_mfu + tp * comm_per_token : 0;
+      seconds > 0 && t.matmul_mfu > 0
+          ? seconds / t.matmul_mfu + tp * comm_per_token + t.loss_s_per_token
+          : 0;
   t.tokens_per_s_per_gpu = gpu_s_per_token > 0 ? 1 / gpu_s_per_token : 0;
   t.tflops_per_gpu = t.tokens_per_s_per_gpu * per_token / 1e12;
   t.tokens_per_s = t.tokens_per_s_per_gpu * std::max(1.0, q.gpus);
@@ -648,6 +666,11 @@ TrainingEstimate estimate_training(const ThroughputConstants& k, const Throughpu
       (q.full_recompute ? "; with full recomputation the GPUs run 8 x N FLOPs per token, " +
                               num(round(t.hfu * 1000) / 10) + " % hardware utilisation"
                         : "") +
+      (t.loss_s_per_token > 0
+           ? "; + " + num(t.loss_s_per_token * 1e6) + " us per token for the loss over " +
+                 num(q.arch.vocab) + " logits, each written or read " + num(k.loss_logit_accesses) +
+                 " times"
+           : "") +
       (comm_per_token > 0 ? "; + " + num(q.full_recompute ? 6 : 4) +
                                 " tensor-parallel all-reduces per layer over " + num(tp) +
                                 " GPUs: " + num(comm_per_token * 1e6) + " us per token"

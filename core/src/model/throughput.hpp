@@ -74,6 +74,9 @@ struct ThroughputConstants {
   // matmuls' (training_mfu): by GPU key, or the GPU's family (its name up to the first '-');
   // "default" for the rest. Kernels that are as fast as the matmuls on every GPU skip it.
   std::map<std::string, double> training_attention;
+  // Times a training step writes or reads each logit of each token (the output layer's write, the
+  // loss's reads, its gradient's write): memory traffic outside the matmuls. 0: not modelled.
+  double loss_logit_accesses = 0;
   std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
   // Measured shares of peak a GPU reaches: dense matmuls ("<GPU>" 16-bit, "<GPU> fp8") and memory
   // streams ("<GPU>"); "default" / "default fp8" are the GPUs the inference efficiencies were
@@ -169,6 +172,7 @@ struct TrainingEstimate {
   double flops_per_token = 0;
   double attention_flops_per_token = 0;  // of flops_per_token
   double attention_share = 1;            // its rate over the matmuls' (training_attention)
+  double loss_s_per_token = 0;  // GPU time of the loss over the vocabulary's logits, per token
   double matmul_mfu = 0;                 // the matmuls' rate over the peak (training_mfu)
   double mfu = 0;  // model FLOPs per second over the peak: the whole step, as MFU is published
   double hfu = 0;  // hardware FLOPs utilisation: MFU x 8/6 when activations are recomputed
