@@ -38,16 +38,20 @@ test('choosing a region fetches its prices once and reprices the answer; the lin
   assert.equal(await copy.getByTestId('region').inputValue(), 'eu-west-1');
 });
 
-test('a flagged price is said beside the cost and not used; "any instance with this GPU" puts it last', async () => {
+test('a flagged price is said beside the cost and not used: priced from its provider\'s cheapest trustworthy region, as the CLI does', async () => {
   // GCP's a3-highgpu-8g lists half its list price in us-central1 (cross_region_price).
   const page = await env.page('index.html?view=fit&instance=a3-highgpu-8g');
   const flag = await text(page, 'fit-cost-price-flag');
   assert.match(flag, /Suspect price: .*far below/);
   const all = cli({ question: 'cost', instance: 'a3-highgpu-8g' }).result;
   assert.equal(all.price_flags[0].code, 'cross_region_price');
-  // The page loads the usual region only: no trustworthy price there, so none is used.
+  // Not used: the page loads the provider's other regions and prices it from the cheapest
+  // trustworthy one, as the CLI does.
   assert.match(flag, /Not used/);
   assert.doesNotMatch(await basis(page), /\$43\.07/);
+  assert.ok(all.cost.priced_from_region, 'the CLI prices it from another region');
+  assert.match(flag, new RegExp(`priced as in ${all.cost.priced_from_region}`));
+  assert.match(await basis(page), new RegExp(`\\$${all.cost.on_demand_usd_per_hour}/h`));
 });
 
 const placed = (page) => page.getByTestId('regions-result').and(page.locator('[data-state=ready]')).waitFor({ timeout: 20000 });

@@ -272,8 +272,27 @@ export class CatalogStore extends EventTarget {
   }
 
   /** Resolves to the whole response, ok or not. Rejects only with an AbortError: `signal` was
-   *  aborted (a newer question supersedes this one) or the analyzer was replaced meanwhile. */
+   *  aborted (a newer question supersedes this one) or the analyzer was replaced meanwhile. An
+   *  answer about a named instance whose price is flagged is asked again once its provider's every
+   *  region is loaded: the stand-in is that provider's cheapest trustworthy region, as the CLI finds. */
   async ask(request, signal) {
+    const response = await this.#answer(request, signal);
+    const regions = this.#standInRegions(response);
+    if (!regions) return response;
+    await this.loadPrices(regions);
+    return this.#answer(request, signal);
+  }
+
+  /** {provider: [every region]} of the flagged instance an answer names, when not all loaded yet. */
+  #standInRegions(response) {
+    const flag = response?.ok ? response.result?.price_flags?.[0] : null;
+    const provider = flag && this.instances.find((i) => i.instance === flag.name)?.provider;
+    const regions = Object.keys(this.priceIndex?.providers?.[provider]?.regions ?? {});
+    const wanted = { [provider]: regions };
+    return regions.length && !this.hasPrices(wanted) ? wanted : null;
+  }
+
+  async #answer(request, signal) {
     // Superseded before its turn (a newer input came in the same task): never computed.
     if (signal?.aborted) throw new DOMException('superseded', 'AbortError');
     if (this.#recovering) return this.#restarting();
