@@ -4,7 +4,7 @@
 // explain the kind of accelerator under them.
 import { h, nextId, foldedLater } from '../dom.js';
 import { longTable } from '../long-table.js';
-import { live, drawnLater } from '../in-place.js';
+import { live, drawnLater, whenIdle } from '../in-place.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
@@ -82,17 +82,18 @@ export function createDeploymentsScreen(store, form) {
       const asked = decideRequest(sent);
       // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
       // their folded card: the ranking is shown without waiting for them.
-      const decided = ask(asked);
+      const decided = ask(asked, { background: true });
       decided.catch(() => {});  // superseded with this render, whichever way it ends
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
       // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
       const details = live(h('details', { class: 'card decide-details', testid: 'decide-details' },
         h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU'))));
-      decided.then((dec) => {
+      // Filled when the page is next idle: not in the frame that paints the ranking.
+      decided.then((dec) => whenIdle(() => {
         if (dec.response) details.append(...[renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result)].flat(Infinity).filter(Boolean), requestBlock(asked, 'decide-request'));
         else details.remove();
-      }, () => {});
+      }), () => {});
       return {
         nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), details],
       };
