@@ -81,19 +81,19 @@ export function createDeploymentsScreen(store, form) {
       const sent = request();
       const asked = decideRequest(sent);
       // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
-      // their folded card: the ranking is shown without waiting for them.
-      const decided = ask(asked, { background: true });
+      // their folded card: asked once the ranking's frame is painted, so that neither their message
+      // nor the worker's thread competes with it.
+      const decided = new Promise((resolve) => whenIdle(resolve)).then(() => ask(asked, { background: true }));
       decided.catch(() => {});  // superseded with this render, whichever way it ends
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
       // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
       const details = live(h('details', { class: 'card decide-details', testid: 'decide-details' },
         h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU'))));
-      // Filled when the page is next idle: not in the frame that paints the ranking.
-      decided.then((dec) => whenIdle(() => {
+      decided.then((dec) => {
         if (dec.response) details.append(...[renderDecide(dec.response.result), decideDeploy(ask, asked, dec.response.result)].flat(Infinity).filter(Boolean), requestBlock(asked, 'decide-request'));
         else details.remove();
-      }), () => {});
+      }, () => {});
       return {
         nodes: [renderRecommend(rec.response.result), rec.response.result.candidates.length ? deployPanel(ask, sent) : null, requestBlock(sent, 'rec-request'), details],
       };
