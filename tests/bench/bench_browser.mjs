@@ -5,22 +5,17 @@
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 import { largeCatalog } from './large-catalog.mjs';
 import { LINKS, stepsOf, watchLink } from './links.mjs';
 import { VIEWS, timeView, batchJobsTimes } from './view-change.mjs';
 import { keystrokeTimes } from './keystrokes.mjs';
+import { launchChromium, median } from './chromium.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const browser = await launchChromium();
 try {
   // The page's own download: without the offline copy of every view's files that its service
   // worker fetches after the first answer (web/app/offline.js; through the worker, whose resource

@@ -6,21 +6,16 @@
 // scripts/stage-site.sh); with several site dirs (a copy staged before a change and the one after),
 // each cold load of each is alternated with the others and the table has a column per site.
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
+import { launchChromium, median } from './chromium.mjs';
 
 const runs = Number(process.argv[2] ?? 7);
 const dirs = process.argv.length > 3 ? process.argv.slice(3).map((d) => path.resolve(d)) : [undefined];
 const blankPage = { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') };
 const servers = await Promise.all(dirs.map((d) => startServer(d, { extra: blankPage })));
 const server = servers[0];
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const browser = await launchChromium();
 const query = '/'; // the page as a visitor opens it (its HTML holds the default view's answer)
 const perSite = servers.map(() => new Map()); // name -> [ms], one map per site
 let samples = perSite[0];

@@ -3,21 +3,16 @@
 // context each), each site alternated with the others and a blank page's first paint.
 // Usage: node tests/bench/link_steps.mjs [runs=5] [site dir...]   (default: the staged site)
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 import { LINKS, stepsOf, watchLink } from './links.mjs';
+import { launchChromium, median } from './chromium.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const dirs = process.argv.length > 3 ? process.argv.slice(3).map((d) => path.resolve(d)) : [undefined];
 const blankPage = { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') };
 const servers = await Promise.all(dirs.map((d) => startServer(d, { extra: blankPage })));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const browser = await launchChromium();
 const samples = servers.map(() => ({})); // site -> link -> step -> [ms]
 const blank = [];
 try {

@@ -6,27 +6,22 @@
 // Usage: node tests/bench/view_change_pairs.mjs [rounds=2] site_dir [site_dir...] [-- view...]
 // VIEW_CHANGE_RAF=1 times each change as bench.sh did before (view-change.mjs changeTimes).
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/site-server.mjs';
 import { readFileSync } from 'node:fs';
 import { VIEWS, timeView, batchJobsTimes } from './view-change.mjs';
 import { keystrokeTimes } from './keystrokes.mjs';
 import { largeCatalog } from './large-catalog.mjs';
+import { launchChromium, median } from './chromium.mjs';
 
 const args = process.argv.slice(2);
 const cut = args.indexOf('--');
 const views = cut >= 0 ? args.slice(cut + 1) : [...VIEWS, 'batch20', 'keys'];
 const [rounds, ...dirs] = (cut >= 0 ? args.slice(0, cut) : args);
 const servers = await Promise.all(dirs.map((d) => startServer(path.resolve(d))));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 let large = null;
 // bench.sh's Batch view of 20 jobs (view `batch20`): the 19 jobs pasted beside the view's own.
 const jobs = JSON.parse(readFileSync(new URL('./sweep.json', import.meta.url), 'utf8')).tools.batch_20_jobs_1000_traces.jobs.slice(1);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
   const times = servers.map(() => Object.fromEntries(views.map((v) => [v, []])));
   const work = servers.map(() => Object.fromEntries(views.map((v) => [v, {}])));

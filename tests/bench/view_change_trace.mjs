@@ -3,14 +3,15 @@
 // time on the page's thread split into the core (WebAssembly), the page's script, style, layout,
 // paint (pre-paint, paint, layerize, commit), garbage collection and other work, as the thread's CPU
 // time (which the machine's load inflates less than wall time; the core's share is the profile's
-// wall time). `total`: the change to its answer painted; `answered`: to the answer in the document.
+// wall time). `total`: the change to its answer painted; `answered`: to the answer in the document;
+// `worker`: the CPU time of the page's Web Workers meanwhile (the core's worker answering).
 // Medians per change, per site.
 // Usage: node tests/bench/view_change_trace.mjs site_dir [site_dir...] [-- view...]
 // TRACE_DEBUG=1 also prints the trace events and the profiled functions with the most self time.
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/site-server.mjs';
 import { VIEWS, viewLink } from './view-change.mjs';
+import { launchChromium, median } from './chromium.mjs';
 
 const args = process.argv.slice(2);
 const cut = args.indexOf('--');
@@ -31,6 +32,14 @@ async function markedChanges(id) {
   const results = document.querySelector(`[data-testid="${id}-result"]`);
   const task = (ms = 0) => new Promise((r) => setTimeout(r, ms));
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  // As view-change.mjs sees an answer: in the task that changes the results' data-seq.
+  const seqChange = (before) => new Promise((resolve) => {
+    const seen = new MutationObserver(() => { if (results.dataset.seq !== before) end(); });
+    const timer = setTimeout(() => end(), 5000);
+    const end = () => { seen.disconnect(); clearTimeout(timer); resolve(); };
+    if (results.dataset.seq !== before) end();
+    else seen.observe(results, { attributes: true, attributeFilter: ['data-seq'] });
+  });
   const times = [];
   for (let i = 0; i < 11; i++) {
     await frame();
@@ -41,7 +50,7 @@ async function markedChanges(id) {
     input.value = i % 2 === 0 ? 'int8' : 'fp16';
     input.dispatchEvent(new Event('input', { bubbles: true }));
     input.dispatchEvent(new Event('change', { bubbles: true }));
-    while (results.dataset.seq === before && performance.now() - t0 < 5000) await task();
+    await seqChange(before);
     const answered = performance.now() - t0;
     await frame();
     await task();
@@ -123,12 +132,7 @@ function debug(main, profile, marks) {
 }
 
 const servers = await Promise.all(dirs.map((d) => startServer(path.resolve(d))));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const browser = await launchChromium();
 try {
   for (const view of views) {
     for (const [s, server] of servers.entries()) {
@@ -152,19 +156,27 @@ try {
       const marks = new Map(chunks.filter((e) => e.name?.startsWith('bench:')).map((e) => [e.name, e]));
       const start0 = marks.get('bench:start-1');
       const main = chunks.filter((e) => e.pid === start0.pid && e.tid === start0.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+      // The page's Web Workers (the core's, for the IN_WORKER questions): their tasks' CPU time.
+      const workers = new Set(chunks.filter((e) => e.pid === start0.pid && e.name === 'thread_name' && /Worker/.test(e.args?.name)).map((e) => e.tid));
+      const inWorkers = chunks.filter((e) => e.pid === start0.pid && workers.has(e.tid) && e.ph === 'X').sort((a, b) => a.ts - b.ts || b.dur - a.dur);
       // The profile's clock is the trace's (both monotonic µs).
       const rows = [];
       for (let i = 1; i < 11; i++) {
         const from = marks.get(`bench:start-${i}`).ts;
         const to = marks.get(`bench:end-${i}`).ts;
         const parts = split(main, from, to);
+        parts.worker = split(inWorkers, from, to).cpu;
+        if (process.env.TRACE_DEBUG) {
+          const top = inWorkers.filter((e) => e.ts >= from && e.ts <= to && (e.dur ?? 0) > 200);
+          console.log(`change ${i}: ${top.map((e) => `${e.name} +${((e.ts - from) / 1000).toFixed(1)} ${(e.dur / 1000).toFixed(1)}/${((e.tdur ?? 0) / 1000).toFixed(1)}`).join('; ')}`);
+        }
         const core = wasmTime(profile, from, to);
         parts.script = (parts.script ?? 0) - core;
         parts.core = core;
         rows.push({ total: times[i][0], answered: times[i][1], ...parts });
       }
       if (process.env.TRACE_DEBUG) debug(main, profile, marks);
-      const keys = ['total', 'answered', 'cpu', 'core', 'script', 'style', 'layout', 'paint', 'gc', 'other'];
+      const keys = ['total', 'answered', 'cpu', 'core', 'script', 'style', 'layout', 'paint', 'gc', 'other', 'worker'];
       console.log(`${view.padEnd(12)} site ${s + 1}: ${keys.map((k) => `${k} ${median(rows.map((r) => r[k] ?? 0)).toFixed(1)}`).join(', ')}`);
     }
   }

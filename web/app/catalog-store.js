@@ -272,15 +272,16 @@ export class CatalogStore extends EventTarget {
   }
 
   /** Resolves to the whole response, ok or not. Rejects only with an AbortError: `signal` was
-   *  aborted (a newer question supersedes this one) or the analyzer was replaced meanwhile. An
-   *  answer about a named instance whose price is flagged is asked again once its provider's every
-   *  region is loaded: the stand-in is that provider's cheapest trustworthy region, as the CLI finds. */
-  async ask(request, signal) {
-    const response = await this.#answer(request, signal);
+   *  aborted (a newer question supersedes this one) or the analyzer was replaced meanwhile.
+   *  `background`: an IN_WORKER question whose answer the view shows after its own (tools-analyzer.js).
+   *  An answer about a named instance whose price is flagged is asked again once its provider's
+   *  every region is loaded: the stand-in is that provider's cheapest trustworthy region, as the CLI finds. */
+  async ask(request, signal, options = {}) {
+    const response = await this.#answer(request, signal, options);
     const regions = this.#standInRegions(response);
     if (!regions) return response;
     await this.loadPrices(regions);
-    return this.#answer(request, signal);
+    return this.#answer(request, signal, options);
   }
 
   /** {provider: [every region]} of the flagged instance an answer names, when not all loaded yet. */
@@ -292,14 +293,15 @@ export class CatalogStore extends EventTarget {
     return regions.length && !this.hasPrices(wanted) ? wanted : null;
   }
 
-  async #answer(request, signal) {
+  async #answer(request, signal, { background = false } = {}) {
     // Superseded before its turn (a newer input came in the same task): never computed.
     if (signal?.aborted) throw new DOMException('superseded', 'AbortError');
     if (this.#recovering) return this.#restarting();
     const analyzer = this.analyzer;
     const tool = IN_WORKER.has(request?.question) && !analyzer.inWorker;
     try {
-      return await (tool ? await this.#toolsOf(analyzer) : analyzer).ask(this.#withRegion(request), signal);
+      if (tool) return await (await this.#toolsOf(analyzer)).ask(this.#withRegion(request), signal, { background });
+      return await analyzer.ask(this.#withRegion(request), signal);
     } catch (e) {
       if (e?.name === 'AbortError') throw e;
       if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
@@ -313,8 +315,8 @@ export class CatalogStore extends EventTarget {
     }
   }
 
-  /** The analyzer of the IN_WORKER questions over the same catalog as `analyzer`: the full module in
-   *  a Web Worker (or, where no worker starts, on this thread). */
+  /** The analyzer of the IN_WORKER questions over the same catalog as `analyzer`
+   *  (tools-analyzer.js: the full module in a Web Worker, and on this thread for quick questions). */
   #toolsOf(analyzer) {
     if (this.#tools?.base === analyzer) return this.#tools.analyzer;
     // The worker of an earlier catalog stops now, not when that catalog was replaced: what it was
@@ -326,13 +328,7 @@ export class CatalogStore extends EventTarget {
     const texts = Object.fromEntries(Object.entries(source).map(([key, v]) => [key,
       key === 'priceFiles' ? v.map((f) => ({ name: f.name, text: f.text instanceof Uint8Array ? f.text.slice() : f.text }))
         : v instanceof Uint8Array ? v.slice() : v]));
-    const started = import('./worker-analyzer.js').then((m) => m.createWorkerAnalyzer(texts))
-      .catch(async (e) => {
-        if (moduleDied(e)) throw e;
-        // No worker here (or it could not start): the full module on this thread.
-        const { loadGpufleet } = await import('../gpufleet/all/gpufleet.js');
-        return (await loadGpufleet()).createAnalyzer(texts);
-      });
+    const started = import('./tools-analyzer.js').then((m) => new m.ToolsAnalyzer(texts, moduleDied).started());
     this.#tools = { base: analyzer, analyzer: started };
     return started;
   }

@@ -177,7 +177,7 @@ export function drawAnswer(parent, parts, done = () => {}) {
 }
 
 /** Runs `fn` when the page is next idle (after the frame being made is painted); returns a cancel. */
-function whenIdle(fn) {
+export function whenIdle(fn) {
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(fn, { timeout: 250 });
     return () => cancelIdleCallback(id);

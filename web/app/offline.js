@@ -24,6 +24,7 @@ export async function keepOffline(store) {
     import('./later-screens.js'),
     import('./old-links.js'),
     import('./header-tools.js'),
+    import('./tools-analyzer.js'),
     ...FILES.map(({ file }) => again(`./config/${file}`)),
     again('./app/core-worker.js'),
     // The full module the core's Web Worker loads for the later views' questions.

@@ -91,8 +91,8 @@ export function createScreen(store, { id, title, intro, form = null, uses = [], 
       // A link value that could not be read (a broken escape) marks its field; the rest answers.
       const noted = fields.controls.flatMap((c) => c.linkErrors?.() ?? []);
       try {
-        out = refused.length ? { errors: refused } : await render({ ask: async (request) => {
-          const response = await store.ask(request, signal);
+        out = refused.length ? { errors: refused } : await render({ ask: async (request, options) => {
+          const response = await store.ask(request, signal, options);
           return response.ok ? { response } : { errors: response.errors };
         } });
       } catch (e) {

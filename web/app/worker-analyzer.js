@@ -6,6 +6,8 @@ const aborted = (why) => new DOMException(why, 'AbortError');
 
 export class WorkerAnalyzer {
   inWorker = true;
+  /** question -> the ms its last answer took in the worker (tools-analyzer.js chooses by it). */
+  spentMs = new Map();
   #worker;
   #queue = [];
   #running = null;
@@ -24,8 +26,8 @@ export class WorkerAnalyzer {
     };
   }
 
-  /** Sends {catalog} or {request}; resolves to the answer's text. The same request as the one
-   *  computing (a select fires input and change: two renders) shares its answer. */
+  /** Sends {catalog} or {request}; resolves to the worker's reply ({answer: text, ms}). The same
+   *  request as the one computing (a select fires input and change: two renders) shares its answer. */
   send(message, signal) {
     if (this.#dead) return Promise.reject(this.#dead);
     if (signal?.aborted) return Promise.reject(aborted('superseded'));
@@ -57,7 +59,7 @@ export class WorkerAnalyzer {
     const job = this.#running;
     this.#running = null;
     if (!job) return;
-    if ('answer' in data) job.resolve(data.answer);
+    if ('answer' in data) job.resolve(data);
     else {
       const error = data.trap ? new WebAssembly.RuntimeError(data.failed) : new Error(data.failed);
       job.reject(error);
@@ -77,13 +79,15 @@ export class WorkerAnalyzer {
   }
 
   /** Request JSON text in, response JSON text out (a promise). */
-  analyzeJson(requestText, signal) {
-    return this.send({ request: String(requestText) }, signal);
+  async analyzeJson(requestText, signal) {
+    return (await this.send({ request: String(requestText) }, signal)).answer;
   }
 
   /** The whole response object, ok or not (a promise). */
   async ask(request, signal) {
-    return JSON.parse(await this.analyzeJson(JSON.stringify(request), signal));
+    const { answer, ms } = await this.send({ request: JSON.stringify(request) }, signal);
+    if (ms !== undefined) this.spentMs.set(request?.question, ms);
+    return JSON.parse(answer);
   }
 
   /** A new worker over the same catalog (this one's module died). */

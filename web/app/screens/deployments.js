@@ -4,7 +4,7 @@
 // explain the kind of accelerator under them.
 import { h, nextId, foldedLater } from '../dom.js';
 import { longTable } from '../long-table.js';
-import { live, drawnLater } from '../in-place.js';
+import { live, drawnLater, whenIdle } from '../in-place.js';
 import * as f from '../format.js';
 import { createScreen } from '../screen.js';
 import { demandControl } from '../demand-fields.js';
@@ -81,8 +81,9 @@ export function createDeploymentsScreen(store, form) {
       const sent = request();
       const asked = decideRequest(sent);
       // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
-      // their folded card: the ranking is shown without waiting for them.
-      const decided = ask(asked);
+      // their folded card: asked once the ranking's frame is painted, so that neither their message
+      // nor the worker's thread competes with it.
+      const decided = new Promise((resolve) => whenIdle(resolve)).then(() => ask(asked, { background: true }));
       decided.catch(() => {});  // superseded with this render, whichever way it ends
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
