@@ -1,5 +1,6 @@
 #pragma once
-// What print.cpp and print_tools.cpp share: the workload's lines and each tool's printer.
+// What print.cpp, print_tools.cpp and print_catalog.cpp share: the workload's lines and each
+// tool's and the catalog's printers.
 
 #include <ostream>
 
@@ -17,5 +18,10 @@ void print_placement(std::ostream& out, const Json& r);
 void print_decide(std::ostream& out, const Json& r);
 void print_spot(std::ostream& out, const Json& r);
 void print_regions(std::ostream& out, const Json& r);
+
+void print_workloads(std::ostream& out, const Json& r);
+void print_validate(std::ostream& out, const Json& r);
+void print_catalog(std::ostream& out, const Json& r);
+void print_accuracy(std::ostream& out, const Json& r);
 
 }  // namespace gpufleet::cli::detail
