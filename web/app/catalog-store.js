@@ -286,8 +286,8 @@ export class CatalogStore extends EventTarget {
 
   /** {provider: [every region]} of the flagged instance an answer names, when not all loaded yet. */
   #standInRegions(response) {
-    const flag = response?.ok ? response.result?.price_flags?.[0] : null;
-    const provider = flag && this.instances.find((i) => i.instance === flag.name)?.provider;
+    const r = response?.ok && response.result?.price_flags?.length ? response.result : null;
+    const provider = r && (r.cost ?? r.current?.cost)?.provider;
     const regions = Object.keys(this.priceIndex?.providers?.[provider]?.regions ?? {});
     const wanted = { [provider]: regions };
     return regions.length && !this.hasPrices(wanted) ? wanted : null;
