@@ -1629,6 +1629,7 @@ band?: ErrorBand
 export interface PriceFlag {
 code: string
 name: string
+provider?: string
 }
 export interface PlacementAnswer {
 requested: string

@@ -1,5 +1,6 @@
 // The catalog's answers in tables: its instances, models, sizes and formats, the seed's workloads,
 // validate's suspect prices and the accuracy harness.
+#include <map>
 #include <string>
 #include <vector>
 

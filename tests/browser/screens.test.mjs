@@ -100,7 +100,7 @@ test('recommend: ranked candidates, filters and top pick as the CLI says', async
     // Training tokens/s from the road, priced per million tokens.
     assert.equal(c.performance.unit, 'training tokens/s');
     assertNear(await text(page, `rec-tps-${i}`), c.tokens_per_s, 0.05, `row ${i} tokens/s`);
-    assertNear(await text(page, `rec-util-${i}`), c.mfu * 100, 0.05, `row ${i} MFU`);
+    assertNear(await text(page, `rec-util-${i}`), c.mfu * 100, 0.05 + 1e-9, `row ${i} MFU`);  // shown to 0.1 %: half a unit off at most
     assertNear(await text(page, `rec-per-token-${i}`), c.performance.usd_per_million_tokens, 0.00005, `row ${i} $ per 1M tokens`);
   }
   assert.equal(await text(page, 'rec-workload-model'), r.request.model.label);

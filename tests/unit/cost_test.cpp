@@ -93,7 +93,7 @@ TEST_CASE("a spot price says it is the cheapest zone's, with the zones' median")
   it.spot_zones = 4;
   it.spot_zone_median_usd_per_hour = 8.0001;
   CHECK(spot_zone_basis(it) ==
-        "the cheapest of 4 zones with spot in us-east-1 (their median $8.0001/h)");
+        "the cheapest of 4 zones with spot in us-east-1 (their median $8.0001/h per instance)");
 
   // The shipped us-east-1 file prices p4d.24xlarge's spot in several zones: the cost says which.
   const Catalog& c = *catalog_of(test::shipped());

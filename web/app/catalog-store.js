@@ -276,32 +276,23 @@ export class CatalogStore extends EventTarget {
    *  `background`: an IN_WORKER question whose answer the view shows after its own (tools-analyzer.js).
    *  An answer about a named instance whose price is flagged is asked again once its provider's
    *  every region is loaded: the stand-in is that provider's cheapest trustworthy region, as the CLI finds. */
-  async ask(request, signal, options = {}) {
-    const response = await this.#answer(request, signal, options);
-    const regions = this.#standInRegions(response);
-    if (!regions) return response;
-    await this.loadPrices(regions);
-    return this.#answer(request, signal, options);
-  }
-
-  /** {provider: [every region]} of the flagged instance an answer names, when not all loaded yet. */
-  #standInRegions(response) {
-    const r = response?.ok && response.result?.price_flags?.length ? response.result : null;
-    const provider = r && (r.cost ?? r.current?.cost)?.provider;
-    const regions = Object.keys(this.priceIndex?.providers?.[provider]?.regions ?? {});
-    const wanted = { [provider]: regions };
-    return regions.length && !this.hasPrices(wanted) ? wanted : null;
-  }
-
-  async #answer(request, signal, { background = false } = {}) {
+  async ask(request, signal, options = {}, standIn = true) {
     // Superseded before its turn (a newer input came in the same task): never computed.
     if (signal?.aborted) throw new DOMException('superseded', 'AbortError');
     if (this.#recovering) return this.#restarting();
     const analyzer = this.analyzer;
     const tool = IN_WORKER.has(request?.question) && !analyzer.inWorker;
     try {
-      if (tool) return await (await this.#toolsOf(analyzer)).ask(this.#withRegion(request), signal, { background });
-      return await analyzer.ask(this.#withRegion(request), signal);
+      const asked = this.#withRegion(request);
+      const response = tool ? await (await this.#toolsOf(analyzer)).ask(asked, signal, options) : await analyzer.ask(asked, signal);
+      const regions = standIn && this.#standInRegions(response);
+      if (!regions) return response;
+      try {
+        await this.loadPrices(regions);
+      } catch {
+        return response;  // the other regions could not be fetched: the answer as it stands
+      }
+      return this.ask(request, signal, options, false);
     } catch (e) {
       if (e?.name === 'AbortError') throw e;
       if (!moduleDied(e)) return { ok: false, errors: [{ code: 'internal_error', file: '', path: '', message: String(e?.message ?? e) }] };
@@ -313,6 +304,14 @@ export class CatalogStore extends EventTarget {
       if (analyzer === this.analyzer) this.#recover(e);
       return this.#restarting();
     }
+  }
+
+  /** {provider: [every region]} of the provider whose price an answer flags, when not all loaded. */
+  #standInRegions(response) {
+    const provider = response?.ok ? response.result?.price_flags?.[0]?.provider : null;
+    const regions = Object.keys(this.priceIndex?.providers?.[provider]?.regions ?? {});
+    const wanted = { [provider]: regions };
+    return regions.length && !this.hasPrices(wanted) ? wanted : null;
   }
 
   /** The analyzer of the IN_WORKER questions over the same catalog as `analyzer`

@@ -130,7 +130,11 @@ Json cost(const Cost& c, bool ways) {
 Json price_flags_first(Json result, const Cost& cost) {
   if (cost.price_flags.empty()) return result;
   Json out = object(result.size() + 1);
-  add(out, "price_flags", price_flags(cost.price_flags));
+  Json flags = price_flags(cost.price_flags);
+  // Whose regions may price it instead (the doors load them: core/cli/inputs.cpp,
+  // catalog-store.js).
+  for (Json& flag : flags) flag["provider"] = cost.provider;
+  add(out, "price_flags", std::move(flags));
   for (auto& [key, value] : result.items()) out[key] = std::move(value);
   return out;
 }

@@ -36,7 +36,7 @@ constexpr ResultShape kShapes[] = {
      "recurring_usd_per_month:number|null upfront_usd:number|null "
      "break_even_utilization_pct:number|null note?:string estimates?:string source:string "
      "source_date:string"},
-    {"price_flag", "code:string name:string"},
+    {"price_flag", "code:string name:string provider?:string"},
     {"cost",
      "provider:string region:string pricing:string way?:string usd_per_hour:number|null "
      "monthly_hours:number schedule:string usd_per_month:number|null "

@@ -63,8 +63,8 @@ struct InstanceType {
   std::optional<double>
       spot_usd_per_hour;  // the cheapest zone's where zones differ (spot_zones > 0)
   std::optional<double> spot_zone_median_usd_per_hour;  // the median over the zones with spot
-  int spot_zones = 0;  // zones with a spot price below on-demand; 0: the provider prices regions
-  int zones = 0;       // zones that list the type
+  int spot_zones =
+      0;  // zones whose spot price the file kept (docs/prices.md); 0: one price per region
   std::optional<double> usable_memory_mib;  // cloud-reported, when the size sets its own
   std::string price_notes;
   std::string source;

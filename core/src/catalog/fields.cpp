@@ -393,22 +393,42 @@ constexpr Field kLora[] = {
 constexpr Field kTargetModules = field("*", T::kStrings, 0, FIELD_DOC("module names adapted for this model type"));
 
 constexpr Field kThroughputModel[] = {
-    obj("decode_bandwidth_efficiency", kRequired, "efficiency", FIELD_DOC("share of memory bandwidth decode reaches on one GPU")),
-    obj("decode_bandwidth_efficiency_tensor_parallel", kRequired, "efficiency", FIELD_DOC("the same with tensor parallelism")),
+    obj("decode_bandwidth_efficiency", kRequired, "efficiency",
+        FIELD_DOC("share of memory bandwidth decode reaches on one GPU")),
+    obj("decode_bandwidth_efficiency_tensor_parallel", kRequired, "efficiency",
+        FIELD_DOC("the same with tensor parallelism")),
     obj("prefill_mfu", kRequired, "prefill_mfu", FIELD_DOC("model FLOPS utilization of prefill")),
     obj("decode_mfu", kRequired, "efficiency", FIELD_DOC("model FLOPS utilization of decode")),
-    obj("tensor_parallel", kRequired, "tensor_parallel", FIELD_DOC("all-reduce latency and link efficiency")),
-    obj("pipeline_parallel", kRequired, "pipeline_parallel", FIELD_DOC("what pipeline stages on several instances send each other, and each message's latency")),
-    obj("serving", kRequired, "serving", FIELD_DOC("batch and KV-cache limits of a serving engine")),
+    obj("tensor_parallel", kRequired, "tensor_parallel",
+        FIELD_DOC("all-reduce latency and link efficiency")),
+    obj("pipeline_parallel", kRequired, "pipeline_parallel",
+        FIELD_DOC("what pipeline stages on several instances send each other, and each message's "
+                  "latency")),
+    obj("serving", kRequired, "serving",
+        FIELD_DOC("batch and KV-cache limits of a serving engine")),
     obj("training_mfu", kRequired, "training_mfu", FIELD_DOC("training MFU by GPU")),
-    obj("training_attention", 0, "training_attention", FIELD_DOC("the rate of training's attention FLOPs over its matmuls', by GPU or GPU family")),
-    obj("training_loss", 0, "training_loss", FIELD_DOC("the memory traffic of a training step's loss over the vocabulary's logits")),
-    obj("link_gb_per_s", kRequired, "link_gb_per_s", FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
-    obj("matmul_efficiency", 0, "matmul_efficiency", FIELD_DOC("measured share of peak dense-matmul FLOPS by GPU (\"<GPU> fp8\" for FP8), \"default\" the calibration GPUs'")),
-    obj("bandwidth_efficiency", 0, "bandwidth_efficiency", FIELD_DOC("measured share of peak memory bandwidth by GPU, \"default\" the calibration GPUs'")),
-    obj("layer_overhead_us", 0, "layer_overhead_us", FIELD_DOC("time each layer adds to every inference step, microseconds, by GPU vendor")),
-    obj("eager_us_per_kernel", 0, "eager_us_per_kernel", FIELD_DOC("host time per eager kernel launch on the servers a GPU ships in, microseconds, by GPU: replaces the eager engines' us_per_kernel")),
-    obj("engines", 0, "inference_engines", FIELD_DOC("inference engines by key: how each sizes its KV pool, its host time per step, its tiled kernels")),
+    obj("training_attention", 0, "training_attention",
+        FIELD_DOC(
+            "the rate of training's attention FLOPs over its matmuls', by GPU or GPU family")),
+    obj("training_loss", 0, "training_loss",
+        FIELD_DOC("the memory traffic of a training step's loss over the vocabulary's logits")),
+    obj("link_gb_per_s", kRequired, "link_gb_per_s",
+        FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
+    obj("matmul_efficiency", 0, "matmul_efficiency",
+        FIELD_DOC("measured share of peak dense-matmul FLOPS by GPU (\"<GPU> fp8\" for FP8), "
+                  "\"default\" the calibration GPUs'")),
+    obj("bandwidth_efficiency", 0, "bandwidth_efficiency",
+        FIELD_DOC(
+            "measured share of peak memory bandwidth by GPU: \"<GPU>\" a read-only stream "
+            "(STREAM's Dot), \"<GPU> triad\" read-read-write, \"default\" the calibration GPUs'")),
+    obj("layer_overhead_us", 0, "layer_overhead_us",
+        FIELD_DOC("time each layer adds to every inference step, microseconds, by GPU vendor")),
+    obj("eager_us_per_kernel", 0, "eager_us_per_kernel",
+        FIELD_DOC("host time per eager kernel launch on the servers a GPU ships in, microseconds, "
+                  "by GPU: replaces the eager engines' us_per_kernel")),
+    obj("engines", 0, "inference_engines",
+        FIELD_DOC("inference engines by key: how each sizes its KV pool, its host time per step, "
+                  "its tiled kernels")),
 };
 
 constexpr Field kInferenceEngine[] = {

@@ -79,8 +79,10 @@ struct ThroughputConstants {
   double loss_logit_accesses = 0;
   std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
   // Measured shares of peak a GPU reaches: dense matmuls ("<GPU>" 16-bit, "<GPU> fp8") and memory
-  // streams ("<GPU>"); "default" / "default fp8" are the GPUs the inference efficiencies were
-  // calibrated on, so a GPU's efficiencies scale by its share over the default's.
+  // streams ("<GPU>": a read-only stream, STREAM's Dot, as inference reads weights and KV cache;
+  // "<GPU> triad": read-read-write, as the training loss moves logits); "default" / "default fp8"
+  // are the GPUs the inference efficiencies were calibrated on, so a GPU's efficiencies scale by
+  // its share over the default's.
   std::map<std::string, double> matmul_efficiency;
   // matmul_efficiency's sized rows ("<GPU> fp8 n=2048"), read once: by "<GPU> fp8", the (log n,
   // share) points in order of size.

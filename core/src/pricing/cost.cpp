@@ -87,7 +87,7 @@ std::string spot_zone_basis(const InstanceType& it) {
   std::string text =
       "the cheapest of " + decimal::whole(it.spot_zones) + " zones with spot in " + it.region;
   if (it.spot_zone_median_usd_per_hour)
-    text += " (their median " + usd_rate(*it.spot_zone_median_usd_per_hour) + "/h)";
+    text += " (their median " + usd_rate(*it.spot_zone_median_usd_per_hour) + "/h per instance)";
   return text;
 }
 
@@ -231,7 +231,7 @@ Cost cost_of(const Catalog& catalog, const Placement& placement, const Billing& 
   if (it.spot_usd_per_hour) {
     c.spot_usd_per_hour = *it.spot_usd_per_hour * n;
     c.spot_usd_per_month = *c.spot_usd_per_hour * hours;
-    c.spot_basis = spot_zone_basis(it);
+    if (explain) c.spot_basis = spot_zone_basis(it);
     if (terms && terms->spot_interruption_notice_s > 0) {
       c.spot_interruption_notice_s = terms->spot_interruption_notice_s;
     }

@@ -149,7 +149,6 @@ InstanceType offer_of(const InstanceType& type, const LoadedFile& f, const std::
     o.spot_zone_median_usd_per_hour = offer["spot_median_cost_per_hour"].get<double>();
   }
   o.spot_zones = static_cast<int>(offer.value("spot_zones", 0.0));
-  o.zones = static_cast<int>(offer.value("zones", 0.0));
   o.price_notes = offer.value("notes", "");
   if (!f.snapshot.spot_statistic.empty() && o.spot_usd_per_hour) {
     o.price_notes += std::string(o.price_notes.empty() ? "" : "; ") + "spot: " + f.snapshot.spot_statistic;

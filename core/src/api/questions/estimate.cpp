@@ -518,7 +518,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
       "roofline: each phase takes the longer of its compute time (FLOPs over peak x efficiency) "
       "and its memory time (bytes over bandwidth x efficiency), plus tensor-parallel all-reduces; "
       "peak-based, calibrated on published measurements (docs/accuracy.md)";
-  return result;
+  return report::price_flags_first(std::move(result), cost);
 }
 
 }  // namespace gpufleet::detail

@@ -154,7 +154,7 @@ Json pool_rows(const Catalog& catalog, std::vector<TypeRow>& types, const SpotAs
       row["spot_usd_per_hour"] = round_to(*o.spot_usd_per_hour, 4);
       row["spot_discount_pct"] = round_to(100 * (1 - *o.spot_usd_per_hour / *o.on_demand_usd_per_hour), 1);
       if (const std::string basis = spot_zone_basis(o); !basis.empty()) row["spot_basis"] = basis;
-      if (o.spot_zone_median_usd_per_hour) {
+      if (o.spot_zone_median_usd_per_hour && o.spot_zones > 1) {
         row["spot_zone_median_usd_per_hour"] = round_to(*o.spot_zone_median_usd_per_hour, 4);
       }
       row["instances_for_demand"] = t.d.instance_count;
