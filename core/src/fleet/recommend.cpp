@@ -283,10 +283,8 @@ Recommendation recommend(const Catalog& catalog, const Question& q, const Candid
       } else if (!flagged.empty()) {
         rec.excluded.push_back(
             {family.key, flagged,
-             "ask over more regions of its provider (CLI --regions all, request \"regions\") to "
-             "price "
-             "it where its price is trustworthy, or check the price, correct it in "
-             "config/prices/overrides.json and run scripts/update-prices"});
+             "ask over every region of its provider (--regions all), or correct the price in "
+             "config/prices/overrides.json"});
       }
       continue;
     }
