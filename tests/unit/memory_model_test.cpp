@@ -405,6 +405,21 @@ TEST_CASE("FSDP with CPU offload keeps the largest unit's gradient on the GPU, Z
   CHECK(line(offloaded("fsdp"), "optimizer") == 0);
 }
 
+TEST_CASE("CTranslate2 frees through cudaMallocAsync: no allocator cache beside its tensors") {
+  // Release threshold 0 (model_config.json engines.ctranslate2.allocator_reserve_source): the
+  // device holds the tensors at their peak and the 309 MiB runtime context, nothing else.
+  const Json r = memory({{"engine", "ctranslate2"}, {"context", 4096}, {"batch", 4}});
+  REQUIRE(line(r, "activations") > 0);
+  CHECK(line(r, "allocator_reserve") == 0);
+  // By hand: 4 x 4096 tokens x 128 KiB of KV; a prefill layer over 16384 tokens holds
+  // 3 x 4096 + 3 x 14336 values per token in 2 bytes; + the weights and the context.
+  CHECK(line(r, "kv_cache") == 4.0 * 4096 * 128 * 1024);
+  CHECK(line(r, "activations") == Approx(16384.0 * (3 * 4096 + 3 * 14336) * 2));
+  const double hand =
+      line(r, "weights") + 4.0 * 4096 * 128 * 1024 + 16384.0 * 55296 * 2 + 309.0 * 1024 * 1024;
+  CHECK(r["total_bytes"].get<double>() == Approx(hand).epsilon(1e-9));
+}
+
 TEST_CASE("vLLM with no room for a KV pool says what took the memory") {
   const Json r = memory({{"engine", "vllm"},
                          {"gpu", "A100-40GB"},

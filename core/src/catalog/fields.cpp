@@ -322,6 +322,7 @@ constexpr Field kEngine[] = {
     boolean("ties_after_loading", 0, FIELD_DOC("loads every checkpoint tensor onto the device, then ties the output matrix to the embeddings")),
     str("ties_after_loading_source", kInfo, FIELD_DOC("where ties_after_loading comes from")),
     num("allocator_reserve_fraction", 0, 0, 4, FIELD_DOC("allocator reserve as a share of live memory")),
+    str("allocator_reserve_source", kInfo, FIELD_DOC("where allocator_reserve_fraction comes from: the allocator the engine uses by default and what it keeps cached")),
     num("compute_buffer_mib", 0, 0, 65536, FIELD_DOC("compute buffers, MiB")),
     str("kv_cache", 0, FIELD_DOC("how the KV cache is allocated (default dynamic)"), "dynamic full_context pool"),
     boolean("logits_for_every_prompt_token", 0, FIELD_DOC("computes logits for every prompt token")),
