@@ -35,6 +35,8 @@ test('catalog strings with markup render as text', async () => {
   await page.getByTestId('cat-load').click();
   // Loading is asynchronous (the catalog loader is fetched on first use).
   await page.getByTestId('cat-origin').getByText('your own catalog').waitFor();
+  // The parts below the window are drawn when the page is next idle (web/app/in-place.js).
+  await page.waitForFunction(() => document.querySelector('[data-testid=catalog-result]')?.dataset.drawing === undefined);
   assert.equal(await text(page, 'cat-origin'), 'your own catalog');
   assert.equal(await page.locator('main img, main b').count(), 0);
   assert.ok(await page.getByTestId('cat-models').getByText(evil).count() > 0, 'the name is shown as text');
