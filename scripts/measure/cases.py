@@ -88,6 +88,21 @@ def _settings(setup: Setup, env: dict) -> dict:
     return s
 
 
+# config.json names of GPT-2 -> the names CASES.md's architecture uses (as case T20 writes them).
+GPT2_NAMES = {"n_layer": "num_hidden_layers", "n_embd": "hidden_size", "n_head": "num_attention_heads",
+              "n_positions": "max_position_embeddings", "activation_function": "hidden_act"}
+
+
+def case_architecture(config: dict) -> dict:
+    """The case's model/architecture: config.json's values under CASES.md's names."""
+    if config.get("model_type") != "gpt2":
+        return dict(config)
+    arch = {GPT2_NAMES.get(k, k): v for k, v in config.items() if k != "n_inner"}
+    arch["intermediate_size"] = config.get("n_inner") or 4 * config["n_embd"]
+    arch.update({"position_embedding": "learned", "attention_bias": True})
+    return arch
+
+
 def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict) -> dict:
     """One case: `figure` is one of setup.measures(); `value` what the run measured (bytes for
     torch_max_allocated, tokens/s for speeds); `env` the run's versions, GPU and host."""
@@ -122,7 +137,7 @@ def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict) -
         "quantity": "memory" if memory else "throughput",
         "model": {"name": f"{name} (random weights from its config.json values)",
                   "params": model.get("published_parameters") or model.get("computed_parameters"),
-                  "architecture": dict(model["config"])},
+                  "architecture": case_architecture(model["config"])},
         "workload": workload,
         "hardware": {"gpu": env.get("gpu", "unspecified"), "gpu_count": 1, "tensor_parallel": 1,
                      "pipeline_parallel": 1, "data_parallel_sharding": "none", "cpu_offload": False},

@@ -185,7 +185,7 @@ def run(setup: Setup, config: dict) -> dict:
         return _inference(setup, config) if setup.mode == "inference" else _training(setup, config)
     except torch.cuda.OutOfMemoryError as e:
         return {"error": f"out of memory: {str(e).splitlines()[0]}"}
-    except (RuntimeError, ValueError, TypeError) as e:
+    except Exception as e:  # noqa: BLE001 - one setup's failure is reported, the others still run
         return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}
     finally:
         gc.collect()

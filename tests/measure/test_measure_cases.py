@@ -86,6 +86,32 @@ class Cases(unittest.TestCase):
             self.assertEqual(cases.validate_case(case), [], case["id"])
         self.assertEqual(len({c["id"] for c in written}), len(written))
 
+    def test_combine_keeps_one_case_per_id_at_the_runs_median(self):
+        setup = plan.select(plan.default_plan(), ["llama-3.1-8b", "eager", "b1x512"])[0]
+        model = plan.models()[setup.model]
+        runs = [[cases.make_case(setup, model, "decode_tokens_per_second", v, ENV)] for v in (30.0, 42.0, 40.0)]
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for i, run in enumerate(runs):
+                paths.append(os.path.join(d, f"run{i}.json"))
+                with open(paths[-1], "w", encoding="utf-8") as f:
+                    json.dump(run, f)
+            out = os.path.join(d, "cases.json")
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(cli.main(["--combine", *paths, "--out", out]), 0)
+            with open(out, encoding="utf-8") as f:
+                combined = json.load(f)
+        self.assertEqual(len(combined), 1)
+        self.assertEqual(combined[0]["measured"]["value"], 40.0)
+        self.assertIn("Median of 3 runs", combined[0]["notes"])
+        self.assertIn("30, 42, 40 tokens/s", combined[0]["notes"])
+
+    def test_gpt2_cases_carry_the_schema_names(self):
+        arch = cases.case_architecture(plan.models()["gpt2-xl"]["config"])
+        self.assertEqual((arch["num_hidden_layers"], arch["hidden_size"], arch["num_attention_heads"]), (48, 1600, 25))
+        self.assertEqual(arch["intermediate_size"], 4 * 1600)
+        self.assertNotIn("n_layer", arch)
+
     def test_a_case_carries_its_versions_settings_and_figure(self):
         setup = plan.select(plan.default_plan(), ["bf16_adamw", "eager", "nogc", "qwen3-4b"])[0]
         case = cases.make_case(setup, plan.models()[setup.model], "torch_max_allocated", 21474836480, ENV)

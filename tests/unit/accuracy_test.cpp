@@ -32,6 +32,15 @@ Json case_file(const char* name) {
   return Json::parse(test::read_file(test::source_path(std::string("tests/data/cases/") + name)));
 }
 
+// The cases scripts/measure wrote on an H200 (ids "MEAS-"), or every other case.
+Json measured_here(const Json& cases, bool here) {
+  Json out = Json::array();
+  for (const auto& c : cases) {
+    if ((c["id"].get<std::string>().rfind("MEAS-", 0) == 0) == here) out.push_back(c);
+  }
+  return out;
+}
+
 Json accuracy(const Json& cases) {
   const Json answer = test::ask(test::shipped(), {{"question", "accuracy"}, {"cases", cases}});
   INFO(answer.dump().substr(0, 600));
@@ -51,7 +60,7 @@ const Json& row(const Json& result, const std::string& id) {
 }  // namespace
 
 TEST_CASE("memory cases: the summary over the high- and medium-confidence cases") {
-  const Json cases = case_file("memory_cases_dev.json");
+  const Json cases = measured_here(case_file("memory_cases_dev.json"), false);
   const Json r = accuracy(cases);
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
@@ -62,6 +71,20 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
   CHECK(s["max_abs_err_pct"].get<double>() <= kMaxAbsErrPctBound);
   CHECK(s["median_abs_err_pct"].get<double>() <= s["p90_abs_err_pct"].get<double>());
   CHECK(s["p90_abs_err_pct"].get<double>() <= s["max_abs_err_pct"].get<double>());
+}
+
+// The 31 memory cases scripts/measure wrote on one H200 (PyTorch 2.11, transformers 5.17, peft
+// 0.21; generate, full fine-tuning in bf16 + torch AdamW, fp32 and AMP, LoRA, eager and SDPA, with
+// and without checkpointing): 5.63 % / 15.27 % when they were added. The bounds hold the figures
+// reached.
+TEST_CASE("memory cases measured by scripts/measure: the summary") {
+  const Json r = accuracy(measured_here(case_file("memory_cases_dev.json"), true));
+  const Json& s = r["summary"]["memory"];
+  INFO(s.dump());
+  CHECK(s["n"] == 31.0);
+  CHECK(s["skipped"] == 0.0);
+  CHECK(s["median_abs_err_pct"].get<double>() <= 5.7);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= 15.3);
 }
 
 TEST_CASE("every case gets a row, in order, predicted or skipped with a reason") {
