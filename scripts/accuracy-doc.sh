@@ -166,6 +166,7 @@ lines = [
     "scripts/measure-cases --out measured_h200.json           # every planned setup",
     "scripts/measure-cases --out lora.json --only lora        # setups whose id holds every word given",
     "scripts/accuracy.sh measured_h200.json                   # how far the model is from them",
+    "scripts/measure-cases --plan small --out small.json      # 0.5-1.7B models (architectures from dev cases)",
     "scripts/measure-cases --combine run1.json run2.json --out cases.json   # median of repeated runs",
     "cd scripts && python3 -m measure.probe probe.json       # the host's side, apart from any case",
     "```",

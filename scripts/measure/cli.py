@@ -25,6 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--gpu", help="the GPU's name in the case files (default: from torch.cuda.get_device_name)")
     p.add_argument("--only", nargs="*", default=None, help="only setups whose id holds every word")
     p.add_argument("--model", help="only this model of config/model_config.json")
+    p.add_argument("--plan", choices=sorted(plan.PLANS), default="default", help="which planned setups")
     p.add_argument("--combine", nargs="+", metavar="RUN",
                    help="instead of measuring: write one case per id, valued at the median of these runs' cases")
     p.add_argument("--deadline-s", type=float, default=None,
@@ -34,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def planned(args) -> list[plan.Setup]:
     catalog = plan.models()
-    setups = plan.select(plan.default_plan(), args.only, args.model)
+    setups = plan.select(plan.PLANS[args.plan](), args.only, args.model)
     faults = [f for s in setups for f in plan.check(s, catalog)]
     if faults:
         raise SystemExit("measure-cases: " + "; ".join(faults))

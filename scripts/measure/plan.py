@@ -61,10 +61,44 @@ class Setup:
         return ["torch_max_allocated", "training_tokens_per_second_per_gpu"]
 
 
+# Small models whose config.json values a dev case already carries with its source (the case's
+# model.architecture), measured under these keys.
+CASE_MODELS = {"qwen2-0.5b": "QW2-T-0.5B-BF16-1", "qwen2-1.5b": "QW2-T-1.5B-BF16-1",
+               "qwen3-0.6b": "QW3-T-0.6B-BF16-1", "qwen3-1.7b": "QW3-T-1.7B-BF16-1"}
+CASES = ROOT / "tests" / "data" / "cases" / "throughput_cases_dev.json"
+
+
 def models() -> dict:
-    """config/model_config.json's models: their config.json values and published parameters."""
+    """config/model_config.json's models (their config.json values and published parameters), and
+    CASE_MODELS from the dev cases' architectures."""
     with open(MODEL_CONFIG, encoding="utf-8") as f:
-        return json.load(f)["models"]
+        catalog = json.load(f)["models"]
+    with open(CASES, encoding="utf-8") as f:
+        by_id = {c["id"]: c for c in json.load(f)}
+    for key, case_id in CASE_MODELS.items():
+        case = by_id[case_id]
+        catalog[key] = {"hf_id": case["model"]["name"], "computed_parameters": case["model"]["params"],
+                        "config": dict(case["model"]["architecture"])}
+    return catalog
+
+
+def small_plan() -> list[Setup]:
+    """Models of 0.5-1.7B (CASE_MODELS): full fine-tuning, LoRA and generate() in bf16 with SDPA,
+    transformers' default attention, where small GEMMs and launches bound the step."""
+    plan: list[Setup] = []
+    for model in CASE_MODELS:
+        plan.append(Setup(model, "full_finetune", "bf16_adamw", "sdpa", batch=4, sequence=1024))
+        plan.append(Setup(model, "lora", "bf16", "sdpa", batch=8, sequence=1024, lora_rank=16,
+                          lora_targets=("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")))
+        plan.append(Setup(model, "inference", "bf16", "sdpa", batch=1, sequence=512, new_tokens=128))
+    for model in ("qwen2-0.5b", "qwen3-1.7b"):
+        plan.append(Setup(model, "full_finetune", "amp_bf16", "sdpa", batch=4, sequence=1024))
+        plan.append(Setup(model, "full_finetune", "bf16_adamw", "sdpa", batch=4, sequence=1024,
+                          gradient_checkpointing=True))
+    return plan
+
+
+PLANS = {"default": lambda: default_plan(), "small": lambda: small_plan()}
 
 
 def default_plan() -> list[Setup]:
