@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from measure import cases, cli, plan  # noqa: E402
+from measure import cases, cli, plan, probe  # noqa: E402
 
 # Fixture values standing in for what a run returns (bytes, tokens/s); not measurements.
 FIXTURE = {"torch_max_allocated": 20 * 2**30, "decode_tokens_per_second": 40.0,
@@ -46,6 +46,20 @@ class ImportSafe(unittest.TestCase):
         self.assertEqual(len(lines), sum(len(s.measures()) for s in setups))
         self.assertNotIn("torch", sys.modules)
         self.assertTrue(any("full_finetune\tbf16_adamw" in l.replace(" ", "\t") for l in lines))
+
+    def test_the_small_plan_reads_its_models_from_the_dev_cases(self):
+        catalog = plan.models()
+        for key, case_id in plan.CASE_MODELS.items():
+            self.assertGreater(catalog[key]["computed_parameters"], 0, case_id)
+        self.assertEqual(catalog["qwen2-0.5b"]["config"]["hidden_size"], 896)
+        setups = plan.small_plan()
+        self.assertEqual({s.model for s in setups}, set(plan.CASE_MODELS))
+        self.assertEqual([f for s in setups for f in plan.check(s, catalog)], [])
+
+    def test_the_probe_uses_no_case_model_for_the_host_figure(self):
+        for key in probe.HOST_MODELS:
+            self.assertIn(key, plan.models())
+            self.assertFalse(any(s.model == key for s in plan.default_plan() + plan.small_plan()), key)
 
     def test_only_selects_by_the_words_of_the_id(self):
         picked = plan.select(plan.default_plan(), ["lora", "nogc"])
