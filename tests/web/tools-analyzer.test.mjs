@@ -92,3 +92,39 @@ test('questions asked only in the background never build the module on this thre
   const dead = new ToolsAnalyzer({}, () => true, { startWorker: async () => { throw new Error('Aborted()'); }, full: s.full });
   await assert.rejects(dead.ask({ question: 'spot' }), /Aborted/);
 });
+
+test('a module that dies on this thread sends the question to the worker, and a fresh one is built', async (t) => {
+  const s = standIns({ spot: 2 });
+  t.mock.method(performance, 'now', s.clock.now);
+  const forgotten = [];
+  let dies = true;
+  const full = async (options = {}) => {
+    if (options.forget) { forgotten.push(true); return null; }
+    const module = await s.full();
+    return {
+      createAnalyzer(texts) {
+        const analyzer = module.createAnalyzer(texts);
+        return { ...analyzer, ask(request) { if (dies) { dies = false; throw new Error('Aborted(unreachable)'); } return analyzer.ask(request); } };
+      },
+    };
+  };
+  const moduleDied = (e) => /Aborted\(/.test(String(e?.message));
+  const tools = new ToolsAnalyzer({}, moduleDied, { startWorker: async () => s.worker, full });
+  await tools.ask({ question: 'spot' });
+  await idle();
+  assert.equal((await tools.ask({ question: 'spot' })).by, 'worker', 'the dead module does not answer');
+  assert.equal(forgotten.length, 1, 'the dead module is forgotten');
+  await idle();
+  assert.equal(s.built(), 2, 'a fresh analyzer is built once the page is idle again');
+  assert.equal((await tools.ask({ question: 'spot' })).by, 'here');
+});
+
+test('an error that is not the module dying is thrown to the caller', async (t) => {
+  const s = standIns({ spot: 2 });
+  t.mock.method(performance, 'now', s.clock.now);
+  const full = async () => ({ createAnalyzer: () => ({ ask() { throw new TypeError('bad request'); }, dispose() {} }) });
+  const tools = new ToolsAnalyzer({}, died, { startWorker: async () => s.worker, full });
+  await tools.ask({ question: 'spot' });
+  await idle();
+  await assert.rejects(tools.ask({ question: 'spot' }), /bad request/);
+});

@@ -9,8 +9,12 @@
 export const QUICK_MS = 8;
 
 let fullModule = null;
-/** The full module, loaded once for the page (the worker loads its own). */
-const loadFull = () => (fullModule ??= import('../gpufleet/all/gpufleet.js').then((m) => m.loadGpufleet()));
+/** The full module, loaded once for the page (the worker loads its own); `forget` after it died
+ *  makes the next call instantiate a fresh one. */
+const loadFull = ({ forget = false } = {}) => {
+  if (forget) return (fullModule = null);
+  return (fullModule ??= import('../gpufleet/all/gpufleet.js').then((m) => m.loadGpufleet()));
+};
 /** Runs `fn` when the page is next idle (not in-place.js's whenIdle: importing it from here would
  *  split in-place.js into a chunk of its own, one more file before the first answer). */
 const whenIdle = (fn) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(fn, { timeout: 1000 }) : setTimeout(fn, 0));
@@ -25,6 +29,7 @@ export class ToolsAnalyzer {
   #spentMs = new Map();  // question -> ms its last answer took (the worker's own time there)
 
   #full;
+  #moduleDied;
 
   /** `moduleDied(e)`: whether `e` is a failure of the module itself, which no other thread retries.
    *  `startWorker(texts)` and `full()` (the worker's analyzer and the full module, promised) are
@@ -32,6 +37,7 @@ export class ToolsAnalyzer {
   constructor(texts, moduleDied, { startWorker = startCoreWorker, full = loadFull } = {}) {
     this.#texts = texts;
     this.#full = full;
+    this.#moduleDied = moduleDied;
     this.#worker = startWorker(texts)
       .catch(async (e) => {
         if (moduleDied(e)) throw e;
@@ -49,9 +55,17 @@ export class ToolsAnalyzer {
     const question = request?.question;
     if (this.#here && !background && (this.#spentMs.get(question) ?? Infinity) <= QUICK_MS) {
       const t0 = performance.now();
-      const response = this.#here.ask(request);
-      this.#spentMs.set(question, performance.now() - t0);
-      return response;
+      try {
+        const response = this.#here.ask(request);
+        this.#spentMs.set(question, performance.now() - t0);
+        return response;
+      } catch (e) {
+        if (!this.#moduleDied(e)) throw e;
+        // This thread's module died: the worker answers, and a fresh module is built when idle.
+        this.#here = null;
+        this.#building = false;
+        this.#full({ forget: true });
+      }
     }
     const worker = await this.#worker;
     const t0 = performance.now();

@@ -80,13 +80,13 @@ export function createDeploymentsScreen(store, form) {
     async render({ ask }) {
       const sent = request();
       const asked = decideRequest(sent);
-      // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
-      // their folded card: asked once the ranking's frame is painted, so that neither their message
-      // nor the worker's thread competes with it.
-      const decided = new Promise((resolve) => whenIdle(resolve)).then(() => ask(asked, { background: true }));
-      decided.catch(() => {});  // superseded with this render, whichever way it ends
       const rec = await ask(sent);
       if (rec.errors) return { errors: rec.errors };
+      // The accelerator rules (decide, answered by the core's Web Worker) follow the ranking into
+      // their folded card: asked when the page is idle after the ranking is drawn, so that neither
+      // their message nor the worker's thread competes with it.
+      const decided = new Promise((resolve) => whenIdle(resolve)).then(() => ask(asked, { background: true }));
+      decided.catch(() => {});  // superseded with this render, whichever way it ends
       // Its folded card is placed now (its summary's height), so that nothing moves when it fills.
       const details = live(h('details', { class: 'card decide-details', testid: 'decide-details' },
         h('summary', null, h('h3', null, 'Why this kind of accelerator: GPU, Trainium, Inferentia or CPU'))));
