@@ -2561,6 +2561,7 @@ price_source: string
 price_flags?: PriceFlag[]
 priced_from_region?: string
 price_note?: string
+spot_basis?: string
 }
 export interface EstimateTraining {
 tokens_per_s_per_gpu: number

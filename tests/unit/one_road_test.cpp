@@ -219,3 +219,20 @@ TEST_CASE(
   CHECK(e["expected_error"].value("stands_in", Json()) == band_error.value("stands_in", Json()));
   CHECK(e["expected_error"]["from"] == band_error["from"]);
 }
+
+TEST_CASE(
+    "estimate's instance says whose zone its spot price is, where the provider prices zones") {
+  // config/prices/aws/us-east-1.json: g5.2xlarge spot $0.4738 in the cheapest of 5 zones, their
+  // median $0.5036; Azure prices spot by region, so its instance carries no basis.
+  const Json aws = result({{"question", "estimate"},
+                           {"model", {{"name", "llama-3.1-8b"}}},
+                           {"instance", "g5.2xlarge"}});
+  CHECK(aws["instance"]["spot_usd_per_hour"] == 0.4738);
+  CHECK(aws["instance"]["spot_basis"] ==
+        "the cheapest of 5 zones with spot in us-east-1 (their median $0.5036/h per instance)");
+  const Json azure = result({{"question", "estimate"},
+                             {"model", {{"name", "llama-3.1-8b"}}},
+                             {"instance", "Standard_NC24ads_A100_v4"}});
+  CHECK(azure["instance"]["spot_usd_per_hour"].is_number());
+  CHECK_FALSE(azure["instance"].contains("spot_basis"));
+}

@@ -203,7 +203,7 @@ constexpr ResultShape kShapes[] = {
     {"estimate_instance",
      "instance:string provider:string gpus:number model_copies:number usd_per_hour:number "
      "spot_usd_per_hour:number|null price_source:string price_flags?:@price_flag[] "
-     "priced_from_region?:string price_note?:string"},
+     "priced_from_region?:string price_note?:string spot_basis?:string"},
     {"phase_time",
      "bound:string compute_ms:number memory_ms:number interconnect_ms:number basis:string"},
     {"cost_band", "low:number high:number|null p90_abs_err_pct:number n:number basis:string"},

@@ -329,6 +329,8 @@ Json job_json(const Catalog& catalog, const JobAsk& ask, const JobOnType& j, dou
   o["deployment"] = {
       {"instance", j.d.instance->name}, {"instances", j.d.instance_count}, {"gpus", j.d.gpus}};
   Json spot_pool = pool_json(*j.pools->spot, j.rates.spot_usd_per_hour);
+  if (const std::string basis = spot_zone_basis(*j.pools->spot); !basis.empty())
+    spot_pool["spot_basis"] = basis;
   const InterruptionBand& b = *j.pools->spot->interruption_band;
   spot_pool["interruption_band"] = report::interruption_band(b, catalog);
   spot_pool["job_hazard_per_hour"] = round_to(j.rates.hazard_per_hour, 8);

@@ -491,6 +491,10 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
         {"usd_per_hour", price.usd_per_hour},
         {"spot_usd_per_hour", cost.spot_usd_per_hour ? Json(price.spot_per_hour) : Json(nullptr)},
         {"price_source", instance->source}};
+    if (const std::string basis = spot_zone_basis(*instance);
+        !basis.empty() && cost.spot_usd_per_hour) {
+      result["instance"]["spot_basis"] = basis;
+    }
     if (!cost.price_flags.empty()) {
       result["instance"]["price_flags"] = report::price_flags(cost.price_flags);
       result["instance"]["priced_from_region"] = cost.priced_from_region;

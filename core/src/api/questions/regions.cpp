@@ -188,6 +188,8 @@ Json region_rows(const Catalog& catalog, const std::vector<regions::Candidate>& 
       if (cc.usd_per_hour) ways[cc.way->id] = round_to(*cc.usd_per_hour, 4);
     }
     row["usd_per_hour"] = std::move(ways);
+    if (const std::string basis = spot_zone_basis(o); !basis.empty() && o.spot_usd_per_hour)
+      row["spot_basis"] = basis;
     row["interruption_band"] = o.interruption_band ? report::interruption_band(*o.interruption_band, catalog)
                                                    : Json{{"label", "unknown"}, {"reason", o.band_unknown}};
     std::size_t offered = 0;
