@@ -214,10 +214,13 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // +50 %; GPT-2 XL's SDPA decode +162 -> +393 %: its layers launch 21 kernels, not 40, and the
   // cuDNN graph its SDPA steps build is not modelled) and eager attention's 32 bytes per score
   // in prefill (Qwen3 eager b8 x 2048 +254 -> +38 %, Llama +117 -> +23 %): 39.77 % / 193.44 %.
+  // The batched decode cases compare decode steps with decode steps (their metric was
+  // output_tokens_per_second, which adds the prompt's pass the measurement left out; Qwen3 fp32 b4
+  // -44 -> -1 %, Llama SDPA b8 +4 -> +18 %): 39.22 % / 193.44 %.
   const Json here = summary(measured_here);
   INFO(here.dump());
   CHECK(here["n"].get<double>() == 41);
-  CHECK(here["median_abs_err_pct"].get<double>() <= 39.8);
+  CHECK(here["median_abs_err_pct"].get<double>() <= 39.3);
   CHECK(here["p90_abs_err_pct"].get<double>() <= 193.5);
   cases = others;
   const Json all = summary(cases);
