@@ -352,6 +352,16 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                    r.number(v, "eager_score_bytes", p, false, {0, 1e3}).value_or(0);
                e.eager_score_basis =
                    r.string(v, "eager_score_source", p, e.eager_score_bytes > 0).value_or("");
+               if (const Json* bytes = r.object(v, "eager_activation_bytes", p, false)) {
+                 const std::string bp = Reader::child(p, "eager_activation_bytes");
+                 auto& b = e.eager_activation_bytes;
+                 b.hidden = r.number(*bytes, "hidden", bp, true, {0, 1e3}).value_or(0);
+                 b.query = r.number(*bytes, "query", bp, true, {0, 1e3}).value_or(0);
+                 b.kv = r.number(*bytes, "kv", bp, true, {0, 1e3}).value_or(0);
+                 b.intermediate = r.number(*bytes, "intermediate", bp, true, {0, 1e3}).value_or(0);
+                 b.qk_norm = r.number(*bytes, "qk_norm", bp, true, {0, 1e3}).value_or(0);
+                 e.eager_activation_basis = r.string(*bytes, "source", bp, true).value_or("");
+               }
                if (const Json* eager = r.object(v, "eager_host", p, false)) {
                  const std::string ep = Reader::child(p, "eager_host");
                  e.kernels_per_layer = r.number(*eager, "kernels_per_layer", ep, true, {1, 1e4}).value_or(0);

@@ -365,6 +365,9 @@ inline constexpr Field kInferenceEngine[] = {
         FIELD_DOC("bytes the engine's eager attention moves per attention score through its "
                   "kernels (scores written, scaled, masked, softmaxed, read)")),
     str("eager_score_source", 0, FIELD_DOC("where eager_score_bytes comes from")),
+    obj("eager_activation_bytes", 0, "eager_activation_bytes",
+        FIELD_DOC("bytes the engine's elementwise kernels move per token and layer of a Llama-form "
+                  "decoder in 16-bit compute, per element of each width")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 
@@ -447,6 +450,17 @@ inline constexpr Field kByGpu[] = {
     str("source", kRequired, FIELD_DOC("where the figures come from")),
     str("source_date", kInfo, FIELD_DOC("when they were taken")),
 };
+inline constexpr Field kEagerActivationBytes[] = {
+    num("hidden", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the hidden size")),
+    num("query", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the query heads' width")),
+    num("kv", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the key (or value) heads' width")),
+    num("intermediate", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the MLP's width")),
+    num("qk_norm", kRequired, 0, 1e3,
+        FIELD_DOC(
+            "bytes per element of the query and key widths where the model norms them (Qwen3)")),
+    str("source", kRequired, FIELD_DOC("where the counts come from")),
+};
+
 inline constexpr Field kKernelsPerLayerBy[] = {
     str("source", kRequired, FIELD_DOC("where the counts come from")),
     str("source_date", kInfo, FIELD_DOC("when they were taken")),

@@ -319,6 +319,48 @@ double with_eager_scores(const Lookups& l, const ThroughputQuestion& q, double b
   return s;
 }
 
+// An eager engine's elementwise kernels over `tokens` tokens of a Llama-form decoder (RMSNorm,
+// rotary positions, a gated MLP; dense): each reads and writes its tensors in full, at the
+// streams' `bandwidth`, beside the matmuls. Counted for 16-bit compute only (fp32 skips the
+// norms' casts). Returns that time (0: none counted).
+double with_eager_activations(const Lookups& l, const ThroughputQuestion& q, double tokens,
+                              double bandwidth, Phase& ph) {
+  const InferenceEngine* e = l.engine;
+  const Architecture& a = q.arch;
+  if (!e || e->eager_activation_bytes.hidden <= 0 || bandwidth <= 0 || q.compute == "fp32")
+    return 0;
+  if (a.kind != ArchKind::kDecoder || !a.gated_mlp || a.layer_norm_bias ||
+      a.position_embeddings > 0 || a.moe() || a.mla())
+    return 0;
+  const InferenceEngine::ActivationBytes& b = e->eager_activation_bytes;
+  const double query = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
+  const double per_token = b.hidden * a.hidden + b.query * query + b.kv * kv +
+                           b.intermediate * a.intermediate +
+                           (a.qk_norm() ? b.qk_norm * (query + kv) : 0);
+  const double s = tokens * a.layers * per_token / bandwidth;
+  ph.memory_s += s;
+  ph.seconds += s;
+  if (ph.memory_s > ph.compute_s && ph.bound == "compute") ph.bound = "memory bandwidth";
+  return s;
+}
+
+// A prompt pass's eager traffic beside its matmuls: attention scores and elementwise kernels.
+struct EagerTraffic {
+  double scores_s = 0, activations_s = 0;
+};
+
+EagerTraffic with_eager_traffic(const Lookups& l, const ThroughputQuestion& q, double batch,
+                                double n, double bandwidth, Phase& ph) {
+  return {with_eager_scores(l, q, batch, n, bandwidth, ph),
+          with_eager_activations(l, q, batch * n, bandwidth, ph)};
+}
+
+std::string eager_activations_note(double tokens, double s) {
+  if (s <= 0) return "";
+  return "; its elementwise kernels read and write " + num(tokens) +
+         " tokens' activations in every layer: + " + num(s * 1e3) + " ms";
+}
+
 std::string eager_scores_note(const Lookups& l, const ThroughputQuestion& q, double n, double s) {
   if (s <= 0) return "";
   return "; eager attention writes " + num(q.arch.heads) + " heads x " + num(n) + " x " + num(n) +
@@ -399,6 +441,7 @@ Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const
       attended_tokens(a, context) * q.kv_bytes_per_token * tp / kv_split(a, tp),
       peak * k.decode_mfu, bw * eff, 2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2),
       tiled_gemm_s(l, q, 1), head_block_s(l, q, attended_tokens(a, context)));
+  with_eager_activations(l, q, 1, bw * eff, ph);
   ph.seconds += step_overhead_s(l, q, true);
   with_eager_host(l, q, ph);
   add_pipeline_link(k, q, 1, ph);
@@ -466,18 +509,20 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
     const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(l, q, tokens),
                                          2 * matmul_params(a, q.params) * tokens / (peak * mfu));
-    const double scores =
-        with_eager_scores(l, q, batch, n, bw * k.decode_bandwidth_efficiency, e.prefill);
+    const EagerTraffic traffic =
+        with_eager_traffic(l, q, batch, n, bw * k.decode_bandwidth_efficiency, e.prefill);
     e.prefill.seconds += host;
     const double launch = with_eager_host(l, q, e.prefill);
     add_pipeline_link(k, q, tokens, e.prefill);
     if (q.explain)
-      e.prefill.basis =
-          num(tokens) + " prompt tokens x 2 x " + num(matmul_params(a, q.params) / 1e9) +
-          " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " + num(mfu * 100) +
-          " % of " + num(peak / 1e12) + " TFLOPS" + tiled_note(l, q, tiled) +
-          eager_scores_note(l, q, n, scores) + host_note(l, q, false) + eager_note(l, launch) +
-          share_note(l, q, peak, tp) + pipeline_note(k, q, tokens, e.prefill);
+      e.prefill.basis = num(tokens) + " prompt tokens x 2 x " +
+                        num(matmul_params(a, q.params) / 1e9) +
+                        " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
+                        num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
+                        tiled_note(l, q, tiled) + eager_scores_note(l, q, n, traffic.scores_s) +
+                        eager_activations_note(tokens, traffic.activations_s) +
+                        host_note(l, q, false) + eager_note(l, launch) +
+                        share_note(l, q, peak, tp) + pipeline_note(k, q, tokens, e.prefill);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
   {
@@ -497,6 +542,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double block = head_block_s(l, q, attended_tokens(a, context, out));
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv_read,
                                peak * k.decode_mfu, bw * eff, comm, tiled, block);
+    const double elementwise = with_eager_activations(l, q, batch, bw * eff, e.decode);
     e.decode.seconds += step_overhead_s(l, q, true);
     const double launch = with_eager_host(l, q, e.decode);
     add_pipeline_link(k, q, batch, e.decode);
@@ -512,7 +558,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                      (a.chunked_attention ? "-token chunks" : "-token window")
                : "") +
           ") at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) +
-          " TFLOP" + tiled_note(l, q, tiled) + head_block_note(l, block) + host_note(l, q, true) +
+          " TFLOP" + tiled_note(l, q, tiled) + head_block_note(l, block) +
+          eager_activations_note(batch, elementwise) + host_note(l, q, true) +
           eager_note(l, launch) + share_note(l, q, peak, tp) + pipeline_note(k, q, batch, e.decode);
     const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
@@ -526,15 +573,16 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
     const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(l, q, n),
                                          2 * matmul_params(a, q.params) * n / (peak * mfu));
-    const double scores =
-        with_eager_scores(l, q, 1, n, bw * k.decode_bandwidth_efficiency, e.first_token);
+    const EagerTraffic traffic =
+        with_eager_traffic(l, q, 1, n, bw * k.decode_bandwidth_efficiency, e.first_token);
     e.first_token.seconds += host;
     const double launch = with_eager_host(l, q, e.first_token);
     add_pipeline_link(k, q, n, e.first_token);
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                             num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                            tiled_note(l, q, tiled) + eager_scores_note(l, q, n, scores) +
+                            tiled_note(l, q, tiled) + eager_scores_note(l, q, n, traffic.scores_s) +
+                            eager_activations_note(n, traffic.activations_s) +
                             host_note(l, q, false) + eager_note(l, launch) +
                             share_note(l, q, peak, tp) + pipeline_note(k, q, n, e.first_token);
   }

@@ -48,11 +48,18 @@ struct InferenceEngine {
   // matmul, scaled, masked, softmaxed in fp32 and read by the next): 0 where the engine runs
   // no such chain. Applies when the question's attention is "eager".
   double eager_score_bytes = 0;
+  // Bytes an eager engine's elementwise kernels (norms, rotary, cache copy, residual adds, the
+  // MLP's activation and product, the attention's inputs and output) move per token and layer of a
+  // Llama-form decoder in 16-bit compute, per element of each width (0: none counted).
+  struct ActivationBytes {
+    double hidden = 0, query = 0, kv = 0, intermediate = 0, qk_norm = 0;
+  } eager_activation_bytes;
   double us_per_kernel = 0;
   double us_per_kernel_low = 0, us_per_kernel_high = 0;  // the documented range (host CPUs differ)
   std::string eager_basis;
   std::string kernels_by_basis;
   std::string eager_score_basis;
+  std::string eager_activation_basis;
   std::string basis;
   std::string overhead_basis;
   std::string tile_basis;
