@@ -372,6 +372,8 @@ constexpr Kind kKinds[] = {
     MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
     Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},
     Kind{"eager_host", "\"eager_host\"", KIND_FIELDS(kEagerHost), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an eager engine's host time per forward pass")},
+    Kind{"kernels_per_layer_by", "\"kernels_per_layer_by\"", KIND_FIELDS(kKernelsPerLayerBy), 0, &kKernelsPerLayerByValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("an eager engine's kernels per layer by attention implementation and model type, with its source")},
+    Kind{"eager_activation_bytes", "\"eager_activation_bytes\"", KIND_FIELDS(kEagerActivationBytes), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an eager engine's elementwise bytes per token and layer, by width")},
     Kind{"tiled_kernel", "a tiled weight-only kernel", KIND_FIELDS(kTiledKernel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("an engine's weight-only matmul kernel that dequantizes per tile of rows")},
     Kind{"serving", "\"serving\"", KIND_FIELDS(kServing), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a serving engine's limits")},
     Kind{"training_mfu", "\"training_mfu\"", KIND_FIELDS(kByGpu), 0, &kByGpuValue, nullptr, nullptr, nullptr, 0, FIELD_DOC("training MFU by GPU name, with its source")},

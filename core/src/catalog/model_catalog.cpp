@@ -348,6 +348,20 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                  e.tile_weights_per_s = r.number(*tiled, "weights_per_s", tp, true, {1e6, 1e18}).value_or(0);
                  e.tile_basis = r.string(*tiled, "source", tp, true).value_or("");
                }
+               e.eager_score_bytes =
+                   r.number(v, "eager_score_bytes", p, false, {0, 1e3}).value_or(0);
+               e.eager_score_basis =
+                   r.string(v, "eager_score_source", p, e.eager_score_bytes > 0).value_or("");
+               if (const Json* bytes = r.object(v, "eager_activation_bytes", p, false)) {
+                 const std::string bp = Reader::child(p, "eager_activation_bytes");
+                 auto& b = e.eager_activation_bytes;
+                 b.hidden = r.number(*bytes, "hidden", bp, true, {0, 1e3}).value_or(0);
+                 b.query = r.number(*bytes, "query", bp, true, {0, 1e3}).value_or(0);
+                 b.kv = r.number(*bytes, "kv", bp, true, {0, 1e3}).value_or(0);
+                 b.intermediate = r.number(*bytes, "intermediate", bp, true, {0, 1e3}).value_or(0);
+                 b.qk_norm = r.number(*bytes, "qk_norm", bp, true, {0, 1e3}).value_or(0);
+                 e.eager_activation_basis = r.string(*bytes, "source", bp, true).value_or("");
+               }
                if (const Json* eager = r.object(v, "eager_host", p, false)) {
                  const std::string ep = Reader::child(p, "eager_host");
                  e.kernels_per_layer = r.number(*eager, "kernels_per_layer", ep, true, {1, 1e4}).value_or(0);
@@ -359,6 +373,15 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                    r.fail("out_of_range", Reader::child(ep, "us_per_kernel"),
                           "expected us_per_kernel_low <= us_per_kernel <= us_per_kernel_high");
                  e.eager_basis = r.string(*eager, "source", ep, true).value_or("");
+                 if (const Json* by = r.object(*eager, "kernels_per_layer_by", ep, false)) {
+                   const std::string bp = Reader::child(ep, "kernels_per_layer_by");
+                   e.kernels_by_basis = r.string(*by, "source", bp, true).value_or("");
+                   for (const auto& [key, count] : by->items()) {
+                     if (key == "source" || key == "source_date") continue;
+                     e.kernels_per_layer_by[key] =
+                         r.number(*by, key, bp, true, {1, 1e4}).value_or(0);
+                   }
+                 }
                }
                e.basis = r.string(v, "source", p, true).value_or("");
              });

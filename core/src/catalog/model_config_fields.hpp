@@ -361,12 +361,22 @@ inline constexpr Field kInferenceEngine[] = {
     obj("eager_host", 0, "eager_host",
         FIELD_DOC("an eager engine's host time per forward pass: its kernels launched one by one, "
                   "then its own per-step work")),
+    num("eager_score_bytes", 0, 0, 1e3,
+        FIELD_DOC("bytes the engine's eager attention moves per attention score through its "
+                  "kernels (scores written, scaled, masked, softmaxed, read)")),
+    str("eager_score_source", 0, FIELD_DOC("where eager_score_bytes comes from")),
+    obj("eager_activation_bytes", 0, "eager_activation_bytes",
+        FIELD_DOC("bytes the engine's elementwise kernels move per token and layer of a Llama-form "
+                  "decoder in 16-bit compute, per element of each width")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 
 inline constexpr Field kEagerHost[] = {
     num("kernels_per_layer", kRequired, 1, 1e4,
         FIELD_DOC("kernels one decoder layer launches in a forward pass")),
+    obj("kernels_per_layer_by", 0, "kernels_per_layer_by",
+        FIELD_DOC("kernels per layer counted for an attention implementation (\"eager\") or a "
+                  "model type with one (\"qwen3 eager\"); others take kernels_per_layer")),
     num("kernels_per_step", kRequired, 0, 1e5,
         FIELD_DOC("kernels the generation loop launches per step beside the layers (embedding, "
                   "final norm, head, logits processors, stopping criteria)")),
@@ -440,6 +450,23 @@ inline constexpr Field kByGpu[] = {
     str("source", kRequired, FIELD_DOC("where the figures come from")),
     str("source_date", kInfo, FIELD_DOC("when they were taken")),
 };
+inline constexpr Field kEagerActivationBytes[] = {
+    num("hidden", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the hidden size")),
+    num("query", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the query heads' width")),
+    num("kv", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the key (or value) heads' width")),
+    num("intermediate", kRequired, 0, 1e3, FIELD_DOC("bytes per element of the MLP's width")),
+    num("qk_norm", kRequired, 0, 1e3,
+        FIELD_DOC(
+            "bytes per element of the query and key widths where the model norms them (Qwen3)")),
+    str("source", kRequired, FIELD_DOC("where the counts come from")),
+};
+
+inline constexpr Field kKernelsPerLayerBy[] = {
+    str("source", kRequired, FIELD_DOC("where the counts come from")),
+    str("source_date", kInfo, FIELD_DOC("when they were taken")),
+};
+inline constexpr Field kKernelsPerLayerByValue =
+    num("*", 0, 1, 1e4, FIELD_DOC("kernels one layer launches for this attention implementation"));
 inline constexpr Field kByGpuValue =
     num("*", kZeroOr, 0.001, 1e5, FIELD_DOC("the figure for this GPU (0: unknown)"));
 

@@ -160,6 +160,7 @@ ThroughputQuestion roofline_question(const Catalog& catalog, const MemoryQuestio
     precision = "fp16";
   q.compute = precision;
   q.engine = mq.engine;
+  q.attention = mq.attention;
   q.weight_format = mq.weight_format;
   q.input_tokens = t.input;
   q.output_tokens = t.output;

@@ -30,7 +30,7 @@ std::pair<double, double> attention_params(const Architecture& a, double heads, 
   if (a.qkv_bias)
     b += q + 2 * kv - (a.model_type == "whisper" ? kv : 0);  // Whisper's k_proj has no bias
   if (a.out_bias) b += h;
-  if (a.model_type == "qwen3" || a.model_type == "qwen3_moe") b += 2 * head_dim;  // q_norm, k_norm
+  if (a.qk_norm()) b += 2 * head_dim;  // q_norm, k_norm
   return {w, b};
 }
 

@@ -70,6 +70,8 @@ struct Architecture {
   double relative_attention_buckets = 0;  // T5
 
   bool mla() const { return kv_lora_rank > 0; }
+  // Qwen3's attention norms its queries and keys per head (q_norm, k_norm) before the rotary.
+  bool qk_norm() const { return model_type == "qwen3" || model_type == "qwen3_moe"; }
   bool moe() const { return experts > 0; }
 };
 

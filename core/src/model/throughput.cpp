@@ -55,6 +55,7 @@ struct Lookups {
   const InferenceEngine* engine = nullptr;  // when the catalog knows it
   double layer_us = 0;                      // 0 where the table names none
   double us_per_kernel = 0;                 // an eager engine's host time per launch on this GPU
+  double kernels_per_layer = 0;             // its launches per layer for this model and attention
   double peak_flops = 0;                    // dense, one GPU
   double bandwidth_share = 1;               // relative_share of memory streams
   double matmul_share = 1;                  // relative_share of best-shape matmuls
@@ -74,11 +75,24 @@ double relative_share(const std::map<std::string, double>& table, const std::str
   return own->second / base->second;
 }
 
+// Kernels one layer of an eager engine launches: counted for the model type with the question's
+// attention implementation, else for the implementation, else the engine's default count.
+double eager_kernels_per_layer(const InferenceEngine& e, const ThroughputQuestion& q) {
+  for (const std::string& key : {q.arch.model_type + " " + q.attention, q.attention}) {
+    if (auto it = e.kernels_per_layer_by.find(key); it != e.kernels_per_layer_by.end())
+      return it->second;
+  }
+  return e.kernels_per_layer;
+}
+
 Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
   Lookups l;
   if (auto it = k.engines.find(q.engine); it != k.engines.end()) l.engine = &it->second;
   if (auto it = k.layer_overhead_us.find(q.device.vendor); it != k.layer_overhead_us.end()) l.layer_us = it->second;
-  if (l.engine) l.us_per_kernel = l.engine->us_per_kernel;
+  if (l.engine) {
+    l.us_per_kernel = l.engine->us_per_kernel;
+    l.kernels_per_layer = eager_kernels_per_layer(*l.engine, q);
+  }
   if (auto it = k.eager_us_per_kernel.find(q.device.name); it != k.eager_us_per_kernel.end())
     l.us_per_kernel = it->second;
   l.peak_flops = peak_tflops(q.device, q.compute) * 1e12;
@@ -290,6 +304,70 @@ double with_tiled_gemm(Phase& ph, double tiled_s, double gemm_s) {
   return tiled_s;
 }
 
+// Eager attention over a prompt of `n` tokens for `batch` sequences: every layer materialises each
+// query head's full n x n scores (the causal mask is added to them, not skipped) and its kernel
+// chain moves the engine's eager_score_bytes per score at the streams' `bandwidth`, after the
+// matmuls. Returns that time (0: not eager attention).
+double with_eager_scores(const Lookups& l, const ThroughputQuestion& q, double batch, double n,
+                         double bandwidth, Phase& ph) {
+  const InferenceEngine* e = l.engine;
+  if (!e || e->eager_score_bytes <= 0 || q.attention != "eager" || bandwidth <= 0) return 0;
+  const double s = q.arch.layers * batch * q.arch.heads * n * n * e->eager_score_bytes / bandwidth;
+  ph.memory_s += s;
+  ph.seconds += s;
+  if (ph.memory_s > ph.compute_s && ph.bound == "compute") ph.bound = "memory bandwidth";
+  return s;
+}
+
+// An eager engine's elementwise kernels over `tokens` tokens of a Llama-form decoder (RMSNorm,
+// rotary positions, a gated MLP; dense): each reads and writes its tensors in full, at the
+// streams' `bandwidth`, beside the matmuls. Counted for 16-bit compute only (fp32 skips the
+// norms' casts). Returns that time (0: none counted).
+double with_eager_activations(const Lookups& l, const ThroughputQuestion& q, double tokens,
+                              double bandwidth, Phase& ph) {
+  const InferenceEngine* e = l.engine;
+  const Architecture& a = q.arch;
+  if (!e || e->eager_activation_bytes.hidden <= 0 || bandwidth <= 0 || q.compute == "fp32")
+    return 0;
+  if (a.kind != ArchKind::kDecoder || !a.gated_mlp || a.layer_norm_bias ||
+      a.position_embeddings > 0 || a.moe() || a.mla())
+    return 0;
+  const InferenceEngine::ActivationBytes& b = e->eager_activation_bytes;
+  const double query = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
+  const double per_token = b.hidden * a.hidden + b.query * query + b.kv * kv +
+                           b.intermediate * a.intermediate +
+                           (a.qk_norm() ? b.qk_norm * (query + kv) : 0);
+  const double s = tokens * a.layers * per_token / bandwidth;
+  ph.memory_s += s;
+  ph.seconds += s;
+  if (ph.memory_s > ph.compute_s && ph.bound == "compute") ph.bound = "memory bandwidth";
+  return s;
+}
+
+// A prompt pass's eager traffic beside its matmuls: attention scores and elementwise kernels.
+struct EagerTraffic {
+  double scores_s = 0, activations_s = 0;
+};
+
+EagerTraffic with_eager_traffic(const Lookups& l, const ThroughputQuestion& q, double batch,
+                                double n, double bandwidth, Phase& ph) {
+  return {with_eager_scores(l, q, batch, n, bandwidth, ph),
+          with_eager_activations(l, q, batch * n, bandwidth, ph)};
+}
+
+std::string eager_activations_note(double tokens, double s) {
+  if (s <= 0) return "";
+  return "; its elementwise kernels read and write " + num(tokens) +
+         " tokens' activations in every layer: + " + num(s * 1e3) + " ms";
+}
+
+std::string eager_scores_note(const Lookups& l, const ThroughputQuestion& q, double n, double s) {
+  if (s <= 0) return "";
+  return "; eager attention writes " + num(q.arch.heads) + " heads x " + num(n) + " x " + num(n) +
+         " scores per sequence and layer and moves " + num(l.engine->eager_score_bytes) +
+         " bytes per score through its kernels: + " + num(s * 1e3) + " ms";
+}
+
 std::string tiled_note(const Lookups& l, const ThroughputQuestion& q, double tiled_s) {
   const InferenceEngine* e = l.engine;
   if (!e || tiled_s <= 0) return "";
@@ -302,9 +380,9 @@ std::string tiled_note(const Lookups& l, const ThroughputQuestion& q, double til
 // the stopping criteria) runs while the device waits. Returns the launch time (0: not eager).
 double with_eager_host(const Lookups& l, const ThroughputQuestion& q, Phase& ph) {
   const InferenceEngine* e = l.engine;
-  if (!e || e->kernels_per_layer <= 0) return 0;
+  if (!e || l.kernels_per_layer <= 0) return 0;
   const double us = l.us_per_kernel * 1e-6;
-  const double launch = (q.arch.layers + q.arch.encoder_layers) * e->kernels_per_layer * us;
+  const double launch = (q.arch.layers + q.arch.encoder_layers) * l.kernels_per_layer * us;
   if (launch > ph.seconds) {
     ph.seconds = launch;
     ph.bound = "host (kernel launches)";
@@ -316,9 +394,9 @@ double with_eager_host(const Lookups& l, const ThroughputQuestion& q, Phase& ph)
 std::string eager_note(const Lookups& l, double launch) {
   const InferenceEngine* e = l.engine;
   if (!e || launch <= 0) return "";
-  return "; " + e->name + " launches " + num(e->kernels_per_layer) + " kernels per layer and " +
-         num(e->kernels_per_step) + " per step from the host at " + num(l.us_per_kernel) + " us each (" +
-         num(e->us_per_kernel_low) + "-" + num(e->us_per_kernel_high) +
+  return "; " + e->name + " launches " + num(l.kernels_per_layer) + " kernels per layer and " +
+         num(e->kernels_per_step) + " per step from the host at " + num(l.us_per_kernel) +
+         " us each (" + num(e->us_per_kernel_low) + "-" + num(e->us_per_kernel_high) +
          " us by host CPU): the pass takes at least " + num(launch * 1e3) + " ms";
 }
 
@@ -363,6 +441,7 @@ Phase single_stream_decode(const Lookups& l, const ThroughputConstants& k, const
       attended_tokens(a, context) * q.kv_bytes_per_token * tp / kv_split(a, tp),
       peak * k.decode_mfu, bw * eff, 2 * a.layers * allreduce_s(k, q.device, tp, a.hidden * 2),
       tiled_gemm_s(l, q, 1), head_block_s(l, q, attended_tokens(a, context)));
+  with_eager_activations(l, q, 1, bw * eff, ph);
   ph.seconds += step_overhead_s(l, q, true);
   with_eager_host(l, q, ph);
   add_pipeline_link(k, q, 1, ph);
@@ -430,6 +509,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     e.prefill = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
     const double tiled = with_tiled_gemm(e.prefill, tiled_gemm_s(l, q, tokens),
                                          2 * matmul_params(a, q.params) * tokens / (peak * mfu));
+    const EagerTraffic traffic =
+        with_eager_traffic(l, q, batch, n, bw * k.decode_bandwidth_efficiency, e.prefill);
     e.prefill.seconds += host;
     const double launch = with_eager_host(l, q, e.prefill);
     add_pipeline_link(k, q, tokens, e.prefill);
@@ -438,7 +519,9 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                         num(matmul_params(a, q.params) / 1e9) +
                         " B parameters + attention = " + num(flops / 1e12) + " TFLOP at " +
                         num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                        tiled_note(l, q, tiled) + host_note(l, q, false) + eager_note(l, launch) +
+                        tiled_note(l, q, tiled) + eager_scores_note(l, q, n, traffic.scores_s) +
+                        eager_activations_note(tokens, traffic.activations_s) +
+                        host_note(l, q, false) + eager_note(l, launch) +
                         share_note(l, q, peak, tp) + pipeline_note(k, q, tokens, e.prefill);
   }
   // Decode: one step reads the weights and every sequence's KV cache at the mean context.
@@ -459,6 +542,7 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     const double block = head_block_s(l, q, attended_tokens(a, context, out));
     e.decode = decode_roofline(gemm, decode_weight_bytes(q, batch), attn, kv_read,
                                peak * k.decode_mfu, bw * eff, comm, tiled, block);
+    const double elementwise = with_eager_activations(l, q, batch, bw * eff, e.decode);
     e.decode.seconds += step_overhead_s(l, q, true);
     const double launch = with_eager_host(l, q, e.decode);
     add_pipeline_link(k, q, batch, e.decode);
@@ -474,7 +558,8 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
                      (a.chunked_attention ? "-token chunks" : "-token window")
                : "") +
           ") at " + num(eff * 100) + " % of " + num(bw / 1e9) + " GB/s; " + num(flops / 1e12) +
-          " TFLOP" + tiled_note(l, q, tiled) + head_block_note(l, block) + host_note(l, q, true) +
+          " TFLOP" + tiled_note(l, q, tiled) + head_block_note(l, block) +
+          eager_activations_note(batch, elementwise) + host_note(l, q, true) +
           eager_note(l, launch) + share_note(l, q, peak, tp) + pipeline_note(k, q, batch, e.decode);
     const Phase one = single_stream_decode(l, k, q, context);
     e.batch1_decode_tokens_per_s = one.seconds > 0 ? 1 / one.seconds : 0;
@@ -488,15 +573,18 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
     e.first_token = roofline(flops, peak * mfu, weights, bw * k.decode_bandwidth_efficiency, comm);
     const double tiled = with_tiled_gemm(e.first_token, tiled_gemm_s(l, q, n),
                                          2 * matmul_params(a, q.params) * n / (peak * mfu));
+    const EagerTraffic traffic =
+        with_eager_traffic(l, q, 1, n, bw * k.decode_bandwidth_efficiency, e.first_token);
     e.first_token.seconds += host;
     const double launch = with_eager_host(l, q, e.first_token);
     add_pipeline_link(k, q, n, e.first_token);
     if (q.explain)
       e.first_token.basis = num(n) + " prompt tokens: " + num(flops / 1e12) + " TFLOP at " +
                             num(mfu * 100) + " % of " + num(peak / 1e12) + " TFLOPS" +
-                            tiled_note(l, q, tiled) + host_note(l, q, false) +
-                            eager_note(l, launch) + share_note(l, q, peak, tp) +
-                            pipeline_note(k, q, n, e.first_token);
+                            tiled_note(l, q, tiled) + eager_scores_note(l, q, n, traffic.scores_s) +
+                            eager_activations_note(n, traffic.activations_s) +
+                            host_note(l, q, false) + eager_note(l, launch) +
+                            share_note(l, q, peak, tp) + pipeline_note(k, q, n, e.first_token);
   }
   e.ttft_ms = e.first_token.seconds * 1e3;
   e.decode_step_ms = e.decode.seconds * 1e3;

@@ -39,10 +39,27 @@ struct InferenceEngine {
   // one by one, so a pass takes at least layers x kernels_per_layer x us_per_kernel, and the
   // loop's own kernels_per_step follow once the step's tokens are back on the host.
   double kernels_per_layer = 0;  // 0: not eager
+  // Kernels per layer where they were counted for an attention implementation ("eager"), or for
+  // a model type with it ("qwen3 eager"): the model type's row, else the implementation's, else
+  // kernels_per_layer.
+  std::map<std::string, double> kernels_per_layer_by;
   double kernels_per_step = 0;
+  // Bytes an eager attention kernel chain moves per attention score (the scores written by one
+  // matmul, scaled, masked, softmaxed in fp32 and read by the next): 0 where the engine runs
+  // no such chain. Applies when the question's attention is "eager".
+  double eager_score_bytes = 0;
+  // Bytes an eager engine's elementwise kernels (norms, rotary, cache copy, residual adds, the
+  // MLP's activation and product, the attention's inputs and output) move per token and layer of a
+  // Llama-form decoder in 16-bit compute, per element of each width (0: none counted).
+  struct ActivationBytes {
+    double hidden = 0, query = 0, kv = 0, intermediate = 0, qk_norm = 0;
+  } eager_activation_bytes;
   double us_per_kernel = 0;
   double us_per_kernel_low = 0, us_per_kernel_high = 0;  // the documented range (host CPUs differ)
   std::string eager_basis;
+  std::string kernels_by_basis;
+  std::string eager_score_basis;
+  std::string eager_activation_basis;
   std::string basis;
   std::string overhead_basis;
   std::string tile_basis;
@@ -128,6 +145,9 @@ struct ThroughputQuestion {
   double network_latency_us = 0;
   std::string engine;  // a key of ThroughputConstants::engines, or "" (the general serving figures)
   std::string weight_format;  // as stored (awq_int4, fp8, ...): some engines' kernels depend on it
+  // The attention implementation (transformers' attn_implementation: sdpa, eager,
+  // flash_attention_2): an eager engine's kernels and its score traffic depend on it.
+  std::string attention = "sdpa";
   double batch = 1;  // concurrent sequences; 0 = as many as the KV cache allows
   // Whole sequences the KV cache holds, as the memory model sizes it on the device (the road's
   // figure); unset: a share of the device less the weights (a ranking over many devices).

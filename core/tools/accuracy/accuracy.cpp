@@ -235,6 +235,11 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     }
   }
   if (const std::string why = case_device(catalog, *hw, q); !why.empty()) return skip(why);
+  // transformers' attn_implementation as the run set it; else the flash_attention flag, else
+  // transformers' default.
+  q.attention = lower(string_at(*w, {"attention_implementation"}));
+  if (q.attention.empty())
+    q.attention = bool_at(*w, {"flash_attention"}, false) ? "flash_attention_2" : "sdpa";
   const std::string phase = string_at(*w, {"phase"});
   std::string format = lower(string_at(*w, {"weight_format"}));
   if (format.empty()) format = "bf16";
