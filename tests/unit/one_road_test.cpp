@@ -235,4 +235,12 @@ TEST_CASE(
                              {"instance", "Standard_NC24ads_A100_v4"}});
   CHECK(azure["instance"]["spot_usd_per_hour"].is_number());
   CHECK_FALSE(azure["instance"].contains("spot_basis"));
+  // A flagged price is taken from another region: the basis names that region's zones, as cost's does.
+  const Json model = {{"name", "llama-3.1-8b"}};
+  const Json flagged = result({{"question", "estimate"}, {"model", model}, {"instance", "a3-highgpu-8g"}});
+  const Json cost = result({{"question", "cost"}, {"instance", "a3-highgpu-8g"}});
+  REQUIRE(flagged["instance"].contains("priced_from_region"));
+  CHECK(flagged["instance"]["spot_basis"] == cost["cost"]["spot_basis"]);
+  CHECK_THAT(flagged["instance"]["spot_basis"].get<std::string>(),
+             Catch::Contains(flagged["instance"]["priced_from_region"].get<std::string>()));
 }

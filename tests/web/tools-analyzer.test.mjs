@@ -116,7 +116,10 @@ test('a module that dies on this thread sends the question to the worker, and a 
   assert.equal(forgotten.length, 1, 'the dead module is forgotten');
   await idle();
   assert.equal(s.built(), 2, 'a fresh analyzer is built once the page is idle again');
-  assert.equal((await tools.ask({ question: 'spot' })).by, 'here');
+  assert.equal((await tools.ask({ question: 'spot' })).by, 'worker', 'the question that killed it stays with the worker');
+  s.worker.spentMs.set('regions', 2);
+  await tools.ask({ question: 'regions' });
+  assert.equal((await tools.ask({ question: 'regions' })).by, 'here', 'other quick questions use the fresh module');
 });
 
 test('an error that is not the module dying is thrown to the caller', async (t) => {

@@ -27,6 +27,7 @@ export class ToolsAnalyzer {
   #building = false;
   #disposed = false;
   #spentMs = new Map();  // question -> ms its last answer took (the worker's own time there)
+  #killers = new Set();  // questions whose answer on this thread killed its module
 
   #full;
   #moduleDied;
@@ -53,7 +54,7 @@ export class ToolsAnalyzer {
   /** The whole response (a promise); rejects as the worker's or the module's ask does. */
   async ask(request, signal, { background = false } = {}) {
     const question = request?.question;
-    if (this.#here && !background && (this.#spentMs.get(question) ?? Infinity) <= QUICK_MS) {
+    if (this.#here && !background && !this.#killers.has(question) && (this.#spentMs.get(question) ?? Infinity) <= QUICK_MS) {
       const t0 = performance.now();
       try {
         const response = this.#here.ask(request);
@@ -61,8 +62,10 @@ export class ToolsAnalyzer {
         return response;
       } catch (e) {
         if (!this.#moduleDied(e)) throw e;
-        // This thread's module died: the worker answers, and a fresh module is built when idle.
+        // This thread's module died: the worker answers, and a fresh module is built when idle; the
+        // question that killed it stays with the worker, so that it cannot kill each fresh one.
         this.#here = null;
+        this.#killers.add(question);
         this.#building = false;
         this.#full({ forget: true });
       }

@@ -477,7 +477,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   Price price;
   // One instance on demand, priced as every question prices it (a flagged price is not used).
   const Cost cost = instance ? cost_of(catalog, Placement{instance, instance->gpus, 1, instance->name, false}, Billing{},
-                                       false, false)
+                                       false, true)
                              : Cost{};
   if (instance && cost.on_demand_usd_per_hour) {
     price.replicas = std::max(1.0, std::floor(instance->gpus / tp));
@@ -491,10 +491,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
         {"usd_per_hour", price.usd_per_hour},
         {"spot_usd_per_hour", cost.spot_usd_per_hour ? Json(price.spot_per_hour) : Json(nullptr)},
         {"price_source", instance->source}};
-    if (const std::string basis = spot_zone_basis(*instance);
-        !basis.empty() && cost.spot_usd_per_hour) {
-      result["instance"]["spot_basis"] = basis;
-    }
+    if (!cost.spot_basis.empty() && cost.spot_usd_per_hour) result["instance"]["spot_basis"] = cost.spot_basis;
     if (!cost.price_flags.empty()) {
       result["instance"]["price_flags"] = report::price_flags(cost.price_flags);
       result["instance"]["priced_from_region"] = cost.priced_from_region;
