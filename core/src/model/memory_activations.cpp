@@ -206,7 +206,26 @@ void Sizing::training_activations() {
       basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
   }
   transient += acts;
-  add("activations", "Activations", acts, [&] { return basis; });
+  add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
+  if (step_gradients > 0) {
+    // The backward pass ends with the first layer's backward (its activations, recomputed under
+    // checkpointing, and as much again in flight) beside every gradient but that layer's and an
+    // untied embedding's, which come last.
+    const double first_layer = b * s * 2 * per_token / tp;
+    const double embedding_grad =
+        adapters || a.tied_embeddings ? 0 : step_gradients * p.embedding / std::max(1.0, p.total);
+    const double layer_grad = (step_gradients - embedding_grad) / std::max(1.0, all_layers / pp);
+    const double grads_before = step_gradients - embedding_grad - layer_grad;
+    add_phase(kBackwardEnd, "gradients", "Gradients (end of the backward pass)", grads_before, [&] {
+      return step_gradients_basis + ", less the first layer's" +
+             (embedding_grad > 0 ? std::string(" and the embeddings'") : "") + ", which come last";
+    });
+    add_phase(kBackwardEnd, "activations", "Activations (the first layer's backward)", first_layer,
+              [&] {
+                return "b x s x 2 x " + num(per_token) +
+                       " bytes per token: the first layer's activations and its backward";
+              });
+  }
   const double vocab_rows = b * s;
   // The loss upcasts the logits to fp32 (a copy only when they are 16-bit) and keeps the fp32
   // log-softmax for backward.
@@ -215,7 +234,7 @@ void Sizing::training_activations() {
                         (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
   if (a.kind != ArchKind::kEncoder) {
     transient += logits;
-    add("logits", "Logits and loss", logits, [&] {
+    add_phase(kBackward, "logits", "Logits and loss", logits, [&] {
       return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
               : act < 4      ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
@@ -225,9 +244,31 @@ void Sizing::training_activations() {
   if (q.mode == TrainMode::kQlora) {
     const double largest = a.hidden * active_width * act;
     transient += largest;
-    add("dequantization", "Dequantized weight (transient)", largest,
-        [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
+    add_phase(kBackward, "dequantization", "Dequantized weight (transient)", largest,
+              [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
   }
+}
+
+// The step's peak is the highest of the backward pass's start and end and the optimizer step; only
+// the highest is listed, the others named. The allocator's reserve stays that of the activations
+// (`transient`): gradients and the step's temporaries come back at the same sizes every step.
+void Sizing::training_peak() {
+  int top = kBackward;
+  for (int phase : {kBackwardEnd, kStep})
+    if (phase_bytes[phase] > phase_bytes[top]) top = phase;
+  listed_bytes += phase_bytes[top];
+  if (!explain) return;
+  static const char* kNames[] = {"the backward pass's start", "its end", "the optimizer step"};
+  std::string others;
+  for (int phase : {kBackward, kBackwardEnd, kStep})
+    if (phase != top && phase_bytes[phase] > 0)
+      others +=
+          (others.empty() ? "" : ", ") + std::string(kNames[phase]) + " " + gib(phase_bytes[phase]);
+  auto& lines = phase_lines[top];
+  if (!lines.empty() && !others.empty())
+    lines.front().basis += std::string("; the step's peak is ") + kNames[top] + " (" +
+                           gib(phase_bytes[top]) + "), above " + others;
+  for (auto& l : lines) e.lines.push_back(std::move(l));
 }
 
 }  // namespace gpufleet::memory_parts
