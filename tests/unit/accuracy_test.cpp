@@ -83,7 +83,10 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
 // foreach temporary, gradients freed after each step): 1.17 % / 11.38 % (full fine-tuning with
 // checkpointing -15.3..-5.6 % -> -0.8..-0.1 %, SDPA without +8.2/+3.0 % -> -1.2/-0.7 %; eager and
 // fp32 without checkpointing +4.5..+9.4 % -> -9.9..-6.4 %: their backward pass holds more than the
-// activations counted; GPT-2 -34/-43 % -> -42/-46 %). The bounds hold the figures reached.
+// activations counted; GPT-2 -34/-43 % -> -42/-46 %). Eager attention's prefill peak in its fp32
+// softmax (bf16 input, fp32 copy and output) beside repeat_kv's copies: 1.13 % / 9.32 % (qwen3-4b
+// and llama-3.1-8b eager b8x2048 -17.7/-11.4 % -> -1.2/-1.0 %). The bounds hold the figures
+// reached.
 TEST_CASE("memory cases measured by scripts/measure: the summary") {
   const Json r = accuracy(measured_here(case_file("memory_cases_dev.json"), true));
   const Json& s = r["summary"]["memory"];
@@ -91,7 +94,7 @@ TEST_CASE("memory cases measured by scripts/measure: the summary") {
   CHECK(s["n"] == 31.0);
   CHECK(s["skipped"] == 0.0);
   CHECK(s["median_abs_err_pct"].get<double>() <= 1.2);
-  CHECK(s["p90_abs_err_pct"].get<double>() <= 11.4);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= 9.4);
 }
 
 TEST_CASE("every case gets a row, in order, predicted or skipped with a reason") {

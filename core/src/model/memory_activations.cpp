@@ -99,11 +99,28 @@ void Sizing::serving_activations() {
     const double tokens = q.batch * s;
     const double layer =
         tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
-    const double scores =
-        flash ? 0 : q.batch * a.heads * s * s * (act + (eng.softmax_fp32 ? 4 : 0));
+    // Materialised attention peaks in its softmax, apart from the MLP's intermediates: the
+    // residual, Q, K and V (repeat_kv copies K and V to every head for grouped-query attention)
+    // beside the scores' input and output. transformers' eager_attention_forward takes
+    // softmax(dtype=float32) of 16-bit scores: the 16-bit input, its fp32 copy (ATen's softmax
+    // casts before _softmax) and the fp32 output at once, 10 bytes per bf16 score; a softmax in
+    // the scores' own type holds its input and output, 2 x act. PyTorch's sdpa math kernel
+    // (_scaled_dot_product_attention_math) is counted as before: the layer's intermediates beside
+    // its fp32 scores and softmax.
+    const bool math_kernel = lower(q.attention) == "sdpa" && eng.materialized_attention;
+    const double per_score = math_kernel                   ? act + (eng.softmax_fp32 ? 4 : 0)
+                             : eng.softmax_fp32 && act < 4 ? act + 4 + 4
+                                                           : 2 * act;
+    const double scores = flash ? 0 : q.batch * a.heads * s * s * per_score;
+    const double qw = a.heads * a.head_dim, kvw = a.kv_heads * a.head_dim;
+    const double repeated = a.kv_heads < a.heads && !a.mla() ? 2 * qw : 0;
+    const double attention = flash ? 0
+                             : math_kernel
+                                 ? layer + scores
+                                 : tokens * (a.hidden + qw + 2 * kvw + repeated) * act + scores;
     const double logit_rows = eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
     const double logits = logit_rows * a.vocab * (act + (act < 4 ? 4 : 0));  // + fp32 copy
-    double peak = std::max(layer + scores, logits);
+    double peak = std::max({layer, attention, logits});
     // An encoder runs before its decoder fills the cache, and a dynamic cache grows by the
     // generated tokens only after the prefill (transformers' DynamicCache appends each step's
     // keys and values): the prefill peak and the whole cache do not coexist.
@@ -118,7 +135,8 @@ void Sizing::serving_activations() {
                            : "Activations (prefill peak)",
         peak / pp, [&] {
           return "max of one layer's intermediates over " + num(tokens) + " tokens" +
-                 (scores > 0 ? " + materialised attention scores (" + gib(scores) + ", " +
+                 (scores > 0 ? ", its attention with the materialised scores (" + gib(scores) +
+                                   ", " + num(per_score) + " bytes per score in the softmax, " +
                                    attention_why + ")"
                              : "") +
                  " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
