@@ -9,15 +9,25 @@
 namespace gpufleet::memory_parts {
 namespace {
 
+// Bytes per intermediate element transformers' gelu_new (NewGELUActivation, written as elementwise
+// ops: 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * pow(x, 3))))) saves for backward, with
+// the second projection's input: pow's input, tanh's output, 0.5 * x and 1 + tanh. Under autocast
+// pow runs in fp32 (a 4-byte copy of x; torch's CUDA autocast fp32 op list), so tanh and the sum
+// are fp32 while 0.5 * x stays 16-bit, and the fp32 product is cast back for the projection.
+double gelu_new_bytes(double act, bool autocast) { return autocast ? 4 + 4 + 2 + 4 + 2 : 5 * act; }
+
 // Bytes saved for backward per token in one layer (Korthikanti et al. 2022, "Reducing Activation
 // Recomputation in Large Transformer Models", section 4.1, generalised to grouped-query attention,
 // gated MLPs, runs without dropout and 4-byte activations): sbh(34 + 5as/h) for GPT-3 in fp16.
+// Under autocast with fp32 parameters the residual stream is fp32 (the embeddings are, and 16-bit
+// outputs added to it promote), so each norm saves a 4-byte input and its linear a 16-bit cast.
 double layer_activation_bytes_per_token(const Architecture& a, double act, double s_kv, bool flash,
-                                        double mlp_width, double mlp_count) {
+                                        double mlp_width, double mlp_count, bool autocast) {
   const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
   const double mask = a.hidden_dropout > 0 ? 1 : 0;
+  const double norm_input = autocast ? 4 : act;
   // Attention: LayerNorm input, QKV input, Q, K, V, output-projection input, dropout mask.
-  double attn = (2 * h + q + 2 * kv + q) * act + mask * h;
+  double attn = h * norm_input + (h + q + 2 * kv + q) * act + mask * h;
   if (!flash) {
     // Scores: the softmax output (fp32 in transformers' eager attention and under autocast), the
     // dropout mask and output, and the 16-bit copy the value matmul keeps.
@@ -25,8 +35,11 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
     attn += a.heads * s_kv * per_score;
   }
   // MLP: LayerNorm input, first-projection input, the intermediate tensors (gated: gate, up,
-  // activation and product; plain: pre- and post-activation), dropout mask.
-  const double mlp = (2 * h + mlp_count * (a.gated_mlp ? 4 : 2) * mlp_width) * act + mask * h;
+  // activation and product; plain: pre- and post-activation, or gelu_new's), dropout mask.
+  const double intermediate = a.gated_mlp                  ? 4 * act
+                              : a.hidden_act == "gelu_new" ? gelu_new_bytes(act, autocast)
+                                                           : 2 * act;
+  const double mlp = h * norm_input + h * act + mlp_count * intermediate * mlp_width + mask * h;
   return attn + mlp;
 }
 
@@ -161,8 +174,9 @@ void Sizing::training_activations() {
   // The adapters' saved inputs per layer: counted where a layer keeps its activations through the
   // backward pass; a checkpointed layer recomputes them one layer at a time.
   const double adapters_per_layer = adapter_bytes_per_token / std::max(1.0, all_layers);
+  const bool autocast = (compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4;
   const double per_token =
-      layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count);
+      layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count, autocast);
   double acts = 0;
   std::string basis;
   if (sac == "op") {
