@@ -24,8 +24,13 @@ namespace {
 // 512 tokens (AA-*-512, peak reserved), torchtune QLoRA on a 4090 (GT28), an unstated prompt length
 // (GT15, GT16), faster-whisper int8 (GT46), mt0-xxl LoRA (GT20), SGLang's pool on 4 x L4
 // (SGL-QWQ32-L4TP4-KV) and QW3-1.7B-BF16-14336 (+8.1 %). The bounds hold the figures reached.
-constexpr double kMedianAbsErrPctBound = 1.3;
-constexpr double kP90AbsErrPctBound = 7.2;
+// A training step's peak as the highest of its phases (gradients freed after each step from PyTorch
+// 2.0, GT17 and GT20 marked torch 1.x): p90 7.19 -> 7.03 %; PM14-PM17 and TT-H200-* move down 0.4-5
+// points, AA-L2-7B-* 2-5 points (their LoRA gradients no longer beside the activations). The fp32
+// residual stream under autocast: median 1.22 -> 1.15 % (GT07, GT09, GT11 -0.8..-1.2 ->
+// -0.75..-1.13).
+constexpr double kMedianAbsErrPctBound = 1.2;
+constexpr double kP90AbsErrPctBound = 7.1;
 constexpr double kMaxAbsErrPctBound = 48.7;
 
 Json case_file(const char* name) {
@@ -75,16 +80,24 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
 
 // The 31 memory cases scripts/measure wrote on one H200 (PyTorch 2.11, transformers 5.17, peft
 // 0.21; generate, full fine-tuning in bf16 + torch AdamW, fp32 and AMP, LoRA, eager and SDPA, with
-// and without checkpointing): 5.63 % / 15.27 % when they were added. The bounds hold the figures
-// reached.
+// and without checkpointing): 5.63 % / 15.27 % when they were added. A training step's peak as the
+// highest of its phases (the backward pass's start and end, the optimizer step with torch AdamW's
+// foreach temporary, gradients freed after each step): 1.17 % / 11.38 % (full fine-tuning with
+// checkpointing -15.3..-5.6 % -> -0.8..-0.1 %, SDPA without +8.2/+3.0 % -> -1.2/-0.7 %; eager and
+// fp32 without checkpointing +4.5..+9.4 % -> -9.9..-6.4 %: their backward pass holds more than the
+// activations counted; GPT-2 -34/-43 % -> -42/-46 %). Eager attention's prefill peak in its fp32
+// softmax (bf16 input, fp32 copy and output) beside repeat_kv's copies: 1.13 % / 9.32 % (qwen3-4b
+// and llama-3.1-8b eager b8x2048 -17.7/-11.4 % -> -1.2/-1.0 %). gelu_new's elementwise ops and the
+// fp32 residual stream under autocast: 1.13 % / 6.42 % (gpt2-xl and gpt2-medium -41.9/-46.1 % ->
+// -1.7/-4.0 %). The bounds hold the figures reached.
 TEST_CASE("memory cases measured by scripts/measure: the summary") {
   const Json r = accuracy(measured_here(case_file("memory_cases_dev.json"), true));
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
   CHECK(s["n"] == 31.0);
   CHECK(s["skipped"] == 0.0);
-  CHECK(s["median_abs_err_pct"].get<double>() <= 5.7);
-  CHECK(s["p90_abs_err_pct"].get<double>() <= 15.3);
+  CHECK(s["median_abs_err_pct"].get<double>() <= 1.2);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= 6.5);
 }
 
 TEST_CASE("every case gets a row, in order, predicted or skipped with a reason") {

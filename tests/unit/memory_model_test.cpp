@@ -217,9 +217,15 @@ TEST_CASE("ZeRO-2 over 8 GPUs divides gradients and optimizer states by 8, not t
 }
 
 TEST_CASE("gradient checkpointing lowers the activations") {
-  const Json plain = memory({{"mode", "full_finetune"}, {"context", 2048}, {"gradient_checkpointing", false}});
-  const Json gc =
-      memory({{"mode", "full_finetune"}, {"context", 2048}, {"gradient_checkpointing", true}});
+  // 8 x 2048 tokens: without checkpointing the backward pass's start is the step's peak.
+  const Json plain = memory({{"mode", "full_finetune"},
+                             {"context", 2048},
+                             {"batch", 8},
+                             {"gradient_checkpointing", false}});
+  const Json gc = memory({{"mode", "full_finetune"},
+                          {"context", 2048},
+                          {"batch", 8},
+                          {"gradient_checkpointing", true}});
   CHECK(line(gc, "activations") < line(plain, "activations"));
   CHECK(gc["total_bytes"].get<double>() < plain["total_bytes"].get<double>());
 }
@@ -627,9 +633,13 @@ TEST_CASE("torch.optim's states take the parameters' dtype unless an fp32 master
 
 TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused unless fp32 meets GQA") {
   const Architecture& a = named("llama-3-8b").arch;  // 32 heads over 8 KV heads: grouped-query
-  const double s = 1024, layers = a.layers, heads = a.heads;
+  // 16 sequences: the backward pass's start, which holds the activations, is the step's peak.
+  const double s = 1024, layers = a.layers * 16, heads = a.heads;
   auto acts = [&](Json extra) {
-    Json request = {{"mode", "full_finetune"}, {"context", s}, {"gradient_checkpointing", false}};
+    Json request = {{"mode", "full_finetune"},
+                    {"context", s},
+                    {"batch", 16},
+                    {"gradient_checkpointing", false}};
     for (auto& [k, v] : extra.items()) request[k] = v;
     return line(memory(request), "activations");
   };
@@ -650,7 +660,11 @@ TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused un
   CHECK(acts(fp32_sdpa) == Approx(acts(fp32_eager)));
   CHECK(acts(fp32_sdpa) - acts(fp32_flash) == Approx(layers * heads * s * s * 4));
   // Without grouped-query attention (Llama 2 7B) the efficient kernel takes fp32: no scores.
-  Json mha = {{"model", {{"name", "llama-2-7b"}}}, {"mode", "full_finetune"}, {"context", s}, {"weight_format", "fp32"},
+  Json mha = {{"model", {{"name", "llama-2-7b"}}},
+              {"mode", "full_finetune"},
+              {"context", s},
+              {"batch", 16},
+              {"weight_format", "fp32"},
               {"gradient_checkpointing", false}};
   const double mha_sdpa = line(memory(mha), "activations");
   mha["attention"] = "flash_attention_2";
@@ -660,26 +674,41 @@ TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused un
 }
 
 TEST_CASE("LoRA without checkpointing: each adapted module saves its input again, in fp32") {
-  const Json full = memory({{"mode", "full_finetune"}, {"context", 512}, {"gradient_checkpointing", false}});
+  // 32 x 512 tokens: full fine-tuning peaks at the backward pass's start, as LoRA does.
+  const Json full = memory({{"mode", "full_finetune"},
+                            {"context", 512},
+                            {"batch", 32},
+                            {"gradient_checkpointing", false}});
   auto lora = [&](double dropout) {
-    return memory({{"mode", "lora"},
-                   {"context", 512},
-                   {"gradient_checkpointing", false},
-                   {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}, {"dropout", dropout}}}});
+    return memory(
+        {{"mode", "lora"},
+         {"context", 512},
+         {"batch", 32},
+         {"gradient_checkpointing", false},
+         {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}, {"dropout", dropout}}}});
   };
   // q_proj and v_proj take the 4096-wide hidden state: peft's fp32 cast of it (4 bytes) and lora_A's
   // rank-8 fp32 output, over 32 layers and 512 tokens; the frozen layers save what full training does.
   const double per_token = 32 * 2 * (4096 * 4 + 8 * 4);
-  CHECK(line(lora(0), "activations") - line(full, "activations") == Approx(512 * per_token));
+  CHECK(line(lora(0), "activations") - line(full, "activations") == Approx(32 * 512 * per_token));
   // With lora_dropout the dropout's mask (1 byte) and fp32 output are kept instead of the cast.
-  CHECK(line(lora(0.05), "activations") - line(lora(0), "activations") == Approx(512 * 32 * 2 * 4096 * 1.0));
+  CHECK(line(lora(0.05), "activations") - line(lora(0), "activations") ==
+        Approx(1.0 * 32 * 512 * 32 * 2 * 4096));
   CHECK(has_error(error_of({{"mode", "lora"}, {"lora", {{"dropout", 2}}}}), "out_of_range", "/lora/dropout"));
 }
 
 TEST_CASE("the loss upcasts 16-bit logits to fp32, and does not copy fp32 logits") {
   const double vocab = named("llama-3-8b").arch.vocab;
-  const Json bf16 = memory({{"mode", "full_finetune"}, {"context", 512}});
-  const Json fp32 = memory({{"mode", "full_finetune"}, {"context", 512}, {"weight_format", "fp32"}});
-  CHECK(line(bf16, "logits") == Approx(512 * vocab * (2 + 4 + 4)));
-  CHECK(line(fp32, "logits") == Approx(512 * vocab * (4 + 4)));
+  // 32 x 512 tokens: the backward pass's start, which holds the logits, is the step's peak.
+  const Json bf16 = memory({{"mode", "full_finetune"},
+                            {"context", 512},
+                            {"batch", 32},
+                            {"gradient_checkpointing", false}});
+  const Json fp32 = memory({{"mode", "full_finetune"},
+                            {"context", 512},
+                            {"batch", 32},
+                            {"gradient_checkpointing", false},
+                            {"weight_format", "fp32"}});
+  CHECK(line(bf16, "logits") == Approx(32 * 512 * vocab * (2 + 4 + 4)));
+  CHECK(line(fp32, "logits") == Approx(32 * 512 * vocab * (4 + 4)));
 }

@@ -53,15 +53,16 @@ TEST_CASE("fit uses usable memory and counts the GPUs needed") {
 }
 
 TEST_CASE("a model too large for the setup gets CANNOT FIT MODEL and concrete ways out") {
-  // Full training of a 35B dense decoder: 16 bytes per parameter (bf16 weights and gradients,
-  // fp32 master weights and Adam moments) = 560 GB before activations; one 80 GiB H100 holds 15 %.
+  // Full training of a 35B dense decoder (34.616 B parameters): 16 bytes per parameter (bf16
+  // weights and gradients, fp32 master weights and Adam moments) = 553.9 GB, the optimizer step's
+  // peak (the activations are freed before it); one 80 GiB H100 holds 15 %.
   Json r = test::ask(test::shipped(), {{"question", "fit"}, {"model", {{"size", "medium"}}},
                                        {"workload", "training"}, {"precision", "bf16"},
                                        {"instance", "P5"}, {"gpus", 1}});
   REQUIRE(r["ok"] == true);
   const Json& res = r["result"];
   CHECK(res["status"] == "CANNOT FIT MODEL");
-  CHECK(res["fit"]["per_gpu_gb"].get<double>() > 560);
+  CHECK(res["fit"]["per_gpu_gb"].get<double>() > 34.616e9 * 16 / 1e9);
   const Json& ways = res["ways_out"];
   // The same family: enough H100s to shard 560 GB over (at least 8), whole p5.48xlarge instances.
   CHECK(ways["more_gpus"]["gpus"].get<double>() >= 8);

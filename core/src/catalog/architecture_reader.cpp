@@ -196,6 +196,10 @@ std::optional<Architecture> read_architecture(const Json& c, const std::string& 
       gpt2_like || whisper || bert ||
       one_of(t, {"gptj", "bloom", "falcon", "gpt_neox", "opt", "phi", "mpt"});
   a.layer_norm_bias = layer_norm_family;
+  for (const char* key : {"hidden_act", "activation_function"})
+    if (auto it = c.find(key); it != c.end() && it->is_string() && a.hidden_act.empty())
+      a.hidden_act = detail::lower(it->get<std::string>());
+  if (a.hidden_act.empty() && gpt2_like) a.hidden_act = "gelu_new";  // GPT2Config's default
   a.gated_mlp = !layer_norm_family && !t5;
   if (t5) {
     const std::string proj = c.contains("feed_forward_proj") && c["feed_forward_proj"].is_string()

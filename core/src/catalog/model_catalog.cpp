@@ -190,6 +190,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         o.factored = r.boolean(v, "factored", p, false).value_or(false);
         o.paged = r.boolean(v, "paged", p, false).value_or(false);
         o.states_in_parameter_dtype = r.boolean(v, "states_in_parameter_dtype", p, false).value_or(false);
+        o.foreach_temporaries = r.number(v, "foreach_temporaries", p, false, {0, 8}).value_or(0);
         o.basis = r.string(v, "basis", p, true).value_or("");
         r.string(v, "source", p, true);
       });

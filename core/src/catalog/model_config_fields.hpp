@@ -161,6 +161,10 @@ inline constexpr Field kOptimizer[] = {
             FIELD_DOC("the states take the trained parameters' dtype (torch.optim): "
                       "bytes_per_parameter is their fp32 size")),
     str("states_dtype_source", kInfo, FIELD_DOC("where states_in_parameter_dtype comes from")),
+    num("foreach_temporaries", 0, 0, 8,
+        FIELD_DOC("state-sized tensors torch.optim's foreach step allocates for every parameter at "
+                  "once")),
+    str("foreach_source", kInfo, FIELD_DOC("where foreach_temporaries comes from")),
     str("basis", kRequired, FIELD_DOC("how the figure is derived")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };

@@ -28,6 +28,7 @@ struct Architecture {
   double vocab = 0;
   bool tied_embeddings = false;
   bool gated_mlp = false;        // SwiGLU / GeGLU: gate, up and down projections
+  std::string hidden_act;        // config.json hidden_act / activation_function ("" = not given)
   bool layer_norm_bias = false;  // LayerNorm (weight + bias) instead of RMSNorm (weight)
   bool qkv_bias = false;
   bool out_bias = false;

@@ -9,15 +9,25 @@
 namespace gpufleet::memory_parts {
 namespace {
 
+// Bytes per intermediate element transformers' gelu_new (NewGELUActivation, written as elementwise
+// ops: 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * pow(x, 3))))) saves for backward, with
+// the second projection's input: pow's input, tanh's output, 0.5 * x and 1 + tanh. Under autocast
+// pow runs in fp32 (a 4-byte copy of x; torch's CUDA autocast fp32 op list), so tanh and the sum
+// are fp32 while 0.5 * x stays 16-bit, and the fp32 product is cast back for the projection.
+double gelu_new_bytes(double act, bool autocast) { return autocast ? 4 + 4 + 2 + 4 + 2 : 5 * act; }
+
 // Bytes saved for backward per token in one layer (Korthikanti et al. 2022, "Reducing Activation
 // Recomputation in Large Transformer Models", section 4.1, generalised to grouped-query attention,
 // gated MLPs, runs without dropout and 4-byte activations): sbh(34 + 5as/h) for GPT-3 in fp16.
+// Under autocast with fp32 parameters the residual stream is fp32 (the embeddings are, and 16-bit
+// outputs added to it promote), so each norm saves a 4-byte input and its linear a 16-bit cast.
 double layer_activation_bytes_per_token(const Architecture& a, double act, double s_kv, bool flash,
-                                        double mlp_width, double mlp_count) {
+                                        double mlp_width, double mlp_count, bool autocast) {
   const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
   const double mask = a.hidden_dropout > 0 ? 1 : 0;
+  const double norm_input = autocast ? 4 : act;
   // Attention: LayerNorm input, QKV input, Q, K, V, output-projection input, dropout mask.
-  double attn = (2 * h + q + 2 * kv + q) * act + mask * h;
+  double attn = h * norm_input + (h + q + 2 * kv + q) * act + mask * h;
   if (!flash) {
     // Scores: the softmax output (fp32 in transformers' eager attention and under autocast), the
     // dropout mask and output, and the 16-bit copy the value matmul keeps.
@@ -25,8 +35,11 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
     attn += a.heads * s_kv * per_score;
   }
   // MLP: LayerNorm input, first-projection input, the intermediate tensors (gated: gate, up,
-  // activation and product; plain: pre- and post-activation), dropout mask.
-  const double mlp = (2 * h + mlp_count * (a.gated_mlp ? 4 : 2) * mlp_width) * act + mask * h;
+  // activation and product; plain: pre- and post-activation, or gelu_new's), dropout mask.
+  const double intermediate = a.gated_mlp                  ? 4 * act
+                              : a.hidden_act == "gelu_new" ? gelu_new_bytes(act, autocast)
+                                                           : 2 * act;
+  const double mlp = h * norm_input + h * act + mlp_count * intermediate * mlp_width + mask * h;
   return attn + mlp;
 }
 
@@ -99,11 +112,28 @@ void Sizing::serving_activations() {
     const double tokens = q.batch * s;
     const double layer =
         tokens * (3 * a.hidden + (a.gated_mlp ? 3 : 2) * active_width * active_count) * act;
-    const double scores =
-        flash ? 0 : q.batch * a.heads * s * s * (act + (eng.softmax_fp32 ? 4 : 0));
+    // Materialised attention peaks in its softmax, apart from the MLP's intermediates: the
+    // residual, Q, K and V (repeat_kv copies K and V to every head for grouped-query attention)
+    // beside the scores' input and output. transformers' eager_attention_forward takes
+    // softmax(dtype=float32) of 16-bit scores: the 16-bit input, its fp32 copy (ATen's softmax
+    // casts before _softmax) and the fp32 output at once, 10 bytes per bf16 score; a softmax in
+    // the scores' own type holds its input and output, 2 x act. PyTorch's sdpa math kernel
+    // (_scaled_dot_product_attention_math) is counted as before: the layer's intermediates beside
+    // its fp32 scores and softmax.
+    const bool math_kernel = lower(q.attention) == "sdpa" && eng.materialized_attention;
+    const double per_score = math_kernel                   ? act + (eng.softmax_fp32 ? 4 : 0)
+                             : eng.softmax_fp32 && act < 4 ? act + 4 + 4
+                                                           : 2 * act;
+    const double scores = flash ? 0 : q.batch * a.heads * s * s * per_score;
+    const double qw = a.heads * a.head_dim, kvw = a.kv_heads * a.head_dim;
+    const double repeated = a.kv_heads < a.heads && !a.mla() ? 2 * qw : 0;
+    const double attention = flash ? 0
+                             : math_kernel
+                                 ? layer + scores
+                                 : tokens * (a.hidden + qw + 2 * kvw + repeated) * act + scores;
     const double logit_rows = eng.logits_all_prompt_tokens && !encdec ? q.batch * q.sequence : seqs;
     const double logits = logit_rows * a.vocab * (act + (act < 4 ? 4 : 0));  // + fp32 copy
-    double peak = std::max(layer + scores, logits);
+    double peak = std::max({layer, attention, logits});
     // An encoder runs before its decoder fills the cache, and a dynamic cache grows by the
     // generated tokens only after the prefill (transformers' DynamicCache appends each step's
     // keys and values): the prefill peak and the whole cache do not coexist.
@@ -118,7 +148,8 @@ void Sizing::serving_activations() {
                            : "Activations (prefill peak)",
         peak / pp, [&] {
           return "max of one layer's intermediates over " + num(tokens) + " tokens" +
-                 (scores > 0 ? " + materialised attention scores (" + gib(scores) + ", " +
+                 (scores > 0 ? ", its attention with the materialised scores (" + gib(scores) +
+                                   ", " + num(per_score) + " bytes per score in the softmax, " +
                                    attention_why + ")"
                              : "") +
                  " and the logits of " + num(logit_rows) + " rows x " + num(a.vocab) +
@@ -143,8 +174,9 @@ void Sizing::training_activations() {
   // The adapters' saved inputs per layer: counted where a layer keeps its activations through the
   // backward pass; a checkpointed layer recomputes them one layer at a time.
   const double adapters_per_layer = adapter_bytes_per_token / std::max(1.0, all_layers);
+  const bool autocast = (compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4;
   const double per_token =
-      layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count);
+      layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count, autocast);
   double acts = 0;
   std::string basis;
   if (sac == "op") {
@@ -206,7 +238,26 @@ void Sizing::training_activations() {
       basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
   }
   transient += acts;
-  add("activations", "Activations", acts, [&] { return basis; });
+  add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
+  if (step_gradients > 0) {
+    // The backward pass ends with the first layer's backward (its activations, recomputed under
+    // checkpointing, and as much again in flight) beside every gradient but that layer's and an
+    // untied embedding's, which come last.
+    const double first_layer = b * s * 2 * per_token / tp;
+    const double embedding_grad =
+        adapters || a.tied_embeddings ? 0 : step_gradients * p.embedding / std::max(1.0, p.total);
+    const double layer_grad = (step_gradients - embedding_grad) / std::max(1.0, all_layers / pp);
+    const double grads_before = step_gradients - embedding_grad - layer_grad;
+    add_phase(kBackwardEnd, "gradients", "Gradients (end of the backward pass)", grads_before, [&] {
+      return step_gradients_basis + ", less the first layer's" +
+             (embedding_grad > 0 ? std::string(" and the embeddings'") : "") + ", which come last";
+    });
+    add_phase(kBackwardEnd, "activations", "Activations (the first layer's backward)", first_layer,
+              [&] {
+                return "b x s x 2 x " + num(per_token) +
+                       " bytes per token: the first layer's activations and its backward";
+              });
+  }
   const double vocab_rows = b * s;
   // The loss upcasts the logits to fp32 (a copy only when they are 16-bit) and keeps the fp32
   // log-softmax for backward.
@@ -215,7 +266,7 @@ void Sizing::training_activations() {
                         (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
   if (a.kind != ArchKind::kEncoder) {
     transient += logits;
-    add("logits", "Logits and loss", logits, [&] {
+    add_phase(kBackward, "logits", "Logits and loss", logits, [&] {
       return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
               : act < 4      ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
@@ -225,9 +276,31 @@ void Sizing::training_activations() {
   if (q.mode == TrainMode::kQlora) {
     const double largest = a.hidden * active_width * act;
     transient += largest;
-    add("dequantization", "Dequantized weight (transient)", largest,
-        [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
+    add_phase(kBackward, "dequantization", "Dequantized weight (transient)", largest,
+              [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
   }
+}
+
+// The step's peak is the highest of the backward pass's start and end and the optimizer step; only
+// the highest is listed, the others named. The allocator's reserve stays that of the activations
+// (`transient`): gradients and the step's temporaries come back at the same sizes every step.
+void Sizing::training_peak() {
+  int top = kBackward;
+  for (int phase : {kBackwardEnd, kStep})
+    if (phase_bytes[phase] > phase_bytes[top]) top = phase;
+  listed_bytes += phase_bytes[top];
+  if (!explain) return;
+  static const char* kNames[] = {"the backward pass's start", "its end", "the optimizer step"};
+  std::string others;
+  for (int phase : {kBackward, kBackwardEnd, kStep})
+    if (phase != top && phase_bytes[phase] > 0)
+      others +=
+          (others.empty() ? "" : ", ") + std::string(kNames[phase]) + " " + gib(phase_bytes[phase]);
+  auto& lines = phase_lines[top];
+  if (!lines.empty() && !others.empty())
+    lines.front().basis += std::string("; the step's peak is ") + kNames[top] + " (" +
+                           gib(phase_bytes[top]) + "), above " + others;
+  for (auto& l : lines) e.lines.push_back(std::move(l));
 }
 
 }  // namespace gpufleet::memory_parts

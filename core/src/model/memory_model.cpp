@@ -202,6 +202,7 @@ MemoryAnswer estimate_memory(const MemoryConstants& k, const MemoryQuestion& q) 
     s.serving_activations();
   } else {
     s.training_activations();
+    s.training_peak();
   }
   s.loading_peak();
   s.e.tensor_bytes = s.listed_bytes;

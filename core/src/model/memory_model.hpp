@@ -33,6 +33,8 @@ struct OptimizerSpec {
   // torch.optim: the states are created like the parameter (zeros_like), so 16-bit parameters
   // without an fp32 master copy get 16-bit states; bytes_per_parameter is their fp32 size.
   bool states_in_parameter_dtype = false;
+  // State-sized temporaries torch.optim's foreach step allocates for every parameter at once.
+  double foreach_temporaries = 0;
   std::string basis;
 };
 
@@ -134,6 +136,14 @@ struct MemoryQuestion {
   std::string compute = "bf16";  // fp32 | amp_fp16 | amp_bf16 | bf16 | fp16 | fp8
   std::string optimizer = "adamw";
   bool optimizer_in_backward = false;  // gradients freed as soon as each parameter is stepped
+  // The step as PyTorch >= 2.0 runs it by default: zero_grad(set_to_none=True) frees the gradients
+  // after each step, so they never meet the next forward's activations (under gradient
+  // accumulation they stay through the micro-batches' forward passes). transformers' Trainer steps
+  // with torch.optim.AdamW(fused=True) from torch 2.8 ("fused"); a plain torch.optim.AdamW takes
+  // the foreach implementation on CUDA ("foreach"); PyTorch 1.x steps one parameter at a time
+  // ("for-loop").
+  bool gradients_freed_after_step = true;
+  std::string optimizer_step = "fused";  // fused | foreach | for-loop
   bool checkpoint_head_copy = false;   // the checkpoint stores tied embeddings a second time
   bool master_weights = false;         // fp32 master copy beside 16-bit weights
   double batch = 1;

@@ -111,6 +111,15 @@ struct Sizing {
   double kv_generated = 0;  // a dynamic cache's growth after the prefill (decoder-only models)
   double transient = 0;     // memory that comes and goes: the allocator keeps part of it
   double runtime = 0;
+  // A training step's moments of peak, held apart until training_peak() lists the highest: the
+  // backward pass's start (activations, logits, autocast's weight copies), its end (the gradients
+  // freed after each step, all but the first layer's, beside that layer's backward) and the
+  // optimizer step (the gradients and the step's temporaries).
+  enum Phase { kBackward = 0, kBackwardEnd = 1, kStep = 2 };
+  std::vector<MemoryLine> phase_lines[3];
+  double phase_bytes[3] = {0, 0, 0};
+  double step_gradients = 0;  // gradients freed after each step (0: kept, listed with the weights)
+  std::string step_gradients_basis;
 
   // A line of the estimate, listed with its basis (made by `basis()`) when the answer explains.
   template <class Basis>
@@ -118,6 +127,13 @@ struct Sizing {
     if (!(bytes > 0)) return;  // NaN included: a line the figures cannot hold is left out
     listed_bytes += bytes;
     if (explain) e.lines.push_back({key, label, bytes, basis()});
+  }
+  template <class Basis>
+  void add_phase(Phase phase, const char* key, const char* label, double bytes,
+                 const Basis& basis) {
+    if (!(bytes > 0)) return;
+    phase_bytes[phase] += bytes;
+    if (explain) phase_lines[phase].push_back({key, label, bytes, basis()});
   }
   template <class Basis>
   void add_runtime(const char* key, const char* label, double bytes, const Basis& basis) {
@@ -130,9 +146,11 @@ struct Sizing {
   void rope_tables();
   void loading_peak();
   bool training_states(std::vector<std::pair<std::string, std::string>>& faults);
+  void step_temporaries(double trainable, double state_element_bytes, double shard);
   void kv_cache();
   void serving_activations();
   void training_activations();
+  void training_peak();
   void paged_optimizer_states();
   template <class How>
   void place_pool(double pool, const How& how, double window = 0);

@@ -214,7 +214,21 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
         gbasis = "offloaded to the host; the largest unit's unsharded gradient (" + gib(unit) +
                  ") is on the GPU before it is reduce-scattered and copied out";
     }
-    add("gradients", "Gradients", grads, [&] { return gbasis; });
+    // Gradients held whole until the step and freed after it (zero_grad(set_to_none=True)) meet
+    // the optimizer step's temporaries, not the next forward's activations.
+    const bool grads_freed = q.gradients_freed_after_step && !q.optimizer_in_backward &&
+                             !(q.cpu_offload && states_sharded);
+    if (grads_freed) {
+      step_gradients = grads;
+      step_gradients_basis = gbasis;
+      add_phase(kStep, "gradients", "Gradients (at the optimizer step)", grads, [&] {
+        return gbasis +
+               "; freed after each step (zero_grad(set_to_none=True)), so they meet the "
+               "optimizer step, not the forward pass";
+      });
+    } else {
+      add("gradients", "Gradients", grads, [&] { return gbasis; });
+    }
     // torch.optim creates its states like the parameters they step: 16-bit parameters trained
     // without an fp32 master copy get 16-bit states. Adapters are fp32 (peft's
     // autocast_adapter_dtype), and so are the states of an optimizer stepping a master copy.
@@ -231,6 +245,7 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
     if (q.cpu_offload && states_sharded) {
       states = 0;
     }
+    step_temporaries(trainable, 4 * state_scale, shard);
     if (opt->paged) {
       paged_states =
           states;  // placed after everything else: they stay on the GPU only while there is room
@@ -252,14 +267,34 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
     // Under a fully sharded data-parallel run the 16-bit copies are the gathered units (FSDP's
     // MixedPrecisionPolicy casts in the all-gather), already counted with the weights.
     if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4 && !full_shard) {
-      add("weight_casts", "16-bit weight copies (autocast)", p.linear * 2 / (tp * pp), [] {
+      auto basis = [] {
         return "autocast casts each linear weight to 16 bits in the forward pass and keeps the "
                "copy for backward";
-      });
+      };
+      const double casts = p.linear * 2 / (tp * pp);
+      if (step_gradients > 0)
+        add_phase(kBackward, "weight_casts", "16-bit weight copies (autocast)", casts, basis);
+      else
+        add("weight_casts", "16-bit weight copies (autocast)", casts, basis);
     }
   }
 
   return true;
+}
+
+// torch.optim's foreach step makes its temporaries for every parameter at once, in the states'
+// dtype (model_config.json optimizers.*.foreach_source); a fused or per-parameter step, none beyond
+// one tensor.
+void Sizing::step_temporaries(double trainable, double state_element_bytes, double shard) {
+  if (q.optimizer_step != "foreach" || opt->paged || (q.cpu_offload && states_sharded)) return;
+  const double bytes =
+      opt->foreach_temporaries * trainable * state_element_bytes / (tp * pp * shard);
+  add_phase(kStep, "optimizer_step", "Optimizer step temporaries", bytes, [&] {
+    return num(opt->foreach_temporaries) + " x " + num(trainable / 1e6) +
+           " M trainable parameters x " + num(state_element_bytes) +
+           " bytes: torch.optim's foreach step makes one state-sized temporary for every "
+           "parameter at once (torch._foreach_sqrt(exp_avg_sqs))";
+  });
 }
 
 // Engines that put every checkpoint tensor on the GPU before they tie the output matrix to the

@@ -393,6 +393,27 @@ void case_runtime(const Catalog& catalog, const Json& c, const Json& hw, const J
     note(
         "CUDA version not stated: a pre-Ampere GPU is taken as CUDA < 11.7 (eager module loading)");
   q.optimizer_in_backward = bool_at(settings, {"optimizer_in_bwd"}, false);
+  // The step's defaults by release: PyTorch 2.0 made zero_grad(set_to_none=True) and torch.optim's
+  // foreach step on CUDA the defaults, and its wheels need CUDA 11.7 or later, so a stated
+  // torch 1.x or CUDA before 11.7 is an earlier release (gradients zeroed in place, one parameter
+  // per step). A torch.optim Adam(W) named without fused=True steps with foreach; DeepSpeed steps
+  // with its own fused Adam out of gradient buffers it keeps.
+  const std::string framework = lower(string_at(c, {"runtime", "framework"}));
+  const std::string runtime = string_at(c, {"runtime", "version"});
+  const std::string optimizer = lower(string_at(settings, {"optimizer"})) + " " + framework;
+  if (optimizer.find("torch.optim.adam") != std::string::npos &&
+      optimizer.find("fused=true") == std::string::npos)
+    q.optimizer_step = "foreach";
+  const auto torch_at = runtime.find("torch ");
+  if ((torch_at != std::string::npos && runtime.compare(torch_at + 6, 2, "1.") == 0) ||
+      (version && *version < 11.7)) {
+    q.gradients_freed_after_step = false;
+    q.optimizer_step = "for-loop";
+  }
+  if (framework.find("deepspeed") != std::string::npos) {
+    q.optimizer_step = "fused";
+    q.gradients_freed_after_step = false;
+  }
   const std::string loss = string_at(settings, {"loss"});
   const auto engine = k.engines.find(q.engine);
   q.chunked_loss = loss.empty() ? engine != k.engines.end() && engine->second.chunked_loss
@@ -536,6 +557,9 @@ CaseOutcome evaluate_case(const Catalog& catalog, const Json& c) {
   q.new_tokens = number_at(*w, {"new_tokens"}).value_or(0);
   q.beams = number_at(settings, {"beam_size"}).value_or(1);
   q.gradient_checkpointing = bool_at(*w, {"gradient_checkpointing"}, false);
+  // Accumulated micro-batches run their forward beside the gradients of the ones before.
+  if (number_at(*w, {"gradient_accumulation_steps"}).value_or(1) > 1)
+    q.gradients_freed_after_step = false;
   // "selective_op", "selective_N" (every N-th layer), "full" or "none".
   if (std::string ac = lower(string_at(*w, {"activation_checkpointing"})); !ac.empty()) {
     if (ac == "full") {

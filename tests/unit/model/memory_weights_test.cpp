@@ -127,3 +127,70 @@ TEST_CASE("transformers holds an fp8 checkpoint's output head apart from its tie
   CHECK(line(weights_of("llama-3-8b", "fp8", "transformers"), "weights") ==
         Approx(line(weights_of("llama-3-8b", "fp8", "vllm"), "weights")));
 }
+
+namespace {
+
+// Qwen3-4B fully fine-tuned in bf16 (no master copy) with torch.optim.AdamW, 2 x 1024 tokens.
+MemoryQuestion bf16_adamw(bool checkpointed) {
+  MemoryQuestion q;
+  q.arch = catalog_of(test::shipped())->model("qwen3-4b")->arch;
+  q.mode = TrainMode::kFullFinetune;
+  q.weight_format = "bf16";
+  q.compute = "bf16";
+  q.optimizer = "adamw";
+  q.batch = 2;
+  q.sequence = 1024;
+  q.gradient_checkpointing = checkpointed;
+  q.optimizer_step = "foreach";  // a plain torch.optim.AdamW(params)
+  return q;
+}
+
+double line_of(const MemoryEstimate& e, const std::string& key) {
+  double bytes = 0;
+  for (const auto& l : e.lines)
+    if (l.key == key) bytes += l.bytes;
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("torch.optim's foreach AdamW step peaks at weights, moments, gradients and a temporary") {
+  const MemoryConstants& k = catalog_of(test::shipped())->memory;
+  // 4,022,468,096 parameters x 2 bytes, five times (weights, exp_avg, exp_avg_sq, gradients and
+  // the foreach step's sqrt of exp_avg_sq) = 40,224,680,960 bytes, 37.46 GiB; the H200 measured
+  // 37.77 GiB (MEAS-qwen3-4b-full_finetune-bf16_adamw-sdpa-b2x1024-gc-MEM).
+  const MemoryAnswer gc = estimate_memory(k, bf16_adamw(true));
+  REQUIRE(gc.estimate);
+  CHECK(gc.estimate->tensor_bytes == Approx(4022468096.0 * 2 * 5));
+  CHECK(line_of(*gc.estimate, "optimizer_step") == Approx(4022468096.0 * 2));
+  CHECK(line_of(*gc.estimate, "activations") == 0);  // freed before the step: not listed
+
+  // Without checkpointing the backward pass's start is higher: the gradients are not listed
+  // (zero_grad(set_to_none=True) freed them after the last step) and the step's lines neither.
+  const MemoryAnswer eager = [&] {
+    MemoryQuestion q = bf16_adamw(false);
+    q.attention = "eager";
+    return estimate_memory(k, q);
+  }();
+  REQUIRE(eager.estimate);
+  CHECK(line_of(*eager.estimate, "gradients") == 0);
+  CHECK(line_of(*eager.estimate, "optimizer_step") == 0);
+  CHECK(eager.estimate->tensor_bytes > 4022468096.0 * 2 * 5);
+
+  // Gradients zeroed in place (PyTorch 1.x, gradient accumulation) stay beside the activations, and
+  // a per-parameter or fused step (transformers' Trainer from torch 2.8) makes no step-wide
+  // temporary.
+  for (const char* step : {"for-loop", "fused"}) {
+    MemoryQuestion kept = bf16_adamw(true);
+    kept.gradients_freed_after_step = false;
+    kept.optimizer_step = step;
+    const MemoryAnswer a = estimate_memory(k, kept);
+    REQUIRE(a.estimate);
+    INFO(step);
+    CHECK(line_of(*a.estimate, "optimizer_step") == 0);
+    CHECK(line_of(*a.estimate, "gradients") == Approx(4022468096.0 * 2));
+    CHECK(a.estimate->tensor_bytes ==
+          Approx(4022468096.0 * 2 * 4 + line_of(*a.estimate, "activations") +
+                 line_of(*a.estimate, "logits")));
+  }
+}

@@ -1,0 +1,80 @@
+// The memory model's activations part (core/src/model/memory_activations.cpp), through the
+// "memory" question: the prefill peak of eager attention when generating.
+// The rest of its figures are checked in memory_model_test.cpp.
+#include <catch2/catch.hpp>
+
+#include "api/analyzer_access.hpp"
+#include "support.hpp"
+
+using namespace gpufleet;
+
+namespace {
+
+Json generate(const std::string& attention) {
+  const Json request = {{"question", "memory"}, {"model", {{"name", "qwen3-4b"}}},
+                        {"mode", "inference"},  {"engine", "transformers"},
+                        {"context", 2048},      {"new_tokens", 128},
+                        {"batch", 8},           {"attention", attention}};
+  const Json answer = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << answer.dump().substr(0, 600));
+  REQUIRE(answer["ok"] == true);
+  return answer["result"];
+}
+
+double line(const Json& result, const std::string& key) {
+  for (const auto& l : result["per_gpu"])
+    if (l["key"] == key) return l["bytes"].get<double>();
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("eager attention's prefill peaks in its fp32 softmax over bf16 scores") {
+  // Qwen3-4B, 8 prompts of 2048 tokens: 8 x 32 heads x 2048 x 2048 scores, each held as the bf16
+  // input, its fp32 copy and the fp32 softmax output (2 + 4 + 4 bytes), beside the residual, Q, K,
+  // V and repeat_kv's copies of K and V to all 32 heads (2560 + 4096 + 2 x 1024 + 2 x 4096
+  // elements x 2 bytes per token); the cache of the 128 generated tokens (144 KiB per token) comes
+  // after the prefill. = 10,737,418,240 + 553,648,128 - 150,994,944 bytes; the H200 measured
+  // 20.50 GiB for the whole run (MEAS-qwen3-4b-inference-bf16-eager-b8x2048-new128-MEM), the
+  // estimate 20.26 GiB.
+  const Json eager = generate("eager");
+  CHECK(line(eager, "activations") == 8.0 * 32 * 2048 * 2048 * 10 +
+                                          16384.0 * (2560 + 4096 + 2048 + 8192) * 2 -
+                                          8.0 * 128 * 147456);
+  // SDPA's flash kernel keeps no scores: one layer's intermediates are the peak.
+  const Json sdpa = generate("sdpa");
+  CHECK(line(sdpa, "activations") ==
+        Approx(16384.0 * (3 * 2560 + 3 * 9728) * 2 - 8.0 * 128 * 147456));
+}
+
+TEST_CASE("GPT-2 under autocast: gelu_new's elementwise ops and the fp32 residual stream") {
+  // GPT-2 medium (h = 1024, 24 layers, MLP 4096 wide) with fp32 parameters under bf16 autocast,
+  // 16 x 1024 tokens, SDPA, dropout 0.1 (GPT2Config's default), counted from modeling_gpt2.py:
+  //   attention: ln_1's fp32 input 4h, c_attn's bf16 cast 2h, Q K V 6h, the attention output 2h
+  //   (c_proj's input), resid_dropout's mask 1h = 15h;
+  //   MLP: ln_2's fp32 input 4h, c_fc's cast 2h, gelu_new over 4h elements (pow's fp32 copy 4,
+  //   tanh's fp32 output 4, 0.5 * x in bf16 2, 1 + tanh in fp32 4, c_proj's bf16 cast 2: 16
+  //   bytes each) 64h, the mask 1h = 71h;
+  // 86 x 1024 bytes per token per layer. The H200 measured 46.28 GiB for the whole step
+  // (MEAS-gpt2-medium-full_finetune-amp_bf16-sdpa-b16x1024-nogc-MEM), the estimate 44.44 GiB.
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", "gpt2-medium"}}},
+                        {"mode", "full_finetune"},
+                        {"weight_format", "fp32"},
+                        {"compute_precision", "amp_bf16"},
+                        {"master_weights", false},
+                        {"batch", 16},
+                        {"context", 1024},
+                        {"gradient_checkpointing", false}};
+  const Json answer = test::ask(test::shipped(), request);
+  REQUIRE(answer["ok"] == true);
+  CHECK(line(answer["result"], "activations") == Approx(16384.0 * 24 * 86 * 1024));
+  // In bf16 without autocast the same ops keep 16-bit tensors: 2-byte norm inputs and no casts,
+  // 5 x 2 bytes per MLP element: (2h + 10h + h) + (2h + 2h + 4 x 10h + h) = 13h + 45h.
+  Json bf16 = request;
+  bf16["weight_format"] = "bf16";
+  bf16["compute_precision"] = "bf16";
+  const Json plain = test::ask(test::shipped(), bf16);
+  REQUIRE(plain["ok"] == true);
+  CHECK(line(plain["result"], "activations") == Approx(16384.0 * 24 * (13 + 45) * 1024));
+}
