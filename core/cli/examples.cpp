@@ -40,11 +40,12 @@ const std::map<std::string, std::string>& examples() {
       {"autoscale",
        "gpufleet autoscale --model llama-3.1-8b --shape business_hours --peak-requests-per-s 20"},
       {"batch",
-       "gpufleet batch --model llama-3.1-8b --workload lora --tokens 2e8 --deadline-hours 24 "
+       "gpufleet batch --model llama-3.1-8b --workload lora --tokens 2e8 --deadline-hours 48 "
        "--instance-type g6e.xlarge"},
       {"deploy",
        "echo '{\"question\": \"fit\", \"model\": {\"name\": \"llama-3.1-8b\"}, \"workload\": "
-       "\"inference\", \"instance\": \"g6e.xlarge\"}' | gpufleet deploy --target kubernetes --from -\n"
+       "\"inference\", \"instance\": \"g6e.xlarge\"}' | gpufleet deploy --target kubernetes --from "
+       "-\n"
        "gpufleet deploy --target all --from my-fit-request.json --out deploy/"},
       {"workload", "gpufleet workload inference_small_p5"},
       {"workload-set", "gpufleet workload-set basic_demos"},

@@ -110,8 +110,12 @@ TEST_CASE(
   const double stream = 3350e9 * 0.887;
   const double loss_s = 128256.0 * 4 * 2 / stream;
   const double optimizer_s = 8.030261248e9 / 8 * (21 * 4 + 6) / stream / 2048;
+  // transformers, the training engine, runs each layer's elementwise ops one by one: 606,208
+  // bytes per layer's forward, twice that backward (throughput_training_test.cpp).
+  const double layers_s = 32 * 606208.0 * 3 / stream;
   CHECK(1 / t["tokens_per_s_per_gpu"].get<double>() ==
-        Approx((matmuls + attention / share) / (989.5e12 * matmul_rate) + loss_s + optimizer_s)
+        Approx((matmuls + attention / share) / (989.5e12 * matmul_rate) + loss_s + optimizer_s +
+               layers_s)
             .epsilon(0.001));
   // The MFU shown is the whole step's: model FLOPs per second over the peak, below the matmuls'
   // rate by attention's slower share.
@@ -223,11 +227,14 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // attention's scores, autocast's casts and LoRA's 4N FLOPs with peft's fp32 adapters: its 21
   // MEAS-*-TRAIN cases 65.21 % / 195.50 % -> 34.44 % / 60.31 % (qwen3-4b bf16 sdpa +65 -> +26 %,
   // amp eager +158 -> +36 %, sdpa gc +193 -> +79 %; llama-3.1-8b LoRA eager gc +72 -> +14 %; fp32
-  // -32 -> -34 %, gpt2-medium +133 -> +116 %).
+  // -32 -> -34 %, gpt2-medium +133 -> +116 %). transformers' elementwise ops one kernel each
+  // (norms, activation, rotary embeddings, sums): 32.35 % / 145.03 %, the TRAIN cases 19.58 % /
+  // 39.95 % (gpt2-medium +116 -> +41 %, gpt2-xl +60 -> +17 %, qwen3-4b bf16 sdpa +26 -> +12 %,
+  // llama-3.1-8b full sdpa -7 -> -14 %).
   const Json here = summary(measured_here);
   INFO(here.dump());
   CHECK(here["n"].get<double>() == 41);
-  CHECK(here["median_abs_err_pct"].get<double>() <= 35.3);
+  CHECK(here["median_abs_err_pct"].get<double>() <= 32.4);
   CHECK(here["p90_abs_err_pct"].get<double>() <= 145.1);
   cases = others;
   const Json all = summary(cases);
@@ -384,9 +391,12 @@ TEST_CASE(
   const Json recompute = estimate(req)["training"];
   // Each layer's forward runs again in the backward (non-reentrant torch.utils.checkpoint per
   // layer): 2 x 7.505 B matmul parameters at 989.5 TFLOPS and attention's forward third (4 x 32 x
-  // 4096 x 2048 FLOPs) at 70 % of it, over the matmuls' 0.43: 38.88 us more per token.
-  CHECK(1 / recompute["tokens_per_s_per_gpu"].get<double>() ==
-        Approx(1 / plain["tokens_per_s_per_gpu"].get<double>() + 38.88e-6).epsilon(0.002));
+  // 4096 x 2048 FLOPs) at 70 % of it, over the matmuls' 0.43: 38.88 us more per token; and
+  // transformers' elementwise ops of the forward again, 32 x 606,208 bytes at 3,350 GB/s x 0.887:
+  // 6.53 us.
+  CHECK(
+      1 / recompute["tokens_per_s_per_gpu"].get<double>() ==
+      Approx(1 / plain["tokens_per_s_per_gpu"].get<double>() + 38.88e-6 + 6.53e-6).epsilon(0.002));
   // MFU counts model FLOPs (6N + attention); the hardware runs 8N (llm-foundry reports MFU and
   // HFU = MFU x 8/6).
   CHECK(recompute["gflop_per_token"] == plain["gflop_per_token"]);

@@ -154,6 +154,9 @@ struct ThroughputQuestion {
   // transformers' eager attention: the scores are written to memory, softmax-ed in fp32 and read
   // back, forward and backward (training_step's eager_*_score_accesses).
   bool eager_attention = false;
+  // transformers' modules run each layer's elementwise ops (norms, activation, rotary embeddings,
+  // residual sums) one kernel at a time: each a memory pass of its own.
+  bool eager_layers = false;
   // Adapters (LoRA, QLoRA): the frozen base takes no weight gradients and no optimizer step.
   // Their in + out features summed over every adapted module of every layer (their trainable
   // parameters over the rank), and the bytes of each of their values (peft's fp32 adapters: 4).

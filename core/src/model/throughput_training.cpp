@@ -95,11 +95,36 @@ std::pair<double, double> adapter_bytes_per_feature(const ThroughputQuestion& q)
   return {(forward_in + forward_out) / 2, (backward_in + backward_out) / 2};
 }
 
+// The bytes each layer's forward reads and writes per token outside its matmuls when
+// transformers runs its modules op by op (modeling_llama.py and the models built from it,
+// modeling_gpt2.py), in the compute precision's c bytes. RMSNorm: to fp32 (read c, write 4), pow
+// (4, 4), mean (4), x rsqrt (4, 4), back (4, c), x weight (c, c), per element of the width;
+// LayerNorm one kernel (c, c), in fp32 under autocast with the casts of its input and, by the next
+// matmul, of its output. SwiGLU's act (c, c) and product (2c, c); GPT-2's gelu_new, eight ops
+// written in Python (pow, mul, add, mul, tanh, add, mul, mul: 18c); other activations one
+// kernel. Rotary embeddings on queries and keys: x cos (c, c), rotate_half's cat (c, c) and
+// negation (half: c), x sin (c, c), the sum (2c, c): 10c. Two residual sums (2c, c) and the
+// attention output's transpose into a contiguous tensor (c, c). The backward reads each op's
+// saved input and incoming gradient and writes one gradient: twice the forward's bytes.
+double eager_layer_forward_bytes(const ThroughputQuestion& q) {
+  const Architecture& a = q.arch;
+  const double c = q.compute == "fp32" ? 4 : 2;
+  const double norm =
+      a.layer_norm_bias ? (q.autocast_weights ? 2 * 4 + 2 * (c + 4) : 2 * c) : 28 + 4 * c;
+  const double activation = a.gated_mlp ? 5 * c : a.model_type == "gpt2" ? 18 * c : 2 * c;
+  const double mlp_width =
+      a.moe() ? a.moe_intermediate * (a.experts_per_token + a.shared_experts) : a.intermediate;
+  const double rotary = a.position_embeddings > 0 ? 0 : 10 * c;
+  const double qk_width = query_width(a) + a.kv_heads * a.head_dim;
+  return a.norms_per_layer * a.hidden * norm + mlp_width * activation + qk_width * rotary +
+         a.hidden * 2 * 3 * c + query_width(a) * 2 * c;
+}
+
 // Memory passes of the layers outside their matmuls, per token: eager attention's scores (each
 // token's query meets `sequence` keys in every head: the whole square is computed, the causal
-// mask added), adapters' casts and sums, and autocast's casts of fp32 weights to 16 bits in every
-// forward (read 4, write 2 bytes) and of their gradients back (read 2, write 4) once per step.
-// Activation checkpointing repeats the forward's share.
+// mask added), transformers' elementwise ops, adapters' casts and sums, and autocast's casts of
+// fp32 weights to 16 bits in every forward (read 4, write 2 bytes) and of their gradients back
+// (read 2, write 4) once per step. Activation checkpointing repeats the forward's share.
 double layer_memory_s_per_token(const ThroughputConstants& k, const ThroughputQuestion& q) {
   const double bw = triad_bytes_per_s(k, q.device);
   if (bw <= 0) return 0;
@@ -114,6 +139,9 @@ double layer_memory_s_per_token(const ThroughputConstants& k, const ThroughputQu
         k.eager_backward_score_accesses * width + k.eager_backward_fp32_score_accesses * 4;
     bytes += scores * (forward * forwards + backward);
   }
+  if (q.eager_layers)
+    bytes +=
+        (q.arch.layers + q.arch.encoder_layers) * eager_layer_forward_bytes(q) * (forwards + 2);
   if (q.adapters && q.adapter_features > 0) {
     const auto [forward, backward] = adapter_bytes_per_feature(q);
     bytes += q.adapter_features * (forward * forwards + backward);
@@ -161,6 +189,7 @@ std::string memory_passes(const ThroughputQuestion& q) {
   const auto add = [&](bool on, const char* what) {
     if (on) parts += (parts.empty() ? "" : ", ") + std::string(what);
   };
+  add(q.eager_layers, "transformers' norms, activation, rotary embeddings and sums op by op");
   add(q.eager_attention, "eager attention's scores");
   add(q.adapters && q.adapter_features > 0,
       q.adapter_bytes == 4 ? "the fp32 adapters' casts and sums" : "the adapters' sums");
@@ -264,6 +293,7 @@ void take_training_recipe(const MemoryConstants& mk, const MemoryQuestion& mq,
   q.adapters = mq.mode == TrainMode::kLora || mq.mode == TrainMode::kQlora;
   q.full_recompute = mq.gradient_checkpointing;
   q.eager_attention = mq.attention == "eager";
+  q.eager_layers = mq.engine == "transformers";
   q.optimizer = mq.optimizer;
   const double ranks = std::max(1.0, mq.tensor_parallel) * std::max(1.0, mq.pipeline_parallel);
   q.step_tokens = mq.batch * mq.sequence / ranks;

@@ -185,6 +185,10 @@ void training_recipe(const Catalog& catalog, const Json& c, const Json& w, const
     if (states.estimate) trainable = states.estimate->trainable_parameters;
   }
   take_training_recipe(catalog.memory, mq, trainable, q);
+  // The memory model takes every PyTorch framework for transformers; only transformers itself runs
+  // its modules op by op (llm-foundry, Megatron and NeMo fuse them).
+  q.eager_layers =
+      lower(string_at(c, {"runtime", "framework"})).find("transformers") != std::string::npos;
 }
 
 // The figure a training case measured, from the roofline estimate (-1: a metric it does not give).

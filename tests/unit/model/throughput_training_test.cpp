@@ -145,6 +145,8 @@ TEST_CASE(
   // 16 x (4096 + 4096 + 2 x (4096 + 1024) + 4096 + 4096 + 3 x (4096 + 14336)) x 32 layers.
   REQUIRE(states.estimate->trainable_parameters == 16.0 * 81920 * 32);
   take_training_recipe(s.catalog->memory, mq, states.estimate->trainable_parameters, s.q);
+  CHECK(s.q.eager_layers);  // transformers, the memory question's engine
+  s.q.eager_layers = false;
   CHECK(s.q.adapters);
   CHECK(s.q.adapter_features == 81920.0 * 32);
   CHECK(s.q.adapter_bytes == 4);
@@ -157,4 +159,26 @@ TEST_CASE(
   CHECK(t.memory_s_per_token == Approx(26.48e-6).epsilon(1e-3));
   CHECK(t.optimizer_s_per_token == 0);
   CHECK_THAT(t.basis, Catch::Contains("4 x"));
+}
+
+TEST_CASE(
+    "transformers runs each layer's norms, activation, rotary embeddings and sums op by op: 606 KB "
+    "per Llama layer's forward") {
+  Setup s = training_on("llama-3.1-8b", "H200", 2048);
+  const ThroughputConstants& k = s.catalog->throughput;
+  const TrainingEstimate fused = estimate_training(k, s.q);
+  s.q.eager_layers = true;
+  const TrainingEstimate t = estimate_training(k, s.q);
+  // Per token, a layer's forward in bf16: two RMSNorms (28 + 4 x 2 bytes per element of 4096),
+  // SwiGLU's activation and product (10 x 14336), rotary embeddings on the 4096 query and 1024
+  // key features (20 each), two residual sums (12 x 4096) and the attention output's transpose
+  // (4 x 4096): 606,208 bytes; the backward twice that; 32 layers at 4,257.6 GB/s: 13.67 us.
+  CHECK(t.memory_s_per_token == Approx(606208.0 * 3 * 32 / kH200TriadBytesPerS).epsilon(1e-9));
+  CHECK(t.memory_s_per_token == Approx(13.67e-6).epsilon(1e-3));
+  CHECK(1 / t.tokens_per_s_per_gpu ==
+        Approx(1 / fused.tokens_per_s_per_gpu + t.memory_s_per_token).epsilon(1e-9));
+  CHECK_THAT(t.basis, Catch::Contains("op by op"));
+  // Checkpointing runs the forward's ops again: 18.23 us.
+  s.q.full_recompute = true;
+  CHECK(estimate_training(k, s.q).memory_s_per_token == Approx(18.23e-6).epsilon(1e-3));
 }
