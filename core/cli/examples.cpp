@@ -44,8 +44,7 @@ const std::map<std::string, std::string>& examples() {
        "--instance-type g6e.xlarge"},
       {"deploy",
        "echo '{\"question\": \"fit\", \"model\": {\"name\": \"llama-3.1-8b\"}, \"workload\": "
-       "\"inference\", \"instance\": \"g6e.xlarge\"}' | gpufleet deploy --target kubernetes --from "
-       "-\n"
+       "\"inference\", \"instance\": \"g6e.xlarge\"}' | gpufleet deploy --target kubernetes --from -\n"
        "gpufleet deploy --target all --from my-fit-request.json --out deploy/"},
       {"workload", "gpufleet workload inference_small_p5"},
       {"workload-set", "gpufleet workload-set basic_demos"},
