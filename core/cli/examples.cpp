@@ -40,7 +40,7 @@ const std::map<std::string, std::string>& examples() {
       {"autoscale",
        "gpufleet autoscale --model llama-3.1-8b --shape business_hours --peak-requests-per-s 20"},
       {"batch",
-       "gpufleet batch --model llama-3.1-8b --workload lora --tokens 2e8 --deadline-hours 24 "
+       "gpufleet batch --model llama-3.1-8b --workload lora --tokens 2e8 --deadline-hours 48 "
        "--instance-type g6e.xlarge"},
       {"deploy",
        "echo '{\"question\": \"fit\", \"model\": {\"name\": \"llama-3.1-8b\"}, \"workload\": "

@@ -13,7 +13,8 @@ MEMORY_METRICS = ("nvidia_smi_used", "torch_max_allocated", "torch_max_reserved"
                   "weights_only", "kv_cache_capacity", "capacity_boundary")
 THROUGHPUT_METRICS = ("tokens_per_second", "ms_per_token", "time_to_first_token_ms", "requests_per_second",
                       "mfu_percent", "gpu_hours", "output_tokens_per_second", "output_tokens_per_second_per_gpu",
-                      "tokens_per_second_per_gpu", "tflops_per_gpu", "seconds_per_iteration")
+                      "tokens_per_second_per_gpu", "tflops_per_gpu", "hardware_tflops_per_gpu",
+                      "seconds_per_iteration")
 SHARDING = ("none", "zero1", "zero2", "zero3", "fsdp_full_shard")
 ARCHITECTURE_REQUIRED = ("model_type", "num_hidden_layers", "hidden_size", "num_attention_heads", "vocab_size")
 

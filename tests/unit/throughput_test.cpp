@@ -92,6 +92,7 @@ TEST_CASE(
                            {"context", 2048},
                            {"dataset_tokens", 1e9},
                            {"tensor_parallel", 1},
+                           {"gradient_checkpointing", false},
                            {"gpus", 8}});
   const Json& t = r["training"];
   // Attention, 12 x 32 layers x 4096 x 2048 FLOPs per token, at the H100's share of the matmuls'
@@ -102,8 +103,20 @@ TEST_CASE(
   const double share = load.catalog->throughput.training_attention.at("H100");
   const double matmul_rate = load.catalog->throughput.training_mfu.at("H100-SXM-80GB");
   const double flops = t["gflop_per_token"].get<double>() * 1e9, matmuls = flops - attention;
-  CHECK(t["tokens_per_s_per_gpu"].get<double>() ==
-        Approx(989.5e12 * matmul_rate / (matmuls + attention / share)).epsilon(0.01));
+  // Outside the matmuls: the loss over 128,256 logits (4 accesses of 2 bytes) and AdamW's step
+  // once per 2048-token micro-batch over the eighth of the 8.03 B parameters whose fp32 states
+  // this GPU holds (the road's ZeRO-3 recipe: 21 passes of 4 bytes, then the bf16 copy's 6), both
+  // at the H100's 3,350 GB/s x 0.887.
+  const double stream = 3350e9 * 0.887;
+  const double loss_s = 128256.0 * 4 * 2 / stream;
+  const double optimizer_s = 8.030261248e9 / 8 * (21 * 4 + 6) / stream / 2048;
+  // transformers, the training engine, runs each layer's elementwise ops one by one: 606,208
+  // bytes per layer's forward, twice that backward (throughput_training_test.cpp).
+  const double layers_s = 32 * 606208.0 * 3 / stream;
+  CHECK(1 / t["tokens_per_s_per_gpu"].get<double>() ==
+        Approx((matmuls + attention / share) / (989.5e12 * matmul_rate) + loss_s + optimizer_s +
+               layers_s)
+            .epsilon(0.001));
   // The MFU shown is the whole step's: model FLOPs per second over the peak, below the matmuls'
   // rate by attention's slower share.
   CHECK(t["mfu"].get<double>() ==
@@ -124,14 +137,15 @@ TEST_CASE("training under tensor parallelism waits for four all-reduces per laye
   q.device = load.catalog->device(*load.catalog->gpu("H100"));
   q.compute = "bf16";
   q.sequence = 8192;
-  const TrainingEstimate alone = estimate_training(k, q);
-  CHECK_THAT(alone.basis, !Catch::Contains("all-reduces"));
-  q.tensor_parallel = 8;
+  CHECK_THAT(estimate_training(k, q).basis, !Catch::Contains("all-reduces"));
   // One sequence's activations (8192 x 8192 x 2 bytes) in a ring over 8 GPUs on 450 GB/s NVLink.
   const double allreduce_s = k.allreduce_latency_us * 1e-6 +
                              2.0 * 7 / 8 * 8192 * 8192 * 2 / (450e9 * k.interconnect_efficiency);
   for (const bool recompute : {false, true}) {
     q.full_recompute = recompute;
+    q.tensor_parallel = 1;
+    const TrainingEstimate alone = estimate_training(k, q);
+    q.tensor_parallel = 8;
     const TrainingEstimate t = estimate_training(k, q);
     const double per_token = (recompute ? 6 : 4) * 80 * allreduce_s / 8192;
     CHECK(1 / t.tokens_per_s_per_gpu == Approx(1 / alone.tokens_per_s_per_gpu + 8 * per_token).epsilon(1e-9));
@@ -220,40 +234,55 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // kernels in a prompt pass (84 x hidden + 28 x query + 32 x key + 10 x MLP bytes per token and
   // layer; Qwen3 SDPA b8 x 2048 prefill +54 -> +4 %, Llama SDPA +24 -> +1 %, Qwen3 eager +38 ->
   // +17 %, Llama eager +23 -> +8 %): 31.98 % / 193.44 %.
+  // Training (merged with the above; figures of that branch alone): 35.28 % / 145.03 % with the training step's AdamW pass, checkpointing's second forward, eager
+  // attention's scores, autocast's casts and LoRA's 4N FLOPs with peft's fp32 adapters: its 21
+  // MEAS-*-TRAIN cases 65.21 % / 195.50 % -> 34.44 % / 60.31 % (qwen3-4b bf16 sdpa +65 -> +26 %,
+  // amp eager +158 -> +36 %, sdpa gc +193 -> +79 %; llama-3.1-8b LoRA eager gc +72 -> +14 %; fp32
+  // -32 -> -34 %, gpt2-medium +133 -> +116 %). transformers' elementwise ops one kernel each
+  // (norms, activation, rotary embeddings, sums): 32.35 % / 145.03 %, the TRAIN cases 19.58 % /
+  // 39.95 % (gpt2-medium +116 -> +41 %, gpt2-xl +60 -> +17 %, qwen3-4b bf16 sdpa +26 -> +12 %,
+  // llama-3.1-8b full sdpa -7 -> -14 %).
+  // Both together: 17.27 % / 56.92 % (the TRAIN cases 19.58 % / 39.95 %, DEC and PRE 12.97 % / 172.81 %).
   const Json here = summary(measured_here);
   INFO(here.dump());
   CHECK(here["n"].get<double>() == 41);
-  CHECK(here["median_abs_err_pct"].get<double>() <= 32.0);
-  CHECK(here["p90_abs_err_pct"].get<double>() <= 193.5);
+  CHECK(here["median_abs_err_pct"].get<double>() <= 17.3);
+  CHECK(here["p90_abs_err_pct"].get<double>() <= 57.0);
   cases = others;
   const Json all = summary(cases);
   INFO(all.dump());
   // Round 3 added 12 batch-1 decode cases from the Qwen speed benchmarks (transformers generate
   // and vLLM 0.4.2): 100 cases at 7.18 % / 27.76 %. transformers' eager host time fit the Qwen3
-  // runs on H20 within 3 % but put the Qwen2 runs on A100 (transformers 4.38.2, PyTorch 2.1) 35-53 %
-  // over; with the A100's own host time per kernel (throughput_model.eager_us_per_kernel, from the
-  // Qwen2.5 benchmark's A100 rows, none of them a case) they are within -8 to +4 %: 6.72 % / 24.06 %.
-  // Round 4 added SGLang's DeepSeek-V3 decode on 8 x B200 (batch 1, 32) and 8 x MI300X (batch 4,
-  // low): the cases SGLang's MLA + MoE layer time is calibrated on; 102 cases at 7.18 % / 27.48 %,
-  // 6.72 % / 23.97 % with the A100's host time per kernel.
-  // Training's attention at its own rate (training_attention: torchtitan's Float8 8B runs +25 and
-  // +28 -> +9 and +11 %, its 70B +15 -> +8 %; Llama 3's 405B at 131k tokens +6 -> -14 %): 6.72 % /
-  // 22.42 %. Round 5 added llm-foundry's runs at long sequences, a 125M model and 512 GPUs, and
-  // Llama 2 70B's GPU-hours: 110 cases at 6.26 % / 22.23 %. AutoAWQ's decode attention, one thread
-  // block per head over the whole context (head_block_gb_per_s, from README rows that are no
-  // case), brings its long-context decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %. MLPerf's
-  // Llama 2 70B cases at the dataset's mean prompt (222.3 tokens, not the 512 assumed) and, on
-  // H100, the submissions' own TP 2 and 896-sequence batch: S12 -28 -> +9 %, S16 -32 -> +5 %, but
-  // B200's FP4 run (S14) -4 -> +49 % (no measured FP4 share of peak): 5.75 % / 20.70 %. Inference
-  // passes stream at the read-only benchmark's share (Dot; an MI300X x0.769 of the H100's, not
-  // Triad's x0.871): AZ-MI-8B-2048-2048 +20.5 -> +12.8 %, AZ-MI-405B-2048-2048 +22.4 -> +21.2 %,
-  // AZ-MI-8B-128-2048 -0.3 -> -4.7 %: 5.75 % / 20.63 %.
+  // runs on H20 within 3 % but put the Qwen2 runs on A100 (transformers 4.38.2, PyTorch 2.1) 35-53
+  // % over; with the A100's own host time per kernel (throughput_model.eager_us_per_kernel, from
+  // the Qwen2.5 benchmark's A100 rows, none of them a case) they are within -8 to +4 %: 6.72 %
+  // / 24.06 %. Round 4 added SGLang's DeepSeek-V3 decode on 8 x B200 (batch 1, 32) and 8 x MI300X
+  // (batch 4, low): the cases SGLang's MLA + MoE layer time is calibrated on; 102 cases at 7.18 %
+  // / 27.48 %, 6.72 % / 23.97 % with the A100's host time per kernel. Training's attention at its
+  // own rate (training_attention: torchtitan's Float8 8B runs +25 and +28 -> +9 and +11 %, its 70B
+  // +15 -> +8 %; Llama 3's 405B at 131k tokens +6 -> -14 %): 6.72 % / 22.42 %. Round 5 added
+  // llm-foundry's runs at long sequences, a 125M model and 512 GPUs, and Llama 2 70B's GPU-hours:
+  // 110 cases at 6.26 % / 22.23 %. AutoAWQ's decode attention, one thread block per head over the
+  // whole context (head_block_gb_per_s, from README rows that are no case), brings its long-context
+  // decode (D16) from +45 % to -5 %: 5.75 % / 21.89 %. MLPerf's Llama 2 70B cases at the dataset's
+  // mean prompt (222.3 tokens, not the 512 assumed) and, on H100, the submissions' own TP 2 and
+  // 896-sequence batch: S12 -28 -> +9 %, S16 -32 -> +5 %, but B200's FP4 run (S14) -4 -> +49 % (no
+  // measured FP4 share of peak): 5.75 % / 20.70 %. Inference passes stream at the read-only
+  // benchmark's share (Dot; an MI300X x0.769 of the H100's, not Triad's x0.871): AZ-MI-8B-2048-2048
+  // +20.5 -> +12.8 %, AZ-MI-405B-2048-2048 +22.4 -> +21.2 %, AZ-MI-8B-128-2048 -0.3 -> -4.7 %: 5.75
+  // % / 20.63 %. Training's loss over the vocabulary's logits (4 accesses per logit at the Triad
+  // share): MPT-125M (T33) +21.9 -> +17.3 %: 5.75 % / 19.86 %. Activation checkpointing now runs
+  // the forward again (llm-foundry's own HFU column, MFU x 8/6, says the GPUs did): its
+  // checkpointed runs, whose matmul rate the figure from its runs without checkpointing undershoots
+  // (MPT-70B's HFU is 55-57 %, MPT-7B's MFU 46 %), fall: T4 -0.6 -> -25.5 %, T5 +2.5 -> -23.1 %, T9
+  // +3.0 -> -22.8 %, T10 +7.4 -> -19.4 %, T31 +5.1 -> -21.1 %, TT-70B-2D +13.0 -> -8.0 %;
+  // Megatron-LM's 1T (T21) reports the FLOPs its GPUs ran, recomputation included (-2.1 -> -0.4 %
+  // as hardware_tflops_per_gpu); LLaMA-65B (T14) checkpoints selectively (+10.8 %, unchanged): 7.81
+  // % / 22.26 %.
   CHECK(all["n"].get<double>() == 110);
   CHECK(all["skipped"].get<double>() == 0);
-  CHECK(all["median_abs_err_pct"].get<double>() <= 5.8);
-  // Training's loss over the vocabulary's logits (4 accesses per logit at the Triad share):
-  // MPT-125M (T33) +21.9 -> +17.3 %: 5.75 % / 19.86 %.
-  CHECK(all["p90_abs_err_pct"].get<double>() <= 19.9);
+  CHECK(all["median_abs_err_pct"].get<double>() <= 7.9);
+  CHECK(all["p90_abs_err_pct"].get<double>() <= 22.3);
   // The 73 cases of the earlier rounds: 7.98 % / 26.20 % before Metal's time per layer and vLLM's
   // 256-sequence cap, 7.30 % / 24.34 % with them, 6.67 % / 23.19 % with FP8 matmuls by size,
   // 7.06 % / 23.19 % with training's tensor-parallel all-reduces (NeMo's and Llama 3's TP runs lower).
@@ -279,8 +308,10 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   const Json before = summary(earlier);
   INFO(before.dump());
   CHECK(before["n"].get<double>() == 73);
-  CHECK(before["median_abs_err_pct"].get<double>() <= 7.1);
-  CHECK(before["p90_abs_err_pct"].get<double>() <= 19.5);
+  // 7.98 % / 22.76 % once checkpointed runs pay their second forward (llm-foundry's T4, T5, T9,
+  // T10 and Megatron's T21 among them, above).
+  CHECK(before["median_abs_err_pct"].get<double>() <= 8.0);
+  CHECK(before["p90_abs_err_pct"].get<double>() <= 22.8);
 }
 
 TEST_CASE("estimate with tensor parallelism: whole-model KV cache, an instance with enough GPUs") {
@@ -354,26 +385,36 @@ TEST_CASE("ranking includes Inferentia and Trainium, each marked as an uncalibra
   CHECK(trainium);
 }
 
-TEST_CASE("training with full recomputation: same model FLOPs per token, 8/6 the hardware's work") {
+TEST_CASE(
+    "training with full recomputation: same model FLOPs per token, one more forward on the "
+    "hardware") {
   // 8B x 16 bytes of weights, gradients and optimizer states (128 GB) sharded over 8 H100s: one
   // H100 alone cannot hold them, and the estimate refuses it.
   Json req = {{"model", {{"name", "llama-3.1-8b"}}},
               {"weight_format", "bf16"},
               {"instance", "p5.48xlarge"},
               {"gpus", 8},
+              {"context", 2048},
               {"phase", "training"},
               {"gradient_checkpointing", false},
               {"dataset_tokens", 1e9}};
   const Json plain = estimate(req)["training"];
   req["gradient_checkpointing"] = true;
   const Json recompute = estimate(req)["training"];
-  // MFU counts model FLOPs (6N + attention): published MFU of checkpointed runs is the same
-  // (llm-foundry reports MFU and HFU = MFU x 8/6), so tokens/s does not change; the hardware
-  // utilisation does.
-  CHECK(recompute["tokens_per_s_per_gpu"] == plain["tokens_per_s_per_gpu"]);
+  // Each layer's forward runs again in the backward (non-reentrant torch.utils.checkpoint per
+  // layer): 2 x 7.505 B matmul parameters at 989.5 TFLOPS and attention's forward third (4 x 32 x
+  // 4096 x 2048 FLOPs) at 70 % of it, over the matmuls' 0.43: 38.88 us more per token; and
+  // transformers' elementwise ops of the forward again, 32 x 606,208 bytes at 3,350 GB/s x 0.887:
+  // 6.53 us.
+  CHECK(
+      1 / recompute["tokens_per_s_per_gpu"].get<double>() ==
+      Approx(1 / plain["tokens_per_s_per_gpu"].get<double>() + 38.88e-6 + 6.53e-6).epsilon(0.002));
+  // MFU counts model FLOPs (6N + attention); the hardware runs 8N (llm-foundry reports MFU and
+  // HFU = MFU x 8/6).
+  CHECK(recompute["gflop_per_token"] == plain["gflop_per_token"]);
   CHECK(plain["hfu"].get<double>() == Approx(plain["mfu"].get<double>()));
   CHECK(recompute["hfu"].get<double>() ==
-        Approx(plain["mfu"].get<double>() * 8 / 6).epsilon(0.001));
+        Approx(recompute["mfu"].get<double>() * 8 / 6).epsilon(0.002));
 }
 
 TEST_CASE("an estimate without its basis texts (the ranking's search) has the same figures") {

@@ -79,11 +79,16 @@ TEST_CASE("workload training_large_p4d: 70B training does not fit one p4d (the s
   REQUIRE(a100 > 0);
   // Attention (12 x 80 x 8192 x 2048 of Llama 3.1 70B's 433 GFLOP per token at 2048 tokens) runs at
   // 93 % of the matmuls' rate on an A100 and 70 % on an H100 (training_attention): 2.45x.
+  // The step's memory passes (the loss, AdamW's step over each GPU's share of the states,
+  // transformers' elementwise ops) run at the bandwidths' ratio, 3,350 / 2,039 = 1.64: they pull
+  // the ratio below, by under 5 %.
   const double f = 12.0 * 80 * 8192 * 2048 / 433e9;
-  CHECK(h100 / a100 == Approx(989.5 * 0.43 / (312 * 0.55) * (1 + f * (1 / 0.93 - 1)) /
-                              (1 + f * (1 / 0.7 - 1)))
-                           .margin(0.01));
-  CHECK(a100_40gb == Approx(a100));
+  const double compute_ratio =
+      989.5 * 0.43 / (312 * 0.55) * (1 + f * (1 / 0.93 - 1)) / (1 + f * (1 / 0.7 - 1));
+  CHECK(h100 / a100 < compute_ratio);
+  CHECK(h100 / a100 == Approx(compute_ratio).epsilon(0.05));
+  CHECK(h100 / a100 > 3350.0 / 2039);
+  CHECK(a100_40gb == Approx(a100).epsilon(0.05));
   CHECK_FALSE(w["report"]["warnings"].empty());  // spot training: checkpoint
 }
 

@@ -368,6 +368,7 @@ constexpr Kind kKinds[] = {
     Kind{"prefill_mfu", "\"prefill_mfu\"", KIND_FIELDS(kPrefillMfu), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("prefill MFU by prompt length")},
     Kind{"tensor_parallel", "\"tensor_parallel\"", KIND_FIELDS(kTensorParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("tensor parallelism's costs")},
     Kind{"training_loss", "\"training_loss\"", KIND_FIELDS(kTrainingLoss), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the loss's memory traffic over the logits in training")},
+    Kind{"training_step", "\"training_step\"", KIND_FIELDS(kTrainingStep), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("a training step's memory passes outside its matmuls")},
     Kind{"pipeline_parallel", "\"pipeline_parallel\"", KIND_FIELDS(kPipelineParallel), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("the costs of pipeline stages across instances")},
     MAP("inference_engines", "\"engines\"", kMapOfInferenceEngines, "inference engines by key"),
     Kind{"inference_engine", "an inference engine", KIND_FIELDS(kInferenceEngine), kCatalog, nullptr, nullptr, nullptr, nullptr, 0, FIELD_DOC("how an inference engine sizes its KV pool")},

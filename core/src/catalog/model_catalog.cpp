@@ -321,6 +321,19 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
     r.string(*loss, "source", p, true);
     t.loss_logit_accesses = r.number(*loss, "logit_accesses", p, true, {1, 100}).value_or(0);
   }
+  if (const Json* step = r.object(*block, "training_step", root, false)) {
+    const std::string p = root + "/training_step";
+    r.string(*step, "source", p, true);
+    const auto count = [&](const char* name) {
+      return r.number(*step, name, p, true, {0, 100}).value_or(0);
+    };
+    t.adamw_parameter_accesses =
+        r.number(*step, "adamw_parameter_accesses", p, true, {1, 100}).value_or(0);
+    t.eager_forward_score_accesses = count("eager_forward_score_accesses");
+    t.eager_forward_fp32_score_accesses = count("eager_forward_fp32_score_accesses");
+    t.eager_backward_score_accesses = count("eager_backward_score_accesses");
+    t.eager_backward_fp32_score_accesses = count("eager_backward_fp32_score_accesses");
+  }
   read_table(r, *block, root, "engines", "inference_engine", t.engines,
              [&](InferenceEngine& e, const Json& v, const std::string& p) {
                e.name = r.string(v, "name", p, true).value_or(e.key);

@@ -318,6 +318,9 @@ inline constexpr Field kThroughputModel[] = {
             "the rate of training's attention FLOPs over its matmuls', by GPU or GPU family")),
     obj("training_loss", 0, "training_loss",
         FIELD_DOC("the memory traffic of a training step's loss over the vocabulary's logits")),
+    obj("training_step", 0, "training_step",
+        FIELD_DOC("a training step's memory passes outside its matmuls: the optimizer's step and "
+                  "eager attention's scores")),
     obj("link_gb_per_s", kRequired, "link_gb_per_s",
         FIELD_DOC("GPU-to-GPU link bandwidth by GPU, GB/s")),
     obj("matmul_efficiency", 0, "matmul_efficiency",
@@ -428,6 +431,21 @@ inline constexpr Field kTensorParallel[] = {
 inline constexpr Field kTrainingLoss[] = {
     num("logit_accesses", kRequired, 1, 100,
         FIELD_DOC("times a training step writes or reads each logit of each token")),
+    str("source", kRequired, FIELD_DOC("where it comes from")),
+};
+
+inline constexpr Field kTrainingStep[] = {
+    num("adamw_parameter_accesses", kRequired, 1, 100,
+        FIELD_DOC("reads and writes of each parameter-sized tensor by one step of torch's AdamW")),
+    num("eager_forward_score_accesses", kRequired, 0, 100,
+        FIELD_DOC("reads and writes of each attention score in the compute precision by an eager "
+                  "attention's forward")),
+    num("eager_forward_fp32_score_accesses", kRequired, 0, 100,
+        FIELD_DOC("those of its fp32 softmax output")),
+    num("eager_backward_score_accesses", kRequired, 0, 100,
+        FIELD_DOC("reads and writes of each score in the compute precision by its backward")),
+    num("eager_backward_fp32_score_accesses", kRequired, 0, 100,
+        FIELD_DOC("those in fp32 by its backward")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 

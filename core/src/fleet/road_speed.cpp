@@ -197,15 +197,11 @@ void size_training(const Catalog& catalog, const Workload& w, const WholeModel& 
   q.explain = true;
   const Demand& dm = w.demand;
   if (dm.dataset_tokens) q.dataset_tokens = *dm.dataset_tokens * dm.epochs;
+  take_training_recipe(catalog.memory,
+                       memory_question(w, d.layout, d.gpus, d.capacity_per_gpu_bytes, compute),
+                       d.memory ? d.memory->trainable_parameters : 0, q);
   TrainingEstimate t = estimate_training(catalog.throughput, q);
-  // Adapters train a fraction of the weights: the forward and the backward through the frozen
-  // base remain (about 4 of the 6 FLOPs per parameter per token, Hu et al. 2021's LoRA setup).
-  // The loss over the vocabulary moves the same logits either way.
-  const bool adapters = w.task == WorkloadType::kLora || w.task == WorkloadType::kQlora;
-  const double s_per_token = t.tokens_per_s_per_gpu > 0 ? 1 / t.tokens_per_s_per_gpu : 0;
-  const double adapted_s = (s_per_token - t.loss_s_per_token) * 4.0 / 6.0 + t.loss_s_per_token;
-  const double scale = (d.instance_count > 1 ? it.interconnect_multiplier : 1.0) *
-                       (adapters && adapted_s > 0 ? s_per_token / adapted_s : 1.0);
+  const double scale = d.instance_count > 1 ? it.interconnect_multiplier : 1.0;
   t.tokens_per_s *= scale;
   t.tokens_per_s_per_gpu *= scale;
   d.output_tokens_per_s = t.tokens_per_s;

@@ -14,6 +14,9 @@
 
 namespace gpufleet {
 
+struct MemoryConstants;
+struct MemoryQuestion;
+
 // How one inference engine runs: where its KV pool comes from, and the host time its steps add.
 struct InferenceEngine {
   std::string key;
@@ -94,6 +97,12 @@ struct ThroughputConstants {
   // Times a training step writes or reads each logit of each token (the output layer's write, the
   // loss's reads, its gradient's write): memory traffic outside the matmuls. 0: not modelled.
   double loss_logit_accesses = 0;
+  // A training step's passes over memory outside its matmuls (training_step; 0: not modelled):
+  // reads and writes of each parameter by one step of torch's AdamW, and of each attention score
+  // by eager attention, in the compute precision and in fp32, forward and backward.
+  double adamw_parameter_accesses = 0;
+  double eager_forward_score_accesses = 0, eager_forward_fp32_score_accesses = 0;
+  double eager_backward_score_accesses = 0, eager_backward_fp32_score_accesses = 0;
   std::map<std::string, double> link_gb_per_s;  // per GPU key, one direction
   // Measured shares of peak a GPU reaches: dense matmuls ("<GPU>" 16-bit, "<GPU> fp8") and memory
   // streams ("<GPU>": a read-only stream, STREAM's Dot, as inference reads weights and KV cache;
@@ -162,6 +171,29 @@ struct ThroughputQuestion {
   // Attention in fused kernels tuned for each generation (Transformer Engine's cuDNN attention):
   // as fast as the matmuls, so training_attention does not apply.
   bool fused_attention = false;
+  // transformers' eager attention: the scores are written to memory, softmax-ed in fp32 and read
+  // back, forward and backward (training_step's eager_*_score_accesses).
+  bool eager_attention = false;
+  // transformers' modules run each layer's elementwise ops (norms, activation, rotary embeddings,
+  // residual sums) one kernel at a time: each a memory pass of its own.
+  bool eager_layers = false;
+  // Adapters (LoRA, QLoRA): the frozen base takes no weight gradients and no optimizer step.
+  // Their in + out features summed over every adapted module of every layer (their trainable
+  // parameters over the rank), and the bytes of each of their values (peft's fp32 adapters: 4).
+  bool adapters = false;
+  double adapter_features = 0;
+  double adapter_bytes = 4;
+  // The optimizer's step, a pass over the parameters each GPU holds states for, once per
+  // `step_tokens` tokens each GPU trains (0: not counted); ZeRO/FSDP split the states over
+  // `optimizer_shards` GPUs. Its passes move 4 bytes per parameter when states and master weights
+  // are fp32 (`fp32_optimizer`), else the weights' 2.
+  std::string optimizer;
+  double step_tokens = 0;
+  double optimizer_shards = 1;
+  bool fp32_optimizer = false;
+  // fp32 weights under autocast: every forward casts them to 16 bits, every backward casts their
+  // gradients back to fp32.
+  bool autocast_weights = false;
   std::optional<double> dataset_tokens;
 };
 
@@ -195,6 +227,9 @@ struct TrainingEstimate {
   double attention_flops_per_token = 0;  // of flops_per_token
   double attention_share = 1;            // its rate over the matmuls' (training_attention)
   double loss_s_per_token = 0;  // GPU time of the loss over the vocabulary's logits, per token
+  double optimizer_s_per_token = 0;      // the optimizer's step over the tokens between two steps
+  double memory_s_per_token = 0;         // eager attention's scores, autocast's and adapters' casts
+  double recompute_s_per_token = 0;      // the forward run again by activation checkpointing
   double matmul_mfu = 0;                 // the matmuls' rate over the peak (training_mfu)
   double mfu = 0;  // model FLOPs per second over the peak: the whole step, as MFU is published
   double hfu = 0;  // hardware FLOPs utilisation: MFU x 8/6 when activations are recomputed
@@ -216,5 +251,11 @@ InferenceEstimate estimate_inference(const ThroughputConstants& k, const Through
 Phase single_stream_decode(const ThroughputConstants& k, const ThroughputQuestion& q,
                            double context);
 TrainingEstimate estimate_training(const ThroughputConstants& k, const ThroughputQuestion& q);
+// What a training step's time takes from the recipe a memory question states: adapters,
+// checkpointing, eager attention, the optimizer, its states' precision and sharding, and the
+// tokens each GPU trains per step (one micro-batch: no gradient accumulation).
+// `trainable_parameters`: the memory model's (adapters: their parameters).
+void take_training_recipe(const MemoryConstants& mk, const MemoryQuestion& mq,
+                          double trainable_parameters, ThroughputQuestion& q);
 
 }  // namespace gpufleet

@@ -142,16 +142,72 @@ std::string case_device(const Catalog& catalog, const Json& hw, ThroughputQuesti
   return "";
 }
 
+// A training case's recipe as the memory model reads it, for what the step's time takes from it
+// (take_training_recipe, as the questions do): adapters and their parameters, checkpointing,
+// eager attention (stated as transformers' attn_implementation only), the optimizer (when
+// stated), its states' precision and sharding, and the sequences each data-parallel rank trains
+// between two optimizer steps (the global batch over the ranks).
+void training_recipe(const Catalog& catalog, const Json& c, const Json& w, const Json& hw,
+                     ThroughputQuestion& q, double gpus) {
+  MemoryQuestion mq;
+  mq.arch = q.arch;
+  const auto mode = parse_train_mode(string_at(w, {"mode"}));
+  mq.mode = mode ? *mode : TrainMode::kPretraining;
+  mq.engine = engine_for(catalog.memory, string_at(c, {"runtime", "framework"}));
+  mq.weight_format = lower(string_at(w, {"weight_format"}));
+  mq.compute = q.compute;
+  mq.optimizer = lower(string_at(w, {"optimizer"}));
+  mq.master_weights = bool_at(w, {"master_weights"}, false);
+  mq.gradient_checkpointing = q.full_recompute;
+  mq.attention = lower(string_at(w, {"attention_implementation"}));
+  mq.sequence = q.sequence;
+  mq.tensor_parallel = std::max(1.0, q.tensor_parallel);
+  mq.pipeline_parallel = std::max(1.0, q.pipeline_parallel);
+  mq.gpus = std::max(1.0, gpus);
+  mq.sharding = lower(string_at(hw, {"data_parallel_sharding"}));
+  if (mq.sharding.empty()) mq.sharding = "none";
+  const double ranks = std::max(1.0, mq.gpus / (mq.tensor_parallel * mq.pipeline_parallel));
+  mq.batch =
+      number_at(w, {"global_batch_size"}).value_or(number_at(w, {"batch_size"}).value_or(0)) /
+      ranks;
+  if (const Json* lora = at(w, {"lora"})) {
+    mq.lora_rank = number_at(*lora, {"rank"}).value_or(0);
+    mq.lora_dropout = number_at(*lora, {"dropout"}).value_or(0);
+    if (const Json* t = at(*lora, {"target_modules"}); t && t->is_array()) {
+      for (const auto& x : *t) {
+        if (x.is_string()) mq.lora_targets.push_back(x.get<std::string>());
+      }
+    }
+  }
+  double trainable = 0;
+  if (mq.mode == TrainMode::kLora || mq.mode == TrainMode::kQlora) {
+    const MemoryAnswer states = estimate_memory(catalog.memory, mq);
+    if (states.estimate) trainable = states.estimate->trainable_parameters;
+  }
+  take_training_recipe(catalog.memory, mq, trainable, q);
+  // The memory model takes every PyTorch framework for transformers; only transformers itself runs
+  // its modules op by op (llm-foundry, Megatron and NeMo fuse them).
+  q.eager_layers =
+      lower(string_at(c, {"runtime", "framework"})).find("transformers") != std::string::npos;
+}
+
 // The figure a training case measured, from the roofline estimate (-1: a metric it does not give).
-double training_prediction(const Catalog& catalog, const Json& w, ThroughputQuestion& q, const std::string& metric,
-                           double gpus) {
+double training_prediction(const Catalog& catalog, const Json& c, const Json& w, const Json& hw,
+                           ThroughputQuestion& q, const std::string& metric, double gpus) {
   double predicted = -1;
   q.sequence = number_at(w, {"sequence_length"}).value_or(2048);
-  q.full_recompute = bool_at(w, {"gradient_checkpointing"}, false);
+  // Full checkpointing runs every layer's forward again; selective checkpointing keeps the
+  // matmuls' outputs and recomputes only cheap ops (activation_checkpointing "selective_*").
+  const std::string checkpointing = lower(string_at(w, {"activation_checkpointing"}));
+  q.full_recompute = checkpointing.empty() ? bool_at(w, {"gradient_checkpointing"}, false)
+                                           : checkpointing == "full";
   q.dataset_tokens = number_at(w, {"tokens"});
+  training_recipe(catalog, c, w, hw, q, gpus);
   const TrainingEstimate t = estimate_training(catalog.throughput, q);
   if (metric == "tokens_per_second_per_gpu") predicted = t.tokens_per_s_per_gpu;
   if (metric == "tflops_per_gpu") predicted = t.tflops_per_gpu;
+  if (metric == "hardware_tflops_per_gpu" && t.mfu > 0)
+    predicted = t.tflops_per_gpu * t.hfu / t.mfu;
   if (metric == "mfu_percent") predicted = t.mfu * 100;
   if (metric == "gpu_hours" && q.dataset_tokens && t.tokens_per_s_per_gpu > 0)
     predicted = *q.dataset_tokens / t.tokens_per_s_per_gpu / 3600;
@@ -306,8 +362,10 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
     return skip("workload batch or lengths out of range (batch 0-1e6, lengths up to 1e8 tokens)");
   const std::string metric = out.metric;
   std::string why;
-  const double predicted = phase == "training" ? training_prediction(catalog, *w, q, metric, gpus)
-                                               : inference_prediction(catalog, settings, q, phase, metric, replicas, why);
+  const double predicted =
+      phase == "training"
+          ? training_prediction(catalog, c, *w, *hw, q, metric, gpus)
+          : inference_prediction(catalog, settings, q, phase, metric, replicas, why);
   if (!why.empty()) return skip(why);
   if (predicted < 0)
     return skip("metric \"" + metric + "\" is not predicted for phase \"" + phase + "\"");

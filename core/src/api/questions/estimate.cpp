@@ -271,6 +271,17 @@ bool runs(const Catalog& catalog, Reader& r, const ModelChoice* model, const Mem
   return true;
 }
 
+// The training step's recipe: the question's, and the road's where this question has no field
+// for it (its check that the run fits is the road's): states sharded over the data-parallel GPUs,
+// fp32 master weights.
+void take_road_recipe(const Catalog& catalog, MemoryQuestion recipe, ThroughputQuestion& q) {
+  const bool adapters = recipe.mode == TrainMode::kLora || recipe.mode == TrainMode::kQlora;
+  recipe.sharding = Recipe{}.sharding;
+  recipe.master_weights = Recipe{}.master_weights && !adapters;
+  const MemoryAnswer states = adapters ? estimate_memory(catalog.memory, recipe) : MemoryAnswer{};
+  take_training_recipe(catalog.memory, recipe,
+                       states.estimate ? states.estimate->trainable_parameters : 0, q);
+}
 
 // The instance's price and its model copies.
 struct Price {
@@ -439,7 +450,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
   const std::string& precision = q.compute;
   q.gpus = mq->gpus;
   q.sequence = mq->sequence;
-  q.full_recompute = mq->gradient_checkpointing;
+  if (training) take_road_recipe(catalog, *mq, q);
   if (auto tokens = r.number(req, "dataset_tokens", "", false, {1, 1e16}))
     q.dataset_tokens = *tokens;
   const double epochs = r.number(req, "epochs", "", false, {0.01, 1e4}).value_or(1);
