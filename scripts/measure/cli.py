@@ -107,6 +107,9 @@ def combine(runs: list[str], out: str) -> int:
     written = []
     for cid, group in by_id.items():
         case = json.loads(json.dumps(group[0]))
+        kinds = {(c["measured"]["metric"], c["measured"]["unit"]) for c in group}
+        if len(kinds) > 1:
+            raise SystemExit(f"measure-cases: {cid}: the runs measure different figures: {sorted(kinds)}")
         values = [c["measured"]["value"] for c in group]
         case["measured"]["value"] = round(statistics.median(values), 4)
         if len(values) > 1:

@@ -127,7 +127,7 @@ def default_plan() -> list[Setup]:
                               gradient_checkpointing=gc, lora_rank=16, lora_targets=targets))
     plan.append(Setup("qwen3-4b", "lora", "bf16", "sdpa", batch=8, sequence=1024, lora_rank=8,
                       lora_targets=("q_proj", "v_proj")))
-    # Small models in eager PyTorch (launch-bound layers, small GEMMs).
+    # Small models without CUDA graphs (launch-bound layers, small GEMMs).
     for model, batch in (("gpt2-xl", 8), ("gpt2-medium", 16)):
         plan.append(Setup(model, "full_finetune", "amp_bf16", "sdpa", batch=batch, sequence=1024))
     plan.append(Setup("gpt2-xl", "inference", "bf16", "sdpa", batch=1, sequence=512, new_tokens=256))

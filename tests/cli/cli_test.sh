@@ -124,7 +124,7 @@ check "accuracy prints one row per case" test "$(awk 'NR == FNR { id[$1] = 1; ne
   "$(wc -l <"$tmp/ids" | tr -d ' ')"
 check "  then the memory summary line" grep -Eq "$summary" <(tail -n 2 "$tmp/out" | head -n 1)
 check "  and the throughput summary line last" grep -Eq "^throughput: n=[0-9]+ median_abs_err_pct=[0-9.]+ p90_abs_err_pct=[0-9.]+ max_abs_err_pct=[0-9.]+ skipped=[0-9]+$" <(tail -n 1 "$tmp/out")
-check "  memory: n=152 skipped=0" grep -Eq "^memory: n=152 .* skipped=0$" "$tmp/out"
+check "  memory: n=168 skipped=0" grep -Eq "^memory: n=168 .* skipped=0$" "$tmp/out"
 check "accuracy of a missing file exits 3" test "$(exit_code "$bin" accuracy "$tmp/nosuch.json")" = 3
 check "scripts/accuracy.sh ends with the summary lines" grep -Eq "$summary" <(GPUFLEET_BIN="$bin" "$root/scripts/accuracy.sh" "$root/tests/data/cases/memory_cases_dev.json" | tail -n 2)
 

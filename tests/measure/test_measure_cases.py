@@ -120,6 +120,39 @@ class Cases(unittest.TestCase):
         self.assertIn("Median of 3 runs", combined[0]["notes"])
         self.assertIn("30, 42, 40 tokens/s", combined[0]["notes"])
 
+    def test_combine_refuses_runs_that_measure_different_figures(self):
+        setup = plan.select(plan.default_plan(), ["llama-3.1-8b", "eager", "b1x512"])[0]
+        model = plan.models()[setup.model]
+        a = cases.make_case(setup, model, "decode_tokens_per_second", 30.0, ENV)
+        b = copy.deepcopy(a)
+        b["measured"]["metric"] = "output_tokens_per_second"
+        with tempfile.TemporaryDirectory() as d:
+            paths = [os.path.join(d, "a.json"), os.path.join(d, "b.json")]
+            for path, case in zip(paths, (a, b)):
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump([case], f)
+            with self.assertRaises(SystemExit) as raised:
+                cli.main(["--combine", *paths, "--out", os.path.join(d, "out.json")])
+        self.assertIn("different figures", str(raised.exception))
+
+    def test_the_committed_runs_combine_into_the_dev_cases(self):
+        runs = ROOT / "tests" / "data" / "cases" / "runs"
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "cases.json")
+            with contextlib.redirect_stderr(io.StringIO()):
+                cli.main(["--combine", str(runs / "h200_2026-11-30_run1.json"), str(runs / "h200_2026-11-30_run2.json"),
+                          "--out", out])
+            with open(out, encoding="utf-8") as f:
+                combined = {c["id"]: c["measured"] for c in json.load(f)}
+        dev = {}
+        for name in ("memory_cases_dev.json", "throughput_cases_dev.json"):
+            with open(ROOT / "tests" / "data" / "cases" / name, encoding="utf-8") as f:
+                dev.update({c["id"]: c["measured"] for c in json.load(f) if c["id"] in combined})
+        self.assertEqual(len(dev), len(combined))
+        for cid, measured in combined.items():
+            self.assertEqual(measured["metric"], dev[cid]["metric"], cid)
+            self.assertAlmostEqual(measured["value"], dev[cid]["value"], places=4, msg=cid)
+
     def test_gpt2_cases_carry_the_schema_names(self):
         arch = cases.case_architecture(plan.models()["gpt2-xl"]["config"])
         self.assertEqual((arch["num_hidden_layers"], arch["hidden_size"], arch["num_attention_heads"]), (48, 1600, 25))

@@ -245,9 +245,14 @@ TEST_CASE("throughput summary over the dev cases: the figures reached, and the e
   // Both together: 17.27 % / 56.92 % (the TRAIN cases 19.58 % / 39.95 %, DEC and PRE 12.97 % / 172.81 %).
   const Json here = summary(measured_here);
   INFO(here.dump());
-  CHECK(here["n"].get<double>() == 41);
-  CHECK(here["median_abs_err_pct"].get<double>() <= 17.3);
-  CHECK(here["p90_abs_err_pct"].get<double>() <= 57.0);
+  // Then the 20 speeds of the small plan (Qwen2/Qwen3 0.5-1.7B), kept apart until these
+  // mechanisms were judged on them (114.75 % / 317.94 % with the kernels per layer alone, 60.94 % /
+  // 197.29 % with the training step: SDPA decode of three of the four models 3-4x over, the cuDNN
+  // graph not modelled; training of the 0.5-0.6B models 61-172 % over): 61 cases at 19.58 % /
+  // 172.10 %.
+  CHECK(here["n"].get<double>() == 61);
+  CHECK(here["median_abs_err_pct"].get<double>() <= 19.6);
+  CHECK(here["p90_abs_err_pct"].get<double>() <= 172.2);
   cases = others;
   const Json all = summary(cases);
   INFO(all.dump());
