@@ -308,15 +308,20 @@ double with_tiled_gemm(Phase& ph, double tiled_s, double gemm_s) {
 // query head's full n x n scores (the causal mask is added to them, not skipped) and its kernel
 // chain moves the engine's eager_score_bytes per score at the streams' `bandwidth`, after the
 // matmuls. Returns that time (0: not eager attention).
-double with_eager_scores(const Lookups& l, const ThroughputQuestion& q, double batch, double n,
-                         double bandwidth, Phase& ph) {
-  const InferenceEngine* e = l.engine;
-  if (!e || e->eager_score_bytes <= 0 || q.attention != "eager" || bandwidth <= 0) return 0;
-  const double s = q.arch.layers * batch * q.arch.heads * n * n * e->eager_score_bytes / bandwidth;
+// Adds `s` seconds of memory traffic to a phase (after its roofline), naming memory its bound
+// once the traffic outweighs the matmuls.
+double with_memory_pass(double s, Phase& ph) {
   ph.memory_s += s;
   ph.seconds += s;
   if (ph.memory_s > ph.compute_s && ph.bound == "compute") ph.bound = "memory bandwidth";
   return s;
+}
+double with_eager_scores(const Lookups& l, const ThroughputQuestion& q, double batch, double n,
+                         double bandwidth, Phase& ph) {
+  const InferenceEngine* e = l.engine;
+  if (!e || e->eager_score_bytes <= 0 || q.attention != "eager" || bandwidth <= 0) return 0;
+  return with_memory_pass(
+      q.arch.layers * batch * q.arch.heads * n * n * e->eager_score_bytes / bandwidth, ph);
 }
 
 // An eager engine's elementwise kernels over `tokens` tokens of a Llama-form decoder (RMSNorm,
@@ -337,11 +342,7 @@ double with_eager_activations(const Lookups& l, const ThroughputQuestion& q, dou
   const double per_token = b.hidden * a.hidden + b.query * query + b.kv * kv +
                            b.intermediate * a.intermediate +
                            (a.qk_norm() ? b.qk_norm * (query + kv) : 0);
-  const double s = tokens * a.layers * per_token / bandwidth;
-  ph.memory_s += s;
-  ph.seconds += s;
-  if (ph.memory_s > ph.compute_s && ph.bound == "compute") ph.bound = "memory bandwidth";
-  return s;
+  return with_memory_pass(tokens * a.layers * per_token / bandwidth, ph);
 }
 
 // A prompt pass's eager traffic beside its matmuls: attention scores and elementwise kernels.
