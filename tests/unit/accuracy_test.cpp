@@ -28,8 +28,10 @@ namespace {
 // 2.0, GT17 and GT20 marked torch 1.x): p90 7.19 -> 7.03 %; PM14-PM17 and TT-H200-* move down 0.4-5
 // points, AA-L2-7B-* 2-5 points (their LoRA gradients no longer beside the activations). The fp32
 // residual stream under autocast: median 1.22 -> 1.15 % (GT07, GT09, GT11 -0.8..-1.2 ->
-// -0.75..-1.13).
-constexpr double kMedianAbsErrPctBound = 1.2;
+// -0.75..-1.13). transformers' RMSNorms keeping an fp32 copy and the normed input: median 1.15 ->
+// 1.24 %, p90 7.03 % (TT-H200-L8-* -5.4/-6.4 -> -2.8/-3.7 %, AA-L2-7B-* LoRA/QLoRA at batch 4 and
+// 8 GPUs +0.7..+5.1 -> +1.3..+8.1 %, GT17 +5.9 -> +6.7 %).
+constexpr double kMedianAbsErrPctBound = 1.25;
 constexpr double kP90AbsErrPctBound = 7.1;
 constexpr double kMaxAbsErrPctBound = 48.7;
 
@@ -92,15 +94,17 @@ TEST_CASE("memory cases: the summary over the high- and medium-confidence cases"
 // -1.7/-4.0 %). Then the 16 cases of the small plan (Qwen2/Qwen3 0.5-1.7B), kept apart until
 // these mechanisms were judged on them (5.26 % / 14.65 % before them, 9.47 % / 16.66 % after: full
 // fine-tuning without checkpointing -8..-23 %, the activations a layer saves still under-counted):
-// 47 cases at 2.20 % / 12.30 %. The bounds hold the figures reached.
+// 47 cases at 2.20 % / 12.30 %. transformers' RMSNorms as PyTorch ops keep an fp32 copy and the
+// normed input (its fp32 copy alone under LoRA): full fine-tuning without checkpointing -23..-7 %
+// -> -9..-3 %, LoRA -11..+4 % -> -1..+9 %: 2.16 % / 7.39 %. The bounds hold the figures reached.
 TEST_CASE("memory cases measured by scripts/measure: the summary") {
   const Json r = accuracy(measured_here(case_file("memory_cases_dev.json"), true));
   const Json& s = r["summary"]["memory"];
   INFO(s.dump());
   CHECK(s["n"] == 47.0);
   CHECK(s["skipped"] == 0.0);
-  CHECK(s["median_abs_err_pct"].get<double>() <= 2.3);
-  CHECK(s["p90_abs_err_pct"].get<double>() <= 12.3);
+  CHECK(s["median_abs_err_pct"].get<double>() <= 2.2);
+  CHECK(s["p90_abs_err_pct"].get<double>() <= 7.4);
 }
 
 TEST_CASE("every case gets a row, in order, predicted or skipped with a reason") {

@@ -64,15 +64,16 @@ TEST_CASE("workload training_large_p4d: 70B training does not fit one p4d (the s
   CHECK(pick["gpus"].get<double>() * pick["capacity_per_gpu_gib"].get<double>() * 1.073741824 >= 70 * 16);
   // Per GPU, H100 trains 989.5 dense TFLOPS x 43 % MFU against the A100's 312 x 55 %: 2.48x, the
   // seed's 2-3x band (the peaks alone would claim 3.17), both without tensor parallelism (P5 and
-  // P4de's 80 GB A100s hold a copy's share each). P4d's 40 GB A100s hold a share of 32 GPUs too
-  // (the gradients, freed after each step, do not meet the activations): P4de's tokens per GPU.
+  // P4de's 80 GB A100s hold a copy's share each). P4d's 40 GB A100s split each layer over 2 GPUs.
   double a100 = 0, h100 = 0, a100_40gb = 0;
   for (const auto& c : w["report"]["alternatives"]) {
     if (c["family"] == "P4de") a100 = c["tokens_per_s_per_gpu"];
     if (c["family"] == "P5") h100 = c["tokens_per_s_per_gpu"];
     if (c["family"] == "P4d") {
       a100_40gb = c["tokens_per_s_per_gpu"];
-      CHECK(c["layout"]["tensor_parallel"] == 1);
+      // transformers' RMSNorms keep an fp32 copy and the normed input: a 40 GB GPU no longer
+      // holds a copy's share at tensor parallel 1, so P4d splits each layer over 2 GPUs.
+      CHECK(c["layout"]["tensor_parallel"] == 2);
       CHECK(c["gpus"] == 32);
     }
   }
@@ -88,7 +89,8 @@ TEST_CASE("workload training_large_p4d: 70B training does not fit one p4d (the s
   CHECK(h100 / a100 < compute_ratio);
   CHECK(h100 / a100 == Approx(compute_ratio).epsilon(0.05));
   CHECK(h100 / a100 > 3350.0 / 2039);
-  CHECK(a100_40gb == Approx(a100).epsilon(0.05));
+  CHECK(a100_40gb > 0.9 * a100);  // the all-reduces of tensor parallelism over NVLink
+  CHECK(a100_40gb < a100);
   CHECK_FALSE(w["report"]["warnings"].empty());  // spot training: checkpoint
 }
 

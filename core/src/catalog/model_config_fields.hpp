@@ -227,6 +227,10 @@ inline constexpr Field kEngine[] = {
     str("layer_split", 0, FIELD_DOC("how pipeline stages split the layers (default balanced)")),
     boolean("chunked_loss", 0, FIELD_DOC("computes the loss in chunks")),
     boolean("softmax_fp32", 0, FIELD_DOC("softmax in fp32 (default true)")),
+    boolean("eager_rms_norm", 0,
+            FIELD_DOC("RMSNorms run as separate PyTorch ops that keep an fp32 copy of their input "
+                      "and the normed input for backward (default false)")),
+    str("eager_rms_norm_source", kInfo, FIELD_DOC("where eager_rms_norm comes from")),
     boolean(
         "adapters_in_model_dtype", 0,
         FIELD_DOC(

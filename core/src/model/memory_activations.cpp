@@ -22,10 +22,22 @@ double gelu_new_bytes(double act, bool autocast) { return autocast ? 4 + 4 + 2 +
 // Under autocast with fp32 parameters the residual stream is fp32 (the embeddings are, and 16-bit
 // outputs added to it promote), so each norm saves a 4-byte input and its linear a 16-bit cast.
 double layer_activation_bytes_per_token(const Architecture& a, double act, double s_kv, bool flash,
-                                        double mlp_width, double mlp_count, bool autocast) {
+                                        double mlp_width, double mlp_count, bool autocast,
+                                        bool eager_rms_norm, bool frozen_norms) {
   const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
   const double mask = a.hidden_dropout > 0 ? 1 : 0;
   const double norm_input = autocast ? 4 : act;
+  // transformers' RMSNorm as PyTorch ops (LlamaRMSNorm: x.to(float32), pow(2).mean, rsqrt, the
+  // product, .to(dtype), the weight's product): pow and the product keep the fp32 copy (4 bytes),
+  // the weight's product the normed input in the activations' type, where the formula counts one
+  // input: 4 more bytes per element of every norm, and Qwen3's q and k norms (per head, before the
+  // rotary, whose input is not kept otherwise) 4 + the activations' type per query and key element.
+  // A frozen weight (LoRA) needs no normed input for its gradient: the fp32 copy alone is kept.
+  const double kept = frozen_norms ? 4 : 4 + act;
+  const double rms_extra =
+      eager_rms_norm && !a.layer_norm_bias
+          ? a.norms_per_layer * (kept - act) * h + (a.qk_norm() ? kept * (q + kv) : 0)
+          : 0;
   // Attention: LayerNorm input, QKV input, Q, K, V, output-projection input, dropout mask.
   double attn = h * norm_input + (h + q + 2 * kv + q) * act + mask * h;
   if (!flash) {
@@ -40,7 +52,7 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
                               : a.hidden_act == "gelu_new" ? gelu_new_bytes(act, autocast)
                                                            : 2 * act;
   const double mlp = h * norm_input + h * act + mlp_count * intermediate * mlp_width + mask * h;
-  return attn + mlp;
+  return attn + mlp + rms_extra;
 }
 
 }  // namespace
@@ -175,8 +187,8 @@ void Sizing::training_activations() {
   // backward pass; a checkpointed layer recomputes them one layer at a time.
   const double adapters_per_layer = adapter_bytes_per_token / std::max(1.0, all_layers);
   const bool autocast = (compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4;
-  const double per_token =
-      layer_activation_bytes_per_token(a, act, s, flash, active_width, active_count, autocast);
+  const double per_token = layer_activation_bytes_per_token(
+      a, act, s, flash, active_width, active_count, autocast, eng.eager_rms_norm, adapters);
   double acts = 0;
   std::string basis;
   if (sac == "op") {

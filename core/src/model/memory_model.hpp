@@ -80,6 +80,8 @@ struct EngineProfile {
   bool chunked_loss = false;           // the loss is computed in chunks of the vocabulary rows
   bool cross_cache_per_beam = true;    // encoder-decoders: one cross-attention cache per beam
   bool softmax_fp32 = true;            // materialised attention: the softmax output kept in fp32
+  bool eager_rms_norm =
+      false;  // RMSNorms written as PyTorch ops: each keeps two copies for backward
   bool adapters_in_model_dtype = false;  // LoRA adapters built in the model's dtype (else peft's fp32)
   bool materialized_attention = true;  // eager attention unless flash is asked for
   // Releases before this one (parse_engine_version) cache rotary cos/sin tables over the longest

@@ -78,3 +78,24 @@ TEST_CASE("GPT-2 under autocast: gelu_new's elementwise ops and the fp32 residua
   REQUIRE(plain["ok"] == true);
   CHECK(line(plain["result"], "activations") == Approx(16384.0 * 24 * (13 + 45) * 1024));
 }
+
+TEST_CASE("transformers' RMSNorms as PyTorch ops keep an fp32 copy and the normed input") {
+  // Qwen3-4B (h = 2560, queries 32 x 128 = 4096, keys 8 x 128 = 1024, MLP 9728, 36 layers), bf16
+  // full fine-tuning, 2 x 1024 tokens, SDPA, no checkpointing. Korthikanti et al.'s count per token
+  // and layer: attention 2h + (h + 4096 + 2 x 1024 + 4096) x 2, MLP 2h + 2h + 4 x 2 x 9728 =
+  // 118,784 bytes. LlamaRMSNorm's pow and product keep the fp32 copy (4) and the weight's product
+  // the bf16 normed input (2) where the count has one 2-byte input: 2 norms x 4 x 2560 = 20,480;
+  // q_norm and k_norm keep 6 bytes per query and key element, 6 x 5120 = 30,720.
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", "qwen3-4b"}}},
+                        {"mode", "full_finetune"},
+                        {"engine", "transformers"},
+                        {"weight_format", "bf16"},
+                        {"batch", 2},
+                        {"context", 1024},
+                        {"attention", "sdpa"},
+                        {"gradient_checkpointing", false}};
+  const Json answer = test::ask(test::shipped(), request);
+  REQUIRE(answer["ok"] == true);
+  CHECK(line(answer["result"], "activations") == 2048.0 * 36 * (118784 + 20480 + 30720));
+}
