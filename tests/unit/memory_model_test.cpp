@@ -24,7 +24,7 @@ Json memory(Json request) {
   return answer["result"];
 }
 
-// Bytes of one line of the per-GPU breakdown; 0 when the line is absent.
+// The basis of one line of the per-GPU breakdown; "" when the line is absent.
 std::string line_basis(const Json& result, const std::string& key) {
   for (const auto& l : result["per_gpu"]) {
     if (l["key"] == key) return l["basis"].get<std::string>();
@@ -32,12 +32,7 @@ std::string line_basis(const Json& result, const std::string& key) {
   return "";
 }
 
-double line(const Json& result, const std::string& key) {
-  for (const auto& l : result["per_gpu"]) {
-    if (l["key"] == key) return l["bytes"].get<double>();
-  }
-  return 0;
-}
+using test::line;
 
 const NamedModel& named(const std::string& key) {
   const NamedModel* m = catalog_of(test::shipped())->model(key);

@@ -70,4 +70,10 @@ int non_finite_numbers(const Json& value) {
   return count;
 }
 
+double line(const Json& result, const std::string& key) {
+  for (const auto& l : result["per_gpu"])
+    if (l["key"] == key) return l["bytes"].get<double>();
+  return 0;
+}
+
 }  // namespace gpufleet::test

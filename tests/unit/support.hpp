@@ -20,5 +20,7 @@ CatalogSources edited(const char* file, const std::function<void(Json&)>& edit,
 const Analyzer& shipped();  // the analyzer over config/
 Json ask(const Analyzer& analyzer, const Json& request);
 int non_finite_numbers(const Json& value);  // NaN and infinities anywhere in a document
+// Bytes of one line of a memory answer's per-GPU breakdown; 0 when the line is absent.
+double line(const Json& result, const std::string& key);
 
 }  // namespace gpufleet::test

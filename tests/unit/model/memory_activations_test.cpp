@@ -21,11 +21,7 @@ Json generate(const std::string& attention) {
   return answer["result"];
 }
 
-double line(const Json& result, const std::string& key) {
-  for (const auto& l : result["per_gpu"])
-    if (l["key"] == key) return l["bytes"].get<double>();
-  return 0;
-}
+using test::line;
 
 }  // namespace
 

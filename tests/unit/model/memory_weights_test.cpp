@@ -24,11 +24,7 @@ Json memory(const std::string& model, const std::string& version) {
   return answer["result"];
 }
 
-double line(const Json& result, const std::string& key) {
-  for (const auto& l : result["per_gpu"])
-    if (l["key"] == key) return l["bytes"].get<double>();
-  return 0;
-}
+using test::line;
 
 }  // namespace
 
