@@ -669,7 +669,7 @@ TEST_CASE("attention implementations: eager keeps the scores, sdpa runs fused un
   CHECK(has_error(error_of({{"attention", "eager"}, {"flash_attention", true}}), "cannot_answer", "/flash_attention"));
 }
 
-TEST_CASE("LoRA without checkpointing: each adapted module saves its input again, in fp32") {
+TEST_CASE("LoRA without checkpointing: frozen layers keep no input, adapted ones an fp32 cast") {
   // 32 x 512 tokens: full fine-tuning peaks at the backward pass's start, as LoRA does.
   const Json full = memory({{"mode", "full_finetune"},
                             {"context", 512},
@@ -684,10 +684,12 @@ TEST_CASE("LoRA without checkpointing: each adapted module saves its input again
          {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}, {"dropout", dropout}}}});
   };
   // q_proj and v_proj take the 4096-wide hidden state: peft's fp32 cast of it (4 bytes) and
-  // lora_A's rank-8 fp32 output, over 32 layers and 512 tokens; the frozen layers save what full
-  // training does, but transformers' RMSNorms, whose weights are frozen, keep no normed input for
-  // them (2 bytes per element of both norms less).
-  const double per_token = 32 * 2 * (4096 * 4 + 8 * 4) - 32 * 2 * 2 * 4096;
+  // lora_A's rank-8 fp32 output, over 32 layers and 512 tokens. The frozen layers keep no input
+  // (autograd saves a matmul's input for its weight's gradient only): not the 16-bit inputs of
+  // q/k/v, of gate/up and of down_proj (2 x (4096 + 4096 + 14336) bytes) that full training keeps,
+  // while SDPA's kernel keeps the output projection's input as its output; transformers'
+  // RMSNorms, whose weights are frozen, keep no normed input (2 bytes per element of both norms).
+  const double per_token = 32 * (2 * (4096 * 4 + 8 * 4) - 2 * 2 * 4096 - 2 * (4096 + 4096 + 14336));
   CHECK(line(lora(0), "activations") - line(full, "activations") == Approx(32 * 512 * per_token));
   // With lora_dropout the dropout's mask (1 byte) and fp32 output are kept instead of the cast.
   CHECK(line(lora(0.05), "activations") - line(lora(0), "activations") ==
@@ -696,17 +698,21 @@ TEST_CASE("LoRA without checkpointing: each adapted module saves its input again
 }
 
 TEST_CASE("the loss upcasts 16-bit logits to fp32, and does not copy fp32 logits") {
+  // An engine whose loss backward holds no more than its forward (accelerate's profile has no
+  // eager_loss_backward): the forward's end, logits and their fp32 copy and log-softmax.
   const double vocab = named("llama-3-8b").arch.vocab;
   // 32 x 512 tokens: the backward pass's start, which holds the logits, is the step's peak.
   const Json bf16 = memory({{"mode", "full_finetune"},
                             {"context", 512},
                             {"batch", 32},
-                            {"gradient_checkpointing", false}});
+                            {"gradient_checkpointing", false},
+                            {"engine", "accelerate"}});
   const Json fp32 = memory({{"mode", "full_finetune"},
                             {"context", 512},
                             {"batch", 32},
                             {"gradient_checkpointing", false},
-                            {"weight_format", "fp32"}});
+                            {"weight_format", "fp32"},
+                            {"engine", "accelerate"}});
   CHECK(line(bf16, "logits") == Approx(32 * 512 * vocab * (2 + 4 + 4)));
   CHECK(line(fp32, "logits") == Approx(32 * 512 * vocab * (4 + 4)));
 }

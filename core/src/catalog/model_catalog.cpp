@@ -237,6 +237,7 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
         e.chunked_loss = r.boolean(v, "chunked_loss", p, false).value_or(false);
         e.softmax_fp32 = r.boolean(v, "softmax_fp32", p, false).value_or(true);
         e.eager_rms_norm = r.boolean(v, "eager_rms_norm", p, false).value_or(false);
+        e.eager_loss_backward = r.boolean(v, "eager_loss_backward", p, false).value_or(false);
         e.adapters_in_model_dtype = r.boolean(v, "adapters_in_model_dtype", p, false).value_or(false);
         e.cross_cache_per_beam =
             r.string(v, "cross_attention_cache", p, false).value_or("per_beam") != "per_input";

@@ -232,6 +232,11 @@ inline constexpr Field kEngine[] = {
                       "and the normed input for backward (default false)")),
     str("eager_rms_norm_source", kInfo, FIELD_DOC("where eager_rms_norm comes from")),
     boolean(
+        "eager_loss_backward", 0,
+        FIELD_DOC("the training loss runs as PyTorch ops, whose backward holds the fp32 "
+                  "log-softmax, nll_loss's dense gradient and its own at once (default false)")),
+    str("eager_loss_backward_source", kInfo, FIELD_DOC("where eager_loss_backward comes from")),
+    boolean(
         "adapters_in_model_dtype", 0,
         FIELD_DOC(
             "LoRA adapters are built in the model's dtype (default false: peft's fp32 adapters)")),

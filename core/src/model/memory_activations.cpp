@@ -21,9 +21,10 @@ double gelu_new_bytes(double act, bool autocast) { return autocast ? 4 + 4 + 2 +
 // gated MLPs, runs without dropout and 4-byte activations): sbh(34 + 5as/h) for GPT-3 in fp16.
 // Under autocast with fp32 parameters the residual stream is fp32 (the embeddings are, and 16-bit
 // outputs added to it promote), so each norm saves a 4-byte input and its linear a 16-bit cast.
+// A frozen linear layer's input is kept only where something else reads it in backward (`in`).
 double layer_activation_bytes_per_token(const Architecture& a, double act, double s_kv, bool flash,
                                         double mlp_width, double mlp_count, bool autocast,
-                                        bool eager_rms_norm, bool frozen_norms) {
+                                        bool eager_rms_norm, const LinearInputs& in) {
   const double h = a.hidden, q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
   const double mask = a.hidden_dropout > 0 ? 1 : 0;
   const double norm_input = autocast ? 4 : act;
@@ -33,13 +34,15 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
   // input: 4 more bytes per element of every norm, and Qwen3's q and k norms (per head, before the
   // rotary, whose input is not kept otherwise) 4 + the activations' type per query and key element.
   // A frozen weight (LoRA) needs no normed input for its gradient: the fp32 copy alone is kept.
-  const double kept = frozen_norms ? 4 : 4 + act;
+  const double kept = in.frozen ? 4 : 4 + act;
   const double rms_extra =
       eager_rms_norm && !a.layer_norm_bias
           ? a.norms_per_layer * (kept - act) * h + (a.qk_norm() ? kept * (q + kv) : 0)
           : 0;
-  // Attention: LayerNorm input, QKV input, Q, K, V, output-projection input, dropout mask.
-  double attn = h * norm_input + (h + q + 2 * kv + q) * act + mask * h;
+  // Attention: LayerNorm input, QKV input, Q, K, V, output-projection input (which a fused
+  // attention kernel keeps as its output in any case), dropout mask.
+  const double attn_in = in.attention_in ? h : 0, attn_out = in.attention_out || flash ? q : 0;
+  double attn = h * norm_input + (attn_in + q + 2 * kv + attn_out) * act + mask * h;
   if (!flash) {
     // Scores: the softmax output (fp32 in transformers' eager attention and under autocast), the
     // dropout mask and output, and the 16-bit copy the value matmul keeps.
@@ -47,11 +50,15 @@ double layer_activation_bytes_per_token(const Architecture& a, double act, doubl
     attn += a.heads * s_kv * per_score;
   }
   // MLP: LayerNorm input, first-projection input, the intermediate tensors (gated: gate, up,
-  // activation and product; plain: pre- and post-activation, or gelu_new's), dropout mask.
-  const double intermediate = a.gated_mlp                  ? 4 * act
-                              : a.hidden_act == "gelu_new" ? gelu_new_bytes(act, autocast)
-                                                           : 2 * act;
-  const double mlp = h * norm_input + h * act + mlp_count * intermediate * mlp_width + mask * h;
+  // activation and product; plain: pre- and post-activation, or gelu_new's), dropout mask. The
+  // last of the intermediates is the second projection's input (16-bit under autocast).
+  const double down_in = in.mlp_out ? 0 : autocast ? 2 : act;
+  const double intermediate = (a.gated_mlp                  ? 4 * act
+                               : a.hidden_act == "gelu_new" ? gelu_new_bytes(act, autocast)
+                                                            : 2 * act) -
+                              down_in;
+  const double mlp =
+      h * norm_input + (in.mlp_in ? h * act : 0) + mlp_count * intermediate * mlp_width + mask * h;
   return attn + mlp + rms_extra;
 }
 
@@ -188,7 +195,7 @@ void Sizing::training_activations() {
   const double adapters_per_layer = adapter_bytes_per_token / std::max(1.0, all_layers);
   const bool autocast = (compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4;
   const double per_token = layer_activation_bytes_per_token(
-      a, act, s, flash, active_width, active_count, autocast, eng.eager_rms_norm, adapters);
+      a, act, s, flash, active_width, active_count, autocast, eng.eager_rms_norm, saved_inputs);
   double acts = 0;
   std::string basis;
   if (sac == "op") {
@@ -272,17 +279,26 @@ void Sizing::training_activations() {
   }
   const double vocab_rows = b * s;
   // The loss upcasts the logits to fp32 (a copy only when they are 16-bit) and keeps the fp32
-  // log-softmax for backward.
+  // log-softmax for backward. Run as PyTorch ops, its backward then holds that output, nll_loss's
+  // gradient (a dense fp32 tensor of the logits' shape) and the log-softmax's gradient at once,
+  // the caller having kept the loss alone: 12 bytes, above the forward's end.
   const double upcast_copy = act < 4 ? 4 : 0;
-  const double logits = vocab_rows * a.vocab * (q.chunked_loss ? act : act + upcast_copy + 4) /
-                        (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
+  const double forward_end = act + upcast_copy + 4;
+  const double loss_backward = eng.eager_loss_backward && !q.compiled_loss ? 4 + 4 + 4 : 0;
+  const double per_logit = q.chunked_loss ? act : std::max(forward_end, loss_backward);
+  const double logits =
+      vocab_rows * a.vocab * per_logit / (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
   if (a.kind != ArchKind::kEncoder) {
     transient += logits;
     add_phase(kBackward, "logits", "Logits and loss", logits, [&] {
       return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
-              : act < 4      ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
-                             : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
+              : loss_backward > forward_end
+                  ? "4 + 4 + 4 bytes: the loss's backward holds the fp32 log-softmax, nll_loss's "
+                    "gradient and its own (the forward's end " +
+                        num(forward_end) + ")"
+              : act < 4 ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
+                        : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
     });
   }
   if (q.mode == TrainMode::kQlora) {

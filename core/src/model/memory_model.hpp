@@ -82,6 +82,7 @@ struct EngineProfile {
   bool softmax_fp32 = true;            // materialised attention: the softmax output kept in fp32
   bool eager_rms_norm =
       false;  // RMSNorms written as PyTorch ops: each keeps two copies for backward
+  bool eager_loss_backward = false;      // the loss's backward holds three fp32 logit-sized tensors
   bool adapters_in_model_dtype = false;  // LoRA adapters built in the model's dtype (else peft's fp32)
   bool materialized_attention = true;  // eager attention unless flash is asked for
   // Releases before this one (parse_engine_version) cache rotary cos/sin tables over the longest
@@ -160,6 +161,8 @@ struct MemoryQuestion {
   // "eager" or "flash_attention_2". Engines with their own kernels ignore it.
   std::string attention = "sdpa";
   bool chunked_loss = false;  // logits made and consumed in chunks (torchtune, Liger)
+  bool compiled_loss =
+      false;                  // torch.compile fuses the loss and its backward (the harness's cases)
   std::string kv_format;      // "" = the compute precision's 16-bit format
   double lora_rank = 0;
   double lora_dropout = 0;  // peft's lora_dropout (its default 0: no dropout module)

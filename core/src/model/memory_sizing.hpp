@@ -48,6 +48,19 @@ bool fused_attention(const MemoryQuestion& q, const EngineProfile& eng, const st
 // One memory estimate in the making: the question, the catalog's figures it reads, the estimate's
 // lines so far and the figures one part leaves for the next. estimate_memory runs the parts in
 // order: weights, training states, KV cache, activations, paged states, runtime and pool.
+// Which linear layers' inputs a training step keeps for backward. PyTorch's autograd saves a
+// matmul's input only for its weight's gradient (tools/autograd/gen_variable_type.py guard_for:
+// a tensor one derivative alone reads is saved when that input requires grad), so a frozen layer
+// keeps none: under LoRA only the inputs an adapter reads itself are kept, and the norms' frozen
+// weights keep no normed input.
+struct LinearInputs {
+  bool attention_in = true;   // q, k, v
+  bool attention_out = true;  // the output projection
+  bool mlp_in = true;         // gate and up, or the first projection
+  bool mlp_out = true;        // the down (second) projection
+  bool frozen = false;        // the base weights are frozen (LoRA)
+};
+
 struct Sizing {
   Sizing(const MemoryConstants& constants, const MemoryQuestion& question,
          const WeightFormat& format, const EngineProfile& engine, const OptimizerSpec* optimizer,
@@ -101,6 +114,7 @@ struct Sizing {
   std::string attention_why;  // set with flash: the kernel the attention runs
   const bool flash;
   double adapter_bytes_per_token = 0;  // over all layers: what the LoRA adapters save for backward
+  LinearInputs saved_inputs;
   double listed_bytes = 0;             // the lines' bytes, also when they are not listed
   // Weights.
   double unquantized = 0, weights_all = 0, checkpoint_bytes = 0, weights_gpu = 0,

@@ -13,6 +13,7 @@ namespace {
 // and how many of it each decoder layer has.
 struct Target {
   double in = 0, out = 0, per_layer = 1;
+  bool LinearInputs::*input;  // which of a layer's linear inputs the module reads
 };
 
 std::optional<Target> lora_target(const Architecture& a, const std::string& name) {
@@ -23,18 +24,21 @@ std::optional<Target> lora_target(const Architecture& a, const std::string& name
   auto is = [&](std::initializer_list<const char*> names) {
     return std::any_of(names.begin(), names.end(), [&](const char* x) { return n == x; });
   };
-  if (is({"q_proj", "q", "query", "wq"})) return Target{h, q, attn_blocks};
-  if (is({"k_proj", "k", "key", "wk"})) return Target{h, kv, attn_blocks};
-  if (is({"v_proj", "v", "value", "wv"})) return Target{h, kv, attn_blocks};
+  using L = LinearInputs;
+  if (is({"q_proj", "q", "query", "wq"})) return Target{h, q, attn_blocks, &L::attention_in};
+  if (is({"k_proj", "k", "key", "wk"})) return Target{h, kv, attn_blocks, &L::attention_in};
+  if (is({"v_proj", "v", "value", "wv"})) return Target{h, kv, attn_blocks, &L::attention_in};
   if (is({"o_proj", "o", "out_proj", "output_proj", "dense", "wo_attn", "c_proj"}))
-    return Target{q, h, attn_blocks};
-  if (is({"query_key_value", "c_attn", "qkv_proj", "wqkv"})) return Target{h, q + 2 * kv, 1};
+    return Target{q, h, attn_blocks, &L::attention_out};
+  if (is({"query_key_value", "c_attn", "qkv_proj", "wqkv"}))
+    return Target{h, q + 2 * kv, 1, &L::attention_in};
   const double experts = a.moe() ? a.experts + a.shared_experts : 1;
   const double width = a.moe() ? a.moe_intermediate : I;
   if (is({"gate_proj", "up_proj", "wi_0", "wi_1", "wi", "w1", "w3", "fc1", "c_fc",
           "dense_h_to_4h"}))
-    return Target{h, width, experts};
-  if (is({"down_proj", "wo", "w2", "fc2", "dense_4h_to_h"})) return Target{width, h, experts};
+    return Target{h, width, experts, &L::mlp_in};
+  if (is({"down_proj", "wo", "w2", "fc2", "dense_4h_to_h"}))
+    return Target{width, h, experts, &L::mlp_out};
   return std::nullopt;
 }
 
@@ -142,6 +146,7 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
     double trainable = p.total;
     if (adapters) {
       trainable = 0;
+      saved_inputs = LinearInputs{false, false, false, false, true};
       const double rank = q.lora_rank > 0 ? q.lora_rank : k.lora_default_rank;
       std::vector<std::string> targets = q.lora_targets;
       if (targets.empty()) {
@@ -172,8 +177,9 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
         trainable += rank * (t->in + t->out) * copies;
         // peft casts each adapted module's input to the adapters' dtype (a new tensor when it
         // differs from the model's) and, with lora_dropout, keeps a dropout mask and output: what
-        // lora_A saves for backward beside the frozen layer's own input. lora_B keeps lora_A's
-        // rank-wide output. A routed expert sees only the tokens sent to it.
+        // lora_A saves for backward. Otherwise lora_A keeps the layer's input itself, which the
+        // frozen layer does not (saved_inputs). lora_B keeps lora_A's rank-wide output. A routed
+        // expert sees only the tokens sent to it.
         const bool routed =
             a.moe() && t->per_layer != 1 && t->per_layer == a.experts + a.shared_experts;
         const double seen = routed ? copies * active_count / t->per_layer : copies;
@@ -181,6 +187,7 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
                              : adapter_bytes != act ? adapter_bytes
                                                     : 0;
         adapter_bytes_per_token += seen * (t->in * input + rank * adapter_bytes);
+        if (input == 0) saved_inputs.*(t->input) = true;
       }
     }
     e.trainable_parameters = trainable;

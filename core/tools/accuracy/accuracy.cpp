@@ -476,6 +476,7 @@ void case_runtime(const Catalog& catalog, const Json& c, const Json& hw, const J
   const auto engine = k.engines.find(q.engine);
   q.chunked_loss = loss.empty() ? engine != k.engines.end() && engine->second.chunked_loss
                                 : loss.find("Chunked") != std::string::npos;
+  q.compiled_loss = at(settings, {"compile"}) && *at(settings, {"compile"}) == true;
   q.master_weights =
       lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
       q.weight_format != "fp32";

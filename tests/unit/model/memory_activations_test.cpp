@@ -95,3 +95,43 @@ TEST_CASE("transformers' RMSNorms as PyTorch ops keep an fp32 copy and the norme
   REQUIRE(answer["ok"] == true);
   CHECK(line(answer["result"], "activations") == 2048.0 * 36 * (118784 + 20480 + 30720));
 }
+
+TEST_CASE("under LoRA a frozen linear layer keeps no input: only what the adapters read") {
+  // Qwen3-4B (h = 2560, queries 4096, keys 1024, MLP 9728, 36 layers), bf16 LoRA r8 on q_proj and
+  // v_proj with peft's fp32 adapters, 8 x 1024 tokens, SDPA, no checkpointing. Per token and layer:
+  // attention 2h for the norm's input + (Q 4096 + K and V 2 x 1024 + the kernel's output 4096) x 2
+  // = 25,600 (no 16-bit QKV input: the frozen q, k, v keep none, the adapters their fp32 casts);
+  // MLP 2h + (gate, up, activation) 3 x 2 x 9728 = 63,488 (no gate/up input, no down input); the
+  // frozen norms' fp32 copies 2 x 2 x 2560 = 10,240 and q/k norms 4 x 5120 = 20,480; the adapters
+  // 2 x (2560 x 4 + 8 x 4) = 20,544. Sum 140,352 bytes.
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", "qwen3-4b"}}},
+                        {"mode", "lora"},
+                        {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}},
+                        {"engine", "transformers"},
+                        {"weight_format", "bf16"},
+                        {"batch", 8},
+                        {"context", 1024},
+                        {"attention", "sdpa"},
+                        {"gradient_checkpointing", false}};
+  const Json answer = test::ask(test::shipped(), request);
+  REQUIRE(answer["ok"] == true);
+  CHECK(line(answer["result"], "activations") == Approx(8192.0 * 36 * 140352));
+}
+
+TEST_CASE("transformers' loss holds three fp32 logit-sized tensors in its backward") {
+  // nll_loss's dense gradient, the log-softmax's saved output and its gradient: 12 bytes per logit,
+  // above the forward's end (bf16 logits 2 + fp32 copy 4 + log-softmax 4 = 10). LoRA r8 over
+  // 8 x 1024 tokens: the backward pass's start is the step's peak.
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", "qwen3-4b"}}},
+                        {"mode", "lora"},
+                        {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}},
+                        {"engine", "transformers"},
+                        {"weight_format", "bf16"},
+                        {"batch", 8},
+                        {"context", 1024}};
+  const Json answer = test::ask(test::shipped(), request);
+  REQUIRE(answer["ok"] == true);
+  CHECK(line(answer["result"], "logits") == Approx(8192.0 * 151936 * 12));
+}
