@@ -196,7 +196,7 @@ void Sizing::training_activations() {
   const bool autocast = (compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4;
   const double per_token = layer_activation_bytes_per_token(
       a, act, s, flash, active_width, active_count, autocast, eng.eager_rms_norm, saved_inputs);
-  double acts = 0;
+  double acts = 0, recompute = 0;  // recompute: one layer's, after the loss's backward
   std::string basis;
   if (sac == "op") {
     // torchtitan's op-level policy keeps the outputs of every second matmul (aten.mm) and of the
@@ -215,7 +215,8 @@ void Sizing::training_activations() {
       for (std::size_t i = 0; i < mm.size(); i += 2) kept += mm[i];
     const double saved =
         (h + kept + (flash ? qw : 0)) * act + (flash ? a.heads * 4 : 0);  // + logsumexp (fp32)
-    acts = b * s * (saved * all_layers / pp + 2 * per_token);
+    acts = b * s * saved * all_layers / pp;
+    recompute = b * s * 2 * per_token;
     if (explain)
       basis = "selective (op) checkpointing: each layer keeps its input, " +
               std::string(compute == "fp8" ? "no matmul output (fp8 matmuls are recomputed)"
@@ -228,15 +229,15 @@ void Sizing::training_activations() {
     // all their activations.
     const double every = std::max(1.0, std::floor(std::atof(sac.c_str())));
     const double layers = all_layers / pp, ckpt = std::floor(layers / every);
-    acts = b * s *
-           (ckpt * a.hidden * act + (layers - ckpt) * (per_token + adapters_per_layer) +
-            (ckpt > 0 ? per_token : 0));
+    acts = b * s * (ckpt * a.hidden * act + (layers - ckpt) * (per_token + adapters_per_layer));
+    recompute = ckpt > 0 ? b * s * per_token : 0;
     if (explain)
       basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
               " layers keep only their input, " + num(layers - ckpt) + " keep " + num(per_token) +
               " bytes per token, + one layer recomputed";
   } else if (q.gradient_checkpointing) {
-    acts = b * s * (a.hidden * act * all_layers / pp + 2 * per_token);
+    acts = b * s * a.hidden * act * all_layers / pp;
+    recompute = b * s * 2 * per_token;
     if (explain)
       basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
               num(act) + " bytes) + one layer recomputed and its backward";
@@ -253,11 +254,20 @@ void Sizing::training_activations() {
     // (Korthikanti et al. 2022, section 4.2.2: sbh(34/t + 5as/ht)), and a vocabulary-parallel
     // loss splits the logits (torchtitan apply_tp: SequenceParallel norms, loss_parallel).
     acts /= tp;
+    recompute /= tp;
     if (explain)
       basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
   }
-  transient += acts;
-  add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
+  transient += acts + recompute;
+  if (recompute > 0) {
+    add_phase(kBackward, "activations", "Activations", acts, [&] {
+      return basis + "; the recomputed layer comes after the loss's backward (" +
+             gib(acts + recompute) + " with it)";
+    });
+    add_phase(kRecompute, "activations", "Activations", acts + recompute, [&] { return basis; });
+  } else {
+    add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
+  }
   if (step_gradients > 0) {
     // The backward pass ends with the first layer's backward (its activations, recomputed under
     // checkpointing, and as much again in flight) beside every gradient but that layer's and an
@@ -277,6 +287,13 @@ void Sizing::training_activations() {
                        " bytes per token: the first layer's activations and its backward";
               });
   }
+  training_held();
+}
+
+// What the backward pass holds beside the activations: the logits and the loss's tensors, a
+// training loop's kept output, FSDP's gathered root unit, QLoRA's dequantized weight.
+void Sizing::training_held() {
+  const double s = q.sequence, b = q.batch;
   const double vocab_rows = b * s;
   // The loss upcasts the logits to fp32 (a copy only when they are 16-bit) and keeps the fp32
   // log-softmax for backward. Run as PyTorch ops, its backward then holds that output, nll_loss's
@@ -301,11 +318,41 @@ void Sizing::training_activations() {
                         : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
     });
   }
+  if (q.output_kept && a.kind != ArchKind::kEncoder && !q.chunked_loss) {
+    // A training loop that holds the model's output until after the step keeps its logits
+    // through the backward pass, beside the loss's own tensors.
+    const double kept = vocab_rows * a.vocab * act / tp;
+    auto basis = [&] {
+      return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " + num(act) +
+             " bytes: the training loop keeps the model's output through backward";
+    };
+    add_backward("output_logits", "Logits kept with the model's output", kept, basis);
+    if (step_gradients > 0)
+      add_phase(kBackwardEnd, "output_logits", "Logits kept with the model's output", kept, basis);
+  }
+  if (sharding == "fsdp" || sharding == "fsdp_full_shard") {
+    if (!q.cpu_offload && dp > 1) {
+      // FSDP does not reshard the root unit after the forward pass, "with the intention that they
+      // are immediately used for backward" (torch/distributed/fsdp/_runtime_utils.py
+      // _post_forward_reshard; fully_shard sets the root's reshard_after_forward to False): what
+      // the layers' wrapping leaves to the root, the embeddings and the output head, stays
+      // gathered from the forward's end through the backward pass.
+      const double root = (p.embedding + p.lm_head) * act / (tp * pp);
+      auto basis = [&] {
+        return num((p.embedding + p.lm_head) / 1e9) + " B parameters (embeddings" +
+               (p.lm_head > 0 ? std::string(" and output head") : "") + ") x " + num(act) +
+               " bytes: FSDP keeps the root unit gathered from the forward's end through backward";
+      };
+      add_backward("root_unit", "FSDP root unit, gathered", root, basis);
+      if (step_gradients > 0)
+        add_phase(kBackwardEnd, "root_unit", "FSDP root unit, gathered", root, basis);
+    }
+  }
   if (q.mode == TrainMode::kQlora) {
     const double largest = a.hidden * active_width * act;
     transient += largest;
-    add_phase(kBackward, "dequantization", "Dequantized weight (transient)", largest,
-              [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
+    add_backward("dequantization", "Dequantized weight (transient)", largest,
+                 [] { return "the largest 4-bit linear layer dequantized for its matmul"; });
   }
 }
 
@@ -314,13 +361,14 @@ void Sizing::training_activations() {
 // (`transient`): gradients and the step's temporaries come back at the same sizes every step.
 void Sizing::training_peak() {
   int top = kBackward;
-  for (int phase : {kBackwardEnd, kStep})
+  for (int phase : {kBackwardEnd, kStep, kRecompute})
     if (phase_bytes[phase] > phase_bytes[top]) top = phase;
   listed_bytes += phase_bytes[top];
   if (!explain) return;
-  static const char* kNames[] = {"the backward pass's start", "its end", "the optimizer step"};
+  static const char* kNames[] = {"the backward pass's start", "its end", "the optimizer step",
+                                 "the last layer's recompute"};
   std::string others;
-  for (int phase : {kBackward, kBackwardEnd, kStep})
+  for (int phase : {kBackward, kBackwardEnd, kStep, kRecompute})
     if (phase != top && phase_bytes[phase] > 0)
       others +=
           (others.empty() ? "" : ", ") + std::string(kNames[phase]) + " " + gib(phase_bytes[phase]);

@@ -163,6 +163,7 @@ struct MemoryQuestion {
   bool chunked_loss = false;  // logits made and consumed in chunks (torchtune, Liger)
   bool compiled_loss =
       false;                  // torch.compile fuses the loss and its backward (the harness's cases)
+  bool output_kept = false;   // the caller keeps the model's output (its logits) through backward
   std::string kv_format;      // "" = the compute precision's 16-bit format
   double lora_rank = 0;
   double lora_dropout = 0;  // peft's lora_dropout (its default 0: no dropout module)

@@ -126,12 +126,13 @@ struct Sizing {
   double transient = 0;     // memory that comes and goes: the allocator keeps part of it
   double runtime = 0;
   // A training step's moments of peak, held apart until training_peak() lists the highest: the
-  // backward pass's start (activations, logits, autocast's weight copies), its end (the gradients
-  // freed after each step, all but the first layer's, beside that layer's backward) and the
-  // optimizer step (the gradients and the step's temporaries).
-  enum Phase { kBackward = 0, kBackwardEnd = 1, kStep = 2 };
-  std::vector<MemoryLine> phase_lines[3];
-  double phase_bytes[3] = {0, 0, 0};
+  // backward pass's start (activations, the loss's backward over the logits, autocast's weight
+  // copies), its end (the gradients freed after each step, all but the first layer's, beside that
+  // layer's backward), the optimizer step (the gradients and the step's temporaries) and, under
+  // checkpointing, the last layer recomputed after the loss's backward has freed the logits.
+  enum Phase { kBackward = 0, kBackwardEnd = 1, kStep = 2, kRecompute = 3 };
+  std::vector<MemoryLine> phase_lines[4];
+  double phase_bytes[4] = {0, 0, 0, 0};
   double step_gradients = 0;  // gradients freed after each step (0: kept, listed with the weights)
   std::string step_gradients_basis;
 
@@ -149,6 +150,12 @@ struct Sizing {
     phase_bytes[phase] += bytes;
     if (explain) phase_lines[phase].push_back({key, label, bytes, basis()});
   }
+  // What the backward pass holds from its start through the last layer's recompute.
+  template <class Basis>
+  void add_backward(const char* key, const char* label, double bytes, const Basis& basis) {
+    add_phase(kBackward, key, label, bytes, basis);
+    if (q.gradient_checkpointing || !sac.empty()) add_phase(kRecompute, key, label, bytes, basis);
+  }
   template <class Basis>
   void add_runtime(const char* key, const char* label, double bytes, const Basis& basis) {
     if (bytes <= 0) return;
@@ -164,6 +171,7 @@ struct Sizing {
   void kv_cache();
   void serving_activations();
   void training_activations();
+  void training_held();
   void training_peak();
   void paged_optimizer_states();
   template <class How>

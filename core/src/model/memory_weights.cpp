@@ -280,7 +280,7 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
       };
       const double casts = p.linear * 2 / (tp * pp);
       if (step_gradients > 0)
-        add_phase(kBackward, "weight_casts", "16-bit weight copies (autocast)", casts, basis);
+        add_backward("weight_casts", "16-bit weight copies (autocast)", casts, basis);
       else
         add("weight_casts", "16-bit weight copies (autocast)", casts, basis);
     }

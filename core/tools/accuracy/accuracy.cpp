@@ -477,6 +477,9 @@ void case_runtime(const Catalog& catalog, const Json& c, const Json& hw, const J
   q.chunked_loss = loss.empty() ? engine != k.engines.end() && engine->second.chunked_loss
                                 : loss.find("Chunked") != std::string::npos;
   q.compiled_loss = at(settings, {"compile"}) && *at(settings, {"compile"}) == true;
+  // AnswerDotAI/fsdp_qlora train.py keeps `output` until after optimizer.step() ("Delete the output
+  // so more memory frees up before the next forward pass").
+  q.output_kept = framework.find("fsdp_qlora") != std::string::npos;
   q.master_weights =
       lower(string_at(c, {"runtime", "framework"})).find("deepspeed") != std::string::npos &&
       q.weight_format != "fp32";

@@ -135,3 +135,38 @@ TEST_CASE("transformers' loss holds three fp32 logit-sized tensors in its backwa
   REQUIRE(answer["ok"] == true);
   CHECK(line(answer["result"], "logits") == Approx(8192.0 * 151936 * 12));
 }
+
+TEST_CASE(
+    "under checkpointing the loss's backward and the recomputed layer come one after the other") {
+  // Qwen3-4B LoRA r8 on q and v, 8 x 1024 tokens, checkpointed: the layers' inputs (36 x 8192 x
+  // 2560 x 2 bytes) stay through the backward pass. The loss's backward (8192 x 151,936 x 12
+  // bytes, 14.9 GB) comes first and frees the logits before the last layer is recomputed (2 x
+  // 119,808 bytes per token, 2.0 GB): the backward pass's start, the larger, holds the inputs and
+  // the logits, not the recomputed layer.
+  const Json request = {{"question", "memory"},
+                        {"model", {{"name", "qwen3-4b"}}},
+                        {"mode", "lora"},
+                        {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}},
+                        {"engine", "transformers"},
+                        {"weight_format", "bf16"},
+                        {"batch", 8},
+                        {"context", 1024},
+                        {"gradient_checkpointing", true}};
+  const Json answer = test::ask(test::shipped(), request);
+  REQUIRE(answer["ok"] == true);
+  CHECK(line(answer["result"], "activations") == Approx(36.0 * 8192 * 2560 * 2));
+  CHECK(line(answer["result"], "logits") == Approx(8192.0 * 151936 * 12));
+}
+
+TEST_CASE("FSDP keeps its root unit, the embeddings and the head, gathered through backward") {
+  // Llama 3.1 8B full fine-tuning sharded with FSDP over 8 GPUs: its untied embedding and output
+  // head (2 x 128,256 x 4096 parameters) stay gathered in bf16 from the forward's end on.
+  const Json request = {{"question", "memory"},    {"model", {{"name", "llama-3.1-8b"}}},
+                        {"mode", "full_finetune"}, {"engine", "transformers"},
+                        {"weight_format", "bf16"}, {"gpus", 8},
+                        {"sharding", "fsdp"},      {"batch", 8},
+                        {"context", 4096}};
+  const Json answer = test::ask(test::shipped(), request);
+  REQUIRE(answer["ok"] == true);
+  CHECK(line(answer["result"], "root_unit") == Approx(2.0 * 128256 * 4096 * 2));
+}
