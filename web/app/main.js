@@ -71,6 +71,7 @@ async function start() {
   // change's frame), and at once where it is read: "Copy link", the page hidden or left, a view
   // shown. html[data-link="pending"] while it lags behind (tests/browser/helpers.mjs linkOf).
   let linkTimer = 0;
+  let firstShown = false;
   const linkLater = () => {
     clearTimeout(linkTimer);
     root.dataset.link = 'pending';
@@ -131,7 +132,11 @@ async function start() {
       form.use(screen.uses);
     }
     if (dirty.has(active)) { dirty.delete(active); await active.render(); }
-    updateUrl();
+    // The first view's link is the one the visitor opened: completed once the page rests, not on
+    // the first answer's path.
+    if (firstShown) updateUrl();
+    else linkLater();
+    firstShown = true;
   };
 
   if (!embed) {
