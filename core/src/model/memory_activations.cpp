@@ -196,8 +196,10 @@ void Sizing::training_activations() {
   const bool autocast = (compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4;
   const double per_token = layer_activation_bytes_per_token(
       a, act, s, flash, active_width, active_count, autocast, eng.eager_rms_norm, saved_inputs);
-  double acts = 0, recompute = 0;  // recompute: one layer's, after the loss's backward
-  std::string basis;
+  // One layer recomputed under checkpointing, after the loss's backward (its adapters included).
+  const double layer = per_token + adapters_per_layer;
+  double acts = 0, recompute = 0;
+  std::string basis, recompute_basis;
   if (sac == "op") {
     // torchtitan's op-level policy keeps the outputs of every second matmul (aten.mm) and of the
     // fused attention kernel, the rest is recomputed in backward (torchtitan
@@ -216,31 +218,30 @@ void Sizing::training_activations() {
     const double saved =
         (h + kept + (flash ? qw : 0)) * act + (flash ? a.heads * 4 : 0);  // + logsumexp (fp32)
     acts = b * s * saved * all_layers / pp;
-    recompute = b * s * 2 * per_token;
+    recompute = b * s * 2 * layer;
     if (explain)
       basis = "selective (op) checkpointing: each layer keeps its input, " +
               std::string(compute == "fp8" ? "no matmul output (fp8 matmuls are recomputed)"
                                            : "every second matmul's output") +
               (flash ? " and the attention output" : "") + " (" + num(saved) +
-              " bytes per token x " + num(all_layers / pp) +
-              " layers), + one layer recomputed and its backward";
+              " bytes per token x " + num(all_layers / pp) + " layers)";
   } else if (!sac.empty()) {
     // Every N-th layer checkpointed whole (torchtitan's selective_ac_option = N); the others keep
     // all their activations.
     const double every = std::max(1.0, std::floor(std::atof(sac.c_str())));
     const double layers = all_layers / pp, ckpt = std::floor(layers / every);
-    acts = b * s * (ckpt * a.hidden * act + (layers - ckpt) * (per_token + adapters_per_layer));
-    recompute = ckpt > 0 ? b * s * per_token : 0;
+    acts = b * s * (ckpt * a.hidden * act + (layers - ckpt) * layer);
+    recompute = ckpt > 0 ? b * s * layer : 0;
     if (explain)
       basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
-              " layers keep only their input, " + num(layers - ckpt) + " keep " + num(per_token) +
-              " bytes per token, + one layer recomputed";
+              " layers keep only their input, " + num(layers - ckpt) + " keep " + num(layer) +
+              " bytes per token";
   } else if (q.gradient_checkpointing) {
     acts = b * s * a.hidden * act * all_layers / pp;
-    recompute = b * s * 2 * per_token;
+    recompute = b * s * 2 * layer;
     if (explain)
       basis = "checkpointed: each layer's input (" + num(all_layers / pp) + " x s x b x h x " +
-              num(act) + " bytes) + one layer recomputed and its backward";
+              num(act) + " bytes)";
   } else {
     acts = b * s * (per_token + adapters_per_layer) * all_layers / pp;
     if (explain)
@@ -259,12 +260,16 @@ void Sizing::training_activations() {
       basis += "; split over " + num(tp) + " tensor-parallel ranks (sequence parallelism)";
   }
   transient += acts + recompute;
+  recomputed = recompute;
   if (recompute > 0) {
     add_phase(kBackward, "activations", "Activations", acts, [&] {
-      return basis + "; the recomputed layer comes after the loss's backward (" +
-             gib(acts + recompute) + " with it)";
+      return basis + "; the last layer is recomputed once the loss's backward is done (" +
+             gib(acts + recompute) + " then)";
     });
-    add_phase(kRecompute, "activations", "Activations", acts + recompute, [&] { return basis; });
+    add_phase(kRecompute, "activations", "Activations", acts + recompute, [&] {
+      return basis + " + the last layer recomputed and its backward (" + num(layer) +
+             " bytes per token, twice)";
+    });
   } else {
     add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
   }
@@ -272,7 +277,7 @@ void Sizing::training_activations() {
     // The backward pass ends with the first layer's backward (its activations, recomputed under
     // checkpointing, and as much again in flight) beside every gradient but that layer's and an
     // untied embedding's, which come last.
-    const double first_layer = b * s * 2 * per_token / tp;
+    const double first_layer = b * s * 2 * layer / tp;
     const double embedding_grad =
         adapters || a.tied_embeddings ? 0 : step_gradients * p.embedding / std::max(1.0, p.total);
     const double layer_grad = (step_gradients - embedding_grad) / std::max(1.0, all_layers / pp);
@@ -283,7 +288,7 @@ void Sizing::training_activations() {
     });
     add_phase(kBackwardEnd, "activations", "Activations (the first layer's backward)", first_layer,
               [&] {
-                return "b x s x 2 x " + num(per_token) +
+                return "b x s x 2 x " + num(layer) +
                        " bytes per token: the first layer's activations and its backward";
               });
   }
@@ -306,14 +311,14 @@ void Sizing::training_held() {
   const double logits =
       vocab_rows * a.vocab * per_logit / (a.kind == ArchKind::kEncoder ? a.vocab : 1) / tp;
   if (a.kind != ArchKind::kEncoder) {
-    transient += logits;
+    transient += std::max(0.0, logits - recomputed);  // the two are never held at once
     add_phase(kBackward, "logits", "Logits and loss", logits, [&] {
       return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
               : loss_backward > forward_end
                   ? "4 + 4 + 4 bytes: the loss's backward holds the fp32 log-softmax, nll_loss's "
                     "gradient and its own (the forward's end " +
-                        num(forward_end) + ")"
+                        num(forward_end) + " bytes)"
               : act < 4 ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
                         : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
     });
@@ -327,26 +332,34 @@ void Sizing::training_held() {
              " bytes: the training loop keeps the model's output through backward";
     };
     add_backward("output_logits", "Logits kept with the model's output", kept, basis);
-    if (step_gradients > 0)
+    if (step_gradients > 0) {
       add_phase(kBackwardEnd, "output_logits", "Logits kept with the model's output", kept, basis);
-  }
-  if (sharding == "fsdp" || sharding == "fsdp_full_shard") {
-    if (!q.cpu_offload && dp > 1) {
-      // FSDP does not reshard the root unit after the forward pass, "with the intention that they
-      // are immediately used for backward" (torch/distributed/fsdp/_runtime_utils.py
-      // _post_forward_reshard; fully_shard sets the root's reshard_after_forward to False): what
-      // the layers' wrapping leaves to the root, the embeddings and the output head, stays
-      // gathered from the forward's end through the backward pass.
-      const double root = (p.embedding + p.lm_head) * act / (tp * pp);
-      auto basis = [&] {
-        return num((p.embedding + p.lm_head) / 1e9) + " B parameters (embeddings" +
-               (p.lm_head > 0 ? std::string(" and output head") : "") + ") x " + num(act) +
-               " bytes: FSDP keeps the root unit gathered from the forward's end through backward";
-      };
-      add_backward("root_unit", "FSDP root unit, gathered", root, basis);
-      if (step_gradients > 0)
-        add_phase(kBackwardEnd, "root_unit", "FSDP root unit, gathered", root, basis);
+      add_phase(kStep, "output_logits", "Logits kept with the model's output", kept, basis);
     }
+  }
+  // Offloaded FSDP counts its gathered units with the weights (the larger of a layer and the
+  // embeddings, twice).
+  if ((sharding == "fsdp" || sharding == "fsdp_full_shard") && !q.cpu_offload && dp > 1) {
+    // FSDP does not reshard the root unit after the forward pass, "with the intention that they
+    // are immediately used for backward" (torch/distributed/fsdp/_runtime_utils.py
+    // _post_forward_reshard; fully_shard sets the root's reshard_after_forward to False): what
+    // the layers' wrapping leaves to the root, the embeddings and the output head, stays
+    // gathered from the forward's end through the backward pass. Pipeline stages hold the
+    // embeddings (the first) or the head (the last), not both.
+    const double params = pp > 1 ? std::max(p.embedding, p.lm_head) : p.embedding + p.lm_head;
+    const double root = params * act / tp;
+    auto basis = [&] {
+      return num(params / 1e9) + " B parameters (" +
+             (pp > 1          ? std::string("the embeddings or the output head of a pipeline stage")
+              : p.lm_head > 0 ? std::string("embeddings and output head")
+                              : std::string("embeddings, tied to the head")) +
+             ") x " + num(act) + " bytes" +
+             (tp > 1 ? " / " + num(tp) + " tensor-parallel ranks" : "") +
+             ": FSDP keeps the root unit gathered from the forward's end through backward";
+    };
+    add_backward("root_unit", "FSDP root unit, gathered", root, basis);
+    if (step_gradients > 0)
+      add_phase(kBackwardEnd, "root_unit", "FSDP root unit, gathered", root, basis);
   }
   if (q.mode == TrainMode::kQlora) {
     const double largest = a.hidden * active_width * act;
@@ -356,8 +369,9 @@ void Sizing::training_held() {
   }
 }
 
-// The step's peak is the highest of the backward pass's start and end and the optimizer step; only
-// the highest is listed, the others named. The allocator's reserve stays that of the activations
+// The step's peak is the highest of its moments (the backward pass's start and end, the optimizer
+// step and, under checkpointing, the last layer's recompute); only the highest is listed, the
+// others named. The allocator's reserve stays that of the activations
 // (`transient`): gradients and the step's temporaries come back at the same sizes every step.
 void Sizing::training_peak() {
   int top = kBackward;

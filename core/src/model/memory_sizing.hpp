@@ -45,9 +45,6 @@ inline bool is_training(TrainMode m) {
 bool fused_attention(const MemoryQuestion& q, const EngineProfile& eng, const std::string& compute,
                      std::string& why);
 
-// One memory estimate in the making: the question, the catalog's figures it reads, the estimate's
-// lines so far and the figures one part leaves for the next. estimate_memory runs the parts in
-// order: weights, training states, KV cache, activations, paged states, runtime and pool.
 // Which linear layers' inputs a training step keeps for backward. PyTorch's autograd saves a
 // matmul's input only for its weight's gradient (tools/autograd/gen_variable_type.py guard_for:
 // a tensor one derivative alone reads is saved when that input requires grad), so a frozen layer
@@ -61,6 +58,9 @@ struct LinearInputs {
   bool frozen = false;        // the base weights are frozen (LoRA)
 };
 
+// One memory estimate in the making: the question, the catalog's figures it reads, the estimate's
+// lines so far and the figures one part leaves for the next. estimate_memory runs the parts in
+// order: weights, training states, KV cache, activations, paged states, runtime and pool.
 struct Sizing {
   Sizing(const MemoryConstants& constants, const MemoryQuestion& question,
          const WeightFormat& format, const EngineProfile& engine, const OptimizerSpec* optimizer,
@@ -134,6 +134,7 @@ struct Sizing {
   std::vector<MemoryLine> phase_lines[4];
   double phase_bytes[4] = {0, 0, 0, 0};
   double step_gradients = 0;  // gradients freed after each step (0: kept, listed with the weights)
+  double recomputed = 0;      // the last layer's recompute under checkpointing (0: none)
   std::string step_gradients_basis;
 
   // A line of the estimate, listed with its basis (made by `basis()`) when the answer explains.
@@ -167,6 +168,7 @@ struct Sizing {
   void rope_tables();
   void loading_peak();
   bool training_states(std::vector<std::pair<std::string, std::string>>& faults);
+  void autocast_weight_casts();
   void step_temporaries(double trainable, double state_element_bytes, double shard);
   void kv_cache();
   void serving_activations();

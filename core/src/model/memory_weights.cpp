@@ -271,22 +271,41 @@ bool Sizing::training_states(std::vector<std::pair<std::string, std::string>>& f
       add("master_weights", "FP32 master weights", trainable * 4 / (tp * pp * shard),
           [] { return "mixed precision keeps an fp32 copy of the trainable weights"; });
     }
-    // Under a fully sharded data-parallel run the 16-bit copies are the gathered units (FSDP's
-    // MixedPrecisionPolicy casts in the all-gather), already counted with the weights.
-    if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4 && !full_shard) {
-      auto basis = [] {
-        return "autocast casts each linear weight to 16 bits in the forward pass and keeps the "
-               "copy for backward";
-      };
-      const double casts = p.linear * 2 / (tp * pp);
-      if (step_gradients > 0)
-        add_backward("weight_casts", "16-bit weight copies (autocast)", casts, basis);
-      else
-        add("weight_casts", "16-bit weight copies (autocast)", casts, basis);
-    }
+    autocast_weight_casts();
   }
 
   return true;
+}
+
+// autocast's 16-bit copies of the weights that a training step keeps for backward.
+void Sizing::autocast_weight_casts() {
+  // Under a fully sharded data-parallel run the 16-bit copies are the gathered units (FSDP's
+  // MixedPrecisionPolicy casts in the all-gather), already counted with the weights.
+  if ((compute == "amp_fp16" || compute == "amp_bf16") && bytes_per_param >= 4 && !full_shard) {
+    // Each matmul keeps its weight's copy for backward (the output head's too). Checkpointed
+    // layers keep none: autocast's cache of copies goes with its context, before backward, and
+    // the recomputed layer casts its weights again.
+    const double head = (p.lm_head > 0 ? p.lm_head : p.embedding) * 2 / (tp * pp);
+    const double casts = p.linear * 2 / (tp * pp) + head;
+    auto basis = [] {
+      return "autocast casts each linear weight and the output head to 16 bits in the forward "
+             "pass and keeps the copies for backward";
+    };
+    if (step_gradients == 0) {
+      add("weight_casts", "16-bit weight copies (autocast)", casts, basis);
+    } else if (q.gradient_checkpointing && sac.empty()) {
+      add_phase(kBackward, "weight_casts", "16-bit weight copies (autocast)", head, [] {
+        return "the output head's 16-bit copy: checkpointed layers keep no autocast copy";
+      });
+      add_phase(kRecompute, "weight_casts", "16-bit weight copies (autocast)",
+                layer_params * 2 / (tp * pp), [] {
+                  return "the recomputed layer's 16-bit copies (the head's went with its "
+                         "backward)";
+                });
+    } else {
+      add_backward("weight_casts", "16-bit weight copies (autocast)", casts, basis);
+    }
+  }
 }
 
 // torch.optim's foreach step makes its temporaries for every parameter at once, in the states'
