@@ -495,7 +495,14 @@ void case_runtime(const Catalog& catalog, const Json& c, const Json& hw, const J
   if (auto len = number_at(settings, {"max_model_len"})) q.max_model_len = *len;
   if (auto n = number_at(settings, {"max_num_batched_tokens"})) q.max_batched_tokens = *n;
   if (auto n = number_at(settings, {"max_num_seqs"})) q.max_num_seqs = *n;
+  // A version text naming several packages ("torch 2.11.0+cu130, transformers 5.17.0") gives the
+  // engine's own release.
   q.engine_version = string_at(c, {"runtime", "version"});
+  const std::string versions = lower(q.engine_version), engine_name = lower(q.engine) + " ";
+  if (const auto at = versions.find(engine_name);
+      at != std::string::npos && at + engine_name.size() < versions.size() &&
+      std::isdigit(static_cast<unsigned char>(versions[at + engine_name.size()])))
+    q.engine_version = q.engine_version.substr(at + engine_name.size());
   if (parse_engine_version(q.engine_version) <= 0) q.engine_version.clear();
   // vLLM's defaults differ between `vllm serve` and the LLM class that its benchmark scripts use.
   const std::string command = lower(string_at(settings, {"command"}) + " " +
