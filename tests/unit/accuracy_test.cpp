@@ -436,3 +436,45 @@ TEST_CASE("a kind with fewer than three sources takes its band from the engine, 
   CHECK(kind("llama.cpp", "")["pool"] == "phase");  // every inference memory case
   CHECK(kind("llama.cpp", "")["sources"] == 5.0);
 }
+
+namespace {
+double line_bytes(const Json& row, const std::string& key) {
+  for (const auto& line : row["per_gpu"])
+    if (line["key"] == key) return line["bytes"].get<double>();
+  return 0;
+}
+Json with_id(Json c, const std::string& id) {
+  c["id"] = id;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("the harness reads what a case's runtime says of its memory") {
+  const Json cases = case_file("memory_cases_dev.json");
+  auto find = [&](const std::string& id) {
+    for (const auto& c : cases)
+      if (c["id"] == id) return c;
+    FAIL("no case " << id);
+    return Json();
+  };
+  // The engine's release after its name: "torch 2.11.0+cu130, transformers 5.17.0" is transformers
+  // 5.17, which builds one rotary table; transformers 4.38 built one in every Qwen2 layer.
+  Json qwen2 = find("MEAS-qwen2-0.5b-inference-bf16-sdpa-b1x512-new128-MEM");
+  Json old = with_id(qwen2, "old");
+  old["runtime"]["version"] = "torch 2.2.0, transformers 4.38.2";
+  // torch.compile fuses the loss and its backward: the forward's end (2 + 4 + 4 bytes per logit).
+  Json compiled = find("TT-H200-L8-32");
+  Json eager = with_id(compiled, "eager");
+  eager["runtime"]["settings"]["compile"] = false;
+  // fsdp_qlora's train.py keeps the model's output (its bf16 logits) until after the step.
+  Json kept = find("AA-L2-7B-LORA-BS4");
+  Json dropped = with_id(kept, "dropped");
+  dropped["runtime"]["framework"] = "PyTorch FSDP + PEFT";
+  const Json r = accuracy(Json::array({qwen2, old, compiled, eager, kept, dropped}));
+  CHECK(line_bytes(row(r, qwen2["id"]), "rope_tables") == 0);
+  CHECK(line_bytes(row(r, "old"), "rope_tables") > 0);
+  CHECK(line_bytes(row(r, "TT-H200-L8-32"), "logits") == Approx(16384.0 * 128256 * 10));
+  CHECK(line_bytes(row(r, "eager"), "logits") == Approx(16384.0 * 128256 * 12));
+  CHECK(line_bytes(row(r, "AA-L2-7B-LORA-BS4"), "output_logits") == Approx(8192.0 * 32000 * 2));
+  CHECK(line_bytes(row(r, "dropped"), "output_logits") == 0);
+}
