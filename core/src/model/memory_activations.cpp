@@ -199,8 +199,12 @@ void Sizing::training_activations() {
   // One layer recomputed under checkpointing, after the loss's backward (its adapters included).
   const double layer = per_token + adapters_per_layer;
   double acts = 0, recompute = 0;
-  std::string basis, recompute_basis;
-  if (sac == "op") {
+  std::string basis;
+  // Selective checkpointing comes only from the accuracy harness's cases (torchtitan's runs): the
+  // WebAssembly module leaves it out.
+  if (false) {
+#if GPUFLEET_ACCURACY
+  } else if (sac == "op") {
     // torchtitan's op-level policy keeps the outputs of every second matmul (aten.mm) and of the
     // fused attention kernel, the rest is recomputed in backward (torchtitan
     // models/llama3/parallelize_llama.py, _save_list and _custom_policy). Matmuls in a layer's
@@ -236,6 +240,7 @@ void Sizing::training_activations() {
       basis = "selective (every " + num(every) + " layers) checkpointing: " + num(ckpt) +
               " layers keep only their input, " + num(layers - ckpt) + " keep " + num(layer) +
               " bytes per token";
+#endif
   } else if (q.gradient_checkpointing) {
     acts = b * s * a.hidden * act * all_layers / pp;
     recompute = b * s * 2 * layer;
@@ -262,13 +267,9 @@ void Sizing::training_activations() {
   transient += acts + recompute;
   recomputed = recompute;
   if (recompute > 0) {
-    add_phase(kBackward, "activations", "Activations", acts, [&] {
-      return basis + "; the last layer is recomputed once the loss's backward is done (" +
-             gib(acts + recompute) + " then)";
-    });
+    add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
     add_phase(kRecompute, "activations", "Activations", acts + recompute, [&] {
-      return basis + " + the last layer recomputed and its backward (" + num(layer) +
-             " bytes per token, twice)";
+      return basis + " + the last layer recomputed, 2 x " + num(layer) + " bytes per token";
     });
   } else {
     add_phase(kBackward, "activations", "Activations", acts, [&] { return basis; });
@@ -316,27 +317,25 @@ void Sizing::training_held() {
       return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " +
              (q.chunked_loss ? num(act) + " bytes (chunked loss)"
               : loss_backward > forward_end
-                  ? "4 + 4 + 4 bytes: the loss's backward holds the fp32 log-softmax, nll_loss's "
-                    "gradient and its own (the forward's end " +
-                        num(forward_end) + " bytes)"
+                  ? "4 + 4 + 4 bytes (the loss's backward: fp32 log-softmax and two gradients)"
               : act < 4 ? num(act) + " + 4 + 4 bytes (logits, fp32 copy, fp32 log-softmax)"
                         : "4 + 4 bytes (fp32 logits, fp32 log-softmax)");
     });
   }
+#if GPUFLEET_ACCURACY  // only the accuracy harness's cases keep it (the WebAssembly module leaves
+                       // it out)
   if (q.output_kept && a.kind != ArchKind::kEncoder && !q.chunked_loss) {
     // A training loop that holds the model's output until after the step keeps its logits
     // through the backward pass, beside the loss's own tensors.
     const double kept = vocab_rows * a.vocab * act / tp;
-    auto basis = [&] {
-      return num(vocab_rows) + " tokens x " + num(a.vocab) + " vocabulary x " + num(act) +
-             " bytes: the training loop keeps the model's output through backward";
-    };
-    add_backward("output_logits", "Logits kept with the model's output", kept, basis);
+    auto basis = [] { return "the training loop keeps the model's output"; };
+    add_backward("output_logits", "Logits kept", kept, basis);
     if (step_gradients > 0) {
-      add_phase(kBackwardEnd, "output_logits", "Logits kept with the model's output", kept, basis);
-      add_phase(kStep, "output_logits", "Logits kept with the model's output", kept, basis);
+      add_phase(kBackwardEnd, "output_logits", "Logits kept", kept, basis);
+      add_phase(kStep, "output_logits", "Logits kept", kept, basis);
     }
   }
+#endif
   // Offloaded FSDP counts its gathered units with the weights (the larger of a layer and the
   // embeddings, twice).
   if ((sharding == "fsdp" || sharding == "fsdp_full_shard") && !q.cpu_offload && dp > 1) {
@@ -349,17 +348,11 @@ void Sizing::training_held() {
     const double params = pp > 1 ? std::max(p.embedding, p.lm_head) : p.embedding + p.lm_head;
     const double root = params * act / tp;
     auto basis = [&] {
-      return num(params / 1e9) + " B parameters (" +
-             (pp > 1          ? std::string("the embeddings or the output head of a pipeline stage")
-              : p.lm_head > 0 ? std::string("embeddings and output head")
-                              : std::string("embeddings, tied to the head")) +
-             ") x " + num(act) + " bytes" +
-             (tp > 1 ? " / " + num(tp) + " tensor-parallel ranks" : "") +
-             ": FSDP keeps the root unit gathered from the forward's end through backward";
+      return num(params / 1e9) + " B embedding and head parameters x " + num(act) + " bytes / " +
+             num(tp) + ", gathered through backward";
     };
-    add_backward("root_unit", "FSDP root unit, gathered", root, basis);
-    if (step_gradients > 0)
-      add_phase(kBackwardEnd, "root_unit", "FSDP root unit, gathered", root, basis);
+    add_backward("root_unit", "FSDP root unit", root, basis);
+    if (step_gradients > 0) add_phase(kBackwardEnd, "root_unit", "FSDP root unit", root, basis);
   }
   if (q.mode == TrainMode::kQlora) {
     const double largest = a.hidden * active_width * act;

@@ -287,21 +287,14 @@ void Sizing::autocast_weight_casts() {
     // the recomputed layer casts its weights again.
     const double head = (p.lm_head > 0 ? p.lm_head : p.embedding) * 2 / (tp * pp);
     const double casts = p.linear * 2 / (tp * pp) + head;
-    auto basis = [] {
-      return "autocast casts each linear weight and the output head to 16 bits in the forward "
-             "pass and keeps the copies for backward";
-    };
+    auto basis = [] { return "autocast's 16-bit copies of the linear weights and head"; };
     if (step_gradients == 0) {
       add("weight_casts", "16-bit weight copies (autocast)", casts, basis);
     } else if (q.gradient_checkpointing && sac.empty()) {
-      add_phase(kBackward, "weight_casts", "16-bit weight copies (autocast)", head, [] {
-        return "the output head's 16-bit copy: checkpointed layers keep no autocast copy";
-      });
+      add_phase(kBackward, "weight_casts", "16-bit weight copies (autocast)", head,
+                [] { return "the head's copy (checkpointed layers keep none)"; });
       add_phase(kRecompute, "weight_casts", "16-bit weight copies (autocast)",
-                layer_params * 2 / (tp * pp), [] {
-                  return "the recomputed layer's 16-bit copies (the head's went with its "
-                         "backward)";
-                });
+                layer_params * 2 / (tp * pp), [] { return "the recomputed layer's copies"; });
     } else {
       add_backward("weight_casts", "16-bit weight copies (autocast)", casts, basis);
     }
@@ -312,6 +305,7 @@ void Sizing::autocast_weight_casts() {
 // dtype (model_config.json optimizers.*.foreach_source); a fused or per-parameter step, none beyond
 // one tensor.
 void Sizing::step_temporaries(double trainable, double state_element_bytes, double shard) {
+#if GPUFLEET_ACCURACY  // only the accuracy harness's cases name a foreach step
   if (q.optimizer_step != "foreach" || opt->paged || (q.cpu_offload && states_sharded)) return;
   const double bytes =
       opt->foreach_temporaries * trainable * state_element_bytes / (tp * pp * shard);
@@ -321,6 +315,9 @@ void Sizing::step_temporaries(double trainable, double state_element_bytes, doub
            " bytes: torch.optim's foreach step makes one state-sized temporary for every "
            "parameter at once (torch._foreach_sqrt(exp_avg_sqs))";
   });
+#else
+  (void)trainable, (void)state_element_bytes, (void)shard;
+#endif
 }
 
 // Engines that put every checkpoint tensor on the GPU before they tie the output matrix to the

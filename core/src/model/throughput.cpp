@@ -125,7 +125,11 @@ double mla_moe_chain_s(const Lookups& l, const ThroughputQuestion& q) {
 // Multi-step scheduling (vLLM's num_scheduler_steps) runs that many decode steps per host step;
 // a prompt pass is scheduled on its own.
 double step_overhead_s(const Lookups& l, const ThroughputQuestion& q, bool decode) {
+#if GPUFLEET_ACCURACY  // vLLM's multi-step scheduling: the harness's cases only
   const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+#else
+  const double steps = 1;
+#endif
   return (l.engine ? l.engine->step_overhead_ms * 1e-3 / steps : 0) +
          q.arch.layers * l.layer_us * 1e-6 + (decode ? mla_moe_chain_s(l, q) : 0);
 }
@@ -403,7 +407,11 @@ std::string eager_note(const Lookups& l, double launch) {
 
 std::string host_note(const Lookups& l, const ThroughputQuestion& q, bool decode) {
   const InferenceEngine* e = l.engine;
+#if GPUFLEET_ACCURACY  // vLLM's multi-step scheduling: the harness's cases only
   const double steps = decode ? std::max(1.0, q.scheduler_steps) : 1;
+#else
+  const double steps = 1;
+#endif
   std::string note;
   if (e && e->step_overhead_ms > 0)
     note += "; + " + num(e->step_overhead_ms / steps) + " ms of " + e->name + " host work per step" +
