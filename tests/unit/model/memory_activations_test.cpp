@@ -23,6 +23,21 @@ Json generate(const std::string& attention) {
 
 using test::line;
 
+// The memory question's result for `model` on the transformers engine in bf16, with `fields`.
+Json transformers_bf16(const std::string& model, const Json& fields) {
+  Json request = {{"question", "memory"},
+                  {"model", {{"name", model}}},
+                  {"engine", "transformers"},
+                  {"weight_format", "bf16"}};
+  request.update(fields);
+  const Json answer = test::ask(test::shipped(), request);
+  INFO(request.dump() << " -> " << answer.dump().substr(0, 600));
+  REQUIRE(answer["ok"] == true);
+  return answer["result"];
+}
+
+const Json kLoraQV = {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}};
+
 }  // namespace
 
 TEST_CASE("eager attention's prefill peaks in its fp32 softmax over bf16 scores") {
@@ -82,18 +97,12 @@ TEST_CASE("transformers' RMSNorms as PyTorch ops keep an fp32 copy and the norme
   // 118,784 bytes. LlamaRMSNorm's pow and product keep the fp32 copy (4) and the weight's product
   // the bf16 normed input (2) where the count has one 2-byte input: 2 norms x 4 x 2560 = 20,480;
   // q_norm and k_norm keep 6 bytes per query and key element, 6 x 5120 = 30,720.
-  const Json request = {{"question", "memory"},
-                        {"model", {{"name", "qwen3-4b"}}},
-                        {"mode", "full_finetune"},
-                        {"engine", "transformers"},
-                        {"weight_format", "bf16"},
-                        {"batch", 2},
-                        {"context", 1024},
-                        {"attention", "sdpa"},
-                        {"gradient_checkpointing", false}};
-  const Json answer = test::ask(test::shipped(), request);
-  REQUIRE(answer["ok"] == true);
-  CHECK(line(answer["result"], "activations") == 2048.0 * 36 * (118784 + 20480 + 30720));
+  const Json result = transformers_bf16("qwen3-4b", {{"mode", "full_finetune"},
+                                                      {"batch", 2},
+                                                      {"context", 1024},
+                                                      {"attention", "sdpa"},
+                                                      {"gradient_checkpointing", false}});
+  CHECK(line(result, "activations") == 2048.0 * 36 * (118784 + 20480 + 30720));
 }
 
 TEST_CASE("under LoRA a frozen linear layer keeps no input: only what the adapters read") {
@@ -104,36 +113,22 @@ TEST_CASE("under LoRA a frozen linear layer keeps no input: only what the adapte
   // MLP 2h + (gate, up, activation) 3 x 2 x 9728 = 63,488 (no gate/up input, no down input); the
   // frozen norms' fp32 copies 2 x 2 x 2560 = 10,240 and q/k norms 4 x 5120 = 20,480; the adapters
   // 2 x (2560 x 4 + 8 x 4) = 20,544. Sum 140,352 bytes.
-  const Json request = {{"question", "memory"},
-                        {"model", {{"name", "qwen3-4b"}}},
-                        {"mode", "lora"},
-                        {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}},
-                        {"engine", "transformers"},
-                        {"weight_format", "bf16"},
-                        {"batch", 8},
-                        {"context", 1024},
-                        {"attention", "sdpa"},
-                        {"gradient_checkpointing", false}};
-  const Json answer = test::ask(test::shipped(), request);
-  REQUIRE(answer["ok"] == true);
-  CHECK(line(answer["result"], "activations") == Approx(8192.0 * 36 * 140352));
+  const Json result = transformers_bf16("qwen3-4b", {{"mode", "lora"},
+                                                      {"lora", kLoraQV},
+                                                      {"batch", 8},
+                                                      {"context", 1024},
+                                                      {"attention", "sdpa"},
+                                                      {"gradient_checkpointing", false}});
+  CHECK(line(result, "activations") == Approx(8192.0 * 36 * 140352));
 }
 
 TEST_CASE("transformers' loss holds three fp32 logit-sized tensors in its backward") {
   // nll_loss's dense gradient, the log-softmax's saved output and its gradient: 12 bytes per logit,
   // above the forward's end (bf16 logits 2 + fp32 copy 4 + log-softmax 4 = 10). LoRA r8 over
   // 8 x 1024 tokens: the backward pass's start is the step's peak.
-  const Json request = {{"question", "memory"},
-                        {"model", {{"name", "qwen3-4b"}}},
-                        {"mode", "lora"},
-                        {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}},
-                        {"engine", "transformers"},
-                        {"weight_format", "bf16"},
-                        {"batch", 8},
-                        {"context", 1024}};
-  const Json answer = test::ask(test::shipped(), request);
-  REQUIRE(answer["ok"] == true);
-  CHECK(line(answer["result"], "logits") == Approx(8192.0 * 151936 * 12));
+  const Json result = transformers_bf16(
+      "qwen3-4b", {{"mode", "lora"}, {"lora", kLoraQV}, {"batch", 8}, {"context", 1024}});
+  CHECK(line(result, "logits") == Approx(8192.0 * 151936 * 12));
 }
 
 TEST_CASE(
@@ -143,30 +138,22 @@ TEST_CASE(
   // bytes, 14.9 GB) comes first and frees the logits before the last layer is recomputed (2 x
   // 119,808 bytes per token, 2.0 GB): the backward pass's start, the larger, holds the inputs and
   // the logits, not the recomputed layer.
-  const Json request = {{"question", "memory"},
-                        {"model", {{"name", "qwen3-4b"}}},
-                        {"mode", "lora"},
-                        {"lora", {{"rank", 8}, {"target_modules", {"q_proj", "v_proj"}}}},
-                        {"engine", "transformers"},
-                        {"weight_format", "bf16"},
-                        {"batch", 8},
-                        {"context", 1024},
-                        {"gradient_checkpointing", true}};
-  const Json answer = test::ask(test::shipped(), request);
-  REQUIRE(answer["ok"] == true);
-  CHECK(line(answer["result"], "activations") == Approx(36.0 * 8192 * 2560 * 2));
-  CHECK(line(answer["result"], "logits") == Approx(8192.0 * 151936 * 12));
+  const Json result = transformers_bf16("qwen3-4b", {{"mode", "lora"},
+                                                      {"lora", kLoraQV},
+                                                      {"batch", 8},
+                                                      {"context", 1024},
+                                                      {"gradient_checkpointing", true}});
+  CHECK(line(result, "activations") == Approx(36.0 * 8192 * 2560 * 2));
+  CHECK(line(result, "logits") == Approx(8192.0 * 151936 * 12));
 }
 
 TEST_CASE("FSDP keeps its root unit, the embeddings and the head, gathered through backward") {
   // Llama 3.1 8B full fine-tuning sharded with FSDP over 8 GPUs: its untied embedding and output
   // head (2 x 128,256 x 4096 parameters) stay gathered in bf16 from the forward's end on.
-  const Json request = {{"question", "memory"},    {"model", {{"name", "llama-3.1-8b"}}},
-                        {"mode", "full_finetune"}, {"engine", "transformers"},
-                        {"weight_format", "bf16"}, {"gpus", 8},
-                        {"sharding", "fsdp"},      {"batch", 8},
-                        {"context", 4096}};
-  const Json answer = test::ask(test::shipped(), request);
-  REQUIRE(answer["ok"] == true);
-  CHECK(line(answer["result"], "root_unit") == Approx(2.0 * 128256 * 4096 * 2));
+  const Json result = transformers_bf16("llama-3.1-8b", {{"mode", "full_finetune"},
+                                                          {"gpus", 8},
+                                                          {"sharding", "fsdp"},
+                                                          {"batch", 8},
+                                                          {"context", 4096}});
+  CHECK(line(result, "root_unit") == Approx(2.0 * 128256 * 4096 * 2));
 }
