@@ -104,9 +104,20 @@ def case_architecture(config: dict) -> dict:
     return arch
 
 
-def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict) -> dict:
+def attention_shapes(setup: Setup, config: dict) -> tuple:
+    """What cuDNN attention keys its built graphs by (PyTorch's aten/src/ATen/native/cudnn/MHA.cpp,
+    per thread, never evicted) for an SDPA generate() setup: heads, key/value heads, head size, dtype,
+    batch and the key lengths its steps run. Two setups with the same key run the same shapes."""
+    heads = config.get("num_attention_heads") or config.get("n_head")
+    hidden = config.get("hidden_size") or config.get("n_embd")
+    return (heads, config.get("num_key_value_heads") or heads, config.get("head_dim") or hidden // heads,
+            RECIPES[setup.recipe]["weight_format"], setup.batch, setup.sequence, setup.new_tokens)
+
+
+def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict, shapes_seen: bool = False) -> dict:
     """One case: `figure` is one of setup.measures(); `value` what the run measured (bytes for
-    torch_max_allocated, tokens/s for speeds); `env` the run's versions, GPU and host."""
+    torch_max_allocated, tokens/s for speeds); `env` the run's versions, GPU and host; `shapes_seen`
+    whether an earlier setup of the same process ran this one's attention_shapes."""
     recipe = RECIPES[setup.recipe]
     memory = figure == "torch_max_allocated"
     suffix = {"torch_max_allocated": "MEM", "decode_tokens_per_second": "DEC",
@@ -127,6 +138,11 @@ def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict) -
         # decode steps' tokens per second at the batch, not output_tokens_per_second (prompts included).
         measured = {"value": round(value, 2), "unit": "tokens/s", "metric": "tokens_per_second", "scope": "system"}
     name = model.get("hf_id") or setup.model
+    settings = _settings(setup, env)
+    # The prompt's pass is timed after a warm-up of the same prompt; the decode steps' shapes are new
+    # to the process unless an earlier setup ran them.
+    if figure == "prefill_tokens_per_second" or (figure == "decode_tokens_per_second" and shapes_seen):
+        settings["attention_shapes_seen"] = True
     how = {
         "torch_max_allocated": "torch.cuda.max_memory_allocated() after reset_peak_memory_stats(), over the whole "
         + ("generate() call" if setup.mode == "inference" else "warm-up and timed steps (forward, backward, optimizer.step)"),
@@ -143,7 +159,7 @@ def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict) -
         "workload": workload,
         "hardware": {"gpu": env.get("gpu", "unspecified"), "gpu_count": 1, "tensor_parallel": 1,
                      "pipeline_parallel": 1, "data_parallel_sharding": "none", "cpu_offload": False},
-        "runtime": {"framework": framework(setup), "version": versions_text(env), "settings": _settings(setup, env)},
+        "runtime": {"framework": framework(setup), "version": versions_text(env), "settings": settings},
         "measured": measured,
         "source": f"{SOURCE}, run {env.get('date', 'undated')} on {env.get('gpu_name', 'an unnamed GPU')}",
         "confidence": "high",

@@ -69,6 +69,7 @@ def measure(setups: list[plan.Setup], out: str, gpu: str | None, deadline_s: flo
     env = torch_runs.environment(gpu)
     catalog = plan.models()
     written, failed = [], []
+    seen = set()  # attention_shapes of the setups run so far in this process
     for s in setups:
         if deadline_s is not None and time.monotonic() - started > deadline_s:
             failed.append(f"{s.id}: not started (past --deadline-s {deadline_s:g})")
@@ -80,8 +81,13 @@ def measure(setups: list[plan.Setup], out: str, gpu: str | None, deadline_s: flo
             failed.append(f"{s.id}: {figures['error']}")
             print(f"skipped {s.id}: {figures['error']}", file=sys.stderr)
             continue
+        sdpa = s.mode == "inference" and s.attention == "sdpa"
+        shapes = cases.attention_shapes(s, catalog[s.model]["config"]) if sdpa else None
+        shapes_seen = shapes in seen
+        if shapes:
+            seen.add(shapes)
         for figure in s.measures():
-            case = cases.make_case(s, catalog[s.model], figure, figures[figure], env)
+            case = cases.make_case(s, catalog[s.model], figure, figures[figure], env, shapes_seen)
             faults = cases.validate_case(case)
             if faults:
                 failed.append(f"{case['id']}: {'; '.join(faults)}")

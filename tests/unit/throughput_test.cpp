@@ -1009,7 +1009,9 @@ TEST_CASE("transformers' eager generate: a batch-1 decode step waits for the hos
   const Json eager = estimate(request)["inference"];
   INFO(eager.dump().substr(0, 600));
   CHECK(eager["decode"]["bound"] == "host (kernel launches)");
-  CHECK(eager["decode_step_ms"].get<double>() == Approx((32 * 46 + 30) * 0.015).epsilon(0.001));
+  // On an H100 SDPA runs cuDNN attention, whose graph each step's new key length builds: + 37 ms.
+  CHECK(eager["decode_step_ms"].get<double>() ==
+        Approx((32 * 46 + 30) * 0.015 + 37).epsilon(0.001));
   CHECK_THAT(eager["decode"]["basis"].get<std::string>(), Catch::Contains("5-25 us by host CPU"));
   request["engine"] = "vllm";
   const Json graphs = estimate(request)["inference"];
@@ -1060,6 +1062,7 @@ TEST_CASE(
   REQUIRE(s.q.arch.model_type == "qwen3");
   REQUIRE(s.q.arch.layers == 36);
   REQUIRE(s.catalog->throughput.eager_us_per_kernel.count(s.q.device.name) == 0);
+  s.q.new_attention_shapes = false;  // cuDNN attention's graphs built: the next test
   auto step_ms = [&](const std::string& attention) {
     s.q.attention = attention;
     const InferenceEstimate e = estimate_inference(s.catalog->throughput, s.q);
@@ -1089,6 +1092,7 @@ TEST_CASE("eager attention's prefill moves 32 bytes per score of every head's fu
   s.q.batch = 8;
   s.q.input_tokens = 2048;
   s.q.attention = "sdpa";
+  s.q.new_attention_shapes = false;  // SDPA's cuDNN graph has a test of its own
   const InferenceEstimate sdpa = estimate_inference(s.catalog->throughput, s.q);
   s.q.attention = "eager";
   const InferenceEstimate eager = estimate_inference(s.catalog->throughput, s.q);
@@ -1176,7 +1180,40 @@ TEST_CASE("an eager engine's host time per kernel is that of the servers its GPU
   request["gpu"] = "H100";
   const Json h100 = estimate(request)["inference"];
   CHECK(h100["decode_step_ms"].get<double>() ==
-        Approx(launches * e.us_per_kernel / 1e3).epsilon(0.001));
+        Approx(launches * e.us_per_kernel / 1e3 + e.cudnn_graph.build_ms).epsilon(0.001));
+}
+
+TEST_CASE("SDPA on compute capability 9.0 builds cuDNN attention's graph for each new shape") {
+  // PyTorch takes cuDNN attention first on compute capability 9.0 and 10.0 for 16-bit inputs, and
+  // builds its graph for each key length the process has not run: every step of a generate() call.
+  // Qwen3 4B on an H200 at batch 1: (36 x 59 + 30) launches x 15 us = 32.31 ms, + 37 ms.
+  Setup s = qwen3_4b_transformers_h200();
+  const InferenceEngine& e = s.catalog->throughput.engines.at("transformers");
+  REQUIRE(e.cudnn_graph.build_ms == 37);
+  REQUIRE(s.q.device.compute_capability == "9.0");
+  const double launches_ms = (36 * 59 + 30) * 0.015;
+  auto step_ms = [&] { return estimate_inference(s.catalog->throughput, s.q).decode_step_ms; };
+  s.q.attention = "sdpa";
+  CHECK(step_ms() == Approx(launches_ms + 37).epsilon(1e-6));
+  CHECK_THAT(estimate_inference(s.catalog->throughput, s.q).decode.basis,
+             Catch::Contains("+ 37 ms to build cuDNN attention's graph"));
+  // The same shapes run before in the process (its graphs cached), eager attention, fp32 inputs
+  // (no cuDNN attention) and an A100 (compute capability 8.0: flash first) build nothing.
+  s.q.new_attention_shapes = false;
+  CHECK(step_ms() == Approx(launches_ms).epsilon(1e-6));
+  CHECK_THAT(estimate_inference(s.catalog->throughput, s.q).decode.basis,
+             !Catch::Contains("cuDNN"));
+  s.q.new_attention_shapes = true;
+  s.q.attention = "eager";
+  CHECK(step_ms() == Approx((36 * 66 + 30) * 0.015).epsilon(1e-6));
+  s.q.attention = "sdpa";
+  s.q.device.compute_capability = "8.0";
+  CHECK(step_ms() == Approx(launches_ms).epsilon(1e-6));
+  s.q.device.compute_capability = "10.0";
+  CHECK(step_ms() == Approx(launches_ms + 37).epsilon(1e-6));
+  s.q.compute = "fp32";
+  CHECK(estimate_inference(s.catalog->throughput, s.q).decode.basis.find("cuDNN") ==
+        std::string::npos);
 }
 
 TEST_CASE("an estimate's $ per 1M output tokens carries the band of its throughput's measured error") {

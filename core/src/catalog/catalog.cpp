@@ -61,6 +61,7 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
     spec.name = key;
     spec.vendor = r.string(value, "vendor", path, false).value_or("");
     spec.arch = r.string(value, "arch", path, false).value_or("");
+    spec.compute_capability = r.string(value, "compute_capability", path, false).value_or("");
     spec.memory_gb = r.number(value, "memory_gb", path, true, {0.1, 4096}).value_or(0);
     spec.usable_memory_mib = r.number(value, "usable_memory_mib", path, false, {64, 4194304});
     spec.memory_bandwidth_gb_per_s = r.number(value, "memory_bandwidth_gb_per_s", path, false, {1, 1e6});
@@ -671,6 +672,7 @@ DeviceSpec Catalog::device(const GpuSpec& spec) const {
   d.memory_bytes = spec.usable_bytes();
   d.bandwidth_gb_per_s = spec.memory_bandwidth_gb_per_s.value_or(0);
   d.tflops = spec.tflops;
+  d.compute_capability = spec.compute_capability;
   auto link = throughput.link_gb_per_s.find(spec.name);
   d.link_gb_per_s = link != throughput.link_gb_per_s.end() ? link->second : 0;
   return d;

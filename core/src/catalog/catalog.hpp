@@ -21,6 +21,7 @@ struct GpuSpec {
   std::string name;  // key in "gpus", e.g. "H100-SXM-80GB"
   std::string vendor;
   std::string arch;
+  std::string compute_capability;  // CUDA's, as written ("9.0")
   double memory_gb = 0;  // label, binary GiB per DESIGN
   std::optional<double> usable_memory_mib;
   std::optional<double> memory_bandwidth_gb_per_s;

@@ -35,21 +35,32 @@ inline constexpr Field kAnyString = str("*", 0, FIELD_DOC("free text"));
 
 inline constexpr Field kGpu[] = {
     str("vendor", 0, FIELD_DOC("the maker: NVIDIA, AMD, AWS, ...")),
-    str("arch", 0, FIELD_DOC("the architecture (hopper, ampere, ...), matched against precision_formats' native_architectures")),
-    num("memory_gb", kRequired, 0.1, 4096, FIELD_DOC("the memory label in GiB, as the datasheet gives it")),
-    num("usable_memory_mib", 0, 64, 4194304, FIELD_DOC("the memory the driver reports (nvidia-smi), MiB; used while memory_gb matches the instance's label")),
+    str("arch", 0,
+        FIELD_DOC("the architecture (hopper, ampere, ...), matched against precision_formats' "
+                  "native_architectures")),
+    num("memory_gb", kRequired, 0.1, 4096,
+        FIELD_DOC("the memory label in GiB, as the datasheet gives it")),
+    num("usable_memory_mib", 0, 64, 4194304,
+        FIELD_DOC("the memory the driver reports (nvidia-smi), MiB; used while memory_gb matches "
+                  "the instance's label")),
     num("memory_bandwidth_gb_per_s", 0, 1, 1e6, FIELD_DOC("memory bandwidth, GB/s")),
-    obj("tflops", 0, "tflops", FIELD_DOC("dense tensor TFLOPS by precision; a precision listed here runs natively")),
-    str("compute_capability", kInfo, FIELD_DOC("CUDA compute capability")),
+    obj("tflops", 0, "tflops",
+        FIELD_DOC("dense tensor TFLOPS by precision; a precision listed here runs natively")),
+    str("compute_capability", 0, FIELD_DOC("CUDA compute capability (\"9.0\")")),
     str("confidence", kInfo, FIELD_DOC("how sure the figures are, where not from a datasheet")),
     str("interconnect", kInfo, FIELD_DOC("the GPU's links, as text")),
     str("memory_type", kInfo, FIELD_DOC("HBM3, GDDR6, ...")),
-    field("precisions_native", T::kStrings, kInfo, FIELD_DOC("the precisions the datasheet lists, as text")),
+    field("precisions_native", T::kStrings, kInfo,
+          FIELD_DOC("the precisions the datasheet lists, as text")),
     str("spec_notes", kInfo, FIELD_DOC("notes on the specification")),
     str("usable_memory_source", kInfo, FIELD_DOC("where usable_memory_mib was measured")),
     str("usable_memory_source_date", kInfo, FIELD_DOC("when usable_memory_mib was measured")),
-    field("model_types_served", T::kStrings, 0, FIELD_DOC("the Hugging Face model_type values its serving stack runs (absent: any); serving a model of another type is refused")),
-    str("model_types_source", 0, FIELD_DOC("where model_types_served comes from: the serving stack's list of supported architectures")),
+    field("model_types_served", T::kStrings, 0,
+          FIELD_DOC("the Hugging Face model_type values its serving stack runs (absent: any); "
+                    "serving a model of another type is refused")),
+    str("model_types_source", 0,
+        FIELD_DOC("where model_types_served comes from: the serving stack's list of supported "
+                  "architectures")),
     str("model_types_source_date", 0, FIELD_DOC("when that list was read")),
 };
 inline constexpr Field kTflopsValue = num("*", kZeroOr, 0.001, 1e6, FIELD_DOC("dense TFLOPS at this precision (0: unknown)"));

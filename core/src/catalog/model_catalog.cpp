@@ -282,6 +282,32 @@ void read_memory_model(const Reader& r, const Json& doc, Catalog& catalog) {
   }
 }
 
+// An eager engine's host time per pass (throughput_model.engines.*.eager_host).
+void read_eager_host(const Reader& r, const Json& eager, const std::string& ep,
+                     InferenceEngine& e) {
+  e.kernels_per_layer = r.number(eager, "kernels_per_layer", ep, true, {1, 1e4}).value_or(0);
+  e.kernels_per_step = r.number(eager, "kernels_per_step", ep, true, {0, 1e5}).value_or(0);
+  e.us_per_kernel = r.number(eager, "us_per_kernel", ep, true, {0.1, 1000}).value_or(0);
+  e.us_per_kernel_low = r.number(eager, "us_per_kernel_low", ep, true, {0.1, 1000}).value_or(0);
+  e.us_per_kernel_high = r.number(eager, "us_per_kernel_high", ep, true, {0.1, 1000}).value_or(0);
+  if (!(e.us_per_kernel_low <= e.us_per_kernel && e.us_per_kernel <= e.us_per_kernel_high))
+    r.fail("out_of_range", Reader::child(ep, "us_per_kernel"),
+           "expected us_per_kernel_low <= us_per_kernel <= us_per_kernel_high");
+  e.eager_basis = r.string(eager, "source", ep, true).value_or("");
+  auto& g = e.cudnn_graph;
+  g.build_ms = r.number(eager, "cudnn_graph_build_ms", ep, false, {0, 1e4}).value_or(0);
+  g.preferred_on = r.strings(eager, "cudnn_preferred_on", ep, false);
+  g.basis = r.string(eager, "cudnn_graph_source", ep, g.build_ms > 0).value_or("");
+  if (const Json* by = r.object(eager, "kernels_per_layer_by", ep, false)) {
+    const std::string bp = Reader::child(ep, "kernels_per_layer_by");
+    e.kernels_by_basis = r.string(*by, "source", bp, true).value_or("");
+    for (const auto& [key, count] : by->items()) {
+      if (key == "source" || key == "source_date") continue;
+      e.kernels_per_layer_by[key] = r.number(*by, key, bp, true, {1, 1e4}).value_or(0);
+    }
+  }
+}
+
 void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
   const Json* block = r.object(doc, "throughput_model", "", false);
   if (!block) return;
@@ -378,27 +404,8 @@ void read_throughput_model(const Reader& r, const Json& doc, Catalog& catalog) {
                  b.qk_norm = r.number(*bytes, "qk_norm", bp, true, {0, 1e3}).value_or(0);
                  e.eager_activation_basis = r.string(*bytes, "source", bp, true).value_or("");
                }
-               if (const Json* eager = r.object(v, "eager_host", p, false)) {
-                 const std::string ep = Reader::child(p, "eager_host");
-                 e.kernels_per_layer = r.number(*eager, "kernels_per_layer", ep, true, {1, 1e4}).value_or(0);
-                 e.kernels_per_step = r.number(*eager, "kernels_per_step", ep, true, {0, 1e5}).value_or(0);
-                 e.us_per_kernel = r.number(*eager, "us_per_kernel", ep, true, {0.1, 1000}).value_or(0);
-                 e.us_per_kernel_low = r.number(*eager, "us_per_kernel_low", ep, true, {0.1, 1000}).value_or(0);
-                 e.us_per_kernel_high = r.number(*eager, "us_per_kernel_high", ep, true, {0.1, 1000}).value_or(0);
-                 if (!(e.us_per_kernel_low <= e.us_per_kernel && e.us_per_kernel <= e.us_per_kernel_high))
-                   r.fail("out_of_range", Reader::child(ep, "us_per_kernel"),
-                          "expected us_per_kernel_low <= us_per_kernel <= us_per_kernel_high");
-                 e.eager_basis = r.string(*eager, "source", ep, true).value_or("");
-                 if (const Json* by = r.object(*eager, "kernels_per_layer_by", ep, false)) {
-                   const std::string bp = Reader::child(ep, "kernels_per_layer_by");
-                   e.kernels_by_basis = r.string(*by, "source", bp, true).value_or("");
-                   for (const auto& [key, count] : by->items()) {
-                     if (key == "source" || key == "source_date") continue;
-                     e.kernels_per_layer_by[key] =
-                         r.number(*by, key, bp, true, {1, 1e4}).value_or(0);
-                   }
-                 }
-               }
+               if (const Json* eager = r.object(v, "eager_host", p, false))
+                 read_eager_host(r, *eager, Reader::child(p, "eager_host"), e);
                e.basis = r.string(v, "source", p, true).value_or("");
              });
   for (const char* table :

@@ -403,6 +403,13 @@ inline constexpr Field kEagerHost[] = {
         FIELD_DOC("the documented range's low end, microseconds")),
     num("us_per_kernel_high", kRequired, 0.1, 1000,
         FIELD_DOC("the documented range's high end, microseconds")),
+    num("cudnn_graph_build_ms", 0, 0, 1e4,
+        FIELD_DOC(
+            "host time to build cuDNN attention's graph for a pass whose shapes the process has "
+            "not run (SDPA on the GPUs of cudnn_preferred_on), milliseconds")),
+    field("cudnn_preferred_on", T::kStrings, 0,
+          FIELD_DOC("compute capabilities on which SDPA takes cuDNN attention first")),
+    str("cudnn_graph_source", 0, FIELD_DOC("where the cuDNN graph figures come from")),
     str("source", kRequired, FIELD_DOC("where it comes from")),
 };
 

@@ -56,6 +56,7 @@ struct Lookups {
   double layer_us = 0;                      // 0 where the table names none
   double us_per_kernel = 0;                 // an eager engine's host time per launch on this GPU
   double kernels_per_layer = 0;             // its launches per layer for this model and attention
+  double graph_build_s = 0;                 // its cuDNN attention graph, built once per pass
   double peak_flops = 0;                    // dense, one GPU
   double bandwidth_share = 1;               // relative_share of memory streams
   double matmul_share = 1;                  // relative_share of best-shape matmuls
@@ -85,6 +86,18 @@ double eager_kernels_per_layer(const InferenceEngine& e, const ThroughputQuestio
   return e.kernels_per_layer;
 }
 
+// PyTorch's SDPA takes cuDNN attention first on some GPUs, for 16-bit inputs; a pass whose shapes
+// the process has not run builds cuDNN's graph on the host first.
+double cudnn_graph_build_s(const InferenceEngine& e, const ThroughputQuestion& q) {
+  const auto& g = e.cudnn_graph;
+  const auto& on = g.preferred_on;
+  if (!q.new_attention_shapes || q.attention != "sdpa" || q.compute == "fp32" ||
+      q.compute == "tf32" ||
+      std::find(on.begin(), on.end(), q.device.compute_capability) == on.end())
+    return 0;
+  return g.build_ms * 1e-3;
+}
+
 Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
   Lookups l;
   if (auto it = k.engines.find(q.engine); it != k.engines.end()) l.engine = &it->second;
@@ -92,6 +105,7 @@ Lookups look_up(const ThroughputConstants& k, const ThroughputQuestion& q) {
   if (l.engine) {
     l.us_per_kernel = l.engine->us_per_kernel;
     l.kernels_per_layer = eager_kernels_per_layer(*l.engine, q);
+    l.graph_build_s = cudnn_graph_build_s(*l.engine, q);
   }
   if (auto it = k.eager_us_per_kernel.find(q.device.name); it != k.eager_us_per_kernel.end())
     l.us_per_kernel = it->second;
@@ -392,17 +406,24 @@ double with_eager_host(const Lookups& l, const ThroughputQuestion& q, Phase& ph)
     ph.seconds = launch;
     ph.bound = "host (kernel launches)";
   }
-  ph.seconds += e->kernels_per_step * us;
+  // The build stalls the host before the first layer's attention, with the device's queue short.
+  ph.seconds += e->kernels_per_step * us + l.graph_build_s;
   return launch;
 }
 
 std::string eager_note(const Lookups& l, double launch) {
   const InferenceEngine* e = l.engine;
   if (!e || launch <= 0) return "";
-  return "; " + e->name + " launches " + num(l.kernels_per_layer) + " kernels per layer and " +
-         num(e->kernels_per_step) + " per step from the host at " + num(l.us_per_kernel) +
-         " us each (" + num(e->us_per_kernel_low) + "-" + num(e->us_per_kernel_high) +
-         " us by host CPU): the pass takes at least " + num(launch * 1e3) + " ms";
+  std::string note = "; " + e->name + " launches " + num(l.kernels_per_layer) +
+                     " kernels per layer and " + num(e->kernels_per_step) +
+                     " per step from the host at " + num(l.us_per_kernel) + " us each (" +
+                     num(e->us_per_kernel_low) + "-" + num(e->us_per_kernel_high) +
+                     " us by host CPU): the pass takes at least " + num(launch * 1e3) + " ms";
+  if (l.graph_build_s > 0)
+    note += "; + " + num(l.graph_build_s * 1e3) +
+            " ms to build cuDNN attention's graph for shapes new to the process, as every decode "
+            "step's are (TORCH_CUDNN_SDPA_DEPRIORITIZED=1 avoids it)";
+  return note;
 }
 
 std::string host_note(const Lookups& l, const ThroughputQuestion& q, bool decode) {

@@ -59,6 +59,14 @@ struct InferenceEngine {
   } eager_activation_bytes;
   double us_per_kernel = 0;
   double us_per_kernel_low = 0, us_per_kernel_high = 0;  // the documented range (host CPUs differ)
+  // PyTorch's SDPA on these compute capabilities runs cuDNN attention, which builds a graph on the
+  // host for each pass whose shapes the process has not run before (a decode step's keys are one
+  // longer than the last step's).
+  struct CudnnGraph {
+    double build_ms = 0;
+    std::vector<std::string> preferred_on;
+    std::string basis;
+  } cudnn_graph;
   std::string eager_basis;
   std::string kernels_by_basis;
   std::string eager_score_basis;
@@ -136,6 +144,7 @@ struct DeviceSpec {
   double bandwidth_gb_per_s = 0;
   std::map<std::string, double, std::less<>> tflops;  // dense, by precision (found by any string)
   double link_gb_per_s = 0;              // tensor-parallel link, one direction (0 = unknown: kUnknownLinkGbPerS)
+  std::string compute_capability;        // CUDA's ("9.0"; "" not CUDA or not known)
 };
 
 struct ThroughputQuestion {
@@ -164,6 +173,9 @@ struct ThroughputQuestion {
   double input_tokens = 512;
   double output_tokens = 128;
   double scheduler_steps = 1;  // decode steps per scheduling of the engine (vLLM's num_scheduler_steps)
+  // Whether each pass's attention shapes are new to the process (an eager engine's cuDNN graph is
+  // built for each): false where the process ran them before, or its cuDNN does not come first.
+  bool new_attention_shapes = true;
   bool explain = true;  // false: the figures without their basis texts (a search over settings)
   // Training.
   double sequence = 2048;

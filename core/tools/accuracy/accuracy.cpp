@@ -3,15 +3,16 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 
+#include "api/answers.hpp"
+#include "api/questions/memory.hpp"
+#include "catalog/architecture_reader.hpp"
 #include "model/throughput.hpp"
 #include "support/decimal.hpp"
 #include "support/json_reader.hpp"
-#include "catalog/architecture_reader.hpp"
-#include "api/questions/memory.hpp"
-#include "api/answers.hpp"
 #include "support/small_sort.hpp"
 
 namespace gpufleet {
@@ -88,6 +89,16 @@ std::optional<double> cuda_version(const std::string& text) {
     return major + minor / 10;
   }
   return std::nullopt;
+}
+
+// "cudnn 91900" in the runtime's versions: cuDNN's version number (nullopt: not stated).
+std::optional<double> cudnn_version(const std::string& versions) {
+  const std::string text = lower(versions);
+  const std::size_t pos = text.find("cudnn ");
+  if (pos == std::string::npos || pos + 6 >= text.size() ||
+      !std::isdigit(static_cast<unsigned char>(text[pos + 6])))
+    return std::nullopt;
+  return std::strtod(text.c_str() + pos + 6, nullptr);
 }
 
 // Device memory: the catalog's GPU, else an "NNGB" in the name (taken as GiB, as labels are).
@@ -296,6 +307,11 @@ CaseOutcome evaluate_throughput(const Catalog& catalog, const Json& c, CaseOutco
   q.attention = lower(string_at(*w, {"attention_implementation"}));
   if (q.attention.empty())
     q.attention = bool_at(*w, {"flash_attention"}, false) ? "flash_attention_2" : "sdpa";
+  // SDPA takes cuDNN attention first only with a runtime cuDNN newer than 9.15; the harness's runs
+  // say when the process had run a pass's attention shapes before (its graphs are cached).
+  const auto cudnn = cudnn_version(string_at(c, {"runtime", "version"}));
+  q.new_attention_shapes =
+      !bool_at(settings, {"attention_shapes_seen"}, false) && !(cudnn && *cudnn <= 91500);
   const std::string phase = string_at(*w, {"phase"});
   std::string format = lower(string_at(*w, {"weight_format"}));
   if (format.empty()) format = "bf16";
