@@ -159,6 +159,11 @@ decode = json.JSONDecoder().raw_decode
 TEXT = {"source", "sources", "note", "notes", "estimates", "estimate", "about", "dates_note"}
 # Quoted inside answers' own texts (the generic decoder's shape), so kept.
 KEEP = {"/generic_decoder/source"}
+# Members the field tables mark kInfo (core/src/catalog/*_fields.hpp: kept, read by no reader) that
+# no screen shows either: left out of the page's copies altogether.
+UNREAD_INFO = {"applies_to_series", "case_files", "computed_active_parameters", "computed_parameters",
+               "confidence", "max_discount_pct", "memory_type", "not_for", "precisions_native", "range_pct",
+               "verified"}
 def provenance(key):
     return key in TEXT or key.endswith(("_source", "_notes", "_estimate"))
 def lean(text, name):
@@ -172,6 +177,13 @@ def lean(text, name):
             while text[i] != close:
                 if close == "}":
                     key, end = decode(text, i)
+                    if key in UNREAD_INFO:
+                        i = decode(text, end + 1)[1]
+                        if text[i] == ",":
+                            i += 1
+                        elif out[-1] == ",":
+                            out.pop()
+                        continue
                     out.append(text[i:end + 1])  # the key and its colon
                     i = end + 1
                     at = f"{path}/{key}"
