@@ -1511,6 +1511,12 @@ gradient_checkpointing?: boolean
  */
 engine?: string
 /**
+ * see docs/api.md
+ */
+attention?: {
+[k: string]: unknown | undefined
+}
+/**
  * older name of recipe.micro_batch (training)
  */
 batch?: number

@@ -1009,9 +1009,14 @@ TEST_CASE("transformers' eager generate: a batch-1 decode step waits for the hos
   const Json eager = estimate(request)["inference"];
   INFO(eager.dump().substr(0, 600));
   CHECK(eager["decode"]["bound"] == "host (kernel launches)");
-  // On an H100 SDPA runs cuDNN attention, whose graph each step's new key length builds: + 37 ms.
+  // On an H100 SDPA runs cuDNN attention, whose graph each step's new key length builds: + 37 ms;
+  // the request's attention picks the kernels (eager attention: 53 per layer, no cuDNN graph).
   CHECK(eager["decode_step_ms"].get<double>() ==
         Approx((32 * 46 + 30) * 0.015 + 37).epsilon(0.001));
+  request["attention"] = "eager";
+  CHECK(estimate(request)["inference"]["decode_step_ms"].get<double>() ==
+        Approx((32 * 53 + 30) * 0.015).epsilon(0.001));
+  request.erase("attention");
   CHECK_THAT(eager["decode"]["basis"].get<std::string>(), Catch::Contains("5-25 us by host CPU"));
   request["engine"] = "vllm";
   const Json graphs = estimate(request)["inference"];

@@ -32,30 +32,65 @@ using namespace request_tables;
 // request schema, the CLI's help and the page's menus read.
 constexpr QuestionFields kQuestionRows[] = {
     {"precisions", NOT_IN_PAGE("model!")},
-    {"fit", "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"cost", NOT_IN_PAGE("instance! gpus hours_per_month schedule use_spot pricing spot_share region regions")},
-    {"performance", NOT_IN_PAGE("workload precision instances! model hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions")},
-    {"recommend", "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions"},
-    {"migrate", NOT_IN_PAGE("current! model! workload! precision hours_per_month schedule use_spot pricing spot_share priority providers kinds max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"fit",
+     "model! workload! precision instance! gpus hours_per_month schedule use_spot pricing "
+     "spot_share max_tpot_ms weight_format kv_cache_format engine demand recipe memory_method "
+     "region regions"},
+    {"cost",
+     NOT_IN_PAGE(
+         "instance! gpus hours_per_month schedule use_spot pricing spot_share region regions")},
+    {"performance",
+     NOT_IN_PAGE(
+         "workload precision instances! model hours_per_month schedule use_spot pricing spot_share "
+         "weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"recommend",
+     "model! workload! precision hours_per_month schedule use_spot pricing spot_share priority "
+     "families providers kinds max_usd_per_month min_gpus limit max_tpot_ms weight_format "
+     "kv_cache_format engine demand recipe memory_method region regions"},
+    {"migrate", NOT_IN_PAGE("current! model! workload! precision hours_per_month schedule use_spot "
+                            "pricing spot_share priority providers kinds max_tpot_ms weight_format "
+                            "kv_cache_format engine demand recipe memory_method region regions")},
     {"workload", NOT_IN_PAGE("id!")},
     {"plan", NOT_IN_PAGE("plan! region regions")},
-    {"decide", NOT_IN_PAGE("model! workload! precision providers framework model_kind goal latency_ms edge batch hours_per_month schedule use_spot pricing spot_share weight_format kv_cache_format engine demand recipe memory_method region regions")},
-    {"placement", NOT_IN_PAGE("models! instance gpus providers max_instances hours_per_month schedule use_spot pricing spot_share region regions")},
+    {"decide",
+     NOT_IN_PAGE("model! workload! precision providers framework model_kind goal latency_ms edge "
+                 "batch hours_per_month schedule use_spot pricing spot_share weight_format "
+                 "kv_cache_format engine demand recipe memory_method region regions")},
+    {"placement", NOT_IN_PAGE("models! instance gpus providers max_instances hours_per_month "
+                              "schedule use_spot pricing spot_share region regions")},
     {"workload_set", NOT_IN_PAGE("id!")},
     {"workloads", NOT_IN_PAGE("")},
     {"catalog", "section model_name region regions"},
     {"validate", NOT_IN_PAGE("")},
     {"memory", kMemoryFields},
-    {"spot", NOT_IN_PAGE("model! workload! precision hours_per_month schedule providers instance_types target_availability replacement_minutes band_reading checkpoint_write_s restart_s weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"spot",
+     NOT_IN_PAGE(
+         "model! workload! precision hours_per_month schedule providers instance_types "
+         "target_availability replacement_minutes band_reading checkpoint_write_s restart_s "
+         "weight_format kv_cache_format engine demand recipe memory_method region regions")},
     {"deploy", NOT_IN_PAGE("target! from! candidate packing")},
-    {"regions", NOT_IN_PAGE("model! workload! precision hours_per_month schedule use_spot pricing spot_share providers instance users residency failover response_bytes dataset_gb dataset_region weight_format kv_cache_format engine demand recipe memory_method region regions")},
-    {"batch", NOT_IN_PAGE("model workload precision weight_format kv_cache_format engine demand recipe memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s replacement_minutes band_reading instance_types providers seed traces max_usd concurrent_jobs jobs region regions")},
+    {"regions",
+     NOT_IN_PAGE(
+         "model! workload! precision hours_per_month schedule use_spot pricing spot_share "
+         "providers instance users residency failover response_bytes dataset_gb dataset_region "
+         "weight_format kv_cache_format engine demand recipe memory_method region regions")},
+    {"batch",
+     NOT_IN_PAGE("model workload precision weight_format kv_cache_format engine demand recipe "
+                 "memory_method deadline_hours earliest_start_hours checkpoint_write_s restart_s "
+                 "replacement_minutes band_reading instance_types providers seed traces max_usd "
+                 "concurrent_jobs jobs region regions")},
 #if GPUFLEET_ACCURACY  // a native harness: the WebAssembly module leaves it out
     {"accuracy", "cases!"},
 #endif
-    {"autoscale", NOT_IN_PAGE("model! profile! workload precision instance policy cold_start commitment use_spot pricing spot_share max_tpot_ms weight_format kv_cache_format engine demand memory_method region regions")},
+    {"autoscale", NOT_IN_PAGE("model! profile! workload precision instance policy cold_start "
+                              "commitment use_spot pricing spot_share max_tpot_ms weight_format "
+                              "kv_cache_format engine demand memory_method region regions")},
     {"right_size", NOT_IN_PAGE("models! hours_per_month providers region regions")},
-    {"estimate", NOT_IN_PAGE("model! workload precision demand recipe phase weight_format kv_cache_format compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens concurrency context dataset_tokens epochs gradient_checkpointing engine batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
+    {"estimate",
+     NOT_IN_PAGE("model! workload precision demand recipe phase weight_format kv_cache_format "
+                 "compute_precision gpu instance gpus tensor_parallel input_tokens output_tokens "
+                 "concurrency context dataset_tokens epochs gradient_checkpointing engine "
+                 "attention batch rank max_ttft_ms max_tpot_ms providers limit region regions")},
 };
 
 constexpr Kind kRequestKinds[] = {
