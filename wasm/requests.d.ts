@@ -1511,11 +1511,9 @@ gradient_checkpointing?: boolean
  */
 engine?: string
 /**
- * see docs/api.md
+ * the attention implementation (transformers' attn_implementation): sdpa (default, as transformers), eager, flash_attention_2
  */
-attention?: {
-[k: string]: unknown | undefined
-}
+attention?: ("sdpa" | "eager" | "flash_attention_2")
 /**
  * older name of recipe.micro_batch (training)
  */
