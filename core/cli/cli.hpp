@@ -106,7 +106,8 @@ class Cli {
   double rs_context = 0, rs_batch = 0, rs_beams = 0;
   BillingArgs rs_billing;  // the right_size question prices on demand: hours, regions and providers
   CLI::App* est = nullptr;
-  std::string e_model, e_format = "bf16", e_gpu, e_instance, e_kv, e_phase = "inference";
+  std::string e_model, e_format = "bf16", e_gpu, e_instance, e_kv, e_engine, e_attention,
+                       e_phase = "inference";
   double e_input = 0, e_output = 0, e_concurrency = -1, e_tp = 0, e_gpus = 0, e_tokens = 0,
          e_epochs = 0, e_seq = 0;
   bool e_recompute = false;

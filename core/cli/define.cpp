@@ -211,6 +211,12 @@ void Cli::define_reports() {
   est->add_option("--concurrency", e_concurrency,
                   "concurrent requests (default: as many as the KV cache holds, up to 512)");
   est->add_option("--kv-cache", e_kv, "KV-cache format (fp16, fp8, ...)");
+  est->add_option(
+      "--engine", e_engine,
+      "serving or training engine (default vllm for serving, transformers for training)");
+  est->add_option("--attention", e_attention,
+                  "transformers' attention implementation (default sdpa)")
+      ->check(choices("attention"));
   est->add_option("--phase", e_phase, "what to estimate: serving or a training run")
       ->transform(CLI::IsMember({"inference", "training"}, CLI::ignore_case))
       ->capture_default_str();

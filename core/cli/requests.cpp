@@ -104,6 +104,8 @@ std::optional<int> Cli::memory_request() {
     if (e_output > 0) request["output_tokens"] = e_output;
     if (e_concurrency >= 0) request["concurrency"] = e_concurrency;
     if (!e_kv.empty()) request["kv_cache_format"] = e_kv;
+    if (!e_engine.empty()) request["engine"] = e_engine;
+    if (!e_attention.empty()) request["attention"] = e_attention;
     if (e_tokens > 0) request["dataset_tokens"] = e_tokens;
     if (e_epochs > 0) request["epochs"] = e_epochs;
     if (e_seq > 0) request["context"] = e_seq;

@@ -334,6 +334,15 @@ check "estimate --tp 4 on PCIe A100s: the link line says PCIe at 32 GB/s" grep -
 check "estimate --tp 4 on p4de: the link line says inside the 8-GPU domain at 300 GB/s" grep -Eq "Link: .*inside one 8-GPU domain.*300 GB/s" <(tr '\n' ' ' <"$tmp/out" | tr -s ' ')
 check "estimate --tp 1 prints no link line" test "$("$bin" estimate --model llama-3.1-8b --instance p4de.24xlarge | grep -c '^Link:')" = 0
 check "estimate --region" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --region us-west-2)" = 0
+# transformers' generate on an H100: SDPA (its default) builds cuDNN attention's graph each step;
+# --attention eager launches more kernels but builds none.
+"$bin" --json estimate --model llama-3.1-8b --gpu H100 --engine transformers --concurrency 1 >"$tmp/out"
+sdpa_ms="$(json_query "d['result']['inference']['decode_step_ms']")"
+check "estimate --engine transformers: the step pays cuDNN attention's graph" grep -q "cuDNN attention's graph" "$tmp/out"
+"$bin" --json estimate --model llama-3.1-8b --gpu H100 --engine transformers --attention eager --concurrency 1 >"$tmp/out"
+check "  --attention eager: no graph, a shorter step" python3 -c "import json,sys; d=json.load(open('$tmp/out')); s=d['result']['inference']; sys.exit(not ('cuDNN' not in json.dumps(s) and s['decode_step_ms'] < $sdpa_ms - 30))"
+check "estimate --attention flash is an invalid request (exit 3)" test "$(exit_code "$bin" estimate --model llama-3.1-8b --gpu H100 --attention flash)" = 3
+check "  naming what is expected" grep -q "expected sdpa, eager or flash_attention_2" "$tmp/err"
 check "performance --hours" test "$(exit_code "$bin" performance --model llama-3.1-8b --instance g6e.xlarge --instance p5.4xlarge --hours 100)" = 0
 check "plan --region" test "$(exit_code "$bin" plan "$root/tests/cases/plans/seed001.json" --region us-west-2)" = 0
 # A command that cannot honour an option says so (exit 2), naming it.
