@@ -152,22 +152,53 @@ PY
 # sources, note(s), estimates, about, *_source, *_notes, *_estimate; the dates stay) replaced by one
 # line naming the full file, which the page fetches when it first shows a source (web/app/
 # catalog-store.js withSources): half of those catalogs' gzipped bytes, not needed for any answer.
-python3 - "$site/config" <<'PY'
-import json, os, sys
-config = sys.argv[1]
+python3 - "$site/config" "$root" <<'PY'
+import glob, json, os, re, sys
+config, root = sys.argv[1], sys.argv[2]
 decode = json.JSONDecoder().raw_decode
+# Members the schemas mark unread (the field tables' kInfo: "$comment" kUnread in
+# core/src/api/schema.cpp) whose names no script of the page mentions: left out of the page's
+# copies altogether, found by their place in the document, not by name.
+UNREAD = "kept for people: gpufleet reads no value here"
+shown = "".join(open(f, encoding="utf-8").read() for f in glob.glob(os.path.join(root, "web", "**", "*.js"), recursive=True))
+def unread_paths(doc, schema):
+    defs, paths = schema.get("$defs", {}), set()
+    def resolve(s):
+        while "$ref" in s or "anyOf" in s:
+            s = defs[s["$ref"].rsplit("/", 1)[1]] if "$ref" in s else next(
+                (a for a in s["anyOf"] if a.get("type") != "null"), {})
+        return s
+    def member(s, key):
+        s = resolve(s)
+        if key in s.get("properties", {}):
+            return s["properties"][key]
+        for pattern, sub in s.get("patternProperties", {}).items():
+            if re.search(pattern, key):
+                return sub
+        extra = s.get("additionalProperties")
+        return extra if isinstance(extra, dict) else {}
+    def walk(value, s, path):
+        if isinstance(value, dict):
+            for key, sub in value.items():
+                ms = member(s, key)
+                if ms.get("$comment") == UNREAD and not re.search(rf"\b{re.escape(key)}\b", shown):
+                    paths.add(f"{path}/{key}")
+                else:
+                    walk(sub, ms, f"{path}/{key}")
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, resolve(s).get("items", {}), f"{path}/-")
+    walk(doc, schema, "")
+    return paths
 TEXT = {"source", "sources", "note", "notes", "estimates", "estimate", "about", "dates_note"}
 # Quoted inside answers' own texts (the generic decoder's shape), so kept.
 KEEP = {"/generic_decoder/source"}
-# Members the field tables mark kInfo (core/src/catalog/*_fields.hpp: kept, read by no reader) that
-# no screen shows either: left out of the page's copies altogether.
-UNREAD_INFO = {"applies_to_series", "case_files", "computed_active_parameters", "computed_parameters",
-               "confidence", "max_discount_pct", "memory_type", "not_for", "precisions_native", "range_pct",
-               "verified"}
 def provenance(key):
     return key in TEXT or key.endswith(("_source", "_notes", "_estimate"))
 def lean(text, name):
     note = json.dumps(f"(left out of the page's copy: config/{name} gives it)")
+    schema = json.load(open(os.path.join(root, "config", "schemas", name.replace(".json", ".schema.json")), encoding="utf-8"))
+    drop = unread_paths(json.loads(text), schema)
     out = []
     def copy(i, path=""):  # copies the value at i (the staged text has no whitespace); returns its end
         if text[i] == "{" or text[i] == "[":
@@ -177,7 +208,7 @@ def lean(text, name):
             while text[i] != close:
                 if close == "}":
                     key, end = decode(text, i)
-                    if key in UNREAD_INFO:
+                    if f"{path}/{key}" in drop:
                         i = decode(text, end + 1)[1]
                         if text[i] == ",":
                             i += 1

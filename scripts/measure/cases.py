@@ -104,14 +104,27 @@ def case_architecture(config: dict) -> dict:
     return arch
 
 
-def attention_shapes(setup: Setup, config: dict) -> tuple:
+def attention_shapes(setup: Setup, config: dict) -> tuple | None:
     """What cuDNN attention keys its built graphs by (PyTorch's aten/src/ATen/native/cudnn/MHA.cpp,
-    per thread, never evicted) for an SDPA generate() setup: heads, key/value heads, head size, dtype,
-    batch and the key lengths its steps run. Two setups with the same key run the same shapes."""
-    heads = config.get("num_attention_heads") or config.get("n_head")
-    hidden = config.get("hidden_size") or config.get("n_embd")
-    return (heads, config.get("num_key_value_heads") or heads, config.get("head_dim") or hidden // heads,
-            RECIPES[setup.recipe]["weight_format"], setup.batch, setup.sequence, setup.new_tokens)
+    per thread, never evicted) for an SDPA generate() setup: (heads, key/value heads, head size,
+    dtype, batch) and the key lengths its decode steps run, (first, last). None where the config
+    does not give the heads."""
+    arch = case_architecture(config)
+    heads, hidden = arch.get("num_attention_heads"), arch.get("hidden_size")
+    if not heads or not (arch.get("head_dim") or hidden):
+        return None
+    head = arch.get("head_dim") or hidden // heads
+    key = (heads, arch.get("num_key_value_heads") or heads, head, RECIPES[setup.recipe]["weight_format"], setup.batch)
+    return key, (setup.sequence + 1, setup.sequence + setup.new_tokens - 1)
+
+
+def shapes_seen(seen: dict, shapes: tuple | None) -> bool:
+    """Whether an earlier setup's decode steps (`seen`: key -> key-length ranges) ran every key
+    length of `shapes` with the same heads, dtype and batch."""
+    if shapes is None:
+        return False
+    key, (first, last) = shapes
+    return any(a <= first and last <= b for a, b in seen.get(key, ()))
 
 
 def make_case(setup: Setup, model: dict, figure: str, value: float, env: dict, shapes_seen: bool = False) -> dict:

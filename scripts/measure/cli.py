@@ -69,7 +69,7 @@ def measure(setups: list[plan.Setup], out: str, gpu: str | None, deadline_s: flo
     env = torch_runs.environment(gpu)
     catalog = plan.models()
     written, failed = [], []
-    seen = set()  # attention_shapes of the setups run so far in this process
+    seen: dict = {}  # attention_shapes of the setups run so far in this process
     for s in setups:
         if deadline_s is not None and time.monotonic() - started > deadline_s:
             failed.append(f"{s.id}: not started (past --deadline-s {deadline_s:g})")
@@ -83,9 +83,9 @@ def measure(setups: list[plan.Setup], out: str, gpu: str | None, deadline_s: flo
             continue
         sdpa = s.mode == "inference" and s.attention == "sdpa"
         shapes = cases.attention_shapes(s, catalog[s.model]["config"]) if sdpa else None
-        shapes_seen = shapes in seen
+        shapes_seen = cases.shapes_seen(seen, shapes)
         if shapes:
-            seen.add(shapes)
+            seen.setdefault(shapes[0], []).append(shapes[1])
         for figure in s.measures():
             case = cases.make_case(s, catalog[s.model], figure, figures[figure], env, shapes_seen)
             faults = cases.validate_case(case)
@@ -116,6 +116,10 @@ def combine(runs: list[str], out: str) -> int:
         kinds = {(c["measured"]["metric"], c["measured"]["unit"]) for c in group}
         if len(kinds) > 1:
             raise SystemExit(f"measure-cases: {cid}: the runs measure different figures: {sorted(kinds)}")
+        settings = {json.dumps(c["runtime"]["settings"], sort_keys=True) for c in group}
+        if len(settings) > 1:
+            raise SystemExit(f"measure-cases: {cid}: the runs ran under different settings (as attention_shapes_seen "
+                             f"says when an earlier setup had run the same shapes): {sorted(settings)}")
         values = [c["measured"]["value"] for c in group]
         case["measured"]["value"] = round(statistics.median(values), 4)
         if len(values) > 1:

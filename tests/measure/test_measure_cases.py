@@ -135,6 +135,47 @@ class Cases(unittest.TestCase):
                 cli.main(["--combine", *paths, "--out", os.path.join(d, "out.json")])
         self.assertIn("different figures", str(raised.exception))
 
+    def test_combine_refuses_runs_whose_attention_shapes_had_run_in_one_and_not_the_other(self):
+        setup = plan.select(plan.default_plan(), ["llama-3.1-8b", "sdpa", "b1x512"])[0]
+        model = plan.models()[setup.model]
+        a = cases.make_case(setup, model, "decode_tokens_per_second", 30.0, ENV)
+        b = cases.make_case(setup, model, "decode_tokens_per_second", 40.0, ENV, shapes_seen=True)
+        self.assertNotIn("attention_shapes_seen", a["runtime"]["settings"])
+        self.assertTrue(b["runtime"]["settings"]["attention_shapes_seen"])
+        with tempfile.TemporaryDirectory() as d:
+            paths = [os.path.join(d, "a.json"), os.path.join(d, "b.json")]
+            for path, case in zip(paths, (a, b)):
+                with open(path, "w", encoding="utf-8") as f:
+                    json.dump([case], f)
+            with self.assertRaises(SystemExit) as raised:
+                cli.main(["--combine", *paths, "--out", os.path.join(d, "out.json")])
+        self.assertIn("different settings", str(raised.exception))
+
+    def test_a_decode_runs_attention_shapes_seen_when_an_earlier_setup_ran_them(self):
+        # cuDNN attention's graphs are keyed by heads, head size, dtype, batch and key length:
+        # Llama 3.1 8B's SDPA decode runs Qwen3 4B's shapes (32/8/128 heads) at the same lengths;
+        # a shorter run of the same prompt is covered too, a longer one is not.
+        catalog = plan.models()
+        seen = {}
+        marks = {}
+        for s in plan.default_plan():
+            if s.mode != "inference" or s.attention != "sdpa":
+                continue
+            shapes = cases.attention_shapes(s, catalog[s.model]["config"])
+            marks[s.id] = cases.shapes_seen(seen, shapes)
+            seen.setdefault(shapes[0], []).append(shapes[1])
+        self.assertEqual(sorted(k for k, v in marks.items() if v),
+                         ["MEAS-llama-3.1-8b-inference-bf16-sdpa-b1x512-new256",
+                          "MEAS-llama-3.1-8b-inference-bf16-sdpa-b8x2048-new128"])
+        qwen = plan.Setup("qwen3-4b", "inference", "bf16", "sdpa", batch=1, sequence=512, new_tokens=64)
+        self.assertTrue(cases.shapes_seen(seen, cases.attention_shapes(qwen, catalog["qwen3-4b"]["config"])))
+        longer = plan.Setup("qwen3-4b", "inference", "bf16", "sdpa", batch=1, sequence=512, new_tokens=512)
+        self.assertFalse(cases.shapes_seen(seen, cases.attention_shapes(longer, catalog["qwen3-4b"]["config"])))
+        self.assertEqual(cases.attention_shapes(qwen, {"model_type": "x"}), None)
+        # The prompt's pass is timed after a warm-up of the same prompt: always seen.
+        pre = cases.make_case(qwen, catalog["qwen3-4b"], "prefill_tokens_per_second", 9000.0, ENV)
+        self.assertTrue(pre["runtime"]["settings"]["attention_shapes_seen"])
+
     def test_the_committed_runs_combine_into_the_dev_cases(self):
         runs = ROOT / "tests" / "data" / "cases" / "runs"
         with tempfile.TemporaryDirectory() as d:

@@ -478,3 +478,31 @@ TEST_CASE("the harness reads what a case's runtime says of its memory") {
   CHECK(line_bytes(row(r, "AA-L2-7B-LORA-BS4"), "output_logits") == Approx(8192.0 * 32000 * 2));
   CHECK(line_bytes(row(r, "dropped"), "output_logits") == 0);
 }
+
+TEST_CASE("the harness reads a case's cuDNN version, and whether its attention shapes ran before") {
+  // Qwen3 4B's SDPA decode on an H200: cuDNN attention builds a graph each step where the runtime's
+  // cuDNN is newer than 9.15, written either way; an older cuDNN, or shapes the process had run,
+  // build none.
+  Json base;
+  for (const auto& c : case_file("throughput_cases_dev.json"))
+    if (c["id"] == "MEAS-qwen3-4b-inference-bf16-sdpa-b1x512-new256-DEC") base = c;
+  REQUIRE(base.is_object());
+  REQUIRE(!base["runtime"]["settings"].contains("attention_shapes_seen"));
+  auto predicted = [&](const std::string& versions, bool seen) {
+    Json c = base;
+    c["runtime"]["version"] = "torch 2.11.0+cu130, transformers 5.17.0, " + versions;
+    if (seen) c["runtime"]["settings"]["attention_shapes_seen"] = true;
+    const Json r = accuracy(Json::array({c}));
+    return row(r, c["id"].get<std::string>())["predicted"].get<double>();
+  };
+  const double builds = predicted("cudnn 91900", false);
+  const double cached = predicted("cudnn 91900", true);
+  // tokens/s at batch 1: 1000 / step ms; the build adds 37 ms to each step.
+  CHECK(1000 / builds - 1000 / cached == Approx(37).epsilon(0.01));
+  CHECK(predicted("cuDNN 9.19.0", false) == Approx(builds));
+  CHECK(predicted("cudnn: 91900", false) == Approx(builds));
+  CHECK(predicted("cuDNN 9.10.1", false) == Approx(cached));
+  CHECK(predicted("cudnn 91500", false) == Approx(cached));
+  CHECK(predicted("cuDNN 8.9.7", false) == Approx(cached));
+  CHECK(predicted("cuda 13.0", false) == Approx(builds));  // not stated: today's stack
+}

@@ -209,6 +209,31 @@ TEST_CASE("catalog faults name the file, the JSON path and the expectation") {
       }
     }
   }
+  SECTION("a compute capability that is not major.minor") {
+    for (const char* bad : {"sm_90", "9", "", "9.x"}) {
+      auto sources = edited(kGpuInstancesFile, [&](Json& doc) {
+        doc["gpus"]["H100-SXM-80GB"]["compute_capability"] = bad;
+      });
+      CatalogLoad load = load_catalog(sources);
+      const Error* e =
+          find_error(load.errors, "gpu_instances.json", "/gpus/H100-SXM-80GB/compute_capability");
+      if (std::string(bad).empty()) {
+        CHECK(e == nullptr);  // not stated
+        continue;
+      }
+      REQUIRE(e != nullptr);
+      CHECK_THAT(e->message, Catch::Contains("such as \"9.0\"") && Catch::Contains(bad));
+    }
+    auto sources = edited(kModelConfigFile, [](Json& doc) {
+      doc["throughput_model"]["engines"]["transformers"]["eager_host"]["cudnn_preferred_on"] = {
+          "9.0", ""};
+    });
+    const Error* e =
+        find_error(load_catalog(sources).errors, "model_config.json",
+                   "/throughput_model/engines/transformers/eager_host/cudnn_preferred_on/1");
+    REQUIRE(e != nullptr);
+    CHECK(e->code == "out_of_range");
+  }
   SECTION("a missing required field") {
     auto sources = edited(kGpuInstancesFile, [](Json& doc) { doc["gpu_instances"]["G6"].erase("gpu_memory_gb"); });
     CatalogLoad load = load_catalog(sources);

@@ -30,6 +30,10 @@ constexpr const char* kErrorCodes[] = {"invalid_json",  "too_large",    "too_dee
                                        "wrong_type",    "out_of_range", "unknown_name",  "unknown_field", "duplicate_name",
                                        "missing_file",  "cannot_answer", "internal_error"};
 
+// What marks a member no reader reads (kInfo): kept for people; scripts/stage-site.sh leaves such
+// members out of the page's catalog copies.
+constexpr const char* kUnread = "kept for people: gpufleet reads no value here";
+
 Json with_null(Json schema) {
   if (schema.contains("type") && schema["type"].is_string()) {
     schema["type"] = Json::array({schema["type"], "null"});
@@ -121,7 +125,9 @@ Json field_schema(const Field& field, bool nullable, std::set<std::string>& need
     case Type::kAny: break;
   }
   if (field.doc) s["description"] = field.doc;
-  return nullable && !(field.flags & f::kRequired) ? with_null(std::move(s)) : s;
+  Json out = nullable && !(field.flags & f::kRequired) ? with_null(std::move(s)) : s;
+  if (field.flags & f::kInfo) out["$comment"] = kUnread;
+  return out;
 }
 
 bool overridden(const Kind& kind, const char* name) {

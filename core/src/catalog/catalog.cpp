@@ -62,6 +62,11 @@ void read_gpus(const Reader& r, const Json& doc, Catalog& catalog) {
     spec.vendor = r.string(value, "vendor", path, false).value_or("");
     spec.arch = r.string(value, "arch", path, false).value_or("");
     spec.compute_capability = r.string(value, "compute_capability", path, false).value_or("");
+    if (!spec.compute_capability.empty() &&
+        !detail::fields::compute_capability(spec.compute_capability))
+      r.fail(
+          "out_of_range", Reader::child(path, "compute_capability"),
+          "expected a compute capability such as \"9.0\", got \"" + spec.compute_capability + "\"");
     spec.memory_gb = r.number(value, "memory_gb", path, true, {0.1, 4096}).value_or(0);
     spec.usable_memory_mib = r.number(value, "usable_memory_mib", path, false, {64, 4194304});
     spec.memory_bandwidth_gb_per_s = r.number(value, "memory_bandwidth_gb_per_s", path, false, {1, 1e6});

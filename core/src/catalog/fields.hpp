@@ -23,6 +23,15 @@
 
 namespace gpufleet::detail::fields {
 
+// A CUDA compute capability as the catalogs write it: major.minor ("9.0").
+inline bool compute_capability(std::string_view s) {
+  const std::size_t dot = s.find('.');
+  const auto digits = [](std::string_view d) {
+    return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  return dot != std::string_view::npos && digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
+}
+
 // The prices a catalog or a price file may give, USD per instance-hour. No offer costs less than
 // a millionth of a dollar an hour; a smaller positive rate (5e-324 was accepted) rounds every
 // per-token cost to 0 and ranks first with a tokens-per-dollar figure that means nothing, and 0 is

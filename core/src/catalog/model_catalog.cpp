@@ -297,6 +297,10 @@ void read_eager_host(const Reader& r, const Json& eager, const std::string& ep,
   auto& g = e.cudnn_graph;
   g.build_ms = r.number(eager, "cudnn_graph_build_ms", ep, false, {0, 1e4}).value_or(0);
   g.preferred_on = r.strings(eager, "cudnn_preferred_on", ep, false);
+  for (std::size_t i = 0; i < g.preferred_on.size(); ++i)
+    if (!fields::compute_capability(g.preferred_on[i]))
+      r.fail("out_of_range", Reader::child(ep, "cudnn_preferred_on") + "/" + std::to_string(i),
+             "expected a compute capability such as \"9.0\", got \"" + g.preferred_on[i] + "\"");
   g.basis = r.string(eager, "cudnn_graph_source", ep, g.build_ms > 0).value_or("");
   if (const Json* by = r.object(eager, "kernels_per_layer_by", ep, false)) {
     const std::string bp = Reader::child(ep, "kernels_per_layer_by");

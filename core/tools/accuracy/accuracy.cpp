@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <tuple>
 
@@ -91,14 +90,35 @@ std::optional<double> cuda_version(const std::string& text) {
   return std::nullopt;
 }
 
-// "cudnn 91900" in the runtime's versions: cuDNN's version number (nullopt: not stated).
+// cuDNN's version number (91900 for 9.19.0) from the runtime's versions: "cudnn 91900" as
+// torch.backends.cudnn.version() prints it, or "cuDNN 9.19.0" (cuDNN 8: "8.9.7" is 8907);
+// nullopt where none is stated.
 std::optional<double> cudnn_version(const std::string& versions) {
   const std::string text = lower(versions);
-  const std::size_t pos = text.find("cudnn ");
-  if (pos == std::string::npos || pos + 6 >= text.size() ||
-      !std::isdigit(static_cast<unsigned char>(text[pos + 6])))
-    return std::nullopt;
-  return std::strtod(text.c_str() + pos + 6, nullptr);
+  std::size_t i = text.find("cudnn");
+  if (i == std::string::npos) return std::nullopt;
+  for (i += 5;
+       i < text.size() && (text[i] == ' ' || text[i] == ':' || text[i] == '=' || text[i] == 'v');
+       ++i) {
+  }
+  double part[3] = {0, 0, 0};
+  int parts = 0;
+  while (parts < 3 && i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    double n = 0;
+    for (int digits = 0;
+         i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) && digits < 9;
+         ++i, ++digits)
+      n = n * 10 + (text[i] - '0');
+    part[parts++] = n;
+    if (i + 1 < text.size() && text[i] == '.' &&
+        std::isdigit(static_cast<unsigned char>(text[i + 1])))
+      ++i;
+    else
+      break;
+  }
+  if (parts == 0) return std::nullopt;
+  if (parts == 1) return part[0];
+  return part[0] * (part[0] >= 9 ? 10000 : 1000) + part[1] * 100 + part[2];
 }
 
 // Device memory: the catalog's GPU, else an "NNGB" in the name (taken as GiB, as labels are).

@@ -461,6 +461,7 @@ Json answer_estimate(const Catalog& catalog, Session& s, const Json& request) {
 
   Json result;
   result["settings"] = {{"engine", mq->engine},
+                        {"attention", mq->attention},
                         {"input_tokens", shape.input},
                         {"output_tokens", shape.output},
                         {"concurrency", shape.concurrency}};
