@@ -185,6 +185,10 @@ lines = [
     "forward, backward and `optimizer.step()` with each phase's memory peak. A kernel count is a",
     "property of the code, like a count read from the source, and was taken on the cases' own models",
     "too; a time (the host's per launch, a phase's) is used only from models that are no case's.",
+    "Its next run also times one cuDNN attention graph on the host (SDPA decode steps of shapes new to",
+    "the process against the same steps cached, and with cuDNN attention off: `cudnn_graph_builds`)",
+    "and counts the kernels of each phase of a training step (`training_launches`), the figures the",
+    "model's cuDNN graph and a small model's training step would be checked against (docs/road.md).",
     "",
 ]
 def case_tables(result, cases_by_id, titles, heading):

@@ -1,7 +1,8 @@
 """The host's side of a GPU run, measured apart from the cases: how many kernels one eager decode
 step launches (torch.profiler), how long the host takes per launched kernel, how long a bare eager
 op takes to dispatch, and where a training step's time and memory go (forward, backward,
-optimizer.step). Run on a CUDA GPU:  python3 -m measure.probe OUT.json  (from scripts/)."""
+optimizer.step), how long one cuDNN attention graph takes to build, and how many kernels each phase
+of a training step launches. Run on a CUDA GPU:  python3 -m measure.probe OUT.json  (from scripts/)."""
 
 from __future__ import annotations
 
@@ -99,6 +100,90 @@ def decode_step(key: str, attention: str, context: int = 512) -> dict:
             "host_us_per_launch": host_s * 1e6 / max(counts["launch_calls"], 1)}
 
 
+def cudnn_graph_builds(key: str, context: int = 700, steps: int = 12) -> dict:
+    """What one cuDNN attention graph costs the host: SDPA decode steps whose key lengths the
+    process has not run (each builds a graph: aten/src/ATen/native/cudnn/MHA.cpp), then the same
+    steps again from a fresh cache of the same prompt (every graph cached), then again with cuDNN
+    attention off (torch.backends.cuda.enable_cudnn_sdp(False): flash). A context no other probe
+    runs keeps the first pass's shapes new."""
+    import torch
+
+    catalog = plan.models()
+    setup = plan.Setup(key, "inference", "bf16", "sdpa", batch=1, sequence=context, new_tokens=1)
+    model = torch_runs._build(setup, catalog[key]["config"]).eval()
+    ids = torch_runs._tokens(setup, catalog[key]["config"])
+
+    def pass_ms() -> list[float]:
+        out = model(input_ids=ids, use_cache=True)
+        cache, nxt = out.past_key_values, out.logits[:, -1:].argmax(-1)
+        times = []
+        for _ in range(steps):
+            _, total = _sync_time(lambda: model(input_ids=nxt, past_key_values=cache, use_cache=True), 1)
+            times.append(total * 1e3)
+        return times
+
+    with torch.inference_mode():
+        new = pass_ms()
+        cached = pass_ms()
+        torch.backends.cuda.enable_cudnn_sdp(False)
+        try:
+            flash = pass_ms()
+        finally:
+            torch.backends.cuda.enable_cudnn_sdp(True)
+    del model
+    torch.cuda.empty_cache()
+    median = statistics.median
+    return {"model": key, "context": context, "steps": steps, "new_shape_step_ms": new, "cached_step_ms": cached,
+            "cudnn_off_step_ms": flash, "graph_build_ms": median(new) - median(cached)}
+
+
+def training_launches(key: str, recipe: str, batch: int = 2, sequence: int = 1024) -> dict:
+    """Kernels one eager training step launches, by phase (forward with the loss, backward,
+    optimizer.step with torch.optim.AdamW's default foreach), counted by torch.profiler after a
+    warm-up step: what a host-side floor of a small model's step would be built from."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    catalog = plan.models()
+    setup = plan.Setup(key, "full_finetune", recipe, "sdpa", batch=batch, sequence=sequence)
+    model = torch_runs._build(setup, catalog[key]["config"]).train()
+    model.config.use_cache = False
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+    ids = torch_runs._tokens(setup, catalog[key]["config"])
+    amp = plan.RECIPES[recipe]["compute_precision"] == "amp_bf16"
+    phases = {}
+
+    def run(label=None):
+        def phase(name, fn):
+            if label is None:
+                return fn()
+            torch.cuda.synchronize()
+            start = time.perf_counter()
+            with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+                value = fn()
+                torch.cuda.synchronize()
+            phases[name] = {**_count(prof), "ms_profiled": (time.perf_counter() - start) * 1e3}
+            return value
+
+        def forward():
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+                return model(input_ids=ids, labels=ids, use_cache=False).loss
+
+        loss = phase("forward", forward)
+        phase("backward", loss.backward)
+        phase("optimizer", opt.step)
+        opt.zero_grad(set_to_none=True)
+
+    run()
+    run("counted")
+    layers = int(catalog[key]["config"].get("num_hidden_layers") or catalog[key]["config"].get("n_layer"))
+    tensors = sum(1 for p in model.parameters() if p.requires_grad)
+    del model, opt
+    torch.cuda.empty_cache()
+    return {"model": key, "recipe": recipe, "batch": batch, "sequence": sequence, "layers": layers,
+            "parameter_tensors": tensors, "phases": phases}
+
+
 def training_phases(key: str, recipe: str, gc: bool, batch: int = 2, sequence: int = 1024) -> dict:
     import torch
 
@@ -150,7 +235,7 @@ def main(out_path: str) -> int:
     import torch
 
     result = {"environment": torch_runs.environment(None), "bare_op_us": None, "decode_steps": [],
-              "training_phases": [], "errors": []}
+              "cudnn_graph_builds": [], "training_launches": [], "training_phases": [], "errors": []}
 
     def save():
         with open(out_path, "w", encoding="utf-8") as f:
@@ -173,6 +258,14 @@ def main(out_path: str) -> int:
             row = attempt(f"decode {key} {attention}", lambda: decode_step(key, attention))
             if row:
                 result["decode_steps"].append(row)
+    for key in HOST_MODELS:
+        row = attempt(f"cudnn graphs {key}", lambda: cudnn_graph_builds(key))
+        if row:
+            result["cudnn_graph_builds"].append(row)
+    for key in ("gpt2-large", "phi-3-mini-4k-instruct"):
+        row = attempt(f"training launches {key}", lambda: training_launches(key, "bf16_adamw"))
+        if row:
+            result["training_launches"].append(row)
     for key, recipe, gc in (("phi-3-mini-4k-instruct", "bf16_adamw", False), ("phi-3-mini-4k-instruct", "bf16_adamw", True),
                             ("phi-3-mini-4k-instruct", "amp_bf16", False), ("gpt2-large", "amp_bf16", False)):
         row = attempt(f"training {key} {recipe} gc={gc}", lambda: training_phases(key, recipe, gc))
