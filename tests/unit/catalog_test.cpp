@@ -228,8 +228,9 @@ TEST_CASE("catalog faults name the file, the JSON path and the expectation") {
       doc["throughput_model"]["engines"]["transformers"]["eager_host"]["cudnn_preferred_on"] = {
           "9.0", ""};
     });
+    const CatalogLoad load = load_catalog(sources);
     const Error* e =
-        find_error(load_catalog(sources).errors, "model_config.json",
+        find_error(load.errors, "model_config.json",
                    "/throughput_model/engines/transformers/eager_host/cudnn_preferred_on/1");
     REQUIRE(e != nullptr);
     CHECK(e->code == "out_of_range");
