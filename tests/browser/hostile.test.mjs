@@ -19,7 +19,8 @@ const FAMILY = '<img src=https://evil.example/f.png onerror=alert(5)>';
 // Values that other fields refer to by name, or that are enums, keep their meaning.
 const REFERENCES = new Set(['gpu_model', 'provider', 'accelerator_kind', 'current_instance', 'model_size',
   'workload_type', 'precision', 'priority', 'region', 'model_type', 'kv_cache', 'upfront', 'reserved_1y', 'reserved_3y',
-  'kv_cache_share_of', 'pool_sizing', 'pool', 'network_fabric', 'tied_head_apart_engines']);
+  'kv_cache_share_of', 'pool_sizing', 'pool', 'network_fabric', 'tied_head_apart_engines', 'compute_capability',
+  'cudnn_preferred_on']);
 
 function poison(value, key) {
   if (typeof value === 'string') return REFERENCES.has(key) ? value : `${value} ${PAYLOAD}`;

@@ -28,7 +28,7 @@ test('each list of values in the menus is the request schema\'s for that field',
     // its items are checked by the core, so the schema carries no definition to compare with.
     if (owner === 'placement_model') continue;
     let s;
-    if (!owner) s = branch('recommend')[field] ?? branch('catalog')[field] ?? branch('fit')[field];
+    if (!owner) s = branch('recommend')[field] ?? branch('catalog')[field] ?? branch('fit')[field] ?? branch('memory')[field];
     else if (schema.$defs[owner]) s = schema.$defs[owner].properties[field];
     else s = branch(owner)[field];
     assert.ok(s, key);
