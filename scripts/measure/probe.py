@@ -137,6 +137,22 @@ def cudnn_graph_builds(key: str, context: int = 700, steps: int = 12) -> dict:
             "cudnn_off_step_ms": flash, "graph_build_ms": median(new) - median(cached)}
 
 
+def _trainer(key: str, recipe: str, gc: bool, batch: int, sequence: int):
+    """A model of the catalog built for a full fine-tuning step (random weights), its
+    torch.optim.AdamW, a batch of token ids, and whether the recipe runs under autocast."""
+    import torch
+
+    catalog = plan.models()
+    setup = plan.Setup(key, "full_finetune", recipe, "sdpa", batch=batch, sequence=sequence, gradient_checkpointing=gc)
+    model = torch_runs._build(setup, catalog[key]["config"]).train()
+    model.config.use_cache = False
+    if gc:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
+    ids = torch_runs._tokens(setup, catalog[key]["config"])
+    return model, opt, ids, plan.RECIPES[recipe]["compute_precision"] == "amp_bf16"
+
+
 def training_launches(key: str, recipe: str, batch: int = 2, sequence: int = 1024) -> dict:
     """Kernels one eager training step launches, by phase (forward with the loss, backward,
     optimizer.step with torch.optim.AdamW's default foreach), counted by torch.profiler after a
@@ -145,12 +161,7 @@ def training_launches(key: str, recipe: str, batch: int = 2, sequence: int = 102
     from torch.profiler import ProfilerActivity, profile
 
     catalog = plan.models()
-    setup = plan.Setup(key, "full_finetune", recipe, "sdpa", batch=batch, sequence=sequence)
-    model = torch_runs._build(setup, catalog[key]["config"]).train()
-    model.config.use_cache = False
-    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
-    ids = torch_runs._tokens(setup, catalog[key]["config"])
-    amp = plan.RECIPES[recipe]["compute_precision"] == "amp_bf16"
+    model, opt, ids, amp = _trainer(key, recipe, False, batch, sequence)
     phases = {}
 
     def run(label=None):
@@ -187,15 +198,7 @@ def training_launches(key: str, recipe: str, batch: int = 2, sequence: int = 102
 def training_phases(key: str, recipe: str, gc: bool, batch: int = 2, sequence: int = 1024) -> dict:
     import torch
 
-    catalog = plan.models()
-    setup = plan.Setup(key, "full_finetune", recipe, "sdpa", batch=batch, sequence=sequence, gradient_checkpointing=gc)
-    model = torch_runs._build(setup, catalog[key]["config"]).train()
-    model.config.use_cache = False
-    if gc:
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=1e-5)
-    ids = torch_runs._tokens(setup, catalog[key]["config"])
-    amp = plan.RECIPES[recipe]["compute_precision"] == "amp_bf16"
+    model, opt, ids, amp = _trainer(key, recipe, gc, batch, sequence)
     gib = 2**30
     rows = []
     for i in range(3):

@@ -120,12 +120,8 @@ class Cases(unittest.TestCase):
         self.assertIn("Median of 3 runs", combined[0]["notes"])
         self.assertIn("30, 42, 40 tokens/s", combined[0]["notes"])
 
-    def test_combine_refuses_runs_that_measure_different_figures(self):
-        setup = plan.select(plan.default_plan(), ["llama-3.1-8b", "eager", "b1x512"])[0]
-        model = plan.models()[setup.model]
-        a = cases.make_case(setup, model, "decode_tokens_per_second", 30.0, ENV)
-        b = copy.deepcopy(a)
-        b["measured"]["metric"] = "output_tokens_per_second"
+    def combine_refusal(self, a: dict, b: dict) -> str:
+        """What --combine says when it refuses two runs, one case each."""
         with tempfile.TemporaryDirectory() as d:
             paths = [os.path.join(d, "a.json"), os.path.join(d, "b.json")]
             for path, case in zip(paths, (a, b)):
@@ -133,7 +129,15 @@ class Cases(unittest.TestCase):
                     json.dump([case], f)
             with self.assertRaises(SystemExit) as raised:
                 cli.main(["--combine", *paths, "--out", os.path.join(d, "out.json")])
-        self.assertIn("different figures", str(raised.exception))
+        return str(raised.exception)
+
+    def test_combine_refuses_runs_that_measure_different_figures(self):
+        setup = plan.select(plan.default_plan(), ["llama-3.1-8b", "eager", "b1x512"])[0]
+        model = plan.models()[setup.model]
+        a = cases.make_case(setup, model, "decode_tokens_per_second", 30.0, ENV)
+        b = copy.deepcopy(a)
+        b["measured"]["metric"] = "output_tokens_per_second"
+        self.assertIn("different figures", self.combine_refusal(a, b))
 
     def test_combine_refuses_runs_whose_attention_shapes_had_run_in_one_and_not_the_other(self):
         setup = plan.select(plan.default_plan(), ["llama-3.1-8b", "sdpa", "b1x512"])[0]
@@ -142,14 +146,7 @@ class Cases(unittest.TestCase):
         b = cases.make_case(setup, model, "decode_tokens_per_second", 40.0, ENV, shapes_seen=True)
         self.assertNotIn("attention_shapes_seen", a["runtime"]["settings"])
         self.assertTrue(b["runtime"]["settings"]["attention_shapes_seen"])
-        with tempfile.TemporaryDirectory() as d:
-            paths = [os.path.join(d, "a.json"), os.path.join(d, "b.json")]
-            for path, case in zip(paths, (a, b)):
-                with open(path, "w", encoding="utf-8") as f:
-                    json.dump([case], f)
-            with self.assertRaises(SystemExit) as raised:
-                cli.main(["--combine", *paths, "--out", os.path.join(d, "out.json")])
-        self.assertIn("different settings", str(raised.exception))
+        self.assertIn("different settings", self.combine_refusal(a, b))
 
     def test_a_decode_runs_attention_shapes_seen_when_an_earlier_setup_ran_them(self):
         # cuDNN attention's graphs are keyed by heads, head size, dtype, batch and key length:
