@@ -94,8 +94,8 @@ try {
   // Cold load to the first answer painted, alternating with a blank page's first contentful paint
   // on the same server (each run in a new context: cold HTTP cache, fresh renderer), so that the
   // budget is a ratio of two figures taken under the same load. An observer installed before any
-  // page script checks on every animation frame whether the fit answer is in the document; the
-  // first frame that holds it is the one painted with it. Times are taken in the page
+  // page script checks on every animation frame whether the fit answer is in the document and
+  // times it once that frame has been drawn (links.mjs watchLink). Times are taken in the page
   // (navigation start = 0), so the harness's own round trips are not counted.
   const firstAnswers = [];
   const blankPaints = [];
