@@ -258,6 +258,26 @@ with open(os.path.join(config, "page", "catalog.pack"), "wb") as f:
 PY
 # The default view's answer in the HTML, from the page itself on the staged site (headless Chromium).
 node "$root/scripts/prerender.mjs" "$site"
+# The style sheet and prerendered.js written into the staged index.html, each allowed by its
+# SHA-256 in the page's Content-Security-Policy (no 'unsafe-inline'): the parser and the first
+# frame no longer wait for two requests (about 30 ms each on the benchmark machine; docs/
+# performance.md, tenth round). embed-demo.html keeps its link to style.css.
+python3 - "$site/index.html" "$site/style.css" "$site/prerendered.js" <<'PY'
+import base64, hashlib, sys
+page, css_file, js_file = sys.argv[1:4]
+html = open(page, encoding="utf-8").read()
+css = open(css_file, encoding="utf-8").read().strip()
+js = open(js_file, encoding="utf-8").read().strip()
+def sha(text):
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+for tag, element, directive, text in (
+        ('<link rel="stylesheet" href="./style.css">', "style", "style-src 'self'", css),
+        ('<script src="./prerendered.js"></script>', "script", "script-src 'self' 'wasm-unsafe-eval'", js)):
+    if html.count(tag) != 1 or html.count(directive) != 1 or f"</{element}" in text.lower():
+        sys.exit(f"stage-site: cannot inline into {page}: expected one {tag}, one {directive} and no </{element} in the text")
+    html = html.replace(tag, f"<{element}>{text}</{element}>").replace(directive, f"{directive} {sha(text)}")
+open(page, "w", encoding="utf-8").write(html)
+PY
 # Each file also as the server sends it (scripts/site-server.mjs; a host's precompressed setting,
 # nginx's brotli_static and gzip_static or Caddy's `precompressed br gzip`, serves the same):
 # FILE.br, brotli at its best (quality 11, 16 MiB window; node's zlib), to browsers that accept

@@ -1,6 +1,7 @@
 // A strict CSP, catalog strings rendered as text (never as markup), no inline styles, offline.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setup, open, text, SITE_DIR } from './helpers.mjs';
@@ -16,10 +17,16 @@ test('every page carries the strict Content-Security-Policy (no unsafe-inline, n
     const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1];
     assert.ok(csp, `${file} has a CSP`);
     assert.match(csp, /default-src 'self'/);
-    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'( 'sha256-[A-Za-z0-9+/=]+')*;/);
     assert.match(csp, /object-src 'none'/);
     assert.doesNotMatch(csp, /unsafe-inline|'unsafe-eval'/);
-    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, `${file} has no inline script`);
+    // An inline script or style sheet runs only where the policy names its exact text's hash
+    // (scripts/stage-site.sh writes style.css and prerendered.js into index.html so).
+    for (const [, element, text] of html.matchAll(/<(script|style)(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/\1>/g)) {
+      const hash = `'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+      const directive = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${element}-src `));
+      assert.ok(directive?.split(' ').includes(hash), `${file}: an inline ${element} whose hash ${hash} the policy does not name`);
+    }
     assert.doesNotMatch(html, /\sstyle="/, `${file} has no style attribute`);
     assert.doesNotMatch(html, /https?:\/\/(?!YOUR-GPUFLEET-SITE)/, `${file} links nothing off its origin`);
   }
