@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setup, open, text, SITE_DIR } from './helpers.mjs';
+import { setup, open, text, numberIn, SITE_DIR } from './helpers.mjs';
 import { VIEWS as PAGE_VIEWS } from '../../web/app/views.js';
 
 let env;
@@ -30,6 +30,23 @@ test('every page carries the strict Content-Security-Policy (no unsafe-inline, n
     assert.doesNotMatch(html, /\sstyle="/, `${file} has no style attribute`);
     assert.doesNotMatch(html, /https?:\/\/(?!YOUR-GPUFLEET-SITE)/, `${file} links nothing off its origin`);
   }
+});
+
+test("a host's own CSP header that names none of the staged hashes: the page styles itself from style.css and answers", async () => {
+  const page = await env.context.newPage();
+  const refused = [];
+  page.on('console', (m) => { if (m.type() === 'error') refused.push(m.text()); });
+  // The strictest header a host might add: no hashes, so the inline style sheet and script are refused.
+  await page.route((url) => url.pathname === '/' || url.pathname.endsWith('/index.html'), async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:" } });
+  });
+  await open(page, `${env.origin}/?view=fit&region=eu-west-1`);
+  assert.ok(refused.some((m) => /Content Security Policy/i.test(m)), 'the header refused the inline style sheet');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).display), 'flex', 'the style sheet applies');
+  assert.equal(await page.locator('link[rel=stylesheet][href="./style.css"]').count(), 1);
+  assert.ok(numberIn(await text(page, 'fit-per-gpu-gb')) > 0, 'the page answers');
+  await page.close();
 });
 
 test('catalog strings with markup render as text', async () => {
