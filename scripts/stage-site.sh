@@ -273,8 +273,9 @@ def sha(text):
 for tag, element, directive, text in (
         ('<link rel="stylesheet" href="./style.css">', "style", "style-src 'self'", css),
         ('<script src="./prerendered.js"></script>', "script", "script-src 'self' 'wasm-unsafe-eval'", js)):
-    if html.count(tag) != 1 or html.count(directive) != 1 or f"</{element}" in text.lower():
-        sys.exit(f"stage-site: cannot inline into {page}: expected one {tag}, one {directive} and no </{element} in the text")
+    # "<!--" in a script can keep its "</script>" from closing it (the parser's escaped states).
+    if html.count(tag) != 1 or html.count(directive) != 1 or f"</{element}" in text.lower() or "<!--" in text:
+        sys.exit(f"stage-site: cannot inline into {page}: expected one {tag}, one {directive} and no </{element} or <!-- in the text")
     html = html.replace(tag, f"<{element}>{text}</{element}>").replace(directive, f"{directive} {sha(text)}")
 open(page, "w", encoding="utf-8").write(html)
 PY

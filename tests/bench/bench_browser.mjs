@@ -95,7 +95,8 @@ try {
   // on the same server (each run in a new context: cold HTTP cache, fresh renderer), so that the
   // budget is a ratio of two figures taken under the same load. An observer installed before any
   // page script checks on every animation frame whether the fit answer is in the document and
-  // times it once that frame has been drawn (links.mjs watchLink). Times are taken in the page
+  // times it once that frame is laid out, not before the page's first contentful paint
+  // (links.mjs watchLink). Times are taken in the page
   // (navigation start = 0), so the harness's own round trips are not counted.
   const firstAnswers = [];
   const blankPaints = [];

@@ -32,7 +32,7 @@ test('every page carries the strict Content-Security-Policy (no unsafe-inline, n
   }
 });
 
-test("a host's own CSP header that names none of the staged hashes: the page styles itself from style.css and answers", async () => {
+test("a host's own CSP header that names none of the staged hashes: the page takes style.css and prerendered.js, and answers", async () => {
   const page = await env.context.newPage();
   const refused = [];
   page.on('console', (m) => { if (m.type() === 'error') refused.push(m.text()); });
@@ -41,10 +41,12 @@ test("a host's own CSP header that names none of the staged hashes: the page sty
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:" } });
   });
-  await open(page, `${env.origin}/?view=fit&region=eu-west-1`);
+  await open(page, `${env.origin}/?view=fit&region=eu-west-1&theme=dark`);
   assert.ok(refused.some((m) => /Content Security Policy/i.test(m)), 'the header refused the inline style sheet');
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).display), 'flex', 'the style sheet applies');
   assert.equal(await page.locator('link[rel=stylesheet][href="./style.css"]').count(), 1);
+  // prerendered.js from its file: the link's theme.
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
   assert.ok(numberIn(await text(page, 'fit-per-gpu-gb')) > 0, 'the page answers');
   await page.close();
 });
