@@ -9,6 +9,7 @@ import path from 'node:path';
 import { startServer } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
 import { launchChromium, median } from './chromium.mjs';
+import { watchLink } from './links.mjs';
 
 const runs = Number(process.argv[2] ?? 7);
 const dirs = process.argv.length > 3 ? process.argv.slice(3).map((d) => path.resolve(d)) : [undefined];
@@ -26,41 +27,22 @@ try {
       const blank = site < 0;
       samples = perSite[Math.max(site, 0)];
       const context = await browser.newContext();
-      await context.addInitScript(() => {
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') window.benchFcp = e.startTime;
-        }).observe({ type: 'paint', buffered: true });
-        const check = () => {
-          const el = document.querySelector('[data-testid="fit-per-gpu-gb"]');
-          // Timed once that frame is laid out and not before the first contentful paint, as
-          // tests/bench/links.mjs watchLink does.
-          if (el && el.textContent.trim() !== '') {
-            const laidOut = new ResizeObserver(() => {
-              laidOut.disconnect();
-              const at = performance.now();
-              const late = () => (window.benchFcp ? (window.benchAnswer = Math.max(at, window.benchFcp)) : setTimeout(late, 5));
-              late();
-            });
-            laidOut.observe(document.documentElement);
-          }
-          else requestAnimationFrame(check);
-        };
-        requestAnimationFrame(check);
-      });
+      // The Fit answer timed as bench_browser.mjs times it (links.mjs watchLink).
+      await context.addInitScript(watchLink, { view: null, paste: null });
       const page = await context.newPage();
       if (blank) {
         await page.goto(`${server.origin}/bench-blank.html`, { waitUntil: 'commit' });
-        add('blank first-contentful-paint', await (await page.waitForFunction(() => window.benchFcp)).jsonValue());
+        add('blank first-contentful-paint', await (await page.waitForFunction(() => window.gpufleetBenchFcpMs)).jsonValue());
       } else {
         await page.goto(servers[site].origin + query, { waitUntil: 'commit' });
-        await page.waitForFunction(() => window.benchAnswer && window.benchFcp);
+        await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs && window.gpufleetBenchFcpMs);
         const got = await page.evaluate(() => ({
           marks: performance.getEntriesByType('mark').filter((m) => m.name.startsWith('gpufleet:')).map((m) => [m.name, m.startTime]),
           measures: performance.getEntriesByType('measure').filter((m) => m.name.startsWith('gpufleet:')).map((m) => [m.name, m.duration]),
           nav: performance.getEntriesByType('navigation').map((n) => [['html', n.requestStart, n.responseEnd], ['domInteractive', n.domInteractive], ['domContentLoaded', n.domContentLoadedEventEnd]])[0],
           resources: performance.getEntriesByType('resource').map((r) => [new URL(r.name).pathname, r.startTime, r.responseEnd, r.initiatorType]),
-          fcp: window.benchFcp,
-          answer: window.benchAnswer,
+          fcp: window.gpufleetBenchFcpMs,
+          answer: window.gpufleetBenchFirstAnswerMs,
         }));
         add('page first-contentful-paint', got.fcp);
         add('first frame with the answer', got.answer);
