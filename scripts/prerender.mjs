@@ -4,7 +4,7 @@
 // core answers the default inputs from the staged catalog, and the tab list and the view are copied
 // into the HTML inside [data-prerendered] wrappers (inert: nothing in them can be used), as far
 // as the first screen at 1280 x 800 shows them. The page's
-// script removes them when its own first answer is on screen (web/app/main.js); a link with inputs
+// script removes them when its own first answer is on screen (web/app/page.js); a link with inputs
 // of its own never shows them (web/prerendered.js). tests/browser/prerendered.test.mjs checks
 // that the copy says what the live page says.
 // Usage: node scripts/prerender.mjs SITE_DIR

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly core and stages the static site in build-wasm/site (SITE_DIR overrides):
 # web/ + the wasm module and facade under gpufleet/ + the catalogs under config/. What is staged is
-# what is served, so it is made small here: the page's modules bundled and minified (app/main.js
-# and its chunks; the later screens' chunk is fetched when one of them is first shown), CSS and
-# the other scripts minified, the catalogs without whitespace. web/ and config/ stay readable.
+# what is served, so it is made small here: the page's modules bundled and minified (app/main.js,
+# the live page's chunk and its chunks; the later screens' chunk is fetched when one of them is
+# first shown), CSS and the other scripts minified, the catalogs without whitespace. web/ and
+# config/ stay readable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${WASM_BUILD_DIR:-$root/build-wasm}"
@@ -32,28 +33,27 @@ PY
 # The facade stays a module of its own: embedders and the benchmarks import it by its path.
 # The screens after the first are a chunk of their own (code splitting, web/app/later-screens.js).
 meta="$(mktemp)"
-trap 'rm -f "$meta" "$meta.later" "$meta.files"' EXIT
+trap 'rm -f "$meta" "$meta.page" "$meta.later" "$meta.files"' EXIT
 "${min[@]}" "$root/web/app/main.js" --bundle --splitting --format=esm --external:../gpufleet/gpufleet.js \
   --external:../gpufleet/all/gpufleet.js \
   --chunk-names='chunk-[hash]' --outdir="$site/app" --metafile="$meta"
-# The chunks main.js imports statically are requested with it (modulepreload), not after it has
-# arrived and been parsed: one round trip less before the page's script runs.
-python3 - "$site/index.html" "$meta" <<'PY'
+# The live page's files (web/prerendered.js requests them when main.js starts the live page, the
+# core first: PAGE_FILES) and the later views' chunk with the chunks it imports that the live page
+# does not (requested at once for a link to a later view: LATER_MODULES).
+python3 - "$meta" <<'PY'
 import json, os, sys
-page, meta = sys.argv[1], json.load(open(sys.argv[2], encoding="utf-8"))
-main = next(out for name, out in meta["outputs"].items() if name.endswith("app/main.js"))
-chunks = [os.path.basename(i["path"]) for i in main["imports"] if i["kind"] == "import-statement" and not i.get("external")]
-html = open(page, encoding="utf-8").read()
-script = '<script type="module" src="./app/main.js"></script>'
-html = html.replace(script, script + "".join(f'\n<link rel="modulepreload" href="./app/{c}">' for c in chunks), 1)
-open(page, "w", encoding="utf-8").write(html)
-# The later views' chunk and the chunks it imports that main.js does not: web/prerendered.js
-# requests them at once for a link to a later view.
-later = next(out for name, out in meta["outputs"].items() if out.get("entryPoint", "").endswith("app/later-screens.js"))
-mine = [os.path.basename(name) for name, out in meta["outputs"].items() if out is later]
-more = [os.path.basename(i["path"]) for i in later["imports"] if i["kind"] == "import-statement" and not i.get("external")]
-names = mine + [c for c in more if c not in chunks]
-open(sys.argv[2] + ".later", "w", encoding="utf-8").write(json.dumps([f"./app/{c}" for c in names]))
+meta = json.load(open(sys.argv[1], encoding="utf-8"))
+def entry(name):
+    return next((os.path.basename(path), out) for path, out in meta["outputs"].items() if out.get("entryPoint", "").endswith(name))
+def imports(out):
+    return [os.path.basename(i["path"]) for i in out["imports"] if i["kind"] == "import-statement" and not i.get("external")]
+page, page_out = entry("app/page.js")
+mine = [page] + imports(page_out)
+files = ["./gpufleet/gpufleet_core.wasm", "./config/page/catalog.pack", "./gpufleet/gpufleet.js", "./gpufleet/gpufleet_core.mjs"]
+open(sys.argv[1] + ".page", "w", encoding="utf-8").write(json.dumps(files + [f"./app/{c}" for c in mine]))
+later, later_out = entry("app/later-screens.js")
+names = [later] + [c for c in imports(later_out) if c not in mine]
+open(sys.argv[1] + ".later", "w", encoding="utf-8").write(json.dumps([f"./app/{c}" for c in names]))
 PY
 # The core's Web Worker (the tools' questions, and every question of a heavy catalog of your own):
 # a module of its own beside the page's, fetched only when first needed; it imports the full
@@ -77,7 +77,7 @@ for provider, p in index["providers"].items():
 print(json.dumps([p["default_region"] for p in index["providers"].values()]))
 PY
 )
-"${min[@]}" "$root/web/prerendered.js" --define:LATER_MODULES="$(cat "$meta.later")" --define:USUAL_REGIONS="$usual" --outfile="$site/prerendered.js"
+"${min[@]}" "$root/web/prerendered.js" --format=iife --define:PAGE_FILES="$(cat "$meta.page")" --define:LATER_MODULES="$(cat "$meta.later")" --define:USUAL_REGIONS="$usual" --outfile="$site/prerendered.js"
 "${min[@]}" "$root/web/sw.js" --outfile="$site/sw.js"
 # gpufleet/ holds the page's module (without the questions no view asks, wasm/CMakeLists.txt);
 # gpufleet/all/ the module that answers every question, for pages that import the facade.

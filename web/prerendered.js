@@ -4,6 +4,25 @@
 // sheet hides [data-prerendered] under html.live.
 if (location.search || location.hash) document.documentElement.classList.add('live');
 
+// Asks for a file the live page will need (a module, or a fetch of the core or a catalog) now.
+const request = (href) => {
+  const link = document.createElement('link');
+  if (/\.m?js$/.test(href)) link.rel = 'modulepreload';
+  else Object.assign(link, { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
+  link.href = href;
+  document.head.append(link);
+};
+
+// The live page's files, the core first (scripts/stage-site.sh names them: PAGE_FILES), requested
+// when main.js starts the live page: at once under a link, after the first frame on the default
+// view, which they would delay (docs/performance.md).
+{
+  const files = typeof PAGE_FILES === 'undefined' ? [] : PAGE_FILES;
+  const requestAll = () => files.forEach(request);
+  if (document.documentElement.classList.contains('live')) requestAll();
+  else new PerformanceObserver((_, seen) => { seen.disconnect(); requestAll(); }).observe({ type: 'paint' });
+}
+
 // A link to a view other than the default one (or to Fit on one GPU alone or on any instance with a
 // GPU) needs the later views' module: requested now, beside the page's own, instead of after the
 // page's module has run. scripts/stage-site.sh names that module's files (LATER_MODULES).
@@ -11,14 +30,7 @@ if (location.search || location.hash) document.documentElement.classList.add('li
   const p = new URLSearchParams(location.search);
   const view = p.get('view');
   const later = typeof LATER_MODULES === 'undefined' ? [] : LATER_MODULES;
-  if ((view && view !== 'fit') || /^(gpu|any):/.test(p.get('instance') ?? '')) {
-    for (const href of later) {
-      const link = document.createElement('link');
-      link.rel = 'modulepreload';
-      link.href = href;
-      document.head.append(link);
-    }
-  }
+  if ((view && view !== 'fit') || /^(gpu|any):/.test(p.get('instance') ?? '')) later.forEach(request);
 }
 
 // A link's region other than the usual ones (?region=eu-west-1): its price file requested now,
@@ -31,14 +43,7 @@ if (location.search || location.hash) document.documentElement.classList.add('li
   const region = new URLSearchParams(location.search).get('region') ?? '';
   const usual = typeof USUAL_REGIONS === 'undefined' ? [] : USUAL_REGIONS;
   const provider = /^[a-z]+(-[a-z]+)+-\d+$/.test(region) ? 'aws' : /^[a-z]+-[a-z]+\d+$/.test(region) ? 'gcp' : /^[a-z]+us\d*$/.test(region) ? 'azure' : '';
-  if (provider && !usual.includes(region)) {
-    const link = document.createElement('link');
-    link.rel = 'preload';
-    link.as = 'fetch';
-    link.crossOrigin = 'anonymous';
-    link.href = `./config/prices/${provider}/${region}.json`;
-    document.head.append(link);
-  }
+  if (provider && !usual.includes(region)) request(`./config/prices/${provider}/${region}.json`);
 }
 
 // A link's theme (?theme=light|dark, e.g. from an embedding page) before the first paint.

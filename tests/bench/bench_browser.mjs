@@ -3,7 +3,8 @@
 // cold loads to the first answer (each in a context of its own, after the steady-state work so
 // that their teardown does not run beside it).
 // Prints one JSON line. Assumes the site is staged (scripts/stage-site.sh).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startServer, SITE_DIR } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
@@ -12,9 +13,15 @@ import { LINKS, stepsOf, watchLink } from './links.mjs';
 import { VIEWS, timeView, batchJobsTimes } from './view-change.mjs';
 import { keystrokeTimes } from './keystrokes.mjs';
 import { launchChromium, median } from './chromium.mjs';
+import { writeFloorSites } from './floor_sites.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
+// The floor: the staged page reduced to loading the core and the catalog's pack and painting one
+// line as the Fit result (tests/bench/floor_sites.mjs), opened at the region link: what no live
+// answer on this machine can beat.
+const floorDir = mkdtempSync(path.join(os.tmpdir(), 'gpufleet-floor-'));
+const floorServer = await startServer(writeFloorSites(SITE_DIR, floorDir).core);
 const browser = await launchChromium();
 try {
   // The page's own download: without the offline copy of every view's files that its service
@@ -102,15 +109,16 @@ try {
   const blankPaints = [];
   const liveAnswers = [];
   const linkAnswers = Object.fromEntries(Object.keys(LINKS).map((name) => [name, []]));
-  // Where each cold load's time goes: the page's own marks (gpufleet:*, web/app/main.js), the
+  const floorAnswers = [];
+  // Where each cold load's time goes: the page's own marks (gpufleet:*, web/app/page.js), the
   // document's and each file's arrival (resource timing), the answer painted; per link and for the
   // default link's live path, medians over the runs.
   const steps = Object.fromEntries(['default', ...Object.keys(LINKS)].map((name) => [name, {}]));
   const addSteps = (kind, got) => { for (const [k, t] of Object.entries(got)) (steps[kind][k] ??= []).push(t); };
   for (let i = 0; i < 7; i++) {
-    for (const kind of ['blank', 'default', ...Object.keys(LINKS)]) {
+    for (const kind of ['blank', 'default', ...Object.keys(LINKS), 'floor']) {
       const context = await browser.newContext();
-      const link = LINKS[kind];
+      const link = kind === 'floor' ? LINKS.region : LINKS[kind];
       await context.addInitScript(watchLink, { view: link?.view ?? null, paste: link?.paste ?? null });
       const page = await context.newPage();
       if (kind === 'blank') {
@@ -124,6 +132,9 @@ try {
         firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
         liveAnswers.push(await (await page.waitForFunction(() => performance.getEntriesByName('gpufleet:first-answer')[0]?.startTime)).jsonValue());
         addSteps(kind, await stepsOf(page));
+      } else if (kind === 'floor') {
+        await page.goto(`${floorServer.origin}/${link.query}`, { waitUntil: 'commit' });
+        floorAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
       } else {
         await page.goto(`${server.origin}/${link.query}`, { waitUntil: 'commit' });
         linkAnswers[kind].push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
@@ -150,6 +161,7 @@ try {
     browser_first_answer_ms: median(firstAnswers),
     browser_live_first_answer_ms: median(liveAnswers),
     ...Object.fromEntries(Object.entries(linkAnswers).map(([name, runs]) => [`browser_link_${name}_first_answer_ms`, median(runs)])),
+    browser_floor_first_answer_ms: median(floorAnswers),
     browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
     ...Object.fromEntries(Object.entries(viewChange).map(([view, ms]) => [`browser_input_to_answer_${view}_ms`, ms])),
@@ -160,4 +172,6 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  await floorServer.close();
+  rmSync(floorDir, { recursive: true, force: true });
 }

@@ -1,14 +1,19 @@
 // Where a link's cold load goes, for docs/performance.md: the page's own marks (gpufleet:*), each
 // file's arrival and the link's answer painted, medians of N cold loads per link (a new browser
 // context each), each site alternated with the others and a blank page's first paint.
-// Usage: node tests/bench/link_steps.mjs [runs=5] [site dir...]   (default: the staged site)
+// Usage: node tests/bench/link_steps.mjs [runs=5] [site dir...]   (default: the staged site);
+// BENCH_LINKS=region,pasted_config opens only those links (tests/bench/floor_sites.mjs's pages
+// answer the region link only).
 import path from 'node:path';
 import { startServer } from '../../scripts/site-server.mjs';
 import { root } from '../wasm/support.mjs';
-import { LINKS, stepsOf, watchLink } from './links.mjs';
+import { LINKS as ALL_LINKS, stepsOf, watchLink } from './links.mjs';
 import { launchChromium, median } from './chromium.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
+const only = process.env.BENCH_LINKS?.split(',');
+const LINKS = Object.fromEntries(Object.entries(ALL_LINKS).filter(([name]) => !only || only.includes(name)));
+if (!Object.keys(LINKS).length) throw new Error(`BENCH_LINKS names none of ${Object.keys(ALL_LINKS).join(', ')}`);
 const dirs = process.argv.length > 3 ? process.argv.slice(3).map((d) => path.resolve(d)) : [undefined];
 const blankPage = { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') };
 const servers = await Promise.all(dirs.map((d) => startServer(d, { extra: blankPage })));

@@ -59,7 +59,7 @@ export function watchLink({ view, paste }) {
 }
 
 /** Where a cold load's time went (ms after navigation): the document's and the first files'
- *  arrival (resource timing) and the page's own marks (gpufleet:*, web/app/main.js). */
+ *  arrival (resource timing) and the page's own marks (gpufleet:*, web/app/page.js). */
 export const stepsOf = (page) => page.evaluate(() => Object.fromEntries([
   ['html received', performance.getEntriesByType('navigation')[0]?.responseEnd],
   ...performance.getEntriesByType('resource')

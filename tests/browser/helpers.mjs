@@ -79,7 +79,7 @@ export async function open(page, url) {
 }
 
 /** The page's link (its address) once it has caught up with the inputs: the page writes it when
- *  they rest (web/app/main.js), so a test that reads it right after an edit waits for it here. */
+ *  they rest (web/app/page.js), so a test that reads it right after an edit waits for it here. */
 export async function linkOf(page) {
   await page.waitForFunction(() => document.documentElement.dataset.link !== 'pending');
   return page.evaluate(() => location.href);

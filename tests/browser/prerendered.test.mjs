@@ -78,3 +78,33 @@ for (const url of ['?view=deployments', '?view=fit&model=llama-3.1-8b', '?embed=
     await live.close();
   });
 }
+
+/** When the core and the live page's module were requested, and by what, against the page's first
+ *  paint and the live page's start (ms after navigation). */
+const requests = (page) => page.evaluate(() => {
+  const find = (re) => performance.getEntriesByType('resource').find((r) => re.test(new URL(r.name).pathname));
+  const core = find(/\/gpufleet\/gpufleet_core\.wasm$/);
+  return {
+    paint: performance.getEntriesByName('first-paint')[0]?.startTime,
+    start: performance.getEntriesByName('gpufleet:start')[0]?.startTime,
+    core: core && { at: core.startTime, by: core.initiatorType },
+    pageChunkAt: Math.min(...performance.getEntriesByType('resource').filter((r) => /\/app\/chunk-/.test(r.name)).map((r) => r.startTime)),
+  };
+});
+
+test('the plain address paints its copy before the live page is requested; a link requests it at once', async () => {
+  const plain = await env.page();
+  await open(plain, `${env.origin}/`);
+  const first = await requests(plain);
+  assert.ok(Number.isFinite(first.paint), 'no first paint recorded');
+  assert.ok(first.core.at >= first.paint, `the core was requested at ${first.core.at} ms, before the first paint at ${first.paint} ms`);
+  assert.ok(first.pageChunkAt >= first.paint, `the live page's module was requested at ${first.pageChunkAt} ms, before the first paint at ${first.paint} ms`);
+  assert.equal(first.core.by, 'link', 'the core was not requested by prerendered.js');
+  await plain.close();
+  const linked = await env.page();
+  await open(linked, `${env.origin}/?view=fit&region=eu-west-1`);
+  const link = await requests(linked);
+  assert.equal(link.core.by, 'link', 'under a link the core was not requested by prerendered.js');
+  assert.ok(link.core.at < link.start, `under a link the core was requested at ${link.core.at} ms, after the live page started at ${link.start} ms`);
+  await linked.close();
+});

@@ -106,7 +106,7 @@ function standInStore() {
   };
 }
 
-/** The page opened at `search`, as main.js opens it: the link read (an earlier view's translated),
+/** The page opened at `search`, as page.js opens it: the link read (an earlier view's translated),
  *  the region looked up, the form and every screen restored from it and asked, and the link the
  *  page would write back. */
 async function openPage(search) {

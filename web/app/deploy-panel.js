@@ -1,71 +1,12 @@
 // The Deploy panel (issue 36, docs/deploy.md): the deployment a view shows, written as files by the
-// core's deploy question. A target picker, the file shown with Copy and Download, and a zip of
-// every target (deploy-zip.js, fetched on the first press). Asked when the panel is first opened:
-// no answer waits for it.
+// core's deploy question, shown by deploy-files.js. Asked when the panel is first opened: no
+// answer waits for it.
 import { h } from './dom.js';
 import { live } from './in-place.js';
 import * as f from './format.js';
 import { copyText } from './export.js';
 
-const LABELS = {
-  kubernetes: 'Kubernetes', keda: 'KEDA', hpa: 'HPA', karpenter: 'Karpenter', eksctl: 'eksctl', gke_compute_class: 'GKE ComputeClass',
-  terraform: 'Terraform', ecs: 'ECS', skypilot: 'SkyPilot', infracost: 'Infracost',
-};
-
-export function download(filename, type, data) {
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const a = h('a', { href: url, download: filename, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
-
-const baseName = (name) => name.split('/').pop();
-
 let panels = 0;  // each panel's own element ids: a view may show two (Deployments and its Decide)
-
-function filesView(result, status, id) {
-  const files = result.files;
-  const targets = [...new Set(files.map((f) => f.target))];
-  const picker = h('select', { id: `${id}-target`, testid: 'deploy-target' },
-    targets.map((t) => h('option', { value: t }, LABELS[t] ?? t)));
-  const fileSelect = h('select', { id: `${id}-file`, testid: 'deploy-file', 'aria-label': 'File' });
-  const pre = h('pre', { class: 'request', testid: 'deploy-content', tabindex: '0', 'aria-label': 'Generated file' });
-  const current = () => files.find((f) => f.name === fileSelect.value) ?? files[0];
-  const showFile = () => { pre.textContent = current().content; };
-  const showTarget = () => {
-    fileSelect.replaceChildren(...files.filter((f) => f.target === picker.value).map((f) => h('option', { value: f.name }, f.name)));
-    showFile();
-  };
-  picker.addEventListener('change', showTarget);
-  fileSelect.addEventListener('change', showFile);
-  const say = (text) => { status.textContent = text; };
-  const copy = h('button', { type: 'button', class: 'small-button', testid: 'deploy-copy' }, 'Copy');
-  copy.addEventListener('click', async () => say((await copyText(current().content)) ? `Copied ${current().name}` : 'Copy failed: select the text'));
-  const save = h('button', { type: 'button', class: 'small-button', testid: 'deploy-download' }, 'Download');
-  save.addEventListener('click', () => download(baseName(current().name), current().media_type, current().content));
-  const zip = h('button', { type: 'button', class: 'small-button', testid: 'deploy-zip' }, 'Download all (zip)');
-  zip.addEventListener('click', async () => {
-    const { zipFiles } = await import('./deploy-zip.js');
-    download('gpufleet-deploy.zip', 'application/zip', zipFiles(files));
-    say(`Zipped ${files.length} files`);
-  });
-  const refused = result.targets.filter((t) => !t.applies).map((t) => `${LABELS[t.target] ?? t.target}: ${t.reason}`)
-    .concat((result.left_out ?? []).map((l) => `${LABELS[l.target] ?? l.target} for ${l.deployment}: ${l.reason}`));
-  showTarget();
-  return [
-    h('div', { class: 'field-row' },
-      h('div', { class: 'field' }, h('label', { for: `${id}-target` }, 'Target'), picker),
-      h('div', { class: 'field' }, h('label', { for: `${id}-file` }, 'File'), fileSelect)),
-    pre,
-    h('div', { class: 'table-tools' }, copy, save, zip),
-    refused.length
-      ? h('details', { class: 'why-details', testid: 'deploy-refused' }, h('summary', null, `${refused.length} files not written`),
-        h('ul', null, refused.map((text) => h('li', null, text))))
-      : null,
-  ];
-}
 
 /** A closed "Deploy" section for the deployment `from` (a fit, recommend, migrate, autoscale, spot,
  *  placement, decide, regions or plan request) asks for; `extra`: deploy's other fields (a candidate, a
@@ -84,10 +25,12 @@ export function deployPanel(ask, from, extra = {}, note = null) {
     if (!panel.open || asked) return;
     asked = true;
     let answer;
+    let filesView;
     try {
-      answer = await ask({ question: 'deploy', target: 'all', from, ...extra });
+      [answer, { filesView }] = await Promise.all([ask({ question: 'deploy', target: 'all', from, ...extra }), import('./deploy-files.js')]);
     } catch {
-      // The question was dropped (the catalog changed, its worker replaced): asked again on the next opening.
+      // The question was dropped (the catalog changed, its worker replaced) or the files' module did
+      // not arrive: asked again on the next opening.
       asked = false;
       panel.open = false;
       body.replaceChildren(h('p', { class: 'muted small' }, 'Writing the files…'));
@@ -95,7 +38,7 @@ export function deployPanel(ask, from, extra = {}, note = null) {
     }
     const { response, errors } = answer;
     if (errors) body.replaceChildren(h('p', { class: 'error' }, f.sentence(errors.map((e) => e.message).join('; '))));
-    else body.replaceChildren(...filesView(response.result, status, id));
+    else body.replaceChildren(...filesView(response.result, status, id, { h, copyText }));
   });
   return panel;
 }

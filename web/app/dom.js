@@ -122,7 +122,7 @@ export function facts(pairs, className = 'facts') {
 }
 
 /** `details` (its summary only) with the nodes of `content()` added when it is first opened (by
- *  its summary, before its toggle event, which main.js reads; or by a script): an answer draws
+ *  its summary, before its toggle event, which page.js reads; or by a script): an answer draws
  *  none of what stays folded. */
 export function foldedLater(details, content) {
   let filled = false;

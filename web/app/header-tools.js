@@ -4,7 +4,7 @@
 let h;
 let copyText;
 
-/** `helpers.writeLink` brings the page's link up to date with its inputs (main.js writes it when
+/** `helpers.writeLink` brings the page's link up to date with its inputs (page.js writes it when
  *  they rest). */
 export function addHeaderTools(store, appAlert, helpers) {
   ({ h, copyText } = helpers);

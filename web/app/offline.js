@@ -22,6 +22,7 @@ export async function keepOffline(store) {
     ...loaded.map(again),
     ...prices.map(again),
     import('./later-screens.js'),
+    import('./deploy-files.js'),
     import('./old-links.js'),
     import('./header-tools.js'),
     import('./tools-analyzer.js'),
