@@ -108,3 +108,11 @@ test('the plain address paints its copy before the live page is requested; a lin
   assert.ok(link.core.at < link.start, `under a link the core was requested at ${link.core.at} ms, after the live page started at ${link.start} ms`);
   await linked.close();
 });
+
+test('a page whose first paint is never reported (opened in the background) still starts', async () => {
+  const page = await env.page();
+  await page.addInitScript(() => { PerformanceObserver.prototype.observe = () => {}; });
+  await open(page, `${env.origin}/`);
+  assert.equal(await page.locator('[data-prerendered]').count(), 0, 'the live page did not replace the copy');
+  await page.close();
+});
