@@ -3,6 +3,8 @@
 // it, not even for one frame: this classic script runs before the body is parsed, and the style
 // sheet hides [data-prerendered] under html.live.
 if (location.search || location.hash) document.documentElement.classList.add('live');
+// Tells main.js that this script ran (a host's own CSP may refuse it: main.js then loads its file).
+document.documentElement.dataset.headScript = '';
 
 // Asks for a file the live page will need (a module, or a fetch of the core or a catalog) now.
 const request = (href) => {
@@ -14,13 +16,20 @@ const request = (href) => {
 };
 
 // The live page's files, the core first (scripts/stage-site.sh names them: PAGE_FILES), requested
-// when main.js starts the live page: at once under a link, after the first frame on the default
-// view, which they would delay (docs/performance.md).
+// when main.js starts the live page, on the same signals: at once under a link, else on the first
+// paint (which they would delay: docs/performance.md) or after a second, whichever comes first.
 {
   const files = typeof PAGE_FILES === 'undefined' ? [] : PAGE_FILES;
-  const requestAll = () => files.forEach(request);
+  let requested = false;
+  const requestAll = () => {
+    if (!requested) files.forEach(request);
+    requested = true;
+  };
   if (document.documentElement.classList.contains('live')) requestAll();
-  else new PerformanceObserver((_, seen) => { seen.disconnect(); requestAll(); }).observe({ type: 'paint' });
+  else {
+    new PerformanceObserver(requestAll).observe({ type: 'paint' });
+    setTimeout(requestAll, 1000);
+  }
 }
 
 // A link to a view other than the default one (or to Fit on one GPU alone or on any instance with a

@@ -1,6 +1,6 @@
 // Offline after the first load (issue 37): with the service worker allowed (the other tests
 // block it), a first visit keeps every view's code and data; then, offline, every view opens and
-// answers, and the page itself opens again.
+// answers, the Deploy panel writes and zips its files, and the page itself opens again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -44,6 +44,12 @@ test('after the first load, every view opens offline', async () => {
     await page.locator(`[data-testid="${v.id}-result"][data-state="ready"]`).waitFor();
     assert.equal(await page.getByText('This screen could not load').count(), 0, v.id);
   }
+  // Fit's Deploy panel writes its files and zips them (its modules are fetched on first use).
+  await page.getByTestId('tab-fit').click();
+  await page.getByTestId('deploy-panel').first().locator('summary').click();
+  await page.getByTestId('deploy-content').first().waitFor();
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('deploy-zip').first().click()]);
+  assert.equal(zip.suggestedFilename(), 'gpufleet-deploy.zip');
   // The page itself, opened again offline, with a link of its own.
   await page.goto(`${server.origin}/index.html?view=spot`);
   await page.locator('html[data-ready="1"]').waitFor();

@@ -97,6 +97,8 @@ test('the plain address paints its copy before the live page is requested; a lin
   await open(plain, `${env.origin}/`);
   const first = await requests(plain);
   assert.ok(Number.isFinite(first.paint), 'no first paint recorded');
+  assert.ok(Number.isFinite(first.pageChunkAt), 'no chunk of the live page was requested');
+  assert.ok(first.start >= first.paint, `the live page started at ${first.start} ms, before the first paint at ${first.paint} ms`);
   assert.ok(first.core.at >= first.paint, `the core was requested at ${first.core.at} ms, before the first paint at ${first.paint} ms`);
   assert.ok(first.pageChunkAt >= first.paint, `the live page's module was requested at ${first.pageChunkAt} ms, before the first paint at ${first.paint} ms`);
   assert.equal(first.core.by, 'link', 'the core was not requested by prerendered.js');
@@ -109,10 +111,20 @@ test('the plain address paints its copy before the live page is requested; a lin
   await linked.close();
 });
 
-test('a page whose first paint is never reported (opened in the background) still starts', async () => {
+test('a page whose first paint is reported late (opened in the background) starts after a second, and fetches each file once', async () => {
   const page = await env.page();
-  await page.addInitScript(() => { PerformanceObserver.prototype.observe = () => {}; });
+  await page.addInitScript(() => {
+    const Real = PerformanceObserver;
+    window.PerformanceObserver = class extends Real {
+      constructor(callback) { super((...args) => setTimeout(() => callback(...args), 1500)); }
+    };
+  });
   await open(page, `${env.origin}/`);
   assert.equal(await page.locator('[data-prerendered]').count(), 0, 'the live page did not replace the copy');
+  await page.waitForTimeout(1000);  // past the late paint
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+  for (const file of ['/gpufleet/gpufleet_core.wasm', '/config/page/catalog.pack']) {
+    assert.equal(fetched.filter((p) => p === file).length, 1, `${file} fetched ${fetched.filter((p) => p === file).length} times`);
+  }
   await page.close();
 });

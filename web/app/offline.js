@@ -23,6 +23,7 @@ export async function keepOffline(store) {
     ...prices.map(again),
     import('./later-screens.js'),
     import('./deploy-files.js'),
+    import('./deploy-zip.js'),
     import('./old-links.js'),
     import('./header-tools.js'),
     import('./tools-analyzer.js'),

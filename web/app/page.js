@@ -24,9 +24,6 @@ const SCREENS = VIEWS.map((v) => ({
 let params = new URLSearchParams(location.search);
 const embed = params.get('embed') === '1';
 const root = document.documentElement;
-// A host whose own Content-Security-Policy header does not name the staged page's inline style
-// sheet and script by their hashes refuses them (docs/page.md, Security): both from their files.
-if (!getComputedStyle(root).getPropertyValue('--accent')) document.head.append(h('link', { rel: 'stylesheet', href: './style.css' }), h('script', { src: './prerendered.js' }));
 root.classList.toggle('embed', embed);
 const linked = new URLSearchParams(location.search);
 applyEmbedOptions(root, linked, embed);
