@@ -17,11 +17,13 @@ import { writeFloorSites } from './floor_sites.mjs';
 
 const sweep = JSON.parse(readFileSync(path.join(root, 'tests', 'bench', 'sweep.json'), 'utf8'));
 const server = await startServer(undefined, { extra: { '/bench-blank.html': path.join(root, 'tests', 'bench', 'blank.html') } });
-// The floor: the staged page reduced to loading the core and the catalog's pack and painting one
-// line as the Fit result (tests/bench/floor_sites.mjs), opened at the region link: what no live
-// answer on this machine can beat.
+// The floors (tests/bench/floor_sites.mjs), opened at the region link: the staged page reduced to
+// loading the core and the catalog's pack and painting one line as the Fit result (`core`), and
+// to building the analyzer and answering one Fit question before that line (`answer`): what no
+// live answer with this core on this machine can beat.
 const floorDir = mkdtempSync(path.join(os.tmpdir(), 'gpufleet-floor-'));
-const floorServer = await startServer(writeFloorSites(SITE_DIR, floorDir).core);
+const floorServers = Object.fromEntries(await Promise.all(Object.entries(writeFloorSites(SITE_DIR, floorDir))
+  .map(async ([name, dir]) => [name, await startServer(dir)])));
 const browser = await launchChromium();
 try {
   // The page's own download: without the offline copy of every view's files that its service
@@ -109,16 +111,17 @@ try {
   const blankPaints = [];
   const liveAnswers = [];
   const linkAnswers = Object.fromEntries(Object.keys(LINKS).map((name) => [name, []]));
-  const floorAnswers = [];
+  const floorAnswers = Object.fromEntries(Object.keys(floorServers).map((name) => [name, []]));
   // Where each cold load's time goes: the page's own marks (gpufleet:*, web/app/page.js), the
   // document's and each file's arrival (resource timing), the answer painted; per link and for the
   // default link's live path, medians over the runs.
   const steps = Object.fromEntries(['default', ...Object.keys(LINKS)].map((name) => [name, {}]));
   const addSteps = (kind, got) => { for (const [k, t] of Object.entries(got)) (steps[kind][k] ??= []).push(t); };
   for (let i = 0; i < 7; i++) {
-    for (const kind of ['blank', 'default', ...Object.keys(LINKS), 'floor']) {
+    for (const kind of ['blank', 'default', ...Object.keys(LINKS), ...Object.keys(floorServers)]) {
       const context = await browser.newContext();
-      const link = kind === 'floor' ? LINKS.region : LINKS[kind];
+      const floor = floorServers[kind];
+      const link = floor ? LINKS.region : LINKS[kind];
       await context.addInitScript(watchLink, { view: link?.view ?? null, paste: link?.paste ?? null });
       const page = await context.newPage();
       if (kind === 'blank') {
@@ -132,9 +135,9 @@ try {
         firstAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchFirstAnswerMs)).jsonValue());
         liveAnswers.push(await (await page.waitForFunction(() => performance.getEntriesByName('gpufleet:first-answer')[0]?.startTime)).jsonValue());
         addSteps(kind, await stepsOf(page));
-      } else if (kind === 'floor') {
-        await page.goto(`${floorServer.origin}/${link.query}`, { waitUntil: 'commit' });
-        floorAnswers.push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
+      } else if (floor) {
+        await page.goto(`${floor.origin}/${link.query}`, { waitUntil: 'commit' });
+        floorAnswers[kind].push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
       } else {
         await page.goto(`${server.origin}/${link.query}`, { waitUntil: 'commit' });
         linkAnswers[kind].push(await (await page.waitForFunction(() => window.gpufleetBenchLinkAnswerMs)).jsonValue());
@@ -161,7 +164,7 @@ try {
     browser_first_answer_ms: median(firstAnswers),
     browser_live_first_answer_ms: median(liveAnswers),
     ...Object.fromEntries(Object.entries(linkAnswers).map(([name, runs]) => [`browser_link_${name}_first_answer_ms`, median(runs)])),
-    browser_floor_first_answer_ms: median(floorAnswers),
+    ...Object.fromEntries(Object.entries(floorAnswers).map(([name, runs]) => [`browser_floor_${name}_ms`, median(runs)])),
     browser_blank_first_paint_ms: median(blankPaints),
     browser_recompute_ms: median(recompute),
     ...Object.fromEntries(Object.entries(viewChange).map(([view, ms]) => [`browser_input_to_answer_${view}_ms`, ms])),
@@ -172,6 +175,6 @@ try {
 } finally {
   await browser.close();
   await server.close();
-  await floorServer.close();
+  await Promise.all(Object.values(floorServers).map((s) => s.close()));
   rmSync(floorDir, { recursive: true, force: true });
 }

@@ -2,8 +2,8 @@
 // site whose page does nothing but what every live answer needs. `core`: the staged page's head
 // (its inline style sheet and script, which requests the core and the catalog's pack under a link,
 // not the live page's modules) and an empty body; its module loads the core and the pack, then
-// paints one line as the Fit result. `answer`: the same, and the analyzer built from the pack answers one Fit question first.
-// tests/bench/bench_browser.mjs times the `core` page beside the live links.
+// paints one line as the Fit result. `answer`: the same, and the analyzer built from the pack
+// answers one Fit question first. tests/bench/bench_browser.mjs times both beside the live links.
 // Usage: node tests/bench/floor_sites.mjs SITE_DIR OUT_DIR, then
 //   BENCH_LINKS=region node tests/bench/link_steps.mjs 9 SITE_DIR OUT_DIR/core OUT_DIR/answer
 import fs from 'node:fs';
