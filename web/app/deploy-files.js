@@ -3,20 +3,12 @@
 // panel is first opened: the page's first download does not carry it.
 // The page's own helpers (dom.js's h, export.js's copyText) come as arguments: imported here,
 // they would be split out of the page's first chunk into one more file to fetch.
+import { download } from './table-export.js';
 
 const LABELS = {
   kubernetes: 'Kubernetes', keda: 'KEDA', hpa: 'HPA', karpenter: 'Karpenter', eksctl: 'eksctl', gke_compute_class: 'GKE ComputeClass',
   terraform: 'Terraform', ecs: 'ECS', skypilot: 'SkyPilot', infracost: 'Infracost',
 };
-
-function download(h, filename, type, data) {
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const a = h('a', { href: url, download: filename, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
 
 const baseName = (name) => name.split('/').pop();
 
@@ -39,11 +31,11 @@ export function filesView(result, status, id, { h, copyText }) {
   const copy = h('button', { type: 'button', class: 'small-button', testid: 'deploy-copy' }, 'Copy');
   copy.addEventListener('click', async () => say((await copyText(current().content)) ? `Copied ${current().name}` : 'Copy failed: select the text'));
   const save = h('button', { type: 'button', class: 'small-button', testid: 'deploy-download' }, 'Download');
-  save.addEventListener('click', () => download(h, baseName(current().name), current().media_type, current().content));
+  save.addEventListener('click', () => download(baseName(current().name), current().media_type, current().content));
   const zip = h('button', { type: 'button', class: 'small-button', testid: 'deploy-zip' }, 'Download all (zip)');
   zip.addEventListener('click', async () => {
     const { zipFiles } = await import('./deploy-zip.js');
-    download(h, 'gpufleet-deploy.zip', 'application/zip', zipFiles(files));
+    download('gpufleet-deploy.zip', 'application/zip', zipFiles(files));
     say(`Zipped ${files.length} files`);
   });
   const refused = result.targets.filter((t) => !t.applies).map((t) => `${LABELS[t.target] ?? t.target}: ${t.reason}`)
